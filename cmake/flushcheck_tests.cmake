@@ -1,0 +1,22 @@
+include(GoogleTest)
+
+# flushcheck_add_test(NAME SOURCES src... [LIBRARIES lib...] [LABELS label...]
+#                     [TARGETS target...])
+# Builds one GoogleTest binary, passes the paths of the programs it runs as
+# FLUSHCHECK_TARGET_<NAME> compile definitions ($<TARGET_FILE:...>), and
+# registers every test case with ctest under the given labels.
+function(flushcheck_add_test name)
+  cmake_parse_arguments(arg "" "" "SOURCES;LIBRARIES;LABELS;TARGETS" ${ARGN})
+  add_executable(${name} ${arg_SOURCES})
+  flushcheck_set_warnings(${name})
+  target_link_libraries(${name} PRIVATE flushcheck::harness GTest::gtest GTest::gtest_main
+                        ${arg_LIBRARIES})
+  foreach(t IN LISTS arg_TARGETS)
+    string(TOUPPER "${t}" up)
+    target_compile_definitions(${name} PRIVATE "FLUSHCHECK_TARGET_${up}=\"$<TARGET_FILE:${t}>\"")
+    add_dependencies(${name} ${t})
+  endforeach()
+  gtest_discover_tests(${name}
+    PROPERTIES LABELS "${arg_LABELS}" TIMEOUT 120
+    DISCOVERY_TIMEOUT 30)
+endfunction()

@@ -1,0 +1,7 @@
+# One place for the warning flags of every target (Catch2's CatchMiscFunctions
+# does the same). FLUSHCHECK_WERROR turns them into errors (dev preset).
+function(flushcheck_set_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wpedantic
+    $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor -Wold-style-cast>
+    $<$<BOOL:${FLUSHCHECK_WERROR}>:-Werror>)
+endfunction()

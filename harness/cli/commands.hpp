@@ -1,0 +1,41 @@
+#pragma once
+// One struct per CLI verb: it declares its flags on construction and runs on execute().
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace flushcheck::cli {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_spawn = 3;
+inline constexpr int exit_harness = 4;
+
+/// Lets the CLI's signal handler kill the running child's process group.
+void remember_child(int pid);
+
+struct run_command {
+  explicit run_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string stdout_kind = "pipe";
+  std::string stderr_kind = "pipe";
+  std::string stdin_kind = "null";
+  std::string input;
+  std::string kill = "never";
+  long timeout_ms = 10000;
+  bool json = false;
+  std::vector<std::string> command;
+};
+
+struct matrix_command {
+  explicit matrix_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  bool json = false;
+  bool markdown = false;
+  std::string targets_dir;
+};
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,65 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/report.hpp"
+#include "flushcheck/run.hpp"
+
+namespace flushcheck::cli {
+
+run_command::run_command(CLI::App& parent) {
+  app = parent.add_subcommand("run", "Run PROG with its stdout/stderr on a sink, cut it, and "
+                                     "report what survived");
+  app->add_option("--stdout", stdout_kind, "pty | pty-cooked | pipe | file | null | full")
+      ->capture_default_str();
+  app->add_option("--stderr", stderr_kind, "a KIND as for --stdout, or 'stdout' (2>&1)")
+      ->capture_default_str();
+  app->add_option("--stdin", stdin_kind, "null | pipe | pty")->capture_default_str();
+  app->add_option("--input", input, "bytes written to a pipe or pty stdin");
+  app->add_option("--kill", kill,
+                  "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker) or time:MS; "
+                  "e.g. KILL@marker:2, TERM@time:500")
+      ->capture_default_str();
+  app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")
+      ->capture_default_str()
+      ->check(CLI::Range(1L, 86400000L));
+  app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
+  app->add_option("command", command, "-- PROG [ARG...]")->required();
+  app->footer(
+      "Exit status: 0 it ran (whatever PROG did), 2 usage error, 3 PROG could not be started,\n"
+      "4 harness failure. The child's environment is this one, plus FLUSHCHECK_MARKER_FD and\n"
+      "FLUSHCHECK_GATE_FD (the marker protocol, docs/markers.md).");
+}
+
+int run_command::execute() {
+  run_options o;
+  auto out = parse_sink_kind(stdout_kind);
+  if (!out) throw usage_error("--stdout=" + stdout_kind + ": expected pty, pty-cooked, pipe, file, null or full");
+  o.stdout_sink = *out;
+  if (stderr_kind == "stdout") {
+    o.stderr_sink.reset();
+  } else {
+    auto err = parse_sink_kind(stderr_kind);
+    if (!err) throw usage_error("--stderr=" + stderr_kind + ": expected a sink kind or 'stdout'");
+    o.stderr_sink = *err;
+  }
+  if (stdin_kind == "null") o.input = stdin_kind::null;
+  else if (stdin_kind == "pipe") o.input = stdin_kind::pipe;
+  else if (stdin_kind == "pty") o.input = stdin_kind::pty;
+  else throw usage_error("--stdin=" + stdin_kind + ": expected null, pipe or pty");
+  if (!input.empty() && o.input == stdin_kind::null)
+    throw usage_error("--input needs --stdin=pipe or --stdin=pty");
+  o.input_data = input;
+  o.kill = kill_plan::parse(kill);
+  o.timeout = std::chrono::milliseconds(timeout_ms);
+  o.argv = command;
+  o.env = current_environment();
+  o.on_spawn = remember_child;
+  observation obs = flushcheck::run(o);
+  remember_child(0);
+  if (json) std::cout << to_json(obs).dump() << "\n";
+  else std::cout << summary(obs);
+  return exit_ok;
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,25 @@
+#pragma once
+/// WHEN and HOW the harness kills the child: SIG@WHEN, e.g. "KILL@marker:2".
+#include <csignal>
+#include <string>
+#include <string_view>
+
+namespace flushcheck {
+
+struct kill_plan {
+  enum class when_kind { never, marker, time };
+  when_kind when = when_kind::never;
+  long n = 0;  ///< marker number (1-based) or milliseconds after the start
+  int signal = SIGKILL;
+
+  /// "never", "TERM@marker:3", "KILL@time:200". Throws usage_error.
+  static kill_plan parse(std::string_view text);
+  static kill_plan at_marker(long n, int sig = SIGKILL) { return {when_kind::marker, n, sig}; }
+  static kill_plan at_time(long ms, int sig = SIGKILL) { return {when_kind::time, ms, sig}; }
+  /// "marker:2", "time:200", "never".
+  std::string when_text() const;
+  /// "KILL@marker:2" (parse's inverse).
+  std::string text() const;
+};
+
+}  // namespace flushcheck

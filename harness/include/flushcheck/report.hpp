@@ -1,0 +1,20 @@
+#pragma once
+/// The observation as the CLI prints it: the JSON contract of DESIGN.md, and
+/// a summary for people.
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "flushcheck/observation.hpp"
+
+namespace flushcheck {
+
+/// Each byte becomes the code point of the same value, so ASCII stays
+/// readable and any byte string round-trips through JSON.
+std::string bytes_as_code_points(const std::string& bytes);
+
+nlohmann::json to_json(const observation& obs);
+
+/// A few lines: exit status, the kill, bytes per stream, what survived.
+std::string summary(const observation& obs);
+
+}  // namespace flushcheck

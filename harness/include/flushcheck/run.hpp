@@ -1,0 +1,44 @@
+#pragma once
+/// Runs one program under the harness and returns what it observed.
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flushcheck/kill_plan.hpp"
+#include "flushcheck/observation.hpp"
+#include "flushcheck/sink.hpp"
+
+namespace flushcheck {
+
+enum class stdin_kind { null, pipe, pty };
+
+struct run_options {
+  std::vector<std::string> argv;
+  sink_kind stdout_sink = sink_kind::pipe;
+  /// nullopt: stderr shares stdout's sink (2>&1).
+  std::optional<sink_kind> stderr_sink = sink_kind::pipe;
+  stdin_kind input = stdin_kind::null;
+  std::string input_data;  ///< written to a pipe or pty stdin
+  kill_plan kill;
+  /// Deadline for the whole run; at it the process group is killed.
+  std::chrono::milliseconds timeout{10000};
+  /// The child's whole environment; the marker variables are added.
+  std::vector<std::string> env;
+  /// Called with the child's pid (= its process group) right after it starts,
+  /// e.g. so that a signal handler of the caller can kill the group.
+  std::function<void(int)> on_spawn;
+};
+
+/// Throws spawn_error if the program cannot start, harness_error on OS failure.
+observation run(const run_options& options);
+
+/// This process's environment, "NAME=value".
+std::vector<std::string> current_environment();
+
+/// Variables in ENV that change buffering (PYTHONUNBUFFERED, _STDBUF_O,
+/// LD_PRELOAD, ...), one note each.
+std::vector<std::string> buffering_notes(const std::vector<std::string>& env);
+
+}  // namespace flushcheck

@@ -1,0 +1,70 @@
+#pragma once
+/// Where a child's fd 1 or 2 goes, and the reader the harness keeps on it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "flushcheck/unique_fd.hpp"
+
+namespace flushcheck {
+
+enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
+
+/// "pty", "pty-cooked", "pipe", "file", "null", "full".
+std::string_view to_string(sink_kind kind) noexcept;
+std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;
+
+/// One read of the reader: when it happened (us since the child started) and
+/// how many bytes it returned.
+struct chunk {
+  std::int64_t t_us = 0;
+  std::size_t bytes = 0;
+  bool operator==(const chunk&) const = default;
+};
+
+class sink {
+ public:
+  /// Pipe, pty: a reader records chunks as they come. File: a fresh
+  /// temporary regular file, read after the run and then removed. Null, full:
+  /// /dev/null, /dev/full.
+  static sink open(sink_kind kind);
+
+  sink_kind kind() const noexcept { return kind_; }
+  bool is_pty() const noexcept { return kind_ == sink_kind::pty || kind_ == sink_kind::pty_cooked; }
+  /// The fd the child gets.
+  int child_fd() const noexcept { return child_.get(); }
+  /// Drops the harness's copy of the child's end (after spawn), so that end
+  /// of data can be seen.
+  void close_child_end() noexcept { child_.reset(); }
+  /// The fd to poll for data, or -1 (file, null, full, or at end of data).
+  int reader_fd() const noexcept { return reader_.get(); }
+  /// Reads all that is there now, without blocking. False at end of data.
+  bool drain(std::int64_t t_us);
+  /// Bytes that have reached the reader: pipe, pty: read so far; file: its size.
+  std::size_t visible() const;
+  /// Ends the reader. File: reads the file's content.
+  void finish();
+
+  const std::string& data() const noexcept { return data_; }
+  const std::vector<chunk>& chunks() const noexcept { return chunks_; }
+  /// The path of a file sink ("" for others).
+  const std::string& path() const noexcept { return path_; }
+
+  sink(sink&&) noexcept = default;
+  sink& operator=(sink&&) noexcept = default;
+  ~sink();
+
+ private:
+  sink() = default;
+  sink_kind kind_ = sink_kind::pipe;
+  unique_fd child_;
+  unique_fd reader_;
+  std::string path_;
+  std::string data_;
+  std::vector<chunk> chunks_;
+};
+
+}  // namespace flushcheck

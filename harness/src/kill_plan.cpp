@@ -1,0 +1,67 @@
+#include "flushcheck/kill_plan.hpp"
+
+#include <charconv>
+
+#include "flushcheck/error.hpp"
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck {
+
+namespace {
+long parse_count(std::string_view text, std::string_view whole) {
+  long v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size() || v < 0)
+    throw usage_error("--kill=" + std::string(whole) + ": '" + std::string(text) +
+                      "' is not a count");
+  return v;
+}
+}  // namespace
+
+kill_plan kill_plan::parse(std::string_view text) {
+  if (text == "never") return {};
+  auto at = text.find('@');
+  if (at == std::string_view::npos)
+    throw usage_error("--kill=" + std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
+  kill_plan plan;
+  auto sig = parse_signal(text.substr(0, at));
+  if (!sig)
+    throw usage_error("--kill=" + std::string(text) + ": unknown signal '" +
+                      std::string(text.substr(0, at)) + "'");
+  plan.signal = *sig;
+  std::string_view when = text.substr(at + 1);
+  auto colon = when.find(':');
+  std::string_view what = when.substr(0, colon);
+  if (what == "never" && colon == std::string_view::npos) return {};
+  if (colon == std::string_view::npos)
+    throw usage_error("--kill=" + std::string(text) + ": WHEN is marker:N or time:MS");
+  plan.n = parse_count(when.substr(colon + 1), text);
+  if (what == "marker") {
+    plan.when = when_kind::marker;
+    if (plan.n < 1) throw usage_error("--kill=" + std::string(text) + ": markers count from 1");
+  } else if (what == "time") {
+    plan.when = when_kind::time;
+  } else if (what == "write" || what == "after-write") {
+    throw usage_error("--kill=" + std::string(text) +
+                      ": write cuts need the syscall tracer, which this build does not have yet");
+  } else {
+    throw usage_error("--kill=" + std::string(text) + ": WHEN is marker:N or time:MS");
+  }
+  return plan;
+}
+
+std::string kill_plan::when_text() const {
+  switch (when) {
+    case when_kind::never: return "never";
+    case when_kind::marker: return "marker:" + std::to_string(n);
+    case when_kind::time: return "time:" + std::to_string(n);
+  }
+  return "never";
+}
+
+std::string kill_plan::text() const {
+  if (when == when_kind::never) return "never";
+  return signal_name(signal) + "@" + when_text();
+}
+
+}  // namespace flushcheck

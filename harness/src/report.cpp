@@ -1,0 +1,109 @@
+#include "flushcheck/report.hpp"
+
+#include <sstream>
+
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck {
+
+std::string bytes_as_code_points(const std::string& bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (unsigned char c : bytes) {
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+    } else {  // U+0080..U+00FF in UTF-8
+      out += static_cast<char>(0xC0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3F));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+nlohmann::json stream_json(const stream_observation& s) {
+  nlohmann::json chunks = nlohmann::json::array();
+  for (const auto& c : s.chunks) chunks.push_back({{"t_us", c.t_us}, {"bytes", c.bytes}});
+  return {{"sink", s.sink},
+          {"data", bytes_as_code_points(s.data)},
+          {"bytes", s.data.size()},
+          {"chunks", chunks}};
+}
+
+std::string printable(const std::string& data, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < data.size() && i < max; ++i) {
+    unsigned char c = static_cast<unsigned char>(data[i]);
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c < 0x20 || c >= 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else out += static_cast<char>(c);
+  }
+  if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const observation& obs) {
+  nlohmann::json j;
+  j["argv"] = obs.argv;
+  nlohmann::json exit{{"status", obs.status.type_name()}};
+  if (obs.status.type() == wait_status::kind::exited) exit["code"] = obs.status.code();
+  else exit["signal"] = signal_name(obs.status.signal());
+  j["exit"] = exit;
+  if (obs.kill)
+    j["kill"] = {{"signal", signal_name(obs.kill->signal)},
+                 {"when", obs.kill->when},
+                 {"delivered", obs.kill->delivered},
+                 {"t_us", obs.kill->t_us}};
+  else
+    j["kill"] = nullptr;
+  j["stdout"] = stream_json(obs.out);
+  if (obs.err.sink == "stdout") j["stderr"] = {{"sink", "stdout"}};
+  else j["stderr"] = stream_json(obs.err);
+  nlohmann::json markers = nlohmann::json::array();
+  for (const auto& m : obs.markers)
+    markers.push_back({{"label", m.label},
+                       {"t_us", m.t_us},
+                       {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
+  j["markers"] = markers;
+  j["notes"] = obs.notes;
+  j["duration_us"] = obs.duration_us;
+  return j;
+}
+
+std::string summary(const observation& obs) {
+  std::ostringstream s;
+  s << "exit:    " << obs.status.describe() << "\n";
+  if (obs.kill) {
+    s << "kill:    SIG" << signal_name(obs.kill->signal) << " at " << obs.kill->when;
+    if (obs.kill->delivered) s << ", delivered at " << obs.kill->t_us / 1000.0 << " ms\n";
+    else s << ", not delivered (the program ended before that point)\n";
+  }
+  auto stream = [&](const char* name, const stream_observation& st) {
+    if (st.sink == "stdout") {
+      s << name << ":  merged into stdout\n";
+      return;
+    }
+    s << name << ":  " << st.data.size() << " bytes on " << st.sink;
+    if (!st.chunks.empty() && st.sink != "file") s << " in " << st.chunks.size() << " reads";
+    s << "\n";
+    if (!st.data.empty()) s << "  survived: \"" << printable(st.data, 200) << "\"\n";
+  };
+  stream("stdout", obs.out);
+  stream("stderr", obs.err);
+  for (std::size_t i = 0; i < obs.markers.size(); ++i) {
+    const auto& m = obs.markers[i];
+    s << "marker " << i + 1 << " '" << m.label << "' at " << m.t_us / 1000.0
+      << " ms: visible stdout " << m.stdout_visible << ", stderr " << m.stderr_visible << "\n";
+  }
+  for (const auto& n : obs.notes) s << "note:    " << n << "\n";
+  return s.str();
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,326 @@
+// The run loop: one thread polls the stream readers, the control channel and
+// the child's pidfd until the child has ended and every reader has seen end
+// of data, or the deadline passes.
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <ctime>
+#include <fcntl.h>
+
+#include "flushcheck/error.hpp"
+#include "flushcheck/pty.hpp"
+#include "flushcheck/run.hpp"
+#include "flushcheck/signals.hpp"
+#include "flushcheck/spawn.hpp"
+
+extern char** environ;
+
+namespace flushcheck {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+/// Writes to a pipe without letting a closed read end raise SIGPIPE in the
+/// harness: SIGPIPE is blocked for the call and a pending one is consumed.
+ssize_t write_nosigpipe(int fd, const char* data, std::size_t n) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  ssize_t r = ::write(fd, data, n);
+  int saved = errno;
+  if (r < 0 && saved == EPIPE) {
+    timespec zero{};
+    sigtimedwait(&pipe_set, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return r;
+}
+
+/// Where the child's stdin comes from, and what is still to be written to it.
+struct input_source {
+  unique_fd child;    // the child's fd 0
+  unique_fd owned;    // our writer (pipe write end, or a pty master of our own)
+  int writer = -1;    // owned.get(), or the stdout pty's master
+  bool close_after = false;
+  std::string pending;
+
+  void write_some() {
+    while (!pending.empty() && writer >= 0) {
+      ssize_t n = write_nosigpipe(writer, pending.data(), pending.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {  // reader gone: the child will not read the rest
+        pending.clear();
+        break;
+      }
+      pending.erase(0, static_cast<std::size_t>(n));
+    }
+    if (pending.empty() && close_after) {
+      owned.reset();
+      writer = -1;
+    }
+  }
+};
+
+input_source make_input(const run_options& o, sink& out) {
+  input_source in;
+  in.pending = o.input_data;
+  switch (o.input) {
+    case stdin_kind::null: in.child = open_fd("/dev/null", O_RDONLY); break;
+    case stdin_kind::pipe: {
+      auto p = pipe_pair::make();
+      in.child = std::move(p.read_end);
+      in.owned = std::move(p.write_end);
+      in.writer = in.owned.get();
+      in.close_after = true;  // end of input after the given bytes
+      break;
+    }
+    case stdin_kind::pty:
+      if (out.is_pty()) {  // one terminal for both, as in a shell
+        in.child.reset(::fcntl(out.child_fd(), F_DUPFD_CLOEXEC, 3));
+        in.writer = out.reader_fd();
+      } else {
+        auto p = pty_pair::open(true);
+        in.child = std::move(p.slave);
+        in.owned = std::move(p.master);
+        in.writer = in.owned.get();
+      }
+      break;
+  }
+  if (!in.child) throw_errno("stdin set-up");
+  if (in.writer >= 0) set_nonblocking(in.writer, true);
+  return in;
+}
+
+std::vector<std::string> with_control_env(std::vector<std::string> env) {
+  std::erase_if(env, [](const std::string& kv) {
+    return kv.starts_with("FLUSHCHECK_MARKER_FD=") || kv.starts_with("FLUSHCHECK_GATE_FD=");
+  });
+  env.push_back("FLUSHCHECK_MARKER_FD=" + std::to_string(control_fd_number));
+  env.push_back("FLUSHCHECK_GATE_FD=" + std::to_string(control_fd_number));
+  return env;
+}
+
+class run_loop {
+ public:
+  explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink)) {
+    if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink));
+  }
+
+  observation operator()() {
+    input_source in = make_input(o_, out_);
+    socket_pair control = socket_pair::make();
+    spawn_request req{o_.argv, with_control_env(o_.env), in.child.get(), out_.child_fd(),
+                      err_ ? err_->child_fd() : out_.child_fd(), control.second.get()};
+    start_ = clock::now();
+    deadline_ = start_ + o_.timeout;
+    child_ = spawn(req);
+    if (o_.on_spawn) o_.on_spawn(child_.pid());
+    out_.close_child_end();
+    if (err_) err_->close_child_end();
+    in.child.reset();
+    control.second.reset();
+    control_ = std::move(control.first);
+    set_nonblocking(control_.get(), true);
+    if (o_.kill.when != kill_plan::when_kind::never)
+      kill_ = kill_event{o_.kill.signal, o_.kill.when_text(), false, 0};
+    in.write_some();
+    loop(in);
+    return finish();
+  }
+
+ private:
+  std::int64_t now_us() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - start_).count();
+  }
+
+  static bool streaming(const sink& s) {
+    return (s.kind() == sink_kind::pipe || s.is_pty()) && s.reader_fd() >= 0;
+  }
+  bool readers_open() const { return streaming(out_) || (err_ && streaming(*err_)); }
+
+  void drain_all() {
+    out_.drain(now_us());
+    if (err_) err_->drain(now_us());
+  }
+
+  void deliver_kill() {
+    if (!child_.signal(o_.kill.signal)) return;
+    kill_->delivered = true;
+    kill_->t_us = now_us();
+  }
+
+  void on_marker(const std::string& label) {
+    ++marker_count_;
+    // The child blocks on the gate: what it wrote before the marker is in
+    // the pipe or pty now. A pty master read flushes the tty layer's pending
+    // work before it reports "no data", so the drain sees all of it.
+    drain_all();
+    markers_.push_back({label, now_us(), out_.visible(), err_ ? err_->visible() : 0});
+    if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n)
+      deliver_kill();
+    // Released even after a kill: a caught signal lets the program go on.
+    char gate = 'g';
+    ::send(control_.get(), &gate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+
+  void read_control() {
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(control_.get(), buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {
+        control_.reset();
+        return;
+      }
+      control_buf_.append(buf, static_cast<std::size_t>(n));
+      for (auto nl = control_buf_.find('\n'); nl != std::string::npos;
+           nl = control_buf_.find('\n')) {
+        std::string label = control_buf_.substr(0, nl);
+        control_buf_.erase(0, nl + 1);
+        on_marker(label);
+      }
+    }
+  }
+
+  int poll_timeout_ms(clock::time_point now) const {
+    auto next = deadline_;
+    if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered && child_.running())
+      next = std::min(next, start_ + std::chrono::milliseconds(o_.kill.n));
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
+    if (child_.running() && child_.pidfd() < 0) ms = std::min<long>(ms, 5);
+    return static_cast<int>(std::clamp<long>(ms, 0, 1000));
+  }
+
+  void loop(input_source& in) {
+    for (;;) {
+      child_.try_reap();
+      if (!child_.running() && !readers_open()) {
+        // The control channel may still hold markers of a child that just ended.
+        if (control_) read_control();
+        return;
+      }
+      auto now = clock::now();
+      if (now >= deadline_) return on_deadline();
+      if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
+          now >= start_ + std::chrono::milliseconds(o_.kill.n) && child_.running())
+        deliver_kill();
+
+      pollfd fds[5];
+      nfds_t nfds = 0;
+      auto add = [&](int fd, short events) {
+        if (fd >= 0) fds[nfds++] = {fd, events, 0};
+      };
+      if (streaming(out_)) add(out_.reader_fd(), POLLIN);
+      if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
+      add(control_.get(), POLLIN);
+      if (child_.running()) add(child_.pidfd(), POLLIN);
+      if (!in.pending.empty() && in.writer != out_.reader_fd()) add(in.writer, POLLOUT);
+      int r = ::poll(fds, nfds, poll_timeout_ms(now));
+      if (r < 0 && errno != EINTR) throw_errno("poll");
+      if (control_) read_control();
+      drain_all();
+      if (!in.pending.empty()) in.write_some();
+    }
+  }
+
+  void on_deadline() {
+    if (child_.running()) {
+      child_.signal_group(SIGKILL);
+      child_.reap();
+      timed_out_ = true;
+    } else {
+      notes_.push_back(
+          "a process other than the child (a grandchild?) still held the output open when the "
+          "child had ended; its process group was killed at the deadline");
+      child_.signal_group(SIGKILL);
+    }
+    // Whatever was written before the kill is still in the pipes: take it.
+    for (int i = 0; i < 20 && readers_open(); ++i) {
+      drain_all();
+      if (readers_open()) ::usleep(5000);
+    }
+    drain_all();
+  }
+
+  observation finish() {
+    observation obs;
+    obs.argv = o_.argv;
+    obs.duration_us = now_us();
+    if (control_) read_control();
+    obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.reap();
+    obs.kill = kill_;
+    out_.finish();
+    obs.out = {std::string(to_string(out_.kind())), out_.data(), out_.chunks()};
+    if (out_.kind() == sink_kind::file) obs.out.chunks = {{obs.duration_us, out_.data().size()}};
+    if (err_) {
+      err_->finish();
+      obs.err = {std::string(to_string(err_->kind())), err_->data(), err_->chunks()};
+      if (err_->kind() == sink_kind::file) obs.err.chunks = {{obs.duration_us, err_->data().size()}};
+    } else {
+      obs.err.sink = "stdout";
+    }
+    obs.markers = std::move(markers_);
+    obs.notes = buffering_notes(o_.env);
+    obs.notes.insert(obs.notes.end(), notes_.begin(), notes_.end());
+    return obs;
+  }
+
+  const run_options& o_;
+  sink out_;
+  std::optional<sink> err_;
+  child_process child_;
+  unique_fd control_;
+  std::string control_buf_;
+  clock::time_point start_;
+  clock::time_point deadline_;
+  long marker_count_ = 0;
+  std::vector<marker_event> markers_;
+  std::optional<kill_event> kill_;
+  std::vector<std::string> notes_;
+  bool timed_out_ = false;
+};
+
+}  // namespace
+
+observation run(const run_options& options) { return run_loop(options)(); }
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) env.emplace_back(*e);
+  return env;
+}
+
+std::vector<std::string> buffering_notes(const std::vector<std::string>& env) {
+  static const std::pair<const char*, const char*> k_vars[] = {
+      {"PYTHONUNBUFFERED", "Python's stdout and stderr are unbuffered"},
+      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)"},
+      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)"},
+      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)"},
+      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)"},
+      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect"},
+      {"GLOG_logbuflevel", "glog buffers records up to this level"},
+      {"GLOG_logbufsecs", "glog flushes its buffered records this often"},
+      {"GLOG_logtostderr", "glog writes to stderr instead of files"},
+      {"GLOG_alsologtostderr", "glog also writes to stderr"},
+      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment"},
+  };
+  std::vector<std::string> notes;
+  for (const auto& kv : env) {
+    auto eq = kv.find('=');
+    std::string name = kv.substr(0, eq);
+    for (auto [var, why] : k_vars)
+      if (name == var) notes.push_back(kv + ": " + why);
+  }
+  return notes;
+}
+
+}  // namespace flushcheck

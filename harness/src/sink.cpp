@@ -1,0 +1,126 @@
+#include "flushcheck/sink.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "flushcheck/error.hpp"
+#include "flushcheck/pty.hpp"
+
+namespace flushcheck {
+
+namespace {
+constexpr std::pair<sink_kind, std::string_view> k_names[] = {
+    {sink_kind::pty, "pty"},   {sink_kind::pty_cooked, "pty-cooked"}, {sink_kind::pipe, "pipe"},
+    {sink_kind::file, "file"}, {sink_kind::null, "null"},             {sink_kind::full, "full"},
+};
+
+std::string temp_dir() {
+  const char* t = std::getenv("TMPDIR");
+  return t != nullptr && *t != '\0' ? t : "/tmp";
+}
+}  // namespace
+
+std::string_view to_string(sink_kind kind) noexcept {
+  for (auto [k, name] : k_names)
+    if (k == kind) return name;
+  return "?";
+}
+
+std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept {
+  for (auto [k, name] : k_names)
+    if (name == text) return k;
+  return std::nullopt;
+}
+
+sink sink::open(sink_kind kind) {
+  sink s;
+  s.kind_ = kind;
+  switch (kind) {
+    case sink_kind::pty:
+    case sink_kind::pty_cooked: {
+      auto p = pty_pair::open(kind == sink_kind::pty);
+      s.reader_ = std::move(p.master);
+      s.child_ = std::move(p.slave);
+      set_nonblocking(s.reader_.get(), true);
+      break;
+    }
+    case sink_kind::pipe: {
+      auto p = pipe_pair::make();
+      s.reader_ = std::move(p.read_end);
+      s.child_ = std::move(p.write_end);
+      set_nonblocking(s.reader_.get(), true);
+      break;
+    }
+    case sink_kind::file: {
+      // Like `prog > out.txt`: a regular file opened O_WRONLY|O_CREAT|O_TRUNC.
+      std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
+      int fd = ::mkostemp(templ.data(), O_CLOEXEC);
+      if (fd < 0) throw_errno("mkostemp " + templ);
+      s.path_ = templ;
+      s.reader_.reset(fd);  // kept for size and the final read; never polled
+      s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
+      break;
+    }
+    case sink_kind::null: s.child_ = open_fd("/dev/null", O_WRONLY); break;
+    case sink_kind::full: s.child_ = open_fd("/dev/full", O_WRONLY); break;
+  }
+  return s;
+}
+
+sink::~sink() {
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+bool sink::drain(std::int64_t t_us) {
+  if (kind_ != sink_kind::pipe && !is_pty()) return false;
+  if (!reader_) return false;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(reader_.get(), buf, sizeof buf);
+    if (n > 0) {
+      data_.append(buf, static_cast<std::size_t>(n));
+      chunks_.push_back({t_us, static_cast<std::size_t>(n)});
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    // 0 on a pipe, EIO on a pty master once every slave fd is closed.
+    if (n == 0 || errno == EIO) {
+      reader_.reset();
+      return false;
+    }
+    throw_errno("read " + std::string(to_string(kind_)));
+  }
+}
+
+std::size_t sink::visible() const {
+  if (kind_ != sink_kind::file) return data_.size();
+  struct stat st {};
+  if (::fstat(reader_.get(), &st) != 0) throw_errno("fstat file sink");
+  return static_cast<std::size_t>(st.st_size);
+}
+
+void sink::finish() {
+  if (kind_ != sink_kind::file) {
+    reader_.reset();
+    return;
+  }
+  if (!reader_) return;
+  data_.clear();
+  char buf[65536];
+  for (off_t off = 0;;) {
+    ssize_t n = ::pread(reader_.get(), buf, sizeof buf, off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("read file sink");
+    if (n == 0) break;
+    data_.append(buf, static_cast<std::size_t>(n));
+    off += n;
+  }
+  reader_.reset();
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,112 @@
+// The one place that uses Boost.Process (v1 in Boost 1.74), so that a move to
+// v2 stays local. Child-side set-up is an initializer with an on_exec_setup
+// hook; only async-signal-safe calls run between fork and exec.
+#include "flushcheck/spawn.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
+#include <boost/process/exe.hpp>
+#include <boost/process/extend.hpp>
+#include <boost/process/search_path.hpp>
+#include <cerrno>
+#include <cstring>
+
+#include "flushcheck/error.hpp"
+
+namespace bp = boost::process;
+
+namespace flushcheck {
+namespace {
+
+/// Puts the child in its own session (and so its own process group), places
+/// the sinks on 0, 1, 2 and the control channel on fd 3, and undoes what the
+/// harness may have changed: blocked signals and ignored dispositions (an
+/// ignored SIGPIPE would survive exec and change what the program does).
+struct child_setup : bp::extend::handler {
+  int sources[4];
+
+  template <class Executor>
+  void on_exec_setup(Executor& exec) const {
+    if (::setsid() < 0) fail(exec);
+    int moved[4];
+    // First out of the way of 0..3, then into place: a source may sit there.
+    for (int i = 0; i < 4; ++i) {
+      moved[i] = sources[i] >= 0 ? ::fcntl(sources[i], F_DUPFD_CLOEXEC, 10) : -1;
+      if (sources[i] >= 0 && moved[i] < 0) fail(exec);
+    }
+    for (int i = 0; i < 4; ++i)
+      if (moved[i] >= 0 && ::dup2(moved[i], i) < 0) fail(exec);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    for (int sig = 1; sig < NSIG; ++sig)
+      if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
+  }
+
+  template <class Executor>
+  static void fail(Executor& exec) {
+    exec.set_error(std::error_code(errno, std::system_category()), "child set-up");
+  }
+};
+
+std::string path_of(const std::vector<std::string>& env) {
+  for (const auto& kv : env)
+    if (kv.starts_with("PATH=")) return kv.substr(5);
+  return "/usr/local/bin:/usr/bin:/bin";
+}
+
+}  // namespace
+
+std::string resolve_program(const std::string& name, const std::vector<std::string>& env) {
+  if (name.empty()) throw spawn_error("empty program name");
+  if (name.find('/') != std::string::npos) {
+    if (::access(name.c_str(), F_OK) != 0)
+      throw spawn_error(name + ": " + std::strerror(errno));
+    if (::access(name.c_str(), X_OK) != 0) throw spawn_error(name + ": not executable");
+    return name;
+  }
+  std::vector<boost::filesystem::path> dirs;
+  std::string path = path_of(env);
+  for (std::size_t start = 0;;) {
+    std::size_t colon = path.find(':', start);
+    std::string dir = path.substr(start, colon - start);
+    dirs.emplace_back(dir.empty() ? "." : dir);
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  auto found = bp::search_path(name, dirs);
+  if (found.empty()) throw spawn_error(name + ": not found in PATH");
+  return found.string();
+}
+
+child_process spawn(const spawn_request& request) {
+  if (request.argv.empty()) throw spawn_error("no program given");
+  std::string exe = resolve_program(request.argv.front(), request.env);
+  std::vector<std::string> args(request.argv.begin() + 1, request.argv.end());
+
+  bp::environment env;
+  for (const auto& kv : request.env) {
+    auto eq = kv.find('=');
+    if (eq != std::string::npos && eq > 0) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  child_setup setup;
+  setup.sources[0] = request.stdin_fd;
+  setup.sources[1] = request.stdout_fd;
+  setup.sources[2] = request.stderr_fd;
+  setup.sources[3] = request.control_fd;
+
+  std::error_code ec;
+  bp::child c(bp::exe = exe, bp::args = args, env, setup, ec);
+  if (ec) throw spawn_error(request.argv.front() + ": cannot start: " + ec.message());
+  pid_t pid = c.id();
+  c.detach();  // we own the pid: child_process waits for it, Boost.Process never does
+  return child_process(pid);
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,102 @@
+/* flushcheck marker protocol, child side. Public and language-neutral.
+ *
+ * The harness puts FLUSHCHECK_MARKER_FD and FLUSHCHECK_GATE_FD in the
+ * environment. A marker is one line, a label and '\n', written to the marker
+ * fd; the program then reads one byte from the gate fd and goes on. While it
+ * waits, the harness drains every stream, records what was visible, and may
+ * kill it, so a cut at a marker is exact. Without the variables every call
+ * here is a no-op.
+ *
+ * Everything here is async-signal-safe (getenv is called once, from
+ * flushcheck_marker_init or the first marker outside a signal handler).
+ */
+#ifndef FLUSHCHECK_MARKER_H
+#define FLUSHCHECK_MARKER_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct flushcheck_marker_fds {
+  int initialised;
+  int marker_fd;
+  int gate_fd;
+};
+
+static inline struct flushcheck_marker_fds* flushcheck_marker_state_(void) {
+  static struct flushcheck_marker_fds state = {0, -1, -1};
+  return &state;
+}
+
+static inline int flushcheck_parse_fd_(const char* s) {
+  int v = 0;
+  if (s == NULL || *s == '\0') return -1;
+  for (; *s; ++s) {
+    if (*s < '0' || *s > '9' || v > 100000) return -1;
+    v = v * 10 + (*s - '0');
+  }
+  return v;
+}
+
+/* Reads the environment once. Call it early (before installing signal
+ * handlers that emit markers); flushcheck_marker calls it lazily otherwise. */
+static inline void flushcheck_marker_init(void) {
+  struct flushcheck_marker_fds* st = flushcheck_marker_state_();
+  if (st->initialised) return;
+  st->marker_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_MARKER_FD"));
+  st->gate_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_GATE_FD"));
+  st->initialised = 1;
+}
+
+/* 1 when a harness listens, 0 otherwise. */
+static inline int flushcheck_marker_enabled(void) {
+  flushcheck_marker_init();
+  return flushcheck_marker_state_()->marker_fd >= 0;
+}
+
+/* Emits marker LABEL (no '\n' inside) and waits for the harness to release
+ * the gate. Returns 0, or -1 when the channel is gone (harness ended). */
+static inline int flushcheck_marker(const char* label) {
+  struct flushcheck_marker_fds* st = flushcheck_marker_state_();
+  char line[256];
+  size_t n = 0;
+  char gate;
+  ssize_t r;
+  int saved_errno = errno; /* a signal handler may call this */
+  int rc = 0;
+  flushcheck_marker_init();
+  if (st->marker_fd < 0) return 0;
+  while (label[n] != '\0' && n < sizeof line - 1) {
+    line[n] = label[n] == '\n' ? ' ' : label[n];
+    ++n;
+  }
+  line[n++] = '\n';
+  for (size_t off = 0; off < n;) {
+    r = write(st->marker_fd, line + off, n - off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      errno = saved_errno;
+      return -1;
+    }
+    off += (size_t)r;
+  }
+  if (st->gate_fd >= 0) {
+    do {
+      r = read(st->gate_fd, &gate, 1);
+    } while (r < 0 && errno == EINTR);
+    rc = r == 1 ? 0 : -1;
+  }
+  errno = saved_errno;
+  return rc;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLUSHCHECK_MARKER_H */

@@ -1,0 +1,154 @@
+// iostream_script: interprets a flushcheck script with C++ iostreams
+// (docs/script.md). out/err/log are cout/cerr/clog; printf and fputs go
+// through C stdio, so scripts can mix the two.
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <unistd.h>
+
+#include "flushcheck/marker.h"
+#include "script.h"
+
+namespace {
+
+std::ostream& stream_of(fc_stream s) {
+  if (s == FC_ERR) return std::cerr;
+  if (s == FC_LOG) return std::clog;
+  return std::cout;
+}
+
+std::FILE* c_stream_of(fc_stream s) { return s == FC_ERR ? stderr : stdout; }
+
+// Reports a stream that went bad during op INDEX, and clears it so later ops run.
+void check(int index, const fc_op& op, std::ostream& os, const char* call) {
+  if (os) return;
+  fc_report(index, &op, call, errno != 0 ? errno : EIO);
+  os.clear();
+}
+
+void put_bytes(int index, const fc_op& op, long n, bool newline) {
+  char* buf = fc_payload(index, n, newline ? 1 : 0);
+  const std::streamsize want = n + (newline ? 1 : 0);
+  std::ostream& os = stream_of(op.stream);
+  errno = 0;
+  switch (op.kind) {
+    case FC_PRINTF:
+      if (std::printf("%s", buf) < 0) fc_report(index, &op, "printf", errno);
+      break;
+    case FC_FPUTS:
+      if (std::fputs(buf, c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fputs", errno);
+      break;
+    case FC_PUTC:
+      for (long i = 0; i < n && os; ++i) os.put(buf[i]);
+      check(index, op, os, "ostream::put");
+      break;
+    default:
+      os.write(buf, want);
+      check(index, op, os, "ostream::write");
+  }
+  std::free(buf);
+}
+
+void flush(int index, const fc_op& op) {
+  errno = 0;
+  if (op.stream != FC_ALL) {
+    stream_of(op.stream).flush();
+    check(index, op, stream_of(op.stream), "ostream::flush");
+    return;
+  }
+  for (fc_stream s : {FC_OUT, FC_ERR, FC_LOG}) {
+    stream_of(s).flush();
+    check(index, op, stream_of(s), "ostream::flush");
+  }
+  if (std::fflush(nullptr) == EOF) fc_report(index, &op, "fflush", errno);
+}
+
+void do_setvbuf(int index, const fc_op& op) {
+  static const int modes[] = {_IOFBF, _IOLBF, _IONBF};
+  // The buffer must outlive the stream: it is never freed.
+  char* buf = op.n > 0 && op.mode != FC_BUF_NONE ? static_cast<char*>(std::malloc(op.n)) : nullptr;
+  errno = 0;
+  if (std::setvbuf(c_stream_of(op.stream), buf, modes[op.mode], op.n) != 0)
+    fc_report(index, &op, "setvbuf", errno != 0 ? errno : EINVAL);
+}
+
+void do_read(int index, const fc_op& op) {
+  if (op.kind == FC_GETLINE) {
+    std::string line;
+    std::getline(std::cin, line);
+  } else {
+    std::string buf(op.n, '\0');
+    std::cin.read(buf.data(), op.n);
+  }
+  if (std::cin.bad()) fc_report(index, &op, "istream::read", errno != 0 ? errno : EIO);
+  std::cin.clear();
+}
+
+void tie(const fc_op& op) {
+  std::ostream* to = op.n ? &std::cout : nullptr;
+  if (op.stream == FC_IN) std::cin.tie(to);
+  else stream_of(op.stream).tie(to);
+}
+
+// Runs op INDEX; returns true when the op is "return from main" (code in rc).
+bool run_op(int index, const fc_op& op, int& rc) {
+  switch (op.kind) {
+    case FC_WRITE:
+    case FC_PUTC:
+    case FC_PRINTF:
+    case FC_FPUTS: put_bytes(index, op, op.n, false); break;
+    case FC_LINE: put_bytes(index, op, op.n, true); break;
+    case FC_NEWLINE:
+      stream_of(op.stream) << '\n';
+      check(index, op, stream_of(op.stream), "operator<<");
+      break;
+    case FC_ENDL:
+      errno = 0;
+      stream_of(op.stream) << std::endl;
+      check(index, op, stream_of(op.stream), "std::endl");
+      break;
+    case FC_FLUSH: flush(index, op); break;
+    case FC_SETVBUF: do_setvbuf(index, op); break;
+    case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); break;
+    case FC_TIE: tie(op); break;
+    case FC_UNITBUF:
+      if (op.n) stream_of(op.stream) << std::unitbuf;
+      else stream_of(op.stream) << std::nounitbuf;
+      break;
+    case FC_READ:
+    case FC_GETLINE: do_read(index, op); break;
+    case FC_MARKER: flushcheck_marker(op.label); break;
+    case FC_SLEEP: fc_sleep_ms(op.n); break;
+    case FC_CLOSE:
+      errno = 0;
+      if (std::fclose(c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fclose", errno);
+      break;
+    case FC_EXIT: std::exit(static_cast<int>(op.n));
+    case FC_UEXIT: _exit(static_cast<int>(op.n));
+    case FC_QUICK_EXIT: std::quick_exit(static_cast<int>(op.n));
+    case FC_ABORT: std::abort();
+    case FC_RETURN: rc = static_cast<int>(op.n); return true;
+    case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
+    case FC_CRASH: *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1; break;
+    case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fc_script script{};
+  int rc = 0;
+  fc_program_name = "iostream_script";
+  if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
+  flushcheck_marker_init();
+  for (int i = 0; i < script.count; ++i)
+    if (run_op(i, script.ops[i], rc)) return rc;
+  return fc_io_error ? FC_EXIT_IO_ERROR : 0;
+}

@@ -1,0 +1,274 @@
+#include "script.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <errno.h>
+#include <unistd.h>
+
+static const char k_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+char fc_payload_char(int index) { return k_alphabet[index % 62]; }
+
+struct fc_signame {
+  const char* name;
+  int number;
+};
+
+static const struct fc_signame k_signals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+    {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+    {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"XCPU", SIGXCPU},
+    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},
+};
+
+int fc_signal_number(const char* name) {
+  char* end;
+  long v;
+  size_t i;
+  if (strncmp(name, "SIG", 3) == 0) name += 3;
+  for (i = 0; i < sizeof k_signals / sizeof k_signals[0]; ++i)
+    if (strcmp(name, k_signals[i].name) == 0) return k_signals[i].number;
+  v = strtol(name, &end, 10);
+  if (*name != '\0' && *end == '\0' && v > 0 && v < 65) return (int)v;
+  return -1;
+}
+
+struct fc_opdef {
+  const char* name;
+  enum fc_op_kind kind;
+  /* argument shape: 'N' count, 'n' optional count, 'S' stream (optional),
+   * 'M' buffer mode, 'B' on/off, 'T' tie stream, 'L' label, 'G' signal */
+  const char* args;
+};
+
+static const struct fc_opdef k_ops[] = {
+    {"write", FC_WRITE, "NS"},      {"line", FC_LINE, "NS"},
+    {"putc", FC_PUTC, "NS"},        {"printf", FC_PRINTF, "N"},
+    {"fputs", FC_FPUTS, "NS"},      {"newline", FC_NEWLINE, "S"},
+    {"endl", FC_ENDL, "S"},         {"flush", FC_FLUSH, "S"},
+    {"setvbuf", FC_SETVBUF, "MnS"}, {"sync_with_stdio", FC_SYNC, "B"},
+    {"tie", FC_TIE, "TB"},          {"unitbuf", FC_UNITBUF, "BS"},
+    {"read", FC_READ, "N"},         {"getline", FC_GETLINE, ""},
+    {"marker", FC_MARKER, "L"},     {"sleep", FC_SLEEP, "N"},
+    {"close", FC_CLOSE, "S"},       {"exit", FC_EXIT, "n"},
+    {"_exit", FC_UEXIT, "n"},       {"quick_exit", FC_QUICK_EXIT, "n"},
+    {"abort", FC_ABORT, ""},        {"return", FC_RETURN, "n"},
+    {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
+    {"throw", FC_THROW, ""},
+};
+
+static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
+  snprintf(err, errlen, "op %d '%s': %s", index + 1, text, why);
+  return -1;
+}
+
+static int parse_count(const char* tok, long* out) {
+  char* end;
+  long v;
+  if (!isdigit((unsigned char)tok[0])) return -1;
+  v = strtol(tok, &end, 10);
+  if (*end != '\0' || v < 0 || v > 1000000000L) return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_stream(const char* tok, enum fc_stream* out) {
+  if (strcmp(tok, "out") == 0) *out = FC_OUT;
+  else if (strcmp(tok, "err") == 0) *out = FC_ERR;
+  else if (strcmp(tok, "log") == 0) *out = FC_LOG;
+  else if (strcmp(tok, "all") == 0) *out = FC_ALL;
+  else return -1;
+  return 0;
+}
+
+/* Parses the tokens of one op against its definition. */
+static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op,
+                    char* err, unsigned errlen, int index) {
+  const char* shape;
+  int t = 1;
+  op->kind = def->kind;
+  op->stream = FC_OUT;
+  op->n = 0;
+  op->mode = FC_BUF_FULL;
+  op->label[0] = '\0';
+  for (shape = def->args; *shape; ++shape) {
+    const char* a = t < ntok ? tok[t] : NULL;
+    switch (*shape) {
+      case 'N':
+        if (a == NULL || parse_count(a, &op->n) != 0)
+          return fail(err, errlen, index, op->text, "expects a count (0 to 1000000000)");
+        ++t;
+        break;
+      case 'n':
+        if (a != NULL && isdigit((unsigned char)a[0])) {
+          if (parse_count(a, &op->n) != 0)
+            return fail(err, errlen, index, op->text, "bad number");
+          ++t;
+        }
+        break;
+      case 'S':
+        if (a != NULL) {
+          if (parse_stream(a, &op->stream) != 0)
+            return fail(err, errlen, index, op->text, "stream must be out, err, log or all");
+          ++t;
+        }
+        break;
+      case 'M':
+        if (a != NULL && strcmp(a, "full") == 0) op->mode = FC_BUF_FULL;
+        else if (a != NULL && strcmp(a, "line") == 0) op->mode = FC_BUF_LINE;
+        else if (a != NULL && strcmp(a, "none") == 0) op->mode = FC_BUF_NONE;
+        else return fail(err, errlen, index, op->text, "mode must be full, line or none");
+        ++t;
+        break;
+      case 'B':
+        if (a != NULL && strcmp(a, "on") == 0) op->n = 1;
+        else if (a != NULL && strcmp(a, "off") == 0) op->n = 0;
+        else return fail(err, errlen, index, op->text, "expects on or off");
+        ++t;
+        break;
+      case 'T':
+        if (a != NULL && strcmp(a, "in") == 0) op->stream = FC_IN;
+        else if (a != NULL && strcmp(a, "err") == 0) op->stream = FC_ERR;
+        else if (a != NULL && strcmp(a, "log") == 0) op->stream = FC_LOG;
+        else return fail(err, errlen, index, op->text, "tie takes in, err or log");
+        ++t;
+        break;
+      case 'L':
+        if (a == NULL) return fail(err, errlen, index, op->text, "expects a label");
+        if (strlen(a) >= sizeof op->label) return fail(err, errlen, index, op->text, "label too long");
+        strcpy(op->label, a);
+        ++t;
+        break;
+      case 'G':
+        if (a == NULL || (op->n = fc_signal_number(a)) < 0)
+          return fail(err, errlen, index, op->text, "expects a signal name or number");
+        ++t;
+        break;
+    }
+  }
+  if (t < ntok) return fail(err, errlen, index, op->text, "too many arguments");
+  if (op->stream == FC_ALL && op->kind != FC_FLUSH)
+    return fail(err, errlen, index, op->text, "'all' is only for flush");
+  if (op->kind == FC_SETVBUF && op->stream == FC_LOG)
+    return fail(err, errlen, index, op->text, "setvbuf takes out or err");
+  return 0;
+}
+
+int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
+  size_t len = strlen(src);
+  char* buf = malloc(len + 1);
+  char* cursor;
+  int capacity = 16;
+  out->count = 0;
+  out->ops = malloc(sizeof(struct fc_op) * (size_t)capacity);
+  if (buf == NULL || out->ops == NULL) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memcpy(buf, src, len + 1);
+  cursor = buf;
+  while (cursor != NULL) {
+    char* end = strpbrk(cursor, ";\n");
+    char* tok[8];
+    int ntok = 0;
+    size_t i;
+    char* p;
+    char* save = NULL;
+    struct fc_op* op;
+    if (end != NULL) *end = '\0';
+    if (out->count == capacity) {
+      struct fc_op* grown;
+      capacity *= 2;
+      grown = realloc(out->ops, sizeof(struct fc_op) * (size_t)capacity);
+      if (grown == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+      }
+      out->ops = grown;
+    }
+    op = &out->ops[out->count];
+    while (*cursor == ' ' || *cursor == '\t') ++cursor;
+    snprintf(op->text, sizeof op->text, "%s", cursor);
+    for (p = strtok_r(cursor, " \t\r", &save); p != NULL; p = strtok_r(NULL, " \t\r", &save)) {
+      if (ntok == 8) return fail(err, errlen, out->count, op->text, "too many arguments");
+      tok[ntok++] = p;
+    }
+    cursor = end != NULL ? end + 1 : NULL;
+    if (ntok == 0) continue; /* empty op: "a;;b" or a trailing ';' */
+    for (i = 0; i < sizeof k_ops / sizeof k_ops[0]; ++i)
+      if (strcmp(tok[0], k_ops[i].name) == 0) break;
+    if (i == sizeof k_ops / sizeof k_ops[0])
+      return fail(err, errlen, out->count, op->text, "unknown operation");
+    if (parse_op(&k_ops[i], tok, ntok, op, err, errlen, out->count) != 0) return -1;
+    ++out->count;
+  }
+  free(buf);
+  return 0;
+}
+
+const char* fc_program_name = "script";
+int fc_io_error = 0;
+
+int fc_load(int argc, char** argv, struct fc_script* script) {
+  char err[256];
+  size_t len = 1;
+  char* joined;
+  int rc;
+  if (argc < 2) {
+    fprintf(stderr, "%s: usage: %s SCRIPT... (ops separated by ';', see docs/script.md)\n",
+            fc_program_name, fc_program_name);
+    return FC_EXIT_USAGE;
+  }
+  for (int i = 1; i < argc; ++i) len += strlen(argv[i]) + 1;
+  joined = calloc(len, 1);
+  if (joined == NULL) {
+    fprintf(stderr, "%s: out of memory\n", fc_program_name);
+    return FC_EXIT_INTERNAL;
+  }
+  for (int i = 1; i < argc; ++i) {
+    strcat(joined, argv[i]);
+    strcat(joined, ";");
+  }
+  rc = fc_parse(joined, script, err, sizeof err);
+  free(joined);
+  if (rc != 0) {
+    fprintf(stderr, "%s: bad script: %s\n", fc_program_name, err);
+    return FC_EXIT_USAGE;
+  }
+  return 0;
+}
+
+void fc_report(int index, const struct fc_op* op, const char* call, int err) {
+  char line[300];
+  int n = snprintf(line, sizeof line, "%s: op %d '%s': %s: %s\n", fc_program_name, index + 1,
+                   op->text, call, strerror(err));
+  if (n > 0) {
+    ssize_t ignored = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)ignored;
+  }
+  fc_io_error = 1;
+}
+
+char* fc_payload(int index, long n, int newline) {
+  char* buf = malloc((size_t)n + 2);
+  if (buf == NULL) {
+    fprintf(stderr, "%s: out of memory\n", fc_program_name);
+    exit(FC_EXIT_INTERNAL);
+  }
+  memset(buf, fc_payload_char(index), (size_t)n);
+  if (newline) buf[n++] = '\n';
+  buf[n] = '\0';
+  return buf;
+}
+
+void fc_sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}

@@ -1,0 +1,92 @@
+/* The op language shared by stdio_script and iostream_script (docs/script.md).
+ * A script is ops separated by ';' or newlines; an op is a name and
+ * whitespace-separated arguments. Parsing is plain C so that both targets
+ * (and any libc they are built against) share one parser. */
+#ifndef FLUSHCHECK_SCRIPT_H
+#define FLUSHCHECK_SCRIPT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum fc_op_kind {
+  FC_WRITE,    /* write N [stream]   N payload bytes in one call           */
+  FC_LINE,     /* line N [stream]    N payload bytes and '\n' in one call   */
+  FC_PUTC,     /* putc N [stream]    N one-byte calls                       */
+  FC_PRINTF,   /* printf N           printf("%s") of N bytes to stdout      */
+  FC_FPUTS,    /* fputs N [out|err]  fputs of N bytes                       */
+  FC_NEWLINE,  /* newline [stream]   one '\n'                               */
+  FC_ENDL,     /* endl [stream]      std::endl (C++)                        */
+  FC_FLUSH,    /* flush [stream|all] fflush / ostream::flush               */
+  FC_SETVBUF,  /* setvbuf full|line|none [SIZE] [out|err]                   */
+  FC_SYNC,     /* sync_with_stdio on|off (C++)                              */
+  FC_TIE,      /* tie in|err|log on|off (C++): X.tie(&cout) or nullptr      */
+  FC_UNITBUF,  /* unitbuf on|off [stream] (C++)                             */
+  FC_READ,     /* read N             N bytes from stdin                     */
+  FC_GETLINE,  /* getline            one line from stdin                    */
+  FC_MARKER,   /* marker LABEL                                              */
+  FC_SLEEP,    /* sleep MS                                                  */
+  FC_CLOSE,    /* close out|err      fclose (reports its error)             */
+  FC_EXIT,     /* exit N                                                    */
+  FC_UEXIT,    /* _exit N                                                   */
+  FC_QUICK_EXIT, /* quick_exit N                                            */
+  FC_ABORT,    /* abort                                                     */
+  FC_RETURN,   /* return N           return from main                       */
+  FC_RAISE,    /* raise SIG          raise(SIG), by name or number          */
+  FC_CRASH,    /* crash              a real invalid memory write (SIGSEGV)  */
+  FC_THROW     /* throw              uncaught exception (C++)               */
+};
+
+enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };
+
+enum fc_bufmode { FC_BUF_FULL, FC_BUF_LINE, FC_BUF_NONE };
+
+struct fc_op {
+  enum fc_op_kind kind;
+  enum fc_stream stream;
+  long n;         /* byte count, size, code, ms, signal number or on(1)/off(0) */
+  int mode;       /* enum fc_bufmode for setvbuf */
+  char label[64]; /* marker label */
+  char text[96];  /* the op as written, for error messages */
+};
+
+struct fc_script {
+  struct fc_op* ops;
+  int count;
+};
+
+/* The byte that op INDEX writes: the op's position names every byte it
+ * writes, so a reader can attribute each byte it receives. */
+char fc_payload_char(int index);
+
+/* Parses SRC. On error returns -1 and writes a one-line reason to ERR. */
+int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen);
+
+/* Signal number for "KILL", "SIGKILL" or "9"; -1 if unknown. */
+int fc_signal_number(const char* name);
+
+/* Exit codes of the script targets. */
+enum { FC_EXIT_IO_ERROR = 1, FC_EXIT_USAGE = 64, FC_EXIT_INTERNAL = 70 };
+
+/* Runtime shared by the targets. */
+extern const char* fc_program_name;
+extern int fc_io_error; /* set by fc_report: the target then exits 1 */
+
+/* Parses argv[1..] (joined with ';') into SCRIPT; on error prints one line
+ * to stderr and returns FC_EXIT_USAGE, else 0. */
+int fc_load(int argc, char** argv, struct fc_script* script);
+
+/* One line on fd 2, written with write(2) so stdio's buffers stay as they
+ * are: "<prog>: op 3 'flush out': fflush: No space left on device". */
+void fc_report(int index, const struct fc_op* op, const char* call, int err);
+
+/* N payload bytes of op INDEX, plus '\n' if NEWLINE; NUL-terminated. */
+char* fc_payload(int index, long n, int newline);
+
+void fc_sleep_ms(long ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

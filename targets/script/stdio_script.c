@@ -1,0 +1,124 @@
+/* stdio_script: interprets a flushcheck script with C stdio (docs/script.md).
+ * Usage: stdio_script SCRIPT...   (several arguments are joined with ';') */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flushcheck/marker.h"
+#include "script.h"
+
+static int g_closed[2] = {0, 0};
+
+static FILE* stream_of(enum fc_stream s) { return s == FC_ERR ? stderr : stdout; }
+
+static void put_bytes(int index, const struct fc_op* op, long n, int newline) {
+  FILE* f = stream_of(op->stream);
+  size_t want = (size_t)n + (newline ? 1 : 0);
+  char* buf;
+  if (g_closed[op->stream == FC_ERR]) {
+    fc_report(index, op, "write after close", EBADF);
+    return;
+  }
+  buf = fc_payload(index, n, newline);
+  errno = 0;
+  switch (op->kind) {
+    case FC_PRINTF:
+      if (printf("%s", buf) < 0) fc_report(index, op, "printf", errno);
+      break;
+    case FC_FPUTS:
+      if (fputs(buf, f) == EOF) fc_report(index, op, "fputs", errno);
+      break;
+    case FC_PUTC:
+      for (long i = 0; i < n; ++i)
+        if (putc(buf[i], f) == EOF) {
+          fc_report(index, op, "putc", errno);
+          break;
+        }
+      break;
+    default:
+      if (want > 0 && fwrite(buf, 1, want, f) != want) fc_report(index, op, "fwrite", errno);
+  }
+  free(buf);
+}
+
+static void do_setvbuf(int index, const struct fc_op* op) {
+  static const int modes[] = {_IOFBF, _IOLBF, _IONBF};
+  /* The buffer must outlive the stream: it is never freed. */
+  char* buf = op->n > 0 && op->mode != FC_BUF_NONE ? malloc((size_t)op->n) : NULL;
+  errno = 0;
+  if (setvbuf(stream_of(op->stream), buf, modes[op->mode], (size_t)op->n) != 0)
+    fc_report(index, op, "setvbuf", errno ? errno : EINVAL);
+}
+
+static void do_read(int index, const struct fc_op* op) {
+  int c = 0;
+  if (op->kind == FC_GETLINE) {
+    while ((c = getchar()) != EOF && c != '\n') {
+    }
+  } else {
+    for (long i = 0; i < op->n && (c = getchar()) != EOF; ++i) {
+    }
+  }
+  if (c == EOF && ferror(stdin)) fc_report(index, op, "read", errno);
+}
+
+static int cxx_only(const struct fc_op* op) {
+  return op->kind == FC_ENDL || op->kind == FC_SYNC || op->kind == FC_TIE ||
+         op->kind == FC_UNITBUF || op->kind == FC_THROW || op->stream == FC_LOG;
+}
+
+/* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
+static int run_op(int index, const struct fc_op* op, int* rc) {
+  switch (op->kind) {
+    case FC_WRITE:
+    case FC_PUTC:
+    case FC_PRINTF:
+    case FC_FPUTS: put_bytes(index, op, op->n, 0); break;
+    case FC_LINE: put_bytes(index, op, op->n, 1); break;
+    case FC_NEWLINE: put_bytes(index, op, 0, 1); break;
+    case FC_FLUSH:
+      if (fflush(op->stream == FC_ALL ? NULL : stream_of(op->stream)) == EOF)
+        fc_report(index, op, "fflush", errno);
+      break;
+    case FC_SETVBUF: do_setvbuf(index, op); break;
+    case FC_READ:
+    case FC_GETLINE: do_read(index, op); break;
+    case FC_MARKER: flushcheck_marker(op->label); break;
+    case FC_SLEEP: fc_sleep_ms(op->n); break;
+    case FC_CLOSE:
+      if (fclose(stream_of(op->stream)) == EOF) fc_report(index, op, "fclose", errno);
+      g_closed[op->stream == FC_ERR] = 1;
+      break;
+    case FC_EXIT: exit((int)op->n);
+    case FC_UEXIT: _exit((int)op->n);
+    case FC_QUICK_EXIT: quick_exit((int)op->n);
+    case FC_ABORT: abort();
+    case FC_RETURN: *rc = (int)op->n; return 1;
+    case FC_RAISE: raise((int)op->n); break;
+    case FC_CRASH: *(volatile int*)(uintptr_t)16 = 1; break;
+    default: break;
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  struct fc_script script;
+  int rc = 0;
+  fc_program_name = "stdio_script";
+  if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
+  for (int i = 0; i < script.count; ++i)
+    if (cxx_only(&script.ops[i])) {
+      fprintf(stderr, "%s: bad script: op %d '%s': only iostream_script has it\n",
+              fc_program_name, i + 1, script.ops[i].text);
+      return FC_EXIT_USAGE;
+    }
+  flushcheck_marker_init();
+  for (int i = 0; i < script.count; ++i)
+    if (run_op(i, &script.ops[i], &rc)) return rc;
+  return fc_io_error ? FC_EXIT_IO_ERROR : 0;
+}
