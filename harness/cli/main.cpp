@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   flushcheck::cli::run_command run_cmd(app);
-  // MATRIX1
+  flushcheck::cli::matrix_command matrix_cmd(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
-    // MATRIX2
+    if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -1,0 +1,121 @@
+// Property framework: contexts, cases, tier-aware results, host profile.
+#include "flushcheck/conformance.hpp"
+
+#include <gnu/libc-version.h>
+
+#include <iostream>
+
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck {
+
+const char* to_string(tier t) noexcept {
+  switch (t) {
+    case tier::required: return "required";
+    case tier::documented: return "documented";
+    case tier::observed: return "observed";
+  }
+  return "?";
+}
+
+impl_profile host_profile() {
+  impl_profile p;
+#ifdef __GLIBC__
+  p.libc = "glibc";
+  p.version = std::string("glibc ") + gnu_get_libc_version();
+#else
+  p.libc = "unknown";
+#endif
+#if defined(_LIBCPP_VERSION)
+  p.cxxlib = "libc++";
+  p.version += ", libc++ " + std::to_string(_LIBCPP_VERSION);
+#elif defined(__GLIBCXX__)
+  p.cxxlib = "libstdc++";
+  p.version += ", libstdc++ " + std::to_string(__GLIBCXX__);
+#else
+  p.cxxlib = "unknown";
+#endif
+  return p;
+}
+
+std::vector<std::string> clean_environment() {
+  return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
+}
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string command_line(const run_options& o) {
+  std::string cmd = "env -i";
+  for (const auto& kv : o.env) cmd += " " + kv;
+  cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
+  cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
+  if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
+  if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
+  if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
+  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + o.kill.text();
+  cmd += " --";
+  for (const auto& a : o.argv) cmd += " " + shell_quote(a);
+  return cmd;
+}
+
+}  // namespace
+
+observation property_context::run(const std::string& script, run_options o) {
+  o.argv = {lang_ == lang::c ? targets_.stdio_script : targets_.iostream_script, script};
+  o.stdout_sink = sink_;
+  if (o.env.empty()) o.env = clean_environment();
+  if (o.timeout == std::chrono::milliseconds(10000)) o.timeout = std::chrono::milliseconds(20000);
+  last_ = command_line(o);
+  return flushcheck::run(o);
+}
+
+std::string property_case::id() const {
+  return prop->name + "/" + (language == lang::c ? "c" : "cxx") + "/" +
+         std::string(to_string(sink));
+}
+
+std::vector<property_case> cases(const target_set& targets) {
+  std::vector<property_case> out;
+  for (const auto& p : catalogue())
+    for (lang l : p.langs) {
+      if (l == lang::cxx && targets.iostream_script.empty()) continue;
+      for (sink_kind s : p.sinks) out.push_back({&p, l, s});
+    }
+  return out;
+}
+
+case_result run_case(const property_case& c, const target_set& targets) {
+  property_context ctx(targets, c.language, c.sink);
+  case_result r{c, {}, true};
+  r.v = c.prop->check(ctx);
+  if (r.v.repro.empty()) r.v.repro = ctx.last_command();
+  r.asserted = c.prop->level == tier::required ||
+               (c.prop->level == tier::documented && c.prop->applies(targets.profile));
+  return r;
+}
+
+}  // namespace flushcheck
+
+#include "detail/checks.hpp"
+
+namespace flushcheck {
+
+const std::vector<property>& catalogue() {
+  static const std::vector<property> all = [] {
+    std::vector<property> v;
+    detail::add_stdio_properties(v);
+    detail::add_death_properties(v);
+    detail::add_iostream_properties(v);
+    detail::add_merged_and_error_properties(v);
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace flushcheck

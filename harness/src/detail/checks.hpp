@@ -1,0 +1,58 @@
+#pragma once
+// Building blocks the property checks share: payload bytes, reading the
+// visible counts at markers, and verdicts with readable explanations.
+#include <string>
+#include <vector>
+
+#include "flushcheck/conformance.hpp"
+
+namespace flushcheck::detail {
+
+inline const std::vector<sink_kind> all_sinks = {sink_kind::pty, sink_kind::pipe, sink_kind::file};
+inline const std::vector<sink_kind> buffered_sinks = {sink_kind::pipe, sink_kind::file};
+inline const std::vector<sink_kind> tty_sinks = {sink_kind::pty};
+inline const std::vector<sink_kind> full_sink = {sink_kind::full};
+inline const std::vector<lang> both_langs = {lang::c, lang::cxx};
+inline const std::vector<lang> c_only = {lang::c};
+inline const std::vector<lang> cxx_only = {lang::cxx};
+
+/// The bytes op INDEX of a script writes (docs/script.md): N times its letter.
+std::string payload(int index, std::size_t n);
+
+/// Printable form of bytes for explanations: "AAA\n" -> "AAA\\n".
+std::string show(const std::string& bytes);
+
+enum class stream { out, err };
+
+/// Verdict of "at marker M (1-based), STREAM had WANT bytes at the reader".
+verdict visible_is(const observation& obs, std::size_t marker, stream s, std::size_t want,
+                   const std::string& claim);
+
+/// Verdict of "STREAM received exactly WANT".
+verdict data_is(const observation& obs, stream s, const std::string& want, const std::string& claim);
+
+/// Verdict of "the child ended as WANT (exited N / killed by S)".
+verdict status_is(const observation& obs, const wait_status& want);
+
+/// Both must pass; the first failure explains.
+verdict both(verdict a, const verdict& b);
+
+/// An observed-tier verdict: never fails, records VALUE.
+verdict record(std::string value, std::string explanation);
+
+/// "pty" stdout is line buffered (not fully buffered) by ISO C 7.21.3p7.
+inline bool is_tty(sink_kind s) { return s == sink_kind::pty || s == sink_kind::pty_cooked; }
+
+/// st_blksize of a fresh sink of kind S (what glibc sizes its buffer from).
+std::size_t sink_blksize(sink_kind s);
+
+bool is_glibc(const impl_profile& p);
+bool is_glibc_or_musl(const impl_profile& p);
+bool is_glibc_libstdcxx(const impl_profile& p);
+
+void add_stdio_properties(std::vector<property>& out);
+void add_death_properties(std::vector<property>& out);
+void add_iostream_properties(std::vector<property>& out);
+void add_merged_and_error_properties(std::vector<property>& out);
+
+}  // namespace flushcheck::detail
