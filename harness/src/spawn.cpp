@@ -4,7 +4,9 @@
 #include "flushcheck/spawn.hpp"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <boost/process/args.hpp>
@@ -42,6 +44,11 @@ struct child_setup : bp::extend::handler {
     }
     for (int i = 0; i < 4; ++i)
       if (moved[i] >= 0 && ::dup2(moved[i], i) < 0) fail(exec);
+    // Whatever the harness inherited (a CI runner's fds) must not reach the
+    // program: mark every fd above 3 close-on-exec. Not closed here, because
+    // Boost.Process reports exec failure through one of them.
+    if (::syscall(SYS_close_range, 4U, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
+      for (int fd = 4; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     sigset_t none;
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -103,7 +110,7 @@ child_process spawn(const spawn_request& request) {
 
   std::error_code ec;
   bp::child c(bp::exe = exe, bp::args = args, env, setup, ec);
-  if (ec) throw spawn_error(request.argv.front() + ": cannot start: " + ec.message());
+  if (ec) throw spawn_error(request.argv.front() + ": " + ec.message());
   pid_t pid = c.id();
   c.detach();  // we own the pid: child_process waits for it, Boost.Process never does
   return child_process(pid);

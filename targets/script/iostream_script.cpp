@@ -109,6 +109,10 @@ bool run_op(int index, const fc_op& op, int& rc) {
       break;
     case FC_ENDL:
       errno = 0;
+#ifdef FC_BUG_ENDL_NO_FLUSH  // injected bug (tests only): endl without its flush
+      stream_of(op.stream) << '\n';
+      break;
+#endif
       stream_of(op.stream) << std::endl;
       check(index, op, stream_of(op.stream), "std::endl");
       break;
@@ -148,6 +152,9 @@ int main(int argc, char** argv) {
   fc_program_name = "iostream_script";
   if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
   flushcheck_marker_init();
+#ifdef FC_BUG_CERR_UNTIED  // injected bug (tests only): cerr no longer flushes cout
+  std::cerr.tie(nullptr);
+#endif
   for (int i = 0; i < script.count; ++i)
     if (run_op(i, script.ops[i], rc)) return rc;
   return fc_io_error ? FC_EXIT_IO_ERROR : 0;

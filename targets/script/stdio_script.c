@@ -82,6 +82,9 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_LINE: put_bytes(index, op, op->n, 1); break;
     case FC_NEWLINE: put_bytes(index, op, 0, 1); break;
     case FC_FLUSH:
+#ifdef FC_BUG_NO_FFLUSH /* injected bug (tests only): the flush is dropped */
+      break;
+#endif
       if (fflush(op->stream == FC_ALL ? NULL : stream_of(op->stream)) == EOF)
         fc_report(index, op, "fflush", errno);
       break;
@@ -118,6 +121,13 @@ int main(int argc, char** argv) {
       return FC_EXIT_USAGE;
     }
   flushcheck_marker_init();
+#ifdef FC_BUG_LINEBUF_STDOUT /* injected bug (tests only): stdout always line buffered */
+  setvbuf(stdout, NULL, _IOLBF, 0);
+#endif
+#ifdef FC_BUG_EXIT_NO_FLUSH /* injected bug (tests only): exit behaves like _exit */
+  for (int i = 0; i < script.count; ++i)
+    if (script.ops[i].kind == FC_EXIT) script.ops[i].kind = FC_UEXIT;
+#endif
   for (int i = 0; i < script.count; ++i)
     if (run_op(i, &script.ops[i], &rc)) return rc;
   return fc_io_error ? FC_EXIT_IO_ERROR : 0;

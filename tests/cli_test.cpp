@@ -1,0 +1,160 @@
+// The flushcheck CLI as a user runs it, driven by the harness itself:
+// JSON contract, exit codes, one-line errors, and programs no one here wrote.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/run.hpp"
+
+namespace flushcheck {
+namespace {
+
+struct cli_result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+cli_result cli(std::vector<std::string> args, std::vector<std::string> env = clean_environment()) {
+  run_options o;
+  o.argv = {FLUSHCHECK_TARGET_FLUSHCHECK};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.env = std::move(env);
+  o.timeout = std::chrono::milliseconds(30000);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status.type(), wait_status::kind::exited) << obs.status.describe();
+  return {obs.status.code(), obs.out.data, obs.err.data};
+}
+
+nlohmann::json run_json(std::vector<std::string> args, std::vector<std::string> env = clean_environment()) {
+  args.insert(args.begin(), {"run", "--json"});
+  auto r = cli(args, std::move(env));
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+void expect_one_line_error(const cli_result& r, int code, const std::string& needle) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("flushcheck: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(cli, json_contract) {
+  auto j = run_json({"--stdout=pipe", "--", "/bin/sh", "-c", "echo hi; echo oops >&2; exit 3"});
+  EXPECT_EQ(j["exit"]["status"], "exited");
+  EXPECT_EQ(j["exit"]["code"], 3);
+  EXPECT_EQ(j["stdout"]["data"], "hi\n");
+  EXPECT_EQ(j["stdout"]["bytes"], 3);
+  EXPECT_EQ(j["stdout"]["sink"], "pipe");
+  EXPECT_EQ(j["stderr"]["data"], "oops\n");
+  EXPECT_TRUE(j["stdout"]["chunks"].is_array());
+  EXPECT_TRUE(j["kill"].is_null());
+  EXPECT_TRUE(j["markers"].is_array());
+}
+
+TEST(cli, signaled_child_is_reported_as_such) {
+  auto j = run_json({"--", "/bin/sh", "-c", "kill -SEGV $$"});
+  EXPECT_EQ(j["exit"]["status"], "signaled");
+  EXPECT_EQ(j["exit"]["signal"], "SEGV");
+}
+
+TEST(cli, usage_errors_exit_2_with_one_line) {
+  expect_one_line_error(cli({"run", "--stdout=bogus", "--", "true"}), 2, "--stdout=bogus");
+  expect_one_line_error(cli({"run", "--kill=NOPE@marker:1", "--", "true"}), 2, "unknown signal");
+  expect_one_line_error(cli({"run", "--kill=KILL@write:2", "--", "true"}), 2, "tracer");
+  expect_one_line_error(cli({"run", "--no-such-flag", "--", "true"}), 2, "no-such-flag");
+  expect_one_line_error(cli({"run"}), 2, "command");
+  expect_one_line_error(cli({}), 2, "subcommand");
+}
+
+TEST(cli, missing_program_exits_3_with_one_line) {
+  expect_one_line_error(cli({"run", "--", "no-such-program-flushcheck"}), 3, "not found in PATH");
+  std::string plain = ::testing::TempDir() + "flushcheck_plain_file";
+  std::string garbage = ::testing::TempDir() + "flushcheck_garbage_exe";
+  for (const auto& [path, mode] : {std::pair{plain, 0644}, std::pair{garbage, 0755}}) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("not a program\n", f);
+    std::fclose(f);
+    ::chmod(path.c_str(), static_cast<mode_t>(mode));
+  }
+  expect_one_line_error(cli({"run", "--", plain}), 3, "not executable");
+  expect_one_line_error(cli({"run", "--", garbage}), 3, "Exec format error");
+}
+
+TEST(cli, every_verb_has_help) {
+  for (const char* verb : {"run", "matrix"}) {
+    auto r = cli({verb, "--help"});
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
+  }
+  EXPECT_NE(cli({"run", "--help"}).out.find("--kill"), std::string::npos);
+}
+
+TEST(cli, grandchild_holding_stdout_ends_at_the_deadline) {
+  auto j = run_json({"--timeout=400", "--", "/bin/sh", "-c", "sleep 30 & echo started"});
+  EXPECT_EQ(j["exit"]["status"], "exited");
+  EXPECT_EQ(j["stdout"]["data"], "started\n");
+  EXPECT_LT(j["duration_us"].get<long>(), 3000000);
+}
+
+// Python (no one here wrote it) speaks the marker protocol through fd 3.
+const std::string k_python =
+    "import os; print('first line'); os.write(3, b'cut\\n'); os.read(3, 1); print('second')";
+
+TEST(cli, python_print_survival_by_sink_and_environment) {
+  struct row {
+    const char* sink;
+    bool unbuffered;
+    const char* survived;
+  };
+  for (auto [sink, unbuffered, survived] :
+       {row{"pipe", false, ""}, row{"file", false, ""}, row{"pty", false, "first line\n"},
+        row{"pipe", true, "first line\n"}, row{"file", true, "first line\n"}}) {
+    auto env = clean_environment();
+    if (unbuffered) env.push_back("PYTHONUNBUFFERED=1");
+    auto j = run_json({std::string("--stdout=") + sink, "--kill=KILL@marker:1", "--",
+                       "/usr/bin/python3", "-c", k_python},
+                      env);
+    SCOPED_TRACE(std::string(sink) + (unbuffered ? " PYTHONUNBUFFERED=1" : ""));
+    EXPECT_EQ(j["exit"]["status"], "signaled");
+    EXPECT_EQ(j["kill"]["delivered"], true);
+    EXPECT_EQ(j["stdout"]["data"], survived);
+    bool noted = j["notes"].dump().find("PYTHONUNBUFFERED") != std::string::npos;
+    EXPECT_EQ(noted, unbuffered);
+  }
+}
+
+TEST(cli, shell_echo_is_unbuffered_everywhere) {
+  for (const char* sink : {"pipe", "pty", "file"}) {
+    auto j = run_json({std::string("--stdout=") + sink, "--kill=KILL@marker:1", "--", "/bin/sh",
+                       "-c", "echo one; echo cut >&3; read x <&3; echo two"});
+    EXPECT_EQ(j["stdout"]["data"], "one\n") << sink;
+    EXPECT_EQ(j["markers"][0]["visible"]["stdout"], 4) << sink;
+  }
+}
+
+TEST(cli, summary_names_what_survived) {
+  auto r = cli({"run", "--stdout=pty", "--kill=KILL@marker:1", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                "line 3; write 2; marker cut; line 1"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("exit:    killed by SIGKILL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("survived: \"AAA\\n\""), std::string::npos) << r.out;
+}
+
+TEST(cli, matrix_markdown_has_the_table) {
+  auto r = cli({"matrix", "--markdown"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("| property | tier | pty | pipe | file | full |"), std::string::npos);
+  EXPECT_NE(r.out.find("| death.exit_flushes [C] | required | pass | pass | pass | - |"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace
+}  // namespace flushcheck

@@ -1,0 +1,45 @@
+// Every case of the conformance catalogue on this machine's default
+// toolchain. Asserted cases must pass; the others record what they saw.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "flushcheck/conformance.hpp"
+
+namespace flushcheck {
+namespace {
+
+const target_set& default_set() {
+  static const target_set set{"default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                              FLUSHCHECK_TARGET_IOSTREAM_SCRIPT, host_profile()};
+  return set;
+}
+
+class conformance : public ::testing::TestWithParam<property_case> {};
+
+TEST_P(conformance, holds) {
+  const property_case& c = GetParam();
+  case_result r = run_case(c, default_set());
+  RecordProperty("tier", to_string(c.prop->level));
+  RecordProperty("observed", r.v.observed);
+  if (!r.asserted) {
+    std::cout << "[ observed ] " << c.id() << " (" << to_string(c.prop->level) << ", not asserted for "
+              << default_set().profile.version << "): " << r.v.observed << "\n";
+    return;
+  }
+  EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
+                        << r.v.explanation << "\nreproduce: " << r.v.repro;
+}
+
+std::string case_name(const ::testing::TestParamInfo<property_case>& info) {
+  std::string id = info.param.id();
+  for (char& ch : id)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return id;
+}
+
+INSTANTIATE_TEST_SUITE_P(catalogue, conformance, ::testing::ValuesIn(cases(default_set())),
+                         case_name);
+
+}  // namespace
+}  // namespace flushcheck

@@ -1,0 +1,293 @@
+// The harness on real processes, pipes and ptys: sinks, markers, kills,
+// deadlines, stdin, environment, fds, and errors.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <cstdio>
+
+#include <chrono>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/kill_plan.hpp"
+#include "flushcheck/report.hpp"
+#include "flushcheck/run.hpp"
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck {
+namespace {
+
+using namespace std::chrono_literals;
+
+run_options opts(std::vector<std::string> argv) {
+  run_options o;
+  o.argv = std::move(argv);
+  o.env = clean_environment();
+  return o;
+}
+
+run_options script(const std::string& s) { return opts({FLUSHCHECK_TARGET_STDIO_SCRIPT, s}); }
+
+TEST(wait_status, keeps_exit_code_and_signal_apart) {
+  EXPECT_EQ(wait_status::from_raw(3 << 8), wait_status::exited(3));
+  EXPECT_EQ(wait_status::from_raw(SIGKILL).type(), wait_status::kind::signaled);
+  EXPECT_EQ(wait_status::from_raw(SIGKILL).signal(), SIGKILL);
+  EXPECT_NE(wait_status::exited(9), wait_status::signaled(9));
+  EXPECT_EQ(wait_status::signaled(SIGTERM).describe(), "killed by SIGTERM");
+  EXPECT_STREQ(wait_status::timed_out(SIGKILL).type_name(), "timeout");
+}
+
+TEST(signals, parse_names_and_numbers) {
+  EXPECT_EQ(parse_signal("KILL"), SIGKILL);
+  EXPECT_EQ(parse_signal("sigterm"), SIGTERM);
+  EXPECT_EQ(parse_signal("2"), SIGINT);
+  EXPECT_EQ(parse_signal("BOGUS"), std::nullopt);
+  EXPECT_EQ(parse_signal(""), std::nullopt);
+  EXPECT_EQ(signal_name(SIGSEGV), "SEGV");
+}
+
+TEST(kill_plan, parses_the_cli_grammar) {
+  auto p = kill_plan::parse("TERM@marker:2");
+  EXPECT_EQ(p.when, kill_plan::when_kind::marker);
+  EXPECT_EQ(p.n, 2);
+  EXPECT_EQ(p.signal, SIGTERM);
+  EXPECT_EQ(p.text(), "TERM@marker:2");
+  EXPECT_EQ(kill_plan::parse("KILL@time:150").when_text(), "time:150");
+  EXPECT_EQ(kill_plan::parse("never").when, kill_plan::when_kind::never);
+  for (const char* bad : {"KILL", "NOPE@marker:1", "KILL@marker:0", "KILL@marker:x",
+                          "KILL@soon:1", "KILL@write:3"})
+    EXPECT_THROW(kill_plan::parse(bad), usage_error) << bad;
+}
+
+TEST(report, bytes_map_to_code_points) {
+  EXPECT_EQ(bytes_as_code_points("a\n"), "a\n");
+  EXPECT_EQ(bytes_as_code_points("\xff"), "\xc3\xbf");
+  observation obs;
+  obs.out.sink = "pipe";
+  obs.out.data = std::string("x\0\xfe", 3);
+  auto j = to_json(obs);
+  EXPECT_EQ(j["stdout"]["bytes"], 3);
+  EXPECT_EQ(j["exit"]["status"], "exited");
+  EXPECT_EQ(j["stdout"]["data"].get<std::string>(), std::string("x\0\xc3\xbe", 4));
+}
+
+TEST(run, pipe_receives_everything_and_the_exit_code) {
+  auto obs = run(script("line 3; write 2 err; exit 7"));
+  EXPECT_EQ(obs.status, wait_status::exited(7));
+  EXPECT_EQ(obs.out.data, "AAA\n");
+  EXPECT_EQ(obs.err.data, "BB");
+  EXPECT_EQ(obs.out.sink, "pipe");
+  ASSERT_FALSE(obs.out.chunks.empty());
+  EXPECT_GT(obs.out.chunks.back().t_us, 0);
+}
+
+TEST(run, raw_pty_is_a_tty_and_passes_bytes_unchanged) {
+  auto o = opts({"/bin/sh", "-c", "[ -t 1 ] && echo tty"});
+  o.stdout_sink = sink_kind::pty;
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.data, "tty\n");
+  o.stdout_sink = sink_kind::pty_cooked;
+  EXPECT_EQ(run(o).out.data, "tty\r\n");  // ONLCR
+  o.stdout_sink = sink_kind::pipe;
+  EXPECT_EQ(run(o).out.data, "");
+}
+
+TEST(run, pty_end_of_data_loses_nothing) {
+  // 1 MiB through a pty, then exit: EIO after the last byte, not before.
+  auto o = script("write 1048576; exit 0");
+  o.stdout_sink = sink_kind::pty;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data.size(), 1048576u);
+  EXPECT_EQ(obs.out.data.find_first_not_of('A'), std::string::npos);
+}
+
+TEST(run, visible_bytes_at_markers_are_exact_on_every_sink) {
+  // Unbuffered writes of 37 bytes, a marker after each: the reader must have
+  // exactly 37*k bytes at marker k, including on a pty (asynchronous in the
+  // kernel) and a file (its size).
+  std::string s = "setvbuf none";
+  for (int i = 0; i < 100; ++i) s += "; write 37; marker m" + std::to_string(i);
+  for (sink_kind k : {sink_kind::pipe, sink_kind::pty, sink_kind::file}) {
+    auto o = script(s);
+    o.stdout_sink = k;
+    auto obs = run(o);
+    ASSERT_EQ(obs.markers.size(), 100u) << to_string(k);
+    for (std::size_t i = 0; i < obs.markers.size(); ++i)
+      ASSERT_EQ(obs.markers[i].stdout_visible, 37 * (i + 1)) << to_string(k) << " marker " << i;
+  }
+}
+
+TEST(run, file_null_and_full_sinks) {
+  auto o = script("line 2; flush; marker a; line 1; exit 0");
+  o.stdout_sink = sink_kind::file;
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.data, "AA\nD\n");
+  ASSERT_EQ(obs.markers.size(), 1u);
+  EXPECT_EQ(obs.markers[0].stdout_visible, 3u);
+  o.stdout_sink = sink_kind::null;
+  EXPECT_EQ(run(o).out.data, "");
+  o.stdout_sink = sink_kind::full;
+  o.argv[1] = "line 2; flush";
+  obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(1));
+  EXPECT_NE(obs.err.data.find("No space left on device"), std::string::npos) << obs.err.data;
+}
+
+TEST(run, stderr_can_share_stdouts_sink) {
+  auto o = opts({"/bin/sh", "-c", "echo a; echo b >&2; echo c"});
+  o.stderr_sink.reset();
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.data, "a\nb\nc\n");
+  EXPECT_EQ(obs.err.sink, "stdout");
+}
+
+TEST(run, kill_at_marker_is_exact) {
+  auto o = script("line 3; flush; write 2; marker cut; line 1; exit 0");
+  o.kill = kill_plan::at_marker(1, SIGKILL);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::signaled(SIGKILL));
+  ASSERT_TRUE(obs.kill);
+  EXPECT_TRUE(obs.kill->delivered);
+  EXPECT_EQ(obs.kill->when, "marker:1");
+  EXPECT_EQ(obs.out.data, "AAA\n");
+}
+
+TEST(run, kill_point_never_reached_is_not_delivered) {
+  auto o = script("line 1");
+  o.kill = kill_plan::at_marker(3, SIGKILL);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  ASSERT_TRUE(obs.kill);
+  EXPECT_FALSE(obs.kill->delivered);
+}
+
+TEST(run, a_caught_signal_lets_the_program_go_on_past_the_gate) {
+  auto o = opts({"/bin/sh", "-c",
+                 "trap 'echo caught' TERM; echo m >&3; dd bs=1 count=1 <&3 >/dev/null 2>&1; "
+                 "echo after"});
+  o.kill = kill_plan::at_marker(1, SIGTERM);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "caught\nafter\n");
+}
+
+TEST(run, kill_at_time) {
+  auto o = opts({"/bin/sleep", "5"});
+  o.kill = kill_plan::at_time(100, SIGTERM);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::signaled(SIGTERM));
+  ASSERT_TRUE(obs.kill && obs.kill->delivered);
+  EXPECT_GE(obs.kill->t_us, 100000);
+  EXPECT_LT(obs.duration_us, 3000000);
+}
+
+TEST(run, deadline_kills_the_process_group) {
+  auto o = opts({"/bin/sh", "-c", "echo before; sleep 30; echo never"});
+  o.timeout = 300ms;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status.type(), wait_status::kind::timeout);
+  EXPECT_EQ(obs.out.data, "before\n");
+  EXPECT_LT(obs.duration_us, 3000000);
+}
+
+TEST(run, grandchild_holding_stdout_open_ends_at_the_deadline) {
+  auto o = opts({"/bin/sh", "-c", "sleep 30 & echo started"});
+  o.timeout = 500ms;
+  auto start = std::chrono::steady_clock::now();
+  auto obs = run(o);
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "started\n");
+  EXPECT_LT(took, 3s);
+  ASSERT_FALSE(obs.notes.empty());
+  EXPECT_NE(obs.notes.back().find("held the output open"), std::string::npos);
+}
+
+TEST(run, stdin_pipe_feeds_more_than_a_pipe_buffer) {
+  auto o = script("read 300000; write 5; exit 0");
+  o.input = stdin_kind::pipe;
+  o.input_data = std::string(300000, 'x');
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "BBBBB");
+}
+
+TEST(run, stdin_pty_is_a_terminal_and_carries_input) {
+  auto o = opts({"/bin/sh", "-c", "[ -t 0 ] && head -c 3"});
+  o.input = stdin_kind::pty;
+  o.input_data = "abc";
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.data, "abc");
+  o.stdout_sink = sink_kind::pty;  // one terminal for both, as in a shell
+  EXPECT_EQ(run(o).out.data, "abc");
+}
+
+TEST(run, child_sees_only_its_stdio_and_the_control_fd) {
+  // ls lists the shell's fds (a glob would show the shell's own directory fd).
+  auto obs = run(opts({"/bin/sh", "-c", "ls /proc/$$/fd | tr '\\n' ' '"}));
+  EXPECT_EQ(obs.out.data, "0 1 2 3 ");
+}
+
+TEST(run, child_gets_exactly_the_given_environment) {
+  auto obs = run(opts({"/usr/bin/env"}));
+  EXPECT_EQ(obs.out.data,
+            "PATH=/usr/local/bin:/usr/bin:/bin\nLANG=C\nFLUSHCHECK_MARKER_FD=3\n"
+            "FLUSHCHECK_GATE_FD=3\n");
+}
+
+TEST(run, child_signal_dispositions_are_reset) {
+  // The CLI ignores SIGPIPE; its children must not inherit that.
+  struct sigaction old {};
+  struct sigaction ign {};
+  ign.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ign, &old);
+  auto obs = run(opts({"/bin/sh", "-c", "grep SigIgn /proc/self/status"}));
+  sigaction(SIGPIPE, &old, nullptr);
+  EXPECT_NE(obs.out.data.find("SigIgn:\t0000000000000000"), std::string::npos) << obs.out.data;
+}
+
+TEST(run, markers_are_a_no_op_without_the_environment) {
+  auto obs = run(opts({"/usr/bin/env", "-u", "FLUSHCHECK_MARKER_FD", "-u", "FLUSHCHECK_GATE_FD",
+                       FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 1; marker a; line 1"}));
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_TRUE(obs.markers.empty());
+  EXPECT_EQ(obs.out.data, "A\nC\n");
+}
+
+TEST(run, missing_or_unexecutable_program_is_a_spawn_error) {
+  EXPECT_THROW(run(opts({"no-such-program-flushcheck"})), spawn_error);
+  EXPECT_THROW(run(opts({"/nonexistent/prog"})), spawn_error);
+  std::string plain = ::testing::TempDir() + "flushcheck_not_executable";
+  std::FILE* f = std::fopen(plain.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fclose(f);
+  ::chmod(plain.c_str(), 0644);
+  EXPECT_THROW(run(opts({plain})), spawn_error);
+}
+
+TEST(run, notes_name_variables_that_change_buffering) {
+  auto notes = buffering_notes({"PYTHONUNBUFFERED=1", "HOME=/root", "_STDBUF_O=L"});
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("PYTHONUNBUFFERED"), std::string::npos);
+  EXPECT_NE(notes[1].find("_STDBUF_O"), std::string::npos);
+}
+
+TEST(scripts, malformed_scripts_exit_64_with_one_line) {
+  for (const char* bad : {"wrte 3", "write", "write x", "setvbuf huge", "endl"}) {
+    auto obs = run(script(bad));
+    EXPECT_EQ(obs.status, wait_status::exited(64)) << bad;
+    EXPECT_EQ(std::count(obs.err.data.begin(), obs.err.data.end(), '\n'), 1) << obs.err.data;
+    EXPECT_EQ(obs.err.data.rfind("stdio_script: bad script: op 1", 0), 0u) << obs.err.data;
+  }
+}
+
+TEST(scripts, payload_names_the_op_that_wrote_each_byte) {
+  auto obs = run(opts({FLUSHCHECK_TARGET_IOSTREAM_SCRIPT,
+                       "write 2; printf 1; putc 3; line 1; fputs 2; newline; endl"}));
+  EXPECT_EQ(obs.out.data, "AABCCCD\nEE\n\n");
+}
+
+}  // namespace
+}  // namespace flushcheck
