@@ -9,6 +9,7 @@ function(flushcheck_add_test name)
   cmake_parse_arguments(arg "" "" "SOURCES;LIBRARIES;LABELS;TARGETS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   flushcheck_set_warnings(${name})
+  flushcheck_sanitize(${name})
   target_link_libraries(${name} PRIVATE flushcheck::harness GTest::gtest GTest::gtest_main
                         ${arg_LIBRARIES})
   foreach(t IN LISTS arg_TARGETS)

@@ -5,3 +5,12 @@ function(flushcheck_set_warnings target)
     $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor -Wold-style-cast>
     $<$<BOOL:${FLUSHCHECK_WERROR}>:-Werror>)
 endfunction()
+
+# ASan + UBSan for harness-side code (see FLUSHCHECK_SANITIZE).
+function(flushcheck_sanitize target)
+  if(FLUSHCHECK_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined
+      -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()

@@ -2,8 +2,8 @@
 // JSON contract, exit codes, one-line errors, and programs no one here wrote.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 
@@ -30,7 +30,8 @@ cli_result cli(std::vector<std::string> args, std::vector<std::string> env = cle
   return {obs.status.code(), obs.out.data, obs.err.data};
 }
 
-nlohmann::json run_json(std::vector<std::string> args, std::vector<std::string> env = clean_environment()) {
+nlohmann::json run_json(std::vector<std::string> args,
+                        std::vector<std::string> env = clean_environment()) {
   args.insert(args.begin(), {"run", "--json"});
   auto r = cli(args, std::move(env));
   EXPECT_EQ(r.code, 0) << r.err;

@@ -15,6 +15,12 @@ const target_set& default_set() {
   return set;
 }
 
+}  // namespace
+
+void PrintTo(const property_case& c, std::ostream* os) { *os << c.id(); }
+
+namespace {
+
 class conformance : public ::testing::TestWithParam<property_case> {};
 
 TEST_P(conformance, holds) {
@@ -23,8 +29,9 @@ TEST_P(conformance, holds) {
   RecordProperty("tier", to_string(c.prop->level));
   RecordProperty("observed", r.v.observed);
   if (!r.asserted) {
-    std::cout << "[ observed ] " << c.id() << " (" << to_string(c.prop->level) << ", not asserted for "
-              << default_set().profile.version << "): " << r.v.observed << "\n";
+    std::cout << "[ observed ] " << c.id() << " (" << to_string(c.prop->level)
+              << ", not asserted for " << default_set().profile.version << "): " << r.v.observed
+              << "\n";
     return;
   }
   EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"

@@ -22,6 +22,8 @@ struct bug_case {
   sink_kind sink;
 };
 
+void PrintTo(const bug_case& b, std::ostream* os) { *os << b.variant << " -> " << b.property; }
+
 class wrong_variant : public ::testing::TestWithParam<bug_case> {};
 
 TEST_P(wrong_variant, property_catches_the_bug) {
@@ -43,17 +45,16 @@ TEST_P(wrong_variant, property_catches_the_bug) {
 
 INSTANTIATE_TEST_SUITE_P(
     bugs, wrong_variant,
-    ::testing::Values(
-        bug_case{"no_fflush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_NO_FFLUSH, lang::c,
-                 "fflush.delivers", sink_kind::pipe},
-        bug_case{"linebuf_stdout", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_LINEBUF_STDOUT, lang::c,
-                 "stdout.mode_by_destination", sink_kind::file},
-        bug_case{"exit_no_flush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_EXIT_NO_FLUSH, lang::c,
-                 "death.exit_flushes", sink_kind::pipe},
-        bug_case{"endl_no_flush", FLUSHCHECK_TARGET_IOSTREAM_SCRIPT_BUG_ENDL_NO_FLUSH, lang::cxx,
-                 "iostream.endl_flushes", sink_kind::pipe},
-        bug_case{"cerr_untied", FLUSHCHECK_TARGET_IOSTREAM_SCRIPT_BUG_CERR_UNTIED, lang::cxx,
-                 "tie.cerr_flushes_cout", sink_kind::file}),
+    ::testing::Values(bug_case{"no_fflush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_NO_FFLUSH, lang::c,
+                               "fflush.delivers", sink_kind::pipe},
+                      bug_case{"linebuf_stdout", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_LINEBUF_STDOUT,
+                               lang::c, "stdout.mode_by_destination", sink_kind::file},
+                      bug_case{"exit_no_flush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_EXIT_NO_FLUSH,
+                               lang::c, "death.exit_flushes", sink_kind::pipe},
+                      bug_case{"endl_no_flush", FLUSHCHECK_TARGET_IOSTREAM_SCRIPT_BUG_ENDL_NO_FLUSH,
+                               lang::cxx, "iostream.endl_flushes", sink_kind::pipe},
+                      bug_case{"cerr_untied", FLUSHCHECK_TARGET_IOSTREAM_SCRIPT_BUG_CERR_UNTIED,
+                               lang::cxx, "tie.cerr_flushes_cout", sink_kind::file}),
     [](const ::testing::TestParamInfo<bug_case>& p) { return std::string(p.param.variant); });
 
 }  // namespace

@@ -1,9 +1,9 @@
 // The flushcheck CLI. Exit status: 0 it ran (whatever the child did),
 // 2 usage error, 3 the program could not be started, 4 harness failure.
+#include <unistd.h>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 

@@ -5,9 +5,9 @@
 #include <map>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include "commands.hpp"
 #include "flushcheck/conformance.hpp"
-#include <nlohmann/json.hpp>
 
 #include "flushcheck/error.hpp"
 
@@ -19,7 +19,8 @@ const std::vector<sink_kind> k_columns = {sink_kind::pty, sink_kind::pipe, sink_
                                           sink_kind::full};
 
 std::string cell(const case_result& r) {
-  if (!r.asserted) return r.c.prop->level == tier::observed ? r.v.observed : "(" + r.v.observed + ")";
+  if (!r.asserted)
+    return r.c.prop->level == tier::observed ? r.v.observed : "(" + r.v.observed + ")";
   return r.v.pass ? "pass" : "FAIL";
 }
 
@@ -46,15 +47,17 @@ std::string row_name(const row& r) {
 }  // namespace
 
 matrix_command::matrix_command(CLI::App& parent) {
-  app = parent.add_subcommand("matrix", "Run the conformance properties on this machine's "
-                                        "toolchain and print the matrix");
+  app = parent.add_subcommand("matrix",
+                              "Run the conformance properties on this machine's "
+                              "toolchain and print the matrix");
   app->add_flag("--json", json, "print one JSON object");
   app->add_flag("--markdown", markdown, "print a Markdown table (docs/matrix.md)");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
       ->default_str(FLUSHCHECK_TARGETS_DIR);
-  app->footer("Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
-              "in parentheses where a documented property is not asserted for this profile.\n"
-              "Exit status: 0 all asserted cells pass, 1 some FAIL, 4 harness failure.");
+  app->footer(
+      "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
+      "in parentheses where a documented property is not asserted for this profile.\n"
+      "Exit status: 0 all asserted cells pass, 1 some FAIL, 4 harness failure.");
 }
 
 int matrix_command::execute() {
@@ -71,8 +74,9 @@ int matrix_command::execute() {
   auto all = cases(set);
   bool progress = !json && !markdown && ::isatty(2);
   for (std::size_t i = 0; i < all.size(); ++i) {
-    if (progress) std::cerr << "\r[" << i + 1 << "/" << all.size() << "] " << std::left
-                            << std::setw(60) << all[i].id() << std::flush;
+    if (progress)
+      std::cerr << "\r[" << i + 1 << "/" << all.size() << "] " << std::left << std::setw(60)
+                << all[i].id() << std::flush;
     results.push_back(run_case(all[i], set));
   }
   if (progress) std::cerr << "\r" << std::string(80, ' ') << "\r";
@@ -82,7 +86,8 @@ int matrix_command::execute() {
   if (json) {
     nlohmann::json j;
     j["toolchain"] = set.name;
-    j["profile"] = {{"libc", set.profile.libc}, {"cxxlib", set.profile.cxxlib},
+    j["profile"] = {{"libc", set.profile.libc},
+                    {"cxxlib", set.profile.cxxlib},
                     {"version", set.profile.version}};
     j["cases"] = nlohmann::json::array();
     for (const auto& r : results)
@@ -104,8 +109,8 @@ int matrix_command::execute() {
   auto rows = rows_of(results);
   std::ostringstream out;
   const bool md = markdown;
-  out << (md ? "" : "flushcheck matrix: ") << "toolchain " << set.name << " (" << set.profile.version
-      << ")\n\n";
+  out << (md ? "" : "flushcheck matrix: ") << "toolchain " << set.name << " ("
+      << set.profile.version << ")\n\n";
   std::size_t w = 12;
   for (const auto& r : rows) w = std::max(w, row_name(r).size());
   std::string group;
@@ -115,14 +120,18 @@ int matrix_command::execute() {
       group = r.prop->group;
       out << "\n" << group << "\n";
     }
-    if (md) out << "| " << row_name(r) << " | " << to_string(r.prop->level) << " |";
-    else out << "  " << std::left << std::setw(static_cast<int>(w)) << row_name(r) << " "
-             << std::setw(10) << to_string(r.prop->level);
+    if (md)
+      out << "| " << row_name(r) << " | " << to_string(r.prop->level) << " |";
+    else
+      out << "  " << std::left << std::setw(static_cast<int>(w)) << row_name(r) << " "
+          << std::setw(10) << to_string(r.prop->level);
     for (sink_kind s : k_columns) {
       auto it = r.cells.find(s);
       std::string c = it == r.cells.end() ? "-" : cell(it->second);
-      if (md) out << " " << c << " |";
-      else out << " " << std::setw(7) << c;
+      if (md)
+        out << " " << c << " |";
+      else
+        out << " " << std::setw(7) << c;
     }
     out << "\n";
   }

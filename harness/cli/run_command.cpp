@@ -8,8 +8,9 @@
 namespace flushcheck::cli {
 
 run_command::run_command(CLI::App& parent) {
-  app = parent.add_subcommand("run", "Run PROG with its stdout/stderr on a sink, cut it, and "
-                                     "report what survived");
+  app = parent.add_subcommand("run",
+                              "Run PROG with its stdout/stderr on a sink, cut it, and "
+                              "report what survived");
   app->add_option("--stdout", stdout_kind, "pty | pty-cooked | pipe | file | null | full")
       ->capture_default_str();
   app->add_option("--stderr", stderr_kind, "a KIND as for --stdout, or 'stdout' (2>&1)")
@@ -34,7 +35,9 @@ run_command::run_command(CLI::App& parent) {
 int run_command::execute() {
   run_options o;
   auto out = parse_sink_kind(stdout_kind);
-  if (!out) throw usage_error("--stdout=" + stdout_kind + ": expected pty, pty-cooked, pipe, file, null or full");
+  if (!out)
+    throw usage_error("--stdout=" + stdout_kind +
+                      ": expected pty, pty-cooked, pipe, file, null or full");
   o.stdout_sink = *out;
   if (stderr_kind == "stdout") {
     o.stderr_sink.reset();
@@ -43,10 +46,14 @@ int run_command::execute() {
     if (!err) throw usage_error("--stderr=" + stderr_kind + ": expected a sink kind or 'stdout'");
     o.stderr_sink = *err;
   }
-  if (stdin_kind == "null") o.input = stdin_kind::null;
-  else if (stdin_kind == "pipe") o.input = stdin_kind::pipe;
-  else if (stdin_kind == "pty") o.input = stdin_kind::pty;
-  else throw usage_error("--stdin=" + stdin_kind + ": expected null, pipe or pty");
+  if (stdin_kind == "null")
+    o.input = stdin_kind::null;
+  else if (stdin_kind == "pipe")
+    o.input = stdin_kind::pipe;
+  else if (stdin_kind == "pty")
+    o.input = stdin_kind::pty;
+  else
+    throw usage_error("--stdin=" + stdin_kind + ": expected null, pipe or pty");
   if (!input.empty() && o.input == stdin_kind::null)
     throw usage_error("--input needs --stdin=pipe or --stdin=pty");
   o.input_data = input;
@@ -57,8 +64,10 @@ int run_command::execute() {
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);
-  if (json) std::cout << to_json(obs).dump() << "\n";
-  else std::cout << summary(obs);
+  if (json)
+    std::cout << to_json(obs).dump() << "\n";
+  else
+    std::cout << summary(obs);
   return exit_ok;
 }
 

@@ -14,13 +14,16 @@ std::string payload(int index, std::size_t n) {
 std::string show(const std::string& bytes) {
   std::string out = "\"";
   for (unsigned char c : bytes) {
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
     else if (c < 0x20 || c >= 0x7f) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
       out += hex;
-    } else out += static_cast<char>(c);
+    } else
+      out += static_cast<char>(c);
     if (out.size() > 120) return out + "...\" (" + std::to_string(bytes.size()) + " bytes)";
   }
   return out + "\"";
@@ -38,7 +41,8 @@ verdict visible_is(const observation& obs, std::size_t marker, stream s, std::si
   verdict v;
   if (obs.markers.size() < marker) {
     v.pass = false;
-    v.observed = "marker " + std::to_string(marker) + " never reached (" + obs.status.describe() + ")";
+    v.observed =
+        "marker " + std::to_string(marker) + " never reached (" + obs.status.describe() + ")";
     v.explanation = claim + ": the program did not get to the cut point";
     return v;
   }
@@ -52,23 +56,26 @@ verdict visible_is(const observation& obs, std::size_t marker, stream s, std::si
   return v;
 }
 
-verdict data_is(const observation& obs, stream s, const std::string& want, const std::string& claim) {
+verdict data_is(const observation& obs, stream s, const std::string& want,
+                const std::string& claim) {
   verdict v;
   const std::string& got = data_of(obs, s);
   v.pass = got == want;
   v.observed = std::string(name_of(s)) + " " + show(got);
-  v.explanation = claim + ": expected " + name_of(s) + " " + show(want) + ", received " + show(got) +
-                  " (" + obs.status.describe() + ")";
+  v.explanation = claim + ": expected " + name_of(s) + " " + show(want) + ", received " +
+                  show(got) + " (" + obs.status.describe() + ")";
   return v;
 }
 
 verdict status_is(const observation& obs, const wait_status& want) {
   verdict v;
   bool same_kind = obs.status.type() == want.type();
-  v.pass = same_kind && (want.type() == wait_status::kind::exited ? obs.status.code() == want.code()
-                                                                  : obs.status.signal() == want.signal());
+  v.pass = same_kind &&
+           (want.type() == wait_status::kind::exited ? obs.status.code() == want.code()
+                                                     : obs.status.signal() == want.signal());
   v.observed = obs.status.describe();
-  v.explanation = "expected the program to end " + want.describe() + ", it " + obs.status.describe();
+  v.explanation =
+      "expected the program to end " + want.describe() + ", it " + obs.status.describe();
   return v;
 }
 

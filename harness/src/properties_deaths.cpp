@@ -22,7 +22,8 @@ verdict flushed_death(property_context& ctx, const std::string& death, const wai
 verdict lost_death(property_context& ctx, const std::string& death, const wait_status& status,
                    const std::string& claim) {
   auto obs = ctx.run(k_prefix + death);
-  return both(status_is(obs, status), data_is(obs, stream::out, delivered_before(ctx.sink()), claim));
+  return both(status_is(obs, status),
+              data_is(obs, stream::out, delivered_before(ctx.sink()), claim));
 }
 
 verdict killed_at_marker(property_context& ctx, int sig) {
@@ -47,8 +48,8 @@ void add_death_properties(std::vector<property>& out) {
                    std::move(langs), all_sinks, std::move(applies), std::move(check)});
   };
   add("death.exit_flushes", tier::required,
-      "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]",
-      "exit() flushes every open stream", both_langs, {}, [](property_context& ctx) {
+      "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]", "exit() flushes every open stream",
+      both_langs, {}, [](property_context& ctx) {
         return flushed_death(ctx, "exit 3", wait_status::exited(3), "exit() flushes");
       });
   add("death.return_flushes", tier::required, "ISO C 5.1.2.2.3, 7.22.4.4; C++ [basic.start.main]",
@@ -64,8 +65,7 @@ void add_death_properties(std::vector<property>& out) {
       });
   add("death.quick_exit_discards", tier::documented,
       "ISO C 7.22.4.7 (ends with _Exit); glibc, musl: no flush",
-      "quick_exit() does not flush stdio", both_langs, is_glibc_or_musl,
-      [](property_context& ctx) {
+      "quick_exit() does not flush stdio", both_langs, is_glibc_or_musl, [](property_context& ctx) {
         return lost_death(ctx, "quick_exit 6", wait_status::exited(6), "quick_exit discards");
       });
   add("death.abort_discards", tier::documented,
@@ -85,14 +85,19 @@ void add_death_properties(std::vector<property>& out) {
       });
   add("death.uncaught_exception", tier::documented,
       "C++ [except.terminate] (unwinding implementation-defined), [terminate.handler] (abort)",
-      "an uncaught exception calls std::terminate, which aborts: cout's buffer is lost",
-      cxx_only, is_glibc_or_musl, [](property_context& ctx) {
+      "an uncaught exception calls std::terminate, which aborts: cout's buffer is lost", cxx_only,
+      is_glibc_or_musl, [](property_context& ctx) {
         return lost_death(ctx, "throw", wait_status::signaled(SIGABRT), "terminate discards");
       });
   for (int sig : {SIGKILL, SIGTERM, SIGINT}) {
-    std::string name = "death.sig" + std::string(sig == SIGKILL ? "kill" : sig == SIGTERM ? "term" : "int");
+    std::string name = "death.sig" + std::string(sig == SIGKILL   ? "kill"
+                                                 : sig == SIGTERM ? "term"
+                                                                  : "int");
     add(name + "_at_marker", tier::required, "POSIX 2.4.3 (SIG_DFL); kill(2)",
-        "killed by SIG" + std::string(sig == SIGKILL ? "KILL" : sig == SIGTERM ? "TERM" : "INT") +
+        "killed by SIG" +
+            std::string(sig == SIGKILL   ? "KILL"
+                        : sig == SIGTERM ? "TERM"
+                                         : "INT") +
             " at a marker: exactly what was delivered before the cut survives",
         both_langs, {}, [sig](property_context& ctx) { return killed_at_marker(ctx, sig); });
   }

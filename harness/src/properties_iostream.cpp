@@ -54,7 +54,8 @@ verdict unsync_exit_flushes(property_context& ctx) {
 }
 
 verdict unsync_order(property_context& ctx) {
-  auto obs = ctx.run("sync_with_stdio off; write 2; printf 2; write 2; printf 2; newline; return 0");
+  auto obs =
+      ctx.run("sync_with_stdio off; write 2; printf 2; write 2; printf 2; newline; return 0");
   std::string in_order = "BBCCDDEE\n";
   return record(show(obs.out.data),
                 obs.out.data == in_order
@@ -66,9 +67,8 @@ verdict unsync_order(property_context& ctx) {
 }  // namespace
 
 void add_iostream_properties(std::vector<property>& out) {
-  auto add = [&](std::string name, std::string group, tier t, std::string source,
-                 std::string claim, std::vector<sink_kind> sinks,
-                 std::function<bool(const impl_profile&)> applies,
+  auto add = [&](std::string name, std::string group, tier t, std::string source, std::string claim,
+                 std::vector<sink_kind> sinks, std::function<bool(const impl_profile&)> applies,
                  std::function<verdict(property_context&)> check) {
     out.push_back({std::move(name), std::move(group), t, std::move(source), std::move(claim),
                    cxx_only, std::move(sinks), std::move(applies), std::move(check)});

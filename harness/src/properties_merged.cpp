@@ -22,8 +22,10 @@ verdict write_error_reported(property_context& ctx, const std::string& script) {
   bool said = obs.err.data.find("No space left on device") != std::string::npos;
   v.pass = v.pass && said;
   v.observed += said ? "; ENOSPC reported" : "; no ENOSPC report";
-  v.explanation = "the failing call must return an error with errno ENOSPC (the target then "
-                  "reports it and exits 1): " + obs.status.describe() + ", stderr " + show(obs.err.data);
+  v.explanation =
+      "the failing call must return an error with errno ENOSPC (the target then "
+      "reports it and exits 1): " +
+      obs.status.describe() + ", stderr " + show(obs.err.data);
   return v;
 }
 
@@ -42,19 +44,34 @@ void add_merged_and_error_properties(std::vector<property>& out) {
                  "musl); C++: cerr.tie() == &cout",
                  "the order in which a reader of 2>&1 sees stdout and stderr", both_langs,
                  all_sinks, is_glibc_or_musl, merged_order});
-  out.push_back({"error.fflush_enospc", "write errors", tier::required,
-                 "ISO C 7.21.5.2 (fflush returns EOF); POSIX write ENOSPC; C++ [ostream.unformatted]",
-                 "flushing into /dev/full fails with ENOSPC and the program can see it", both_langs,
-                 full_sink, {}, [](property_context& ctx) {
-                   return write_error_reported(ctx, "write 3; flush");
-                 }});
-  out.push_back({"error.fclose_enospc", "write errors", tier::required,
-                 "ISO C 7.21.5.1 (fclose returns EOF on failure); POSIX fclose ENOSPC",
-                 "fclose of a stream whose flush fails reports ENOSPC", both_langs, full_sink, {},
-                 [](property_context& ctx) { return write_error_reported(ctx, "write 3; close out"); }});
-  out.push_back({"error.exit_status_hides_loss", "write errors", tier::observed,
+  out.push_back(
+      {"error.fflush_enospc",
+       "write errors",
+       tier::required,
+       "ISO C 7.21.5.2 (fflush returns EOF); POSIX write ENOSPC; C++ [ostream.unformatted]",
+       "flushing into /dev/full fails with ENOSPC and the program can see it",
+       both_langs,
+       full_sink,
+       {},
+       [](property_context& ctx) { return write_error_reported(ctx, "write 3; flush"); }});
+  out.push_back(
+      {"error.fclose_enospc",
+       "write errors",
+       tier::required,
+       "ISO C 7.21.5.1 (fclose returns EOF on failure); POSIX fclose ENOSPC",
+       "fclose of a stream whose flush fails reports ENOSPC",
+       both_langs,
+       full_sink,
+       {},
+       [](property_context& ctx) { return write_error_reported(ctx, "write 3; close out"); }});
+  out.push_back({"error.exit_status_hides_loss",
+                 "write errors",
+                 tier::observed,
                  "ISO C 7.22.4.4 (exit's flush has no error path)",
-                 "the exit status after exit() failed to flush", both_langs, full_sink, {},
+                 "the exit status after exit() failed to flush",
+                 both_langs,
+                 full_sink,
+                 {},
                  exit_status_after_lost_write});
 }
 

@@ -78,8 +78,9 @@ verdict setvbuf_full_size(property_context& ctx) {
   verdict v;
   v.pass = got >= 160 - 64 && got <= 160;
   v.observed = "after 160 bytes into a 64-byte buffer: " + std::to_string(got) + " visible";
-  v.explanation = "_IOFBF with size 64 holds back at most 64 bytes: expected 96..160 visible, saw " +
-                  std::to_string(got);
+  v.explanation =
+      "_IOFBF with size 64 holds back at most 64 bytes: expected 96..160 visible, saw " +
+      std::to_string(got);
   return v;
 }
 
@@ -91,8 +92,10 @@ verdict large_write(property_context& ctx) {
   verdict v;
   v.pass = got >= 100000 - 8192;
   v.observed = std::to_string(got) + " of 100000 visible";
-  v.explanation = "a write larger than the buffer goes out at once, but for at most one buffer "
-                  "(<= BUFSIZ): expected >= 91808 visible, saw " + std::to_string(got);
+  v.explanation =
+      "a write larger than the buffer goes out at once, but for at most one buffer "
+      "(<= BUFSIZ): expected >= 91808 visible, saw " +
+      std::to_string(got);
   return v;
 }
 
@@ -119,11 +122,16 @@ verdict input_flushes_line_buffered(property_context& ctx, stdin_kind in) {
 }  // namespace
 
 void add_stdio_properties(std::vector<property>& out) {
-  out.push_back({"stdout.mode_by_destination", "stdout by destination", tier::required,
+  out.push_back({"stdout.mode_by_destination",
+                 "stdout by destination",
+                 tier::required,
                  "ISO C 7.21.3p7",
                  "stdout is fully buffered iff it is not an interactive device: lines appear at "
                  "once on a pty, nothing appears on a pipe or file before a flush point",
-                 both_langs, all_sinks, {}, stdout_mode_by_destination});
+                 both_langs,
+                 all_sinks,
+                 {},
+                 stdout_mode_by_destination});
   out.push_back({"stdout.tty_holds_partial_line", "stdout by destination", tier::documented,
                  "glibc libio/fileops.c (_IO_LINE_BUF); musl __stdout_write",
                  "on a pty a partial line waits in the buffer until its newline", both_langs,
@@ -132,32 +140,61 @@ void add_stdio_properties(std::vector<property>& out) {
                  "glibc libio/filedoalloc.c (_IO_file_doallocate)",
                  "the default buffer is st_blksize of the destination, capped at BUFSIZ (8192)",
                  both_langs, all_sinks, is_glibc, stdout_buffer_size});
-  out.push_back({"stderr.not_fully_buffered", "stderr", tier::required, "ISO C 7.21.3p7",
+  out.push_back({"stderr.not_fully_buffered",
+                 "stderr",
+                 tier::required,
+                 "ISO C 7.21.3p7",
                  "stderr is never fully buffered: a line on stderr is delivered at once",
-                 both_langs, all_sinks, {}, stderr_not_fully_buffered});
+                 both_langs,
+                 all_sinks,
+                 {},
+                 stderr_not_fully_buffered});
   out.push_back({"stderr.unbuffered", "stderr", tier::documented,
                  "glibc libio/stdfiles.c (_IO_UNBUFFERED); musl src/stdio/stderr.c (buf_size 0)",
-                 "stderr is unbuffered: every byte is delivered by the call that writes it",
-                 c_only, all_sinks, is_glibc_or_musl, stderr_unbuffered});
-  out.push_back({"setvbuf.none", "setvbuf", tier::required, "ISO C 7.21.3p3, 7.21.5.6",
-                 "_IONBF: characters appear as soon as possible (every call)", c_only, all_sinks,
-                 {}, setvbuf_none});
-  out.push_back({"setvbuf.line", "setvbuf", tier::required, "ISO C 7.21.3p3, 7.21.5.6",
-                 "_IOLBF: characters are transmitted when a newline is written", c_only, all_sinks,
-                 {}, setvbuf_line});
-  out.push_back({"setvbuf.full_size", "setvbuf", tier::required, "ISO C 7.21.3p3, 7.21.5.6",
+                 "stderr is unbuffered: every byte is delivered by the call that writes it", c_only,
+                 all_sinks, is_glibc_or_musl, stderr_unbuffered});
+  out.push_back({"setvbuf.none",
+                 "setvbuf",
+                 tier::required,
+                 "ISO C 7.21.3p3, 7.21.5.6",
+                 "_IONBF: characters appear as soon as possible (every call)",
+                 c_only,
+                 all_sinks,
+                 {},
+                 setvbuf_none});
+  out.push_back({"setvbuf.line",
+                 "setvbuf",
+                 tier::required,
+                 "ISO C 7.21.3p3, 7.21.5.6",
+                 "_IOLBF: characters are transmitted when a newline is written",
+                 c_only,
+                 all_sinks,
+                 {},
+                 setvbuf_line});
+  out.push_back({"setvbuf.full_size",
+                 "setvbuf",
+                 tier::required,
+                 "ISO C 7.21.3p3, 7.21.5.6",
                  "_IOFBF with a size: nothing is sent while the buffer has room, and no more than "
                  "the size is held back",
-                 c_only, all_sinks, {}, setvbuf_full_size});
+                 c_only,
+                 all_sinks,
+                 {},
+                 setvbuf_full_size});
   out.push_back({"stdout.large_write", "setvbuf", tier::documented,
                  "glibc libio/fileops.c (_IO_new_file_xsputn)",
                  "a write larger than the buffer is delivered by the call, except at most one "
                  "buffer's worth",
                  both_langs, buffered_sinks, is_glibc_or_musl, large_write});
-  out.push_back({"fflush.delivers", "flush", tier::required,
+  out.push_back({"fflush.delivers",
+                 "flush",
+                 tier::required,
                  "ISO C 7.21.5.2; C++ [ostream.unformatted] flush",
                  "fflush(stdout) / cout.flush() hands every buffered byte to the system",
-                 both_langs, all_sinks, {}, fflush_delivers});
+                 both_langs,
+                 all_sinks,
+                 {},
+                 fflush_delivers});
   out.push_back({"stdin.tty_read_flushes_stdout", "flush", tier::documented,
                  "ISO C 7.21.3p3 (\"intended\"); glibc libio/fileops.c (_IO_new_file_underflow)",
                  "a read from a terminal stdin (line buffered) flushes a line buffered stdout",

@@ -35,13 +35,16 @@ std::string printable(const std::string& data, std::size_t max) {
   std::string out;
   for (std::size_t i = 0; i < data.size() && i < max; ++i) {
     unsigned char c = static_cast<unsigned char>(data[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
     else if (c < 0x20 || c >= 0x7f) {
       char hex[8];
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
       out += hex;
-    } else out += static_cast<char>(c);
+    } else
+      out += static_cast<char>(c);
   }
   if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
   return out;
@@ -53,8 +56,10 @@ nlohmann::json to_json(const observation& obs) {
   nlohmann::json j;
   j["argv"] = obs.argv;
   nlohmann::json exit{{"status", obs.status.type_name()}};
-  if (obs.status.type() == wait_status::kind::exited) exit["code"] = obs.status.code();
-  else exit["signal"] = signal_name(obs.status.signal());
+  if (obs.status.type() == wait_status::kind::exited)
+    exit["code"] = obs.status.code();
+  else
+    exit["signal"] = signal_name(obs.status.signal());
   j["exit"] = exit;
   if (obs.kill)
     j["kill"] = {{"signal", signal_name(obs.kill->signal)},
@@ -64,8 +69,10 @@ nlohmann::json to_json(const observation& obs) {
   else
     j["kill"] = nullptr;
   j["stdout"] = stream_json(obs.out);
-  if (obs.err.sink == "stdout") j["stderr"] = {{"sink", "stdout"}};
-  else j["stderr"] = stream_json(obs.err);
+  if (obs.err.sink == "stdout")
+    j["stderr"] = {{"sink", "stdout"}};
+  else
+    j["stderr"] = stream_json(obs.err);
   nlohmann::json markers = nlohmann::json::array();
   for (const auto& m : obs.markers)
     markers.push_back({{"label", m.label},
@@ -82,8 +89,10 @@ std::string summary(const observation& obs) {
   s << "exit:    " << obs.status.describe() << "\n";
   if (obs.kill) {
     s << "kill:    SIG" << signal_name(obs.kill->signal) << " at " << obs.kill->when;
-    if (obs.kill->delivered) s << ", delivered at " << obs.kill->t_us / 1000.0 << " ms\n";
-    else s << ", not delivered (the program ended before that point)\n";
+    if (obs.kill->delivered)
+      s << ", delivered at " << obs.kill->t_us / 1000.0 << " ms\n";
+    else
+      s << ", not delivered (the program ended before that point)\n";
   }
   auto stream = [&](const char* name, const stream_observation& st) {
     if (st.sink == "stdout") {

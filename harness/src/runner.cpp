@@ -6,11 +6,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <fcntl.h>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <ctime>
-#include <fcntl.h>
 
 #include "flushcheck/error.hpp"
 #include "flushcheck/pty.hpp"
@@ -45,9 +45,9 @@ ssize_t write_nosigpipe(int fd, const char* data, std::size_t n) {
 
 /// Where the child's stdin comes from, and what is still to be written to it.
 struct input_source {
-  unique_fd child;    // the child's fd 0
-  unique_fd owned;    // our writer (pipe write end, or a pty master of our own)
-  int writer = -1;    // owned.get(), or the stdout pty's master
+  unique_fd child;  // the child's fd 0
+  unique_fd owned;  // our writer (pipe write end, or a pty master of our own)
+  int writer = -1;  // owned.get(), or the stdout pty's master
   bool close_after = false;
   std::string pending;
 
@@ -117,8 +117,12 @@ class run_loop {
   observation operator()() {
     input_source in = make_input(o_, out_);
     socket_pair control = socket_pair::make();
-    spawn_request req{o_.argv, with_control_env(o_.env), in.child.get(), out_.child_fd(),
-                      err_ ? err_->child_fd() : out_.child_fd(), control.second.get()};
+    spawn_request req{o_.argv,
+                      with_control_env(o_.env),
+                      in.child.get(),
+                      out_.child_fd(),
+                      err_ ? err_->child_fd() : out_.child_fd(),
+                      control.second.get()};
     start_ = clock::now();
     deadline_ = start_ + o_.timeout;
     child_ = spawn(req);
@@ -164,8 +168,7 @@ class run_loop {
     // work before it reports "no data", so the drain sees all of it.
     drain_all();
     markers_.push_back({label, now_us(), out_.visible(), err_ ? err_->visible() : 0});
-    if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n)
-      deliver_kill();
+    if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n) deliver_kill();
     // Released even after a kill: a caught signal lets the program go on.
     char gate = 'g';
     ::send(control_.get(), &gate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -264,7 +267,8 @@ class run_loop {
     if (err_) {
       err_->finish();
       obs.err = {std::string(to_string(err_->kind())), err_->data(), err_->chunks()};
-      if (err_->kind() == sink_kind::file) obs.err.chunks = {{obs.duration_us, err_->data().size()}};
+      if (err_->kind() == sink_kind::file)
+        obs.err.chunks = {{obs.duration_us, err_->data().size()}};
     } else {
       obs.err.sink = "stdout";
     }

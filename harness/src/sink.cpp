@@ -14,8 +14,9 @@ namespace flushcheck {
 
 namespace {
 constexpr std::pair<sink_kind, std::string_view> k_names[] = {
-    {sink_kind::pty, "pty"},   {sink_kind::pty_cooked, "pty-cooked"}, {sink_kind::pipe, "pipe"},
-    {sink_kind::file, "file"}, {sink_kind::null, "null"},             {sink_kind::full, "full"},
+    {sink_kind::pty, "pty"},   {sink_kind::pty_cooked, "pty-cooked"},
+    {sink_kind::pipe, "pipe"}, {sink_kind::file, "file"},
+    {sink_kind::null, "null"}, {sink_kind::full, "full"},
 };
 
 std::string temp_dir() {

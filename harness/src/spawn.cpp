@@ -11,8 +11,6 @@
 
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
-#include <boost/process/env.hpp>
-#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/search_path.hpp>
@@ -32,6 +30,15 @@ namespace {
 /// ignored SIGPIPE would survive exec and change what the program does).
 struct child_setup : bp::extend::handler {
   int sources[4];
+  char** envp;  // the child's whole environment, built before fork
+
+  // Boost 1.74's basic_environment::find reads past the end of shorter
+  // entries (ASan: heap-buffer-overflow), so the environment is handed to
+  // the executor directly instead of through bp::environment.
+  template <class Executor>
+  void on_setup(Executor& exec) const {
+    exec.env = envp;
+  }
 
   template <class Executor>
   void on_exec_setup(Executor& exec) const {
@@ -73,8 +80,7 @@ std::string path_of(const std::vector<std::string>& env) {
 std::string resolve_program(const std::string& name, const std::vector<std::string>& env) {
   if (name.empty()) throw spawn_error("empty program name");
   if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), F_OK) != 0)
-      throw spawn_error(name + ": " + std::strerror(errno));
+    if (::access(name.c_str(), F_OK) != 0) throw spawn_error(name + ": " + std::strerror(errno));
     if (::access(name.c_str(), X_OK) != 0) throw spawn_error(name + ": not executable");
     return name;
   }
@@ -97,19 +103,18 @@ child_process spawn(const spawn_request& request) {
   std::string exe = resolve_program(request.argv.front(), request.env);
   std::vector<std::string> args(request.argv.begin() + 1, request.argv.end());
 
-  bp::environment env;
-  for (const auto& kv : request.env) {
-    auto eq = kv.find('=');
-    if (eq != std::string::npos && eq > 0) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  std::vector<char*> envp;
+  for (const auto& kv : request.env) envp.push_back(const_cast<char*>(kv.c_str()));
+  envp.push_back(nullptr);
   child_setup setup;
+  setup.envp = envp.data();
   setup.sources[0] = request.stdin_fd;
   setup.sources[1] = request.stdout_fd;
   setup.sources[2] = request.stderr_fd;
   setup.sources[3] = request.control_fd;
 
   std::error_code ec;
-  bp::child c(bp::exe = exe, bp::args = args, env, setup, ec);
+  bp::child c(bp::exe = exe, bp::args = args, setup, ec);
   if (ec) throw spawn_error(request.argv.front() + ": " + ec.message());
   pid_t pid = c.id();
   c.detach();  // we own the pid: child_process waits for it, Boost.Process never does

@@ -25,7 +25,8 @@ std::string wait_status::describe() const {
     case kind::exited: return "exited " + std::to_string(code_);
     case kind::signaled:
       return "killed by SIG" + signal_name(signal_) + (core_ ? " (core dumped)" : "");
-    case kind::timeout: return "timed out (process group killed with SIG" + signal_name(signal_) + ")";
+    case kind::timeout:
+      return "timed out (process group killed with SIG" + signal_name(signal_) + ")";
   }
   return "?";
 }

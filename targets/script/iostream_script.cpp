@@ -1,6 +1,7 @@
 // iostream_script: interprets a flushcheck script with C++ iostreams
 // (docs/script.md). out/err/log are cout/cerr/clog; printf and fputs go
 // through C stdio, so scripts can mix the two.
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
@@ -9,7 +10,6 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
-#include <unistd.h>
 
 #include "flushcheck/marker.h"
 #include "script.h"
@@ -47,9 +47,7 @@ void put_bytes(int index, const fc_op& op, long n, bool newline) {
       for (long i = 0; i < n && os; ++i) os.put(buf[i]);
       check(index, op, os, "ostream::put");
       break;
-    default:
-      os.write(buf, want);
-      check(index, op, os, "ostream::write");
+    default: os.write(buf, want); check(index, op, os, "ostream::write");
   }
   std::free(buf);
 }
@@ -91,8 +89,10 @@ void do_read(int index, const fc_op& op) {
 
 void tie(const fc_op& op) {
   std::ostream* to = op.n ? &std::cout : nullptr;
-  if (op.stream == FC_IN) std::cin.tie(to);
-  else stream_of(op.stream).tie(to);
+  if (op.stream == FC_IN)
+    std::cin.tie(to);
+  else
+    stream_of(op.stream).tie(to);
 }
 
 // Runs op INDEX; returns true when the op is "return from main" (code in rc).
@@ -107,8 +107,7 @@ bool run_op(int index, const fc_op& op, int& rc) {
       stream_of(op.stream) << '\n';
       check(index, op, stream_of(op.stream), "operator<<");
       break;
-    case FC_ENDL:
-      errno = 0;
+    case FC_ENDL: errno = 0;
 #ifdef FC_BUG_ENDL_NO_FLUSH  // injected bug (tests only): endl without its flush
       stream_of(op.stream) << '\n';
       break;
@@ -121,8 +120,10 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); break;
     case FC_TIE: tie(op); break;
     case FC_UNITBUF:
-      if (op.n) stream_of(op.stream) << std::unitbuf;
-      else stream_of(op.stream) << std::nounitbuf;
+      if (op.n)
+        stream_of(op.stream) << std::unitbuf;
+      else
+        stream_of(op.stream) << std::nounitbuf;
       break;
     case FC_READ:
     case FC_GETLINE: do_read(index, op); break;

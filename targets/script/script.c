@@ -1,16 +1,15 @@
 #include "script.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <errno.h>
 #include <unistd.h>
 
-static const char k_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+static const char k_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 char fc_payload_char(int index) { return k_alphabet[index % 62]; }
 
@@ -20,11 +19,10 @@ struct fc_signame {
 };
 
 static const struct fc_signame k_signals[] = {
-    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-    {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
-    {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
-    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"XCPU", SIGXCPU},
-    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"TRAP", SIGTRAP},
+    {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"USR1", SIGUSR1},
+    {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM},
+    {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},
 };
 
 int fc_signal_number(const char* name) {
@@ -79,17 +77,22 @@ static int parse_count(const char* tok, long* out) {
 }
 
 static int parse_stream(const char* tok, enum fc_stream* out) {
-  if (strcmp(tok, "out") == 0) *out = FC_OUT;
-  else if (strcmp(tok, "err") == 0) *out = FC_ERR;
-  else if (strcmp(tok, "log") == 0) *out = FC_LOG;
-  else if (strcmp(tok, "all") == 0) *out = FC_ALL;
-  else return -1;
+  if (strcmp(tok, "out") == 0)
+    *out = FC_OUT;
+  else if (strcmp(tok, "err") == 0)
+    *out = FC_ERR;
+  else if (strcmp(tok, "log") == 0)
+    *out = FC_LOG;
+  else if (strcmp(tok, "all") == 0)
+    *out = FC_ALL;
+  else
+    return -1;
   return 0;
 }
 
 /* Parses the tokens of one op against its definition. */
-static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op,
-                    char* err, unsigned errlen, int index) {
+static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op, char* err,
+                    unsigned errlen, int index) {
   const char* shape;
   int t = 1;
   op->kind = def->kind;
@@ -107,8 +110,7 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
         break;
       case 'n':
         if (a != NULL && isdigit((unsigned char)a[0])) {
-          if (parse_count(a, &op->n) != 0)
-            return fail(err, errlen, index, op->text, "bad number");
+          if (parse_count(a, &op->n) != 0) return fail(err, errlen, index, op->text, "bad number");
           ++t;
         }
         break;
@@ -120,28 +122,40 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
         }
         break;
       case 'M':
-        if (a != NULL && strcmp(a, "full") == 0) op->mode = FC_BUF_FULL;
-        else if (a != NULL && strcmp(a, "line") == 0) op->mode = FC_BUF_LINE;
-        else if (a != NULL && strcmp(a, "none") == 0) op->mode = FC_BUF_NONE;
-        else return fail(err, errlen, index, op->text, "mode must be full, line or none");
+        if (a != NULL && strcmp(a, "full") == 0)
+          op->mode = FC_BUF_FULL;
+        else if (a != NULL && strcmp(a, "line") == 0)
+          op->mode = FC_BUF_LINE;
+        else if (a != NULL && strcmp(a, "none") == 0)
+          op->mode = FC_BUF_NONE;
+        else
+          return fail(err, errlen, index, op->text, "mode must be full, line or none");
         ++t;
         break;
       case 'B':
-        if (a != NULL && strcmp(a, "on") == 0) op->n = 1;
-        else if (a != NULL && strcmp(a, "off") == 0) op->n = 0;
-        else return fail(err, errlen, index, op->text, "expects on or off");
+        if (a != NULL && strcmp(a, "on") == 0)
+          op->n = 1;
+        else if (a != NULL && strcmp(a, "off") == 0)
+          op->n = 0;
+        else
+          return fail(err, errlen, index, op->text, "expects on or off");
         ++t;
         break;
       case 'T':
-        if (a != NULL && strcmp(a, "in") == 0) op->stream = FC_IN;
-        else if (a != NULL && strcmp(a, "err") == 0) op->stream = FC_ERR;
-        else if (a != NULL && strcmp(a, "log") == 0) op->stream = FC_LOG;
-        else return fail(err, errlen, index, op->text, "tie takes in, err or log");
+        if (a != NULL && strcmp(a, "in") == 0)
+          op->stream = FC_IN;
+        else if (a != NULL && strcmp(a, "err") == 0)
+          op->stream = FC_ERR;
+        else if (a != NULL && strcmp(a, "log") == 0)
+          op->stream = FC_LOG;
+        else
+          return fail(err, errlen, index, op->text, "tie takes in, err or log");
         ++t;
         break;
       case 'L':
         if (a == NULL) return fail(err, errlen, index, op->text, "expects a label");
-        if (strlen(a) >= sizeof op->label) return fail(err, errlen, index, op->text, "label too long");
+        if (strlen(a) >= sizeof op->label)
+          return fail(err, errlen, index, op->text, "label too long");
         strcpy(op->label, a);
         ++t;
         break;

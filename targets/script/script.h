@@ -10,31 +10,31 @@ extern "C" {
 #endif
 
 enum fc_op_kind {
-  FC_WRITE,    /* write N [stream]   N payload bytes in one call           */
-  FC_LINE,     /* line N [stream]    N payload bytes and '\n' in one call   */
-  FC_PUTC,     /* putc N [stream]    N one-byte calls                       */
-  FC_PRINTF,   /* printf N           printf("%s") of N bytes to stdout      */
-  FC_FPUTS,    /* fputs N [out|err]  fputs of N bytes                       */
-  FC_NEWLINE,  /* newline [stream]   one '\n'                               */
-  FC_ENDL,     /* endl [stream]      std::endl (C++)                        */
-  FC_FLUSH,    /* flush [stream|all] fflush / ostream::flush               */
-  FC_SETVBUF,  /* setvbuf full|line|none [SIZE] [out|err]                   */
-  FC_SYNC,     /* sync_with_stdio on|off (C++)                              */
-  FC_TIE,      /* tie in|err|log on|off (C++): X.tie(&cout) or nullptr      */
-  FC_UNITBUF,  /* unitbuf on|off [stream] (C++)                             */
-  FC_READ,     /* read N             N bytes from stdin                     */
-  FC_GETLINE,  /* getline            one line from stdin                    */
-  FC_MARKER,   /* marker LABEL                                              */
-  FC_SLEEP,    /* sleep MS                                                  */
-  FC_CLOSE,    /* close out|err      fclose (reports its error)             */
-  FC_EXIT,     /* exit N                                                    */
-  FC_UEXIT,    /* _exit N                                                   */
+  FC_WRITE,      /* write N [stream]   N payload bytes in one call           */
+  FC_LINE,       /* line N [stream]    N payload bytes and '\n' in one call   */
+  FC_PUTC,       /* putc N [stream]    N one-byte calls                       */
+  FC_PRINTF,     /* printf N           printf("%s") of N bytes to stdout      */
+  FC_FPUTS,      /* fputs N [out|err]  fputs of N bytes                       */
+  FC_NEWLINE,    /* newline [stream]   one '\n'                               */
+  FC_ENDL,       /* endl [stream]      std::endl (C++)                        */
+  FC_FLUSH,      /* flush [stream|all] fflush / ostream::flush               */
+  FC_SETVBUF,    /* setvbuf full|line|none [SIZE] [out|err]                   */
+  FC_SYNC,       /* sync_with_stdio on|off (C++)                              */
+  FC_TIE,        /* tie in|err|log on|off (C++): X.tie(&cout) or nullptr      */
+  FC_UNITBUF,    /* unitbuf on|off [stream] (C++)                             */
+  FC_READ,       /* read N             N bytes from stdin                     */
+  FC_GETLINE,    /* getline            one line from stdin                    */
+  FC_MARKER,     /* marker LABEL                                              */
+  FC_SLEEP,      /* sleep MS                                                  */
+  FC_CLOSE,      /* close out|err      fclose (reports its error)             */
+  FC_EXIT,       /* exit N                                                    */
+  FC_UEXIT,      /* _exit N                                                   */
   FC_QUICK_EXIT, /* quick_exit N                                            */
-  FC_ABORT,    /* abort                                                     */
-  FC_RETURN,   /* return N           return from main                       */
-  FC_RAISE,    /* raise SIG          raise(SIG), by name or number          */
-  FC_CRASH,    /* crash              a real invalid memory write (SIGSEGV)  */
-  FC_THROW     /* throw              uncaught exception (C++)               */
+  FC_ABORT,      /* abort                                                     */
+  FC_RETURN,     /* return N           return from main                       */
+  FC_RAISE,      /* raise SIG          raise(SIG), by name or number          */
+  FC_CRASH,      /* crash              a real invalid memory write (SIGSEGV)  */
+  FC_THROW       /* throw              uncaught exception (C++)               */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };

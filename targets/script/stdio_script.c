@@ -116,8 +116,8 @@ int main(int argc, char** argv) {
   if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
   for (int i = 0; i < script.count; ++i)
     if (cxx_only(&script.ops[i])) {
-      fprintf(stderr, "%s: bad script: op %d '%s': only iostream_script has it\n",
-              fc_program_name, i + 1, script.ops[i].text);
+      fprintf(stderr, "%s: bad script: op %d '%s': only iostream_script has it\n", fc_program_name,
+              i + 1, script.ops[i].text);
       return FC_EXIT_USAGE;
     }
   flushcheck_marker_init();

@@ -2,8 +2,8 @@
 /// A started child that leads its own process group. Exactly one owner waits
 /// for it; the destructor kills the whole group and reaps the child, so no
 /// child outlives its handle (Boost.Process v2's terminate_if_running).
-#include <optional>
 #include <sys/types.h>
+#include <optional>
 
 #include "flushcheck/unique_fd.hpp"
 #include "flushcheck/wait_status.hpp"

@@ -31,7 +31,7 @@ impl_profile host_profile();
 
 /// One toolchain's script targets.
 struct target_set {
-  std::string name;         ///< "gcc-glibc"
+  std::string name;             ///< "gcc-glibc"
   std::string stdio_script;     ///< path of the C target
   std::string iostream_script;  ///< path of the C++ target ("" if none)
   impl_profile profile;
@@ -74,11 +74,11 @@ class property_context {
 };
 
 struct property {
-  std::string name;     ///< "stdout.fully_buffered"
-  std::string group;    ///< "stdout by destination"
+  std::string name;   ///< "stdout.fully_buffered"
+  std::string group;  ///< "stdout by destination"
   tier level;
-  std::string source;   ///< "ISO C 7.21.3p7"
-  std::string claim;    ///< one sentence
+  std::string source;  ///< "ISO C 7.21.3p7"
+  std::string claim;   ///< one sentence
   std::vector<lang> langs;
   std::vector<sink_kind> sinks;
   /// Does the check assert for PROFILE? (documented tier: only where known.)

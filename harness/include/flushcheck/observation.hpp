@@ -11,9 +11,9 @@
 namespace flushcheck {
 
 struct stream_observation {
-  std::string sink;             ///< "pipe", ..., or "stdout" when merged into stdout
-  std::string data;             ///< what reached the reader, in order
-  std::vector<chunk> chunks;    ///< pipe, pty: each read; file: one chunk at the end
+  std::string sink;           ///< "pipe", ..., or "stdout" when merged into stdout
+  std::string data;           ///< what reached the reader, in order
+  std::vector<chunk> chunks;  ///< pipe, pty: each read; file: one chunk at the end
 };
 
 struct marker_event {
@@ -26,8 +26,8 @@ struct marker_event {
 
 struct kill_event {
   int signal = 0;
-  std::string when;         ///< "marker:2"
-  bool delivered = false;   ///< false: the child ended before the cut point
+  std::string when;        ///< "marker:2"
+  bool delivered = false;  ///< false: the child ended before the cut point
   std::int64_t t_us = 0;
 };
 

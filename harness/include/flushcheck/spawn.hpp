@@ -14,7 +14,7 @@ struct spawn_request {
   int stdin_fd = -1;              ///< dup'ed onto 0, 1, 2 in the child
   int stdout_fd = -1;
   int stderr_fd = -1;
-  int control_fd = -1;            ///< placed at control_fd_number in the child, or -1
+  int control_fd = -1;  ///< placed at control_fd_number in the child, or -1
 };
 
 /// The fd number the control channel gets in the child.

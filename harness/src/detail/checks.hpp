@@ -29,7 +29,8 @@ verdict visible_is(const observation& obs, std::size_t marker, stream s, std::si
                    const std::string& claim);
 
 /// Verdict of "STREAM received exactly WANT".
-verdict data_is(const observation& obs, stream s, const std::string& want, const std::string& claim);
+verdict data_is(const observation& obs, stream s, const std::string& want,
+                const std::string& claim);
 
 /// Verdict of "the child ended as WANT (exited N / killed by S)".
 verdict status_is(const observation& obs, const wait_status& want);
