@@ -12,6 +12,7 @@ function(flushcheck_add_test name)
   flushcheck_sanitize(${name})
   target_link_libraries(${name} PRIVATE flushcheck::harness GTest::gtest GTest::gtest_main
                         ${arg_LIBRARIES})
+  target_compile_definitions(${name} PRIVATE "FLUSHCHECK_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\"")
   foreach(t IN LISTS arg_TARGETS)
     string(TOUPPER "${t}" up)
     target_compile_definitions(${name} PRIVATE "FLUSHCHECK_TARGET_${up}=\"$<TARGET_FILE:${t}>\"")

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/run.hpp"
@@ -155,6 +157,26 @@ TEST(cli, matrix_markdown_has_the_table) {
   EXPECT_NE(r.out.find("| death.exit_flushes [C] | required | pass | pass | pass | - |"),
             std::string::npos)
       << r.out;
+}
+
+}  // namespace
+}  // namespace flushcheck
+
+namespace flushcheck {
+namespace {
+
+TEST(docs, semantics_lists_every_property_as_the_catalogue_says) {
+  // Golden: docs/semantics.md ends with `flushcheck matrix --properties`
+  // (ci/update-docs rewrites it).
+  auto r = cli({"matrix", "--properties"});
+  ASSERT_EQ(r.code, 0);
+  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/semantics.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  std::string text = doc.str();
+  ASSERT_GE(text.size(), r.out.size());
+  EXPECT_EQ(text.substr(text.size() - r.out.size()), r.out)
+      << "docs/semantics.md is out of date: run ci/update-docs";
 }
 
 }  // namespace

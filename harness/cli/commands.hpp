@@ -35,6 +35,7 @@ struct matrix_command {
   CLI::App* app;
   bool json = false;
   bool markdown = false;
+  bool properties = false;
   std::string targets_dir;
 };
 

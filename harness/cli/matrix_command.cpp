@@ -52,6 +52,8 @@ matrix_command::matrix_command(CLI::App& parent) {
                               "toolchain and print the matrix");
   app->add_flag("--json", json, "print one JSON object");
   app->add_flag("--markdown", markdown, "print a Markdown table (docs/matrix.md)");
+  app->add_flag("--properties", properties,
+                "list the properties (tier, clause or source, claim) as Markdown; run nothing");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
       ->default_str(FLUSHCHECK_TARGETS_DIR);
   app->footer(
@@ -61,6 +63,15 @@ matrix_command::matrix_command(CLI::App& parent) {
 }
 
 int matrix_command::execute() {
+  if (properties) {
+    std::string group;
+    for (const auto& p : catalogue()) {
+      if (p.group != group) std::cout << "\n### " << (group = p.group) << "\n\n";
+      std::cout << "- `" << p.name << "` (" << to_string(p.level) << "; " << p.source
+                << "): " << p.claim << "\n";
+    }
+    return 0;
+  }
   target_set set;
   std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
   set.name = "default";

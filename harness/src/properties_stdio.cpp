@@ -133,7 +133,7 @@ void add_stdio_properties(std::vector<property>& out) {
                  {},
                  stdout_mode_by_destination});
   out.push_back({"stdout.tty_holds_partial_line", "stdout by destination", tier::documented,
-                 "glibc libio/fileops.c (_IO_LINE_BUF); musl __stdout_write",
+                 "glibc libio/fileops.c (_IO_LINE_BUF); musl src/stdio/__stdout_write.c (lbf on a tty)",
                  "on a pty a partial line waits in the buffer until its newline", both_langs,
                  tty_sinks, is_glibc_or_musl, stdout_holds_partial_line});
   out.push_back({"stdout.buffer_size", "stdout by destination", tier::documented,
