@@ -142,6 +142,27 @@ TEST(cli, shell_echo_is_unbuffered_everywhere) {
   }
 }
 
+TEST(cli, program_built_against_musl) {
+  const std::string musl = FLUSHCHECK_MUSL_STDIO_SCRIPT;
+  if (musl.empty()) GTEST_SKIP() << "musl-gcc not installed (ci/setup installs musl-tools)";
+  // musl decides between line and full buffering at stdout's first write
+  // (src/stdio/__stdout_write.c: lbf starts as '\n', becomes -1 when the
+  // TIOCGWINSZ ioctl fails), so the first line reaches a pipe or file at
+  // once and later lines wait. glibc decides before the first write: nothing.
+  for (auto [sink, survived] :
+       {std::pair{"pipe", "AAA\n"}, std::pair{"pty", "AAA\nBB\n"}, std::pair{"file", "AAA\n"}}) {
+    auto j = run_json({std::string("--stdout=") + sink, "--kill=KILL@marker:1", "--", musl,
+                       "line 3; line 2; write 2; marker cut; line 1"});
+    EXPECT_EQ(j["exit"]["status"], "signaled") << sink;
+    EXPECT_EQ(j["exit"]["signal"], "KILL") << sink;
+    EXPECT_EQ(j["kill"]["delivered"], true) << sink;
+    EXPECT_EQ(j["stdout"]["data"], survived) << sink;
+    j = run_json({std::string("--stdout=") + sink, "--", musl, "line 3; write 2; exit 3"});
+    EXPECT_EQ(j["exit"]["code"], 3) << sink;
+    EXPECT_EQ(j["stdout"]["data"], "AAA\nBB") << sink;
+  }
+}
+
 TEST(cli, summary_names_what_survived) {
   auto r = cli({"run", "--stdout=pty", "--kill=KILL@marker:1", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
                 "line 3; write 2; marker cut; line 1"});

@@ -10,8 +10,8 @@ namespace flushcheck {
 namespace {
 
 const target_set& default_set() {
-  static const target_set set{"default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
-                              FLUSHCHECK_TARGET_IOSTREAM_SCRIPT, host_profile()};
+  static const target_set set = probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                                                 FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
   return set;
 }
 

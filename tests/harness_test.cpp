@@ -214,6 +214,20 @@ TEST(run, stdin_pipe_feeds_more_than_a_pipe_buffer) {
   EXPECT_EQ(obs.out.data, "BBBBB");
 }
 
+TEST(run, stdin_on_a_shared_pty_takes_more_than_its_buffer) {
+  // 100 KB typed into the terminal that is also stdout: the harness must
+  // keep writing as the program reads, without stalling until the deadline.
+  auto o = script("read 100000; write 3; exit 0");
+  o.stdout_sink = sink_kind::pty;
+  o.input = stdin_kind::pty;
+  o.input_data = std::string(100000, 'x');
+  o.timeout = 5000ms;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "BBB");
+  EXPECT_LT(obs.duration_us, 2000000);
+}
+
 TEST(run, stdin_pty_is_a_terminal_and_carries_input) {
   auto o = opts({"/bin/sh", "-c", "[ -t 0 ] && head -c 3"});
   o.input = stdin_kind::pty;

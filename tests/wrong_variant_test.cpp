@@ -29,8 +29,8 @@ class wrong_variant : public ::testing::TestWithParam<bug_case> {};
 TEST_P(wrong_variant, property_catches_the_bug) {
   const bug_case& b = GetParam();
   const property& p = find(b.property);
-  target_set good{"default", FLUSHCHECK_TARGET_STDIO_SCRIPT, FLUSHCHECK_TARGET_IOSTREAM_SCRIPT,
-                  host_profile()};
+  target_set good = probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                                     FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
   target_set bad = good;
   bad.name = b.variant;
   (b.language == lang::c ? bad.stdio_script : bad.iostream_script) = b.path;

@@ -1,8 +1,6 @@
 // Property framework: contexts, cases, tier-aware results, host profile.
 #include "flushcheck/conformance.hpp"
 
-#include <gnu/libc-version.h>
-
 #include <iostream>
 
 #include "flushcheck/signals.hpp"
@@ -18,24 +16,39 @@ const char* to_string(tier t) noexcept {
   return "?";
 }
 
-impl_profile host_profile() {
-  impl_profile p;
-#ifdef __GLIBC__
-  p.libc = "glibc";
-  p.version = std::string("glibc ") + gnu_get_libc_version();
-#else
-  p.libc = "unknown";
-#endif
-#if defined(_LIBCPP_VERSION)
-  p.cxxlib = "libc++";
-  p.version += ", libc++ " + std::to_string(_LIBCPP_VERSION);
-#elif defined(__GLIBCXX__)
-  p.cxxlib = "libstdc++";
-  p.version += ", libstdc++ " + std::to_string(__GLIBCXX__);
-#else
-  p.cxxlib = "unknown";
-#endif
-  return p;
+namespace {
+
+// "libc=glibc 2.36" -> {"glibc", "glibc 2.36"}
+std::pair<std::string, std::string> field(const std::string& out, const std::string& key) {
+  auto at = out.find(key + "=");
+  if (at == std::string::npos) return {"unknown", ""};
+  auto end = out.find('\n', at);
+  std::string value = out.substr(at + key.size() + 1, end - at - key.size() - 1);
+  return {value.substr(0, value.find(' ')), value};
+}
+
+std::string version_output(const std::string& target) {
+  run_options o;
+  o.argv = {target, "--version"};
+  o.env = clean_environment();
+  return run(o).out.data;
+}
+
+}  // namespace
+
+target_set probe_target_set(std::string name, std::string stdio_script,
+                            std::string iostream_script) {
+  target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}};
+  auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
+  set.profile.libc = libc;
+  set.profile.version = libc_version;
+  set.profile.cxxlib = "none";
+  if (!set.iostream_script.empty()) {
+    auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");
+    set.profile.cxxlib = cxx;
+    set.profile.version += ", " + cxx_version;
+  }
+  return set;
 }
 
 std::vector<std::string> clean_environment() {

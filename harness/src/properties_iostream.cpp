@@ -27,6 +27,18 @@ verdict cerr_unitbuf(property_context& ctx) {
   return visible_is(obs, 1, stream::err, 3, "cerr has unitbuf set");
 }
 
+verdict clog_without_flush(property_context& ctx) {
+  run_options o;
+  o.stderr_sink = ctx.sink();
+  auto obs = ctx.run("write 3 log; marker a", o);
+  if (obs.markers.empty()) return visible_is(obs, 1, stream::err, 0, "clog");
+  std::size_t got = obs.markers[0].stderr_visible;
+  return record(std::to_string(got) + " of 3",
+                got == 3 ? "clog is not unitbuf, but with sync_with_stdio(true) it writes "
+                           "through to the unbuffered stderr: its output appears at once"
+                         : "clog holds its output until a flush");
+}
+
 verdict cerr_tied_to_cout(property_context& ctx) {
   auto obs = ctx.run("write 3 out; write 2 err; marker a");
   return visible_is(obs, 1, stream::out, 3, "cerr.tie() == &cout: output to cerr flushes cout");
@@ -84,6 +96,9 @@ void add_iostream_properties(std::vector<property>& out) {
       "with unitbuf, every output operation flushes", buffered_sinks, {}, unitbuf_flushes);
   add("iostream.cerr_unitbuf", "iostreams", tier::required, "C++ [narrow.stream.objects] cerr",
       "cerr has unitbuf: its output is delivered at once", all_sinks, {}, cerr_unitbuf);
+  add("iostream.clog_unflushed", "iostreams", tier::observed,
+      "C++ [narrow.stream.objects] clog (no unitbuf required)",
+      "bytes of clog at the reader before any flush", all_sinks, {}, clog_without_flush);
   add("tie.cerr_flushes_cout", "tie/sync", tier::required,
       "C++ [narrow.stream.objects] (cerr.tie() == &cout), [ostream.sentry]",
       "output to cerr flushes cout first", buffered_sinks, {}, cerr_tied_to_cout);

@@ -43,7 +43,7 @@ void add_merged_and_error_properties(std::vector<property>& out) {
                  "follows from stdout's mode (ISO C 7.21.3p7) and stderr being unbuffered (glibc, "
                  "musl); C++: cerr.tie() == &cout",
                  "the order in which a reader of 2>&1 sees stdout and stderr", both_langs,
-                 all_sinks, is_glibc_or_musl, merged_order});
+                 all_sinks, is_glibc, merged_order});
   out.push_back(
       {"error.fflush_enospc",
        "write errors",

@@ -185,6 +185,13 @@ class run_loop {
         return;
       }
       control_buf_.append(buf, static_cast<std::size_t>(n));
+      if (control_buf_.size() > 65536 && control_buf_.find('\n') == std::string::npos) {
+        // Not the marker protocol: stop listening rather than grow without end.
+        notes_.push_back("fd 3 received over 64 KiB without a newline: not markers; ignored");
+        control_buf_.clear();
+        control_.reset();
+        return;
+      }
       for (auto nl = control_buf_.find('\n'); nl != std::string::npos;
            nl = control_buf_.find('\n')) {
         std::string label = control_buf_.substr(0, nl);
@@ -222,7 +229,10 @@ class run_loop {
       auto add = [&](int fd, short events) {
         if (fd >= 0) fds[nfds++] = {fd, events, 0};
       };
-      if (streaming(out_)) add(out_.reader_fd(), POLLIN);
+      // A pty shared with stdin is also where pending input goes.
+      bool input_via_out = !in.pending.empty() && in.writer == out_.reader_fd();
+      if (streaming(out_))
+        add(out_.reader_fd(), static_cast<short>(input_via_out ? POLLIN | POLLOUT : POLLIN));
       if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
       add(control_.get(), POLLIN);
       if (child_.running()) add(child_.pidfd(), POLLIN);

@@ -151,7 +151,18 @@ int main(int argc, char** argv) {
   fc_script script{};
   int rc = 0;
   fc_program_name = "iostream_script";
-  if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
+  if ((rc = fc_load(argc, argv, &script)) < 0) {  // --version
+    fc_print_libc();
+#if defined(_LIBCPP_VERSION)
+    std::printf("cxxlib=libc++ %d\n", _LIBCPP_VERSION);
+#elif defined(__GLIBCXX__)
+    std::printf("cxxlib=libstdc++ %d\n", __GLIBCXX__);
+#else
+    std::printf("cxxlib=unknown\n");
+#endif
+    return 0;
+  }
+  if (rc != 0) return rc;
   flushcheck_marker_init();
 #ifdef FC_BUG_CERR_UNTIED  // injected bug (tests only): cerr no longer flushes cout
   std::cerr.tie(nullptr);

@@ -1,6 +1,10 @@
+#define _POSIX_C_SOURCE 200809L /* strtok_r, nanosleep under -std=c11 (musl) */
 #include "script.h"
 
 #include <ctype.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -234,6 +238,7 @@ int fc_load(int argc, char** argv, struct fc_script* script) {
   size_t len = 1;
   char* joined;
   int rc;
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) return -1;
   if (argc < 2) {
     fprintf(stderr, "%s: usage: %s SCRIPT... (ops separated by ';', see docs/script.md)\n",
             fc_program_name, fc_program_name);
@@ -285,4 +290,14 @@ void fc_sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
   while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
   }
+}
+
+void fc_print_libc(void) {
+#if defined(FC_LIBC_NAME)
+  printf("libc=%s\n", FC_LIBC_NAME);
+#elif defined(__GLIBC__)
+  printf("libc=glibc %s\n", gnu_get_libc_version());
+#else
+  printf("libc=unknown\n");
+#endif
 }

@@ -85,6 +85,10 @@ char* fc_payload(int index, long n, int newline);
 
 void fc_sleep_ms(long ms);
 
+/* "libc=glibc 2.36": FC_LIBC_NAME when the build names it (musl has no
+ * macro of its own), else glibc's version, else "unknown". */
+void fc_print_libc(void);
+
 #ifdef __cplusplus
 }
 #endif

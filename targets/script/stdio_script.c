@@ -103,7 +103,11 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_ABORT: abort();
     case FC_RETURN: *rc = (int)op->n; return 1;
     case FC_RAISE: raise((int)op->n); break;
-    case FC_CRASH: *(volatile int*)(uintptr_t)16 = 1; break;
+    case FC_CRASH: {
+      volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
+      *bad = 1;
+      break;
+    }
     default: break;
   }
   return 0;
@@ -113,7 +117,11 @@ int main(int argc, char** argv) {
   struct fc_script script;
   int rc = 0;
   fc_program_name = "stdio_script";
-  if ((rc = fc_load(argc, argv, &script)) != 0) return rc;
+  if ((rc = fc_load(argc, argv, &script)) < 0) { /* --version */
+    fc_print_libc();
+    return 0;
+  }
+  if (rc != 0) return rc;
   for (int i = 0; i < script.count; ++i)
     if (cxx_only(&script.ops[i])) {
       fprintf(stderr, "%s: bad script: op %d '%s': only iostream_script has it\n", fc_program_name,

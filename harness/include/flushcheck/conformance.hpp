@@ -25,10 +25,6 @@ struct impl_profile {
   std::string version;  ///< e.g. "glibc 2.36, libstdc++ 20220819"
 };
 
-/// The profile of the C and C++ libraries this harness was built with (the
-/// default toolchain's targets use the same).
-impl_profile host_profile();
-
 /// One toolchain's script targets.
 struct target_set {
   std::string name;             ///< "gcc-glibc"
@@ -36,6 +32,12 @@ struct target_set {
   std::string iostream_script;  ///< path of the C++ target ("" if none)
   impl_profile profile;
 };
+
+/// A target set whose profile is what its targets say of themselves
+/// (`stdio_script --version`): the libraries they were built against, not
+/// the harness's. Throws spawn_error if a target cannot run.
+target_set probe_target_set(std::string name, std::string stdio_script,
+                            std::string iostream_script);
 
 enum class lang { c, cxx };
 
