@@ -139,7 +139,11 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_ABORT: std::abort();
     case FC_RETURN: rc = static_cast<int>(op.n); return true;
     case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
-    case FC_CRASH: *reinterpret_cast<volatile int*>(std::uintptr_t{16}) = 1; break;
+    case FC_CRASH: {
+      volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
+      *bad = 1;  // a real fault
+      break;
+    }
     case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
   }
   return false;
