@@ -69,7 +69,8 @@ TEST(cli, signaled_child_is_reported_as_such) {
 TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({"run", "--stdout=bogus", "--", "true"}), 2, "--stdout=bogus");
   expect_one_line_error(cli({"run", "--kill=NOPE@marker:1", "--", "true"}), 2, "unknown signal");
-  expect_one_line_error(cli({"run", "--kill=KILL@write:2", "--", "true"}), 2, "tracer");
+  expect_one_line_error(cli({"run", "--kill=KILL@write:0", "--", "true"}), 2, "count from 1");
+  expect_one_line_error(cli({"count", "--backend=perf", "--", "true"}), 2, "perf");
   expect_one_line_error(cli({"run", "--no-such-flag", "--", "true"}), 2, "no-such-flag");
   expect_one_line_error(cli({"run"}), 2, "command");
   expect_one_line_error(cli({}), 2, "subcommand");
@@ -91,7 +92,7 @@ TEST(cli, missing_program_exits_3_with_one_line) {
 }
 
 TEST(cli, every_verb_has_help) {
-  for (const char* verb : {"run", "matrix"}) {
+  for (const char* verb : {"run", "matrix", "count"}) {
     auto r = cli({verb, "--help"});
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
@@ -161,6 +162,28 @@ TEST(cli, program_built_against_musl) {
     EXPECT_EQ(j["exit"]["code"], 3) << sink;
     EXPECT_EQ(j["stdout"]["data"], "AAA\nBB") << sink;
   }
+}
+
+TEST(cli, count_and_trace_report_writes_per_destination) {
+  auto r = cli({"count", "--json", "--", "/bin/sh", "-c", "echo a; echo b; echo c >&2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["exit"]["status"], "exited");
+  EXPECT_EQ(j["writes"]["1"]["calls"], 2);
+  EXPECT_EQ(j["writes"]["1"]["role"], "stdout");
+  EXPECT_EQ(j["writes"]["2"]["calls"], 1);
+  EXPECT_EQ(j["totals"]["write"], 3);
+  auto t = run_json({"--trace", "--kill=KILL@write:2", "--", "/bin/sh", "-c", "echo a; echo b"});
+  EXPECT_EQ(t["stdout"]["data"], "a\n");
+  EXPECT_EQ(t["kill"]["when"], "write:2");
+  EXPECT_EQ(t["kill"]["delivered"], true);
+  EXPECT_EQ(t["writes"]["1"]["calls"], 2);  // the second stopped at entry, counted, never made
+  int write_events = 0;
+  for (const auto& e : t["trace"]["events"]) write_events += e[2] == "write";
+  EXPECT_EQ(write_events, 2);  // [t_us, pid, call, fd, bytes]
+  auto text = cli({"count", "--", "/bin/sh", "-c", "echo a"});
+  EXPECT_NE(text.out.find("write"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(stdout)"), std::string::npos) << text.out;
 }
 
 TEST(cli, summary_names_what_survived) {

@@ -55,8 +55,10 @@ TEST(kill_plan, parses_the_cli_grammar) {
   EXPECT_EQ(p.text(), "TERM@marker:2");
   EXPECT_EQ(kill_plan::parse("KILL@time:150").when_text(), "time:150");
   EXPECT_EQ(kill_plan::parse("never").when, kill_plan::when_kind::never);
+  EXPECT_EQ(kill_plan::parse("TERM@after-write:3").text(), "TERM@after-write:3");
+  EXPECT_TRUE(kill_plan::parse("KILL@write:1").needs_tracer());
   for (const char* bad :
-       {"KILL", "NOPE@marker:1", "KILL@marker:0", "KILL@marker:x", "KILL@soon:1", "KILL@write:3"})
+       {"KILL", "NOPE@marker:1", "KILL@marker:0", "KILL@marker:x", "KILL@soon:1", "KILL@write:0"})
     EXPECT_THROW(kill_plan::parse(bad), usage_error) << bad;
 }
 

@@ -26,6 +26,18 @@ struct run_command {
   std::string kill = "never";
   long timeout_ms = 10000;
   bool json = false;
+  bool trace = false;
+  std::vector<std::string> command;
+};
+
+struct count_command {
+  explicit count_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string backend = "ptrace";
+  std::string stdout_kind = "pipe";
+  long timeout_ms = 60000;
+  bool json = false;
   std::vector<std::string> command;
 };
 

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every command");
   flushcheck::cli::run_command run_cmd(app);
   flushcheck::cli::matrix_command matrix_cmd(app);
+  flushcheck::cli::count_command count_cmd(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
     if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
+    if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -18,13 +18,17 @@ run_command::run_command(CLI::App& parent) {
   app->add_option("--stdin", stdin_kind, "null | pipe | pty")->capture_default_str();
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
   app->add_option("--kill", kill,
-                  "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker) or time:MS; "
-                  "e.g. KILL@marker:2, TERM@time:500")
+                  "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker), time:MS, "
+                  "write:N (stopped at entry of the N-th write-family call to the stdout sink, "
+                  "which never happens) or after-write:N; e.g. KILL@marker:2, TERM@write:3")
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")
       ->capture_default_str()
       ->check(CLI::Range(1L, 86400000L));
   app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
+  app->add_flag("--trace", trace,
+                "count write-family syscalls per destination with the ptrace tracer; adds "
+                "\"writes\" and \"trace\" to the JSON");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "Exit status: 0 it ran (whatever PROG did), 2 usage error, 3 PROG could not be started,\n"
@@ -59,6 +63,7 @@ int run_command::execute() {
   o.input_data = input;
   o.kill = kill_plan::parse(kill);
   o.timeout = std::chrono::milliseconds(timeout_ms);
+  o.trace = trace;
   o.argv = command;
   o.env = current_environment();
   o.on_spawn = remember_child;

@@ -34,7 +34,8 @@ kill_plan kill_plan::parse(std::string_view text) {
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
   if (colon == std::string_view::npos)
-    throw usage_error("--kill=" + std::string(text) + ": WHEN is marker:N or time:MS");
+    throw usage_error("--kill=" + std::string(text) +
+                      ": WHEN is marker:N, time:MS, write:N or after-write:N");
   plan.n = parse_count(when.substr(colon + 1), text);
   if (what == "marker") {
     plan.when = when_kind::marker;
@@ -42,10 +43,11 @@ kill_plan kill_plan::parse(std::string_view text) {
   } else if (what == "time") {
     plan.when = when_kind::time;
   } else if (what == "write" || what == "after-write") {
-    throw usage_error("--kill=" + std::string(text) +
-                      ": write cuts need the syscall tracer, which this build does not have yet");
+    plan.when = what == "write" ? when_kind::write : when_kind::after_write;
+    if (plan.n < 1) throw usage_error("--kill=" + std::string(text) + ": writes count from 1");
   } else {
-    throw usage_error("--kill=" + std::string(text) + ": WHEN is marker:N or time:MS");
+    throw usage_error("--kill=" + std::string(text) +
+                      ": WHEN is marker:N, time:MS, write:N or after-write:N");
   }
   return plan;
 }
@@ -55,6 +57,8 @@ std::string kill_plan::when_text() const {
     case when_kind::never: return "never";
     case when_kind::marker: return "marker:" + std::to_string(n);
     case when_kind::time: return "time:" + std::to_string(n);
+    case when_kind::write: return "write:" + std::to_string(n);
+    case when_kind::after_write: return "after-write:" + std::to_string(n);
   }
   return "never";
 }

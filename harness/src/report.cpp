@@ -52,6 +52,35 @@ std::string printable(const std::string& data, std::size_t max) {
 
 }  // namespace
 
+nlohmann::json writes_json(const trace_summary& t) {
+  nlohmann::json writes = nlohmann::json::object();
+  for (const auto& d : t.destinations) {
+    nlohmann::json by_call = nlohmann::json::object();
+    for (std::size_t c = 0; c < traced_call_count; ++c)
+      if (d.calls[c] != 0) by_call[to_string(static_cast<traced_call>(c))] = d.calls[c];
+    std::string name = std::to_string(d.fds.empty() ? -1 : d.fds.front());
+    while (writes.contains(name)) name += "'";  // same fd number, another destination
+    writes[name] = {{"calls", d.write_calls}, {"bytes", d.bytes}, {"what", d.what},
+                    {"role", d.role},         {"fds", d.fds},     {"by_call", by_call}};
+  }
+  return writes;
+}
+
+nlohmann::json trace_json(const trace_summary& t) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : t.events)
+    events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes});
+  nlohmann::json totals = nlohmann::json::object();
+  for (std::size_t c = 0; c < traced_call_count; ++c)
+    if (t.totals[c] != 0) totals[to_string(static_cast<traced_call>(c))] = t.totals[c];
+  return {{"events", events},
+          {"event_fields", {"t_us", "pid", "call", "fd", "bytes"}},
+          {"events_dropped", t.events_dropped},
+          {"totals", totals},
+          {"stops", t.stops},
+          {"processes", t.processes}};
+}
+
 nlohmann::json to_json(const observation& obs) {
   nlohmann::json j;
   j["argv"] = obs.argv;
@@ -80,6 +109,10 @@ nlohmann::json to_json(const observation& obs) {
                        {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
   j["markers"] = markers;
   j["notes"] = obs.notes;
+  if (obs.trace) {
+    j["writes"] = writes_json(*obs.trace);
+    j["trace"] = trace_json(*obs.trace);
+  }
   j["duration_us"] = obs.duration_us;
   return j;
 }
@@ -111,6 +144,11 @@ std::string summary(const observation& obs) {
     s << "marker " << i + 1 << " '" << m.label << "' at " << m.t_us / 1000.0
       << " ms: visible stdout " << m.stdout_visible << ", stderr " << m.stderr_visible << "\n";
   }
+  if (obs.trace)
+    for (const auto& d : obs.trace->destinations)
+      if (d.write_calls > 0)
+        s << "writes:  " << d.write_calls << " calls, " << d.bytes << " bytes to " << d.what
+          << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
   return s.str();
 }

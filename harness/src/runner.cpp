@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "flushcheck/run.hpp"
 #include "flushcheck/signals.hpp"
 #include "flushcheck/spawn.hpp"
+#include "flushcheck/tracer.hpp"
 
 extern char** environ;
 
@@ -108,6 +110,55 @@ std::vector<std::string> with_control_env(std::vector<std::string> env) {
   return env;
 }
 
+/// The child, started plainly (we wait for it through its pidfd) or under the
+/// tracer (which alone waits for it, from its own thread).
+class watched_child {
+ public:
+  void start(const spawn_request& req, const tracer_options* trace) {
+    if (trace != nullptr)
+      tracer_ = std::make_unique<tracer>(req, *trace);
+    else
+      plain_ = spawn(req);
+  }
+  pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
+  bool running() {
+    if (tracer_) return !tracer_->status();
+    plain_.try_reap();
+    return plain_.running();
+  }
+  /// Polls readable when the child ends (-1: poll on a short timeout instead).
+  int wake_fd() const { return tracer_ ? tracer_->exit_fd() : plain_.pidfd(); }
+  bool signal(int sig) { return running() && ::kill(pid(), sig) == 0; }
+  void signal_group(int sig) {
+    if (pid() > 0) ::kill(-pid(), sig);
+  }
+  wait_status wait() {
+    if (!tracer_) return plain_.reap();
+    while (!tracer_->status()) {
+      pollfd p{tracer_->exit_fd(), POLLIN, 0};
+      ::poll(&p, 1, 100);
+    }
+    return *tracer_->status();
+  }
+  /// Kills what is left of the process group and ends the trace.
+  std::optional<trace_summary> finish_trace() {
+    if (!tracer_) return std::nullopt;
+    signal_group(SIGKILL);
+    return tracer_->finish();
+  }
+  std::optional<kill_event> tracer_kill() const { return tracer_ ? tracer_->kill() : std::nullopt; }
+
+ private:
+  child_process plain_;
+  std::unique_ptr<tracer> tracer_;
+};
+
+file_id id_of(int fd) {
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) return {0, 0};
+  return {st.st_dev, st.st_ino};
+}
+
 class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink)) {
@@ -125,7 +176,16 @@ class run_loop {
                       control.second.get()};
     start_ = clock::now();
     deadline_ = start_ + o_.timeout;
-    child_ = spawn(req);
+    if (o_.trace || o_.kill.needs_tracer()) {
+      tracer_options t;
+      t.kill = o_.kill;
+      t.stdout_id = id_of(out_.child_fd());
+      t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
+      t.start = start_;
+      child_.start(req, &t);
+    } else {
+      child_.start(req, nullptr);
+    }
     if (o_.on_spawn) o_.on_spawn(child_.pid());
     out_.close_child_end();
     if (err_) err_->close_child_end();
@@ -201,18 +261,17 @@ class run_loop {
     }
   }
 
-  int poll_timeout_ms(clock::time_point now) const {
+  int poll_timeout_ms(clock::time_point now) {
     auto next = deadline_;
     if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered && child_.running())
       next = std::min(next, start_ + std::chrono::milliseconds(o_.kill.n));
     auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
-    if (child_.running() && child_.pidfd() < 0) ms = std::min<long>(ms, 5);
+    if (child_.running() && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
     return static_cast<int>(std::clamp<long>(ms, 0, 1000));
   }
 
   void loop(input_source& in) {
     for (;;) {
-      child_.try_reap();
       if (!child_.running() && !readers_open()) {
         // The control channel may still hold markers of a child that just ended.
         if (control_) read_control();
@@ -235,7 +294,7 @@ class run_loop {
         add(out_.reader_fd(), static_cast<short>(input_via_out ? POLLIN | POLLOUT : POLLIN));
       if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
       add(control_.get(), POLLIN);
-      if (child_.running()) add(child_.pidfd(), POLLIN);
+      if (child_.running()) add(child_.wake_fd(), POLLIN);
       if (!in.pending.empty() && in.writer != out_.reader_fd()) add(in.writer, POLLOUT);
       int r = ::poll(fds, nfds, poll_timeout_ms(now));
       if (r < 0 && errno != EINTR) throw_errno("poll");
@@ -248,7 +307,7 @@ class run_loop {
   void on_deadline() {
     if (child_.running()) {
       child_.signal_group(SIGKILL);
-      child_.reap();
+      child_.wait();
       timed_out_ = true;
     } else {
       notes_.push_back(
@@ -269,7 +328,9 @@ class run_loop {
     obs.argv = o_.argv;
     obs.duration_us = now_us();
     if (control_) read_control();
-    obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.reap();
+    obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
+    obs.trace = child_.finish_trace();
+    if (auto k = child_.tracer_kill()) kill_ = k;
     obs.kill = kill_;
     out_.finish();
     obs.out = {std::string(to_string(out_.kind())), out_.data(), out_.chunks()};
@@ -291,7 +352,7 @@ class run_loop {
   const run_options& o_;
   sink out_;
   std::optional<sink> err_;
-  child_process child_;
+  watched_child child_;
   unique_fd control_;
   std::string control_buf_;
   clock::time_point start_;

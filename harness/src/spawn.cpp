@@ -5,7 +5,11 @@
 
 #include <fcntl.h>
 #include <linux/close_range.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@ namespace {
 /// ignored SIGPIPE would survive exec and change what the program does).
 struct child_setup : bp::extend::handler {
   int sources[4];
+  const sock_fprog* filter;
   char** envp;  // the child's whole environment, built before fork
 
   // Boost 1.74's basic_environment::find reads past the end of shorter
@@ -61,6 +66,13 @@ struct child_setup : bp::extend::handler {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
+    if (filter != nullptr) {
+      // Last: from here on a traced call fails with ENOSYS until the tracer
+      // has set PTRACE_O_TRACESECCOMP, which it does at the exec stop.
+      if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) fail(exec);
+      if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail(exec);
+      if (::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter) != 0) fail(exec);
+    }
   }
 
   template <class Executor>
@@ -112,6 +124,7 @@ child_process spawn(const spawn_request& request) {
   setup.sources[1] = request.stdout_fd;
   setup.sources[2] = request.stderr_fd;
   setup.sources[3] = request.control_fd;
+  setup.filter = static_cast<const sock_fprog*>(request.trace_filter);
 
   std::error_code ec;
   bp::child c(bp::exe = exe, bp::args = args, setup, ec);

@@ -4,6 +4,7 @@
 /// child outlives its handle (Boost.Process v2's terminate_if_running).
 #include <sys/types.h>
 #include <optional>
+#include <utility>
 
 #include "flushcheck/unique_fd.hpp"
 #include "flushcheck/wait_status.hpp"
@@ -34,6 +35,11 @@ class child_process {
   /// Blocks until the child ends.
   wait_status reap() noexcept;
   const std::optional<wait_status>& status() const noexcept { return status_; }
+  /// Gives up ownership (another owner waits for it, e.g. the tracer).
+  pid_t release() noexcept {
+    pidfd_.reset();
+    return std::exchange(pid_, -1);
+  }
 
  private:
   void dispose() noexcept;

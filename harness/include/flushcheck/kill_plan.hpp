@@ -7,15 +7,25 @@
 namespace flushcheck {
 
 struct kill_plan {
-  enum class when_kind { never, marker, time };
+  enum class when_kind { never, marker, time, write, after_write };
   when_kind when = when_kind::never;
-  long n = 0;  ///< marker number (1-based) or milliseconds after the start
+  long n = 0;  ///< marker or write number (1-based), or milliseconds after the start
   int signal = SIGKILL;
 
-  /// "never", "TERM@marker:3", "KILL@time:200". Throws usage_error.
+  /// "never", "TERM@marker:3", "KILL@time:200", "KILL@write:4" (stopped at
+  /// entry of the 4th write-family call to stdout's sink, which never
+  /// happens), "KILL@after-write:4" (right after it returns). Throws usage_error.
   static kill_plan parse(std::string_view text);
   static kill_plan at_marker(long n, int sig = SIGKILL) { return {when_kind::marker, n, sig}; }
   static kill_plan at_time(long ms, int sig = SIGKILL) { return {when_kind::time, ms, sig}; }
+  static kill_plan at_write(long n, int sig = SIGKILL) { return {when_kind::write, n, sig}; }
+  static kill_plan after_write(long n, int sig = SIGKILL) {
+    return {when_kind::after_write, n, sig};
+  }
+  /// write:N and after-write:N need the tracer.
+  bool needs_tracer() const noexcept {
+    return when == when_kind::write || when == when_kind::after_write;
+  }
   /// "marker:2", "time:200", "never".
   std::string when_text() const;
   /// "KILL@marker:2" (parse's inverse).

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "flushcheck/sink.hpp"
+#include "flushcheck/trace.hpp"
 #include "flushcheck/wait_status.hpp"
 
 namespace flushcheck {
@@ -40,6 +41,7 @@ struct observation {
   std::vector<marker_event> markers;
   std::vector<std::string> notes;  ///< environment that changes buffering, held-open sinks
   std::int64_t duration_us = 0;
+  std::optional<trace_summary> trace;  ///< with run_options::trace
 };
 
 }  // namespace flushcheck

@@ -14,6 +14,11 @@ std::string bytes_as_code_points(const std::string& bytes);
 
 nlohmann::json to_json(const observation& obs);
 
+/// "writes": per destination (named by its first fd), with calls and bytes.
+nlohmann::json writes_json(const trace_summary& t);
+/// "trace": the ordered event log and totals per call.
+nlohmann::json trace_json(const trace_summary& t);
+
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);
 

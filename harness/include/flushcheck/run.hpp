@@ -22,6 +22,8 @@ struct run_options {
   stdin_kind input = stdin_kind::null;
   std::string input_data;  ///< written to a pipe or pty stdin
   kill_plan kill;
+  /// Count write-family calls with the tracer (implied by write:N kills).
+  bool trace = false;
   /// Deadline for the whole run; at it the process group is killed.
   std::chrono::milliseconds timeout{10000};
   /// The child's whole environment; the marker variables are added.

@@ -15,6 +15,9 @@ struct spawn_request {
   int stdout_fd = -1;
   int stderr_fd = -1;
   int control_fd = -1;  ///< placed at control_fd_number in the child, or -1
+  /// Tracing: a `struct sock_fprog*`. The child then calls PTRACE_TRACEME and
+  /// installs this seccomp filter as its last step before exec.
+  const void* trace_filter = nullptr;
 };
 
 /// The fd number the control channel gets in the child.

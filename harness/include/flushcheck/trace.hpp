@@ -1,0 +1,67 @@
+#pragma once
+/// What the syscall tracer saw: write-family calls per destination, in
+/// order, counted exactly (ptrace + a seccomp-bpf filter; see docs/tracing.md).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace flushcheck {
+
+/// The calls the seccomp filter stops on (fork, clone and exec are followed
+/// through ptrace events instead).
+enum class traced_call {
+  write,
+  writev,
+  pwrite64,
+  pwritev,
+  pwritev2,
+  sendto,
+  sendmsg,  // the write family
+  fsync,
+  fdatasync,
+  sync_file_range,
+  close,
+  dup,
+  dup2,
+  dup3,
+  fcntl_dupfd,
+};
+inline constexpr std::size_t traced_call_count = 15;
+const char* to_string(traced_call c) noexcept;
+/// write, writev, pwrite64, pwritev, pwritev2, sendto, sendmsg.
+bool is_write_family(traced_call c) noexcept;
+
+struct trace_event {
+  std::int64_t t_us = 0;
+  int pid = 0;
+  traced_call call = traced_call::write;
+  int fd = -1;
+  std::int64_t bytes = 0;  ///< requested bytes (write family), else 0
+};
+
+/// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
+/// numbers and processes reached it.
+struct destination_counters {
+  std::string what;      ///< "pipe:[1234]", "/dev/pts/3", a path, "socket:[..]"
+  std::string role;      ///< "stdout", "stderr", "stdout+stderr" or ""
+  std::vector<int> fds;  ///< fd numbers it was written through
+  std::array<std::int64_t, traced_call_count> calls{};
+  std::int64_t write_calls = 0;  ///< write family only
+  std::int64_t bytes = 0;        ///< requested by the write family
+  /// Write sizes: bucket k counts sizes in [2^k, 2^(k+1)) (bucket 0: 0 and 1).
+  std::array<std::int64_t, 32> size_histogram{};
+};
+
+struct trace_summary {
+  std::vector<destination_counters> destinations;  ///< in order of first use
+  std::vector<trace_event> events;                 ///< ordered; capped, see events_dropped
+  std::int64_t events_dropped = 0;
+  std::int64_t stops = 0;                                ///< ptrace stops handled
+  int processes = 0;                                     ///< processes and threads followed
+  std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
+};
+
+}  // namespace flushcheck
