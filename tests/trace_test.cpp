@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/perf_counter.hpp"
 #include "flushcheck/run.hpp"
 #include "flushcheck/tracer.hpp"
 
@@ -296,6 +297,58 @@ TEST(trace, a_million_one_byte_writes_counted_exactly) {
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(stdout_writes(obs), 1000000);
   EXPECT_EQ(obs.trace->totals[static_cast<int>(traced_call::write)], 1000000);
+}
+
+}  // namespace
+}  // namespace flushcheck
+
+namespace flushcheck {
+namespace {
+
+std::string perf_blocked() {
+  static const std::string why = perf_unavailable_reason();
+  return why;
+}
+
+observation counted(std::vector<std::string> argv, sink_kind out = sink_kind::pipe) {
+  run_options o;
+  o.argv = std::move(argv);
+  o.env = clean_environment();
+  o.stdout_sink = out;
+  o.trace = true;
+  o.backend = trace_backend::perf;
+  o.timeout = std::chrono::milliseconds(60000);
+  return run(o);
+}
+
+class perf_agrees_with_ptrace : public ::testing::TestWithParam<strace_case> {};
+
+TEST_P(perf_agrees_with_ptrace, on_write_family_totals) {
+  REQUIRE_TRACING();
+  if (!perf_blocked().empty()) GTEST_SKIP() << perf_blocked();
+  const auto& c = GetParam();
+  EXPECT_EQ(only(our_totals(counted(c.argv)), k_write_family),
+            only(our_totals(traced(c.argv)), k_write_family));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    programs, perf_agrees_with_ptrace,
+    ::testing::Values(
+        strace_case{"stdio_unbuffered", {k_c, "setvbuf none; putc 300; line 5 err"}, false},
+        strace_case{"iostream_writev",
+                    {k_cxx, "sync_with_stdio off; write 10; write 100000; exit 0"},
+                    false},
+        strace_case{"shell_forks", {"/bin/sh", "-c", "echo a; (echo b; echo c) | cat"}, false},
+        strace_case{"python_threads", {"/usr/bin/python3", "-c", k_threads}, false}),
+    [](const ::testing::TestParamInfo<strace_case>& p) { return std::string(p.param.name); });
+
+TEST(perf, a_million_writes_counted_without_a_stop_each) {
+  if (!perf_blocked().empty()) GTEST_SKIP() << perf_blocked();
+  auto obs = counted({k_c, "setvbuf none; putc 1000000; line 2 err"}, sink_kind::null);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.trace->totals[static_cast<int>(traced_call::write)], 1000001);
+  EXPECT_EQ(stdout_writes(obs), 1000000);  // fd 1 only
+  EXPECT_TRUE(obs.trace->events.empty());
 }
 
 }  // namespace

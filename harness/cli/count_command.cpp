@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/perf_counter.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
 
@@ -11,7 +12,9 @@ namespace flushcheck::cli {
 count_command::count_command(CLI::App& parent) {
   app = parent.add_subcommand(
       "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
-  app->add_option("--backend", backend, "ptrace (the only backend in this build)")
+  app->add_option("--backend", backend,
+                  "ptrace (exact, per destination) or perf (counts only: totals and fd 1; "
+                  "no stop per call, for millions of writes)")
       ->capture_default_str();
   app->add_option("--stdout", stdout_kind, "sink for stdout: pty | pipe | file | null | ...")
       ->capture_default_str();
@@ -25,10 +28,14 @@ count_command::count_command(CLI::App& parent) {
 }
 
 int count_command::execute() {
-  if (backend != "ptrace")
-    throw usage_error("--backend=" + backend +
-                      ": only the ptrace backend exists in this build (perf is not built)");
   run_options o;
+  if (backend == "perf") {
+    std::string why = perf_unavailable_reason();
+    if (!why.empty()) throw usage_error("--backend=perf: " + why);
+    o.backend = trace_backend::perf;
+  } else if (backend != "ptrace") {
+    throw usage_error("--backend=" + backend + ": expected ptrace or perf");
+  }
   auto out = parse_sink_kind(stdout_kind);
   if (!out) throw usage_error("--stdout=" + stdout_kind + ": not a sink kind");
   o.stdout_sink = *out;
@@ -63,13 +70,19 @@ int count_command::execute() {
       for (int fd : d.fds) fds += (fds.empty() ? "" : ",") + std::to_string(fd);
       // bytes are per destination; shown on its write row when it has only one kind of write
       std::cout << std::right << std::setw(10) << d.calls[c] << std::setw(14)
-                << (w ? std::to_string(d.bytes) : "") << std::setw(10)
-                << (w && d.write_calls ? std::to_string(d.bytes / d.write_calls) : "") << "  "
-                << std::left << std::setw(16) << to_string(call) << std::setw(8) << fds << d.what
-                << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
+                << (w && o.backend == trace_backend::ptrace ? std::to_string(d.bytes) : "")
+                << std::setw(10)
+                << (w && d.write_calls && d.bytes ? std::to_string(d.bytes / d.write_calls) : "")
+                << "  " << std::left << std::setw(16) << to_string(call) << std::setw(8) << fds
+                << d.what << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
       all += d.calls[c];
     }
-  std::cout << std::right << std::setw(10) << all << "  total traced calls; "
+  for (std::size_t c = 0; c < traced_call_count; ++c)
+    if (t.totals[c] != 0)
+      std::cout << std::right << std::setw(10) << t.totals[c] << std::setw(26) << "" << std::left
+                << std::setw(16) << to_string(static_cast<traced_call>(c)) << std::setw(8) << "*"
+                << "all destinations\n";
+  std::cout << std::right << std::setw(10) << all << "  calls in the rows above; "
             << obs.status.describe() << "\n";
   return exit_ok;
 }

@@ -3,8 +3,10 @@
 // of data, or the deadline passes.
 #include <poll.h>
 #include <pthread.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fcntl.h>
@@ -14,6 +16,7 @@
 #include <ctime>
 
 #include "flushcheck/error.hpp"
+#include "flushcheck/perf_counter.hpp"
 #include "flushcheck/pty.hpp"
 #include "flushcheck/run.hpp"
 #include "flushcheck/signals.hpp"
@@ -120,6 +123,19 @@ class watched_child {
     else
       plain_ = spawn(req);
   }
+  /// Started stopped at its exec, counters opened on it, then let go.
+  void start_counted(spawn_request req) {
+    req.trace_me = true;
+    plain_ = spawn(req);
+    int raw = 0;
+    while (::waitpid(plain_.pid(), &raw, __WALL) < 0 && errno == EINTR) {
+    }
+    if (!WIFSTOPPED(raw))
+      throw spawn_error(req.argv.front() + ": exec failed (" +
+                        wait_status::from_raw(raw).describe() + ")");
+    perf_ = std::make_unique<perf_counters>(plain_.pid());
+    ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
+  }
   pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
   bool running() {
     if (tracer_) return !tracer_->status();
@@ -142,6 +158,7 @@ class watched_child {
   }
   /// Kills what is left of the process group and ends the trace.
   std::optional<trace_summary> finish_trace() {
+    if (perf_) return perf_->read();
     if (!tracer_) return std::nullopt;
     signal_group(SIGKILL);
     return tracer_->finish();
@@ -151,6 +168,7 @@ class watched_child {
  private:
   child_process plain_;
   std::unique_ptr<tracer> tracer_;
+  std::unique_ptr<perf_counters> perf_;
 };
 
 file_id id_of(int fd) {
@@ -176,7 +194,11 @@ class run_loop {
                       control.second.get()};
     start_ = clock::now();
     deadline_ = start_ + o_.timeout;
-    if (o_.trace || o_.kill.needs_tracer()) {
+    if (o_.trace && o_.backend == trace_backend::perf) {
+      if (o_.kill.needs_tracer())
+        throw usage_error("--kill=" + o_.kill.text() + " needs the ptrace backend");
+      child_.start_counted(req);
+    } else if (o_.trace || o_.kill.needs_tracer()) {
       tracer_options t;
       t.kill = o_.kill;
       t.stdout_id = id_of(out_.child_fd());

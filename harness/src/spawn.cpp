@@ -35,6 +35,7 @@ namespace {
 struct child_setup : bp::extend::handler {
   int sources[4];
   const sock_fprog* filter;
+  bool trace_me;
   char** envp;  // the child's whole environment, built before fork
 
   // Boost 1.74's basic_environment::find reads past the end of shorter
@@ -66,6 +67,8 @@ struct child_setup : bp::extend::handler {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
+    if (trace_me && filter == nullptr && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
+      fail(exec);
     if (filter != nullptr) {
       // Last: from here on a traced call fails with ENOSYS until the tracer
       // has set PTRACE_O_TRACESECCOMP, which it does at the exec stop.
@@ -125,6 +128,7 @@ child_process spawn(const spawn_request& request) {
   setup.sources[2] = request.stderr_fd;
   setup.sources[3] = request.control_fd;
   setup.filter = static_cast<const sock_fprog*>(request.trace_filter);
+  setup.trace_me = request.trace_me;
 
   std::error_code ec;
   bp::child c(bp::exe = exe, bp::args = args, setup, ec);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/perf_counter.hpp"
 #include "flushcheck/run.hpp"
 
 namespace {
@@ -124,7 +125,19 @@ void workload(const char* title, const std::vector<std::string>& argv, long writ
   row("bare ptrace+seccomp loop", bare, plain, floor_per, writes);
   row("flushcheck tracer", ours, plain, floor_per, writes);
   row("strace -f -c -e trace=write", strace_t, plain, floor_per, writes);
-  std::printf("  perf stat -e syscalls:sys_enter_write: not measured (no perf backend built)\n");
+  std::string why = flushcheck::perf_unavailable_reason();
+  if (why.empty()) {
+    auto perf_opts = options(argv);
+    perf_opts.trace = true;
+    perf_opts.backend = flushcheck::trace_backend::perf;
+    long perf_counted = 0;
+    double perf_t =
+        seconds([&] { perf_counted = flushcheck::run(perf_opts).trace->totals[0]; }, repeat);
+    row("flushcheck perf backend", perf_t, plain, 0, 0);
+    std::printf("  writes counted by the perf backend: %ld\n", perf_counted);
+  } else {
+    std::printf("  perf backend: not measured: %s\n", why.c_str());
+  }
   std::printf("  writes counted: tracer %ld, bare loop %ld stops\n", counted, stops);
   if (writes > 0) {
     double ours_per = (ours - plain) / static_cast<double>(writes) * 1e6;

@@ -14,6 +14,10 @@ namespace flushcheck {
 
 enum class stdin_kind { null, pipe, pty };
 
+/// ptrace: exact per-destination counts, event log, write:N kills.
+/// perf: counts only (totals, and fd 1), no stop per call.
+enum class trace_backend { ptrace, perf };
+
 struct run_options {
   std::vector<std::string> argv;
   sink_kind stdout_sink = sink_kind::pipe;
@@ -24,6 +28,7 @@ struct run_options {
   kill_plan kill;
   /// Count write-family calls with the tracer (implied by write:N kills).
   bool trace = false;
+  trace_backend backend = trace_backend::ptrace;
   /// Deadline for the whole run; at it the process group is killed.
   std::chrono::milliseconds timeout{10000};
   /// The child's whole environment; the marker variables are added.

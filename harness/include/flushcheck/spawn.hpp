@@ -18,6 +18,8 @@ struct spawn_request {
   /// Tracing: a `struct sock_fprog*`. The child then calls PTRACE_TRACEME and
   /// installs this seccomp filter as its last step before exec.
   const void* trace_filter = nullptr;
+  /// PTRACE_TRACEME without a filter: the child stops at its exec (perf backend).
+  bool trace_me = false;
 };
 
 /// The fd number the control channel gets in the child.
