@@ -181,6 +181,9 @@ TEST(cli, count_and_trace_report_writes_per_destination) {
   int write_events = 0;
   for (const auto& e : t["trace"]["events"]) write_events += e[2] == "write";
   EXPECT_EQ(write_events, 2);  // [t_us, pid, call, fd, bytes]
+  auto h = run_json(
+      {"--trace", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT, "setvbuf full 1000; putc 2500; exit 0"});
+  EXPECT_EQ(h["writes"]["1"]["sizes"], nlohmann::json({{"256", 1}, {"512", 2}}));  // 500, 2 x 1000
   auto text = cli({"count", "--", "/bin/sh", "-c", "echo a"});
   EXPECT_NE(text.out.find("write"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("(stdout)"), std::string::npos) << text.out;

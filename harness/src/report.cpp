@@ -59,9 +59,14 @@ nlohmann::json writes_json(const trace_summary& t) {
     for (std::size_t c = 0; c < traced_call_count; ++c)
       if (d.calls[c] != 0) by_call[to_string(static_cast<traced_call>(c))] = d.calls[c];
     std::string name = std::to_string(d.fds.empty() ? -1 : d.fds.front());
-    while (writes.contains(name)) name += "'";  // same fd number, another destination
-    writes[name] = {{"calls", d.write_calls}, {"bytes", d.bytes}, {"what", d.what},
-                    {"role", d.role},         {"fds", d.fds},     {"by_call", by_call}};
+    while (writes.contains(name)) name += "'";        // same fd number, another destination
+    nlohmann::json sizes = nlohmann::json::object();  // lower bound of each power-of-2 bucket
+    for (std::size_t b = 0; b < d.size_histogram.size(); ++b)
+      if (d.size_histogram[b] != 0)
+        sizes[std::to_string(b == 0 ? 0 : 1L << b)] = d.size_histogram[b];
+    writes[name] = {{"calls", d.write_calls}, {"bytes", d.bytes}, {"sizes", sizes},
+                    {"what", d.what},         {"role", d.role},   {"fds", d.fds},
+                    {"by_call", by_call}};
   }
   return writes;
 }
