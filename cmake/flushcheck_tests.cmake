@@ -1,12 +1,12 @@
 include(GoogleTest)
 
 # flushcheck_add_test(NAME SOURCES src... [LIBRARIES lib...] [LABELS label...]
-#                     [TARGETS target...])
+#                     [TARGETS target...] [PREFIX test-name-prefix/])
 # Builds one GoogleTest binary, passes the paths of the programs it runs as
 # FLUSHCHECK_TARGET_<NAME> compile definitions ($<TARGET_FILE:...>), and
 # registers every test case with ctest under the given labels.
 function(flushcheck_add_test name)
-  cmake_parse_arguments(arg "" "" "SOURCES;LIBRARIES;LABELS;TARGETS" ${ARGN})
+  cmake_parse_arguments(arg "" "PREFIX" "SOURCES;LIBRARIES;LABELS;TARGETS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   flushcheck_set_warnings(${name})
   flushcheck_sanitize(${name})
@@ -18,7 +18,12 @@ function(flushcheck_add_test name)
     target_compile_definitions(${name} PRIVATE "FLUSHCHECK_TARGET_${up}=\"$<TARGET_FILE:${t}>\"")
     add_dependencies(${name} ${t})
   endforeach()
+  # gtest_discover_tests (CMake 3.25) splits every ';' in PROPERTIES, so
+  # several labels become one, joined by '/': ctest -L matches regexes, so
+  # both "-L conformance" and "-L toolchain:musl" still select it.
+  string(JOIN "/" labels ${arg_LABELS})
   gtest_discover_tests(${name}
-    PROPERTIES LABELS "${arg_LABELS}" TIMEOUT 120
+    TEST_PREFIX "${arg_PREFIX}"
+    PROPERTIES LABELS "${labels}" TIMEOUT 120
     DISCOVERY_TIMEOUT 30)
 endfunction()

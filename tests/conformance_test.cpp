@@ -2,20 +2,32 @@
 // toolchain. Asserted cases must pass; the others record what they saw.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "flushcheck/conformance.hpp"
 
 namespace flushcheck {
-namespace {
 
+// Built once per toolchain set (tests/CMakeLists.txt): FLUSHCHECK_TOOLCHAIN_DIR
+// names that set's targets; without it, the default build's.
 const target_set& default_set() {
-  static const target_set set = probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
-                                                 FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
+  static const target_set set = [] {
+#ifdef FLUSHCHECK_TOOLCHAIN_DIR
+    std::string dir = FLUSHCHECK_TOOLCHAIN_DIR;
+    std::string cxx = dir + "/iostream_script";
+    if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();  // a C-only set (musl)
+    return probe_target_set(FLUSHCHECK_TOOLCHAIN_NAME, dir + "/stdio_script", cxx);
+#else
+    return probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                            FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
+#endif
+  }();
   return set;
 }
-
-}  // namespace
 
 void PrintTo(const property_case& c, std::ostream* os) { *os << c.id(); }
 

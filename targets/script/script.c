@@ -293,8 +293,10 @@ void fc_sleep_ms(long ms) {
 }
 
 void fc_print_libc(void) {
-#if defined(FC_LIBC_NAME)
-  printf("libc=%s\n", FC_LIBC_NAME);
+#if defined(FC_LIBC_NAME) /* -DFC_LIBC_NAME=musl */
+#define FC_STR2(x) #x
+#define FC_STR(x) FC_STR2(x)
+  printf("libc=%s\n", FC_STR(FC_LIBC_NAME));
 #elif defined(__GLIBC__)
   printf("libc=glibc %s\n", gnu_get_libc_version());
 #else
