@@ -197,6 +197,20 @@ TEST(cli, summary_names_what_survived) {
   EXPECT_NE(r.out.find("survived: \"AAA\\n\""), std::string::npos) << r.out;
 }
 
+TEST(cli, matrix_all_puts_toolchains_side_by_side) {
+  auto r = cli({"matrix", "--all", "--markdown"});
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("| property | tier | default |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("### Differences between implementations"), std::string::npos);
+  if (std::string(FLUSHCHECK_MUSL_STDIO_SCRIPT).empty()) GTEST_SKIP() << "musl not built";
+  // musl sends the first line to a pipe at once; glibc holds it (each backed by a run).
+  EXPECT_NE(r.out.find("stdout.first_line_early [C] pipe: default = 0/0;"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("musl = 4/4;"), std::string::npos);
+  EXPECT_NE(r.out.find("targets/musl/stdio_script' 'line 3; marker first; line 2; marker second'"),
+            std::string::npos);
+}
+
 TEST(cli, matrix_markdown_has_the_table) {
   auto r = cli({"matrix", "--markdown"});
   EXPECT_EQ(r.code, 0) << r.out;

@@ -48,7 +48,9 @@ struct matrix_command {
   bool json = false;
   bool markdown = false;
   bool properties = false;
+  bool all = false;
   std::string targets_dir;
+  int execute_all(const std::string& dir);
 };
 
 }  // namespace flushcheck::cli

@@ -1,4 +1,8 @@
+#include <dirent.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <set>
 
 #include <iomanip>
 #include <iostream>
@@ -54,6 +58,9 @@ matrix_command::matrix_command(CLI::App& parent) {
   app->add_flag("--markdown", markdown, "print a Markdown table (docs/matrix.md)");
   app->add_flag("--properties", properties,
                 "list the properties (tier, clause or source, claim) as Markdown; run nothing");
+  app->add_flag("--all", all,
+                "every toolchain set: the default targets and each directory under them "
+                "with a stdio_script (musl, clang-libcxx, ...), side by side");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
       ->default_str(FLUSHCHECK_TARGETS_DIR);
   app->footer(
@@ -73,6 +80,7 @@ int matrix_command::execute() {
     return 0;
   }
   std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
+  if (all) return execute_all(dir);
   std::string c_target = dir + "/stdio_script";
   std::string cxx_target = dir + "/iostream_script";
   if (::access(c_target.c_str(), X_OK) != 0)
@@ -81,13 +89,13 @@ int matrix_command::execute() {
   target_set set = probe_target_set(targets_dir.empty() ? "default" : dir, c_target, cxx_target);
 
   std::vector<case_result> results;
-  auto all = cases(set);
+  auto todo = cases(set);
   bool progress = !json && !markdown && ::isatty(2);
-  for (std::size_t i = 0; i < all.size(); ++i) {
+  for (std::size_t i = 0; i < todo.size(); ++i) {
     if (progress)
-      std::cerr << "\r[" << i + 1 << "/" << all.size() << "] " << std::left << std::setw(60)
-                << all[i].id() << std::flush;
-    results.push_back(run_case(all[i], set));
+      std::cerr << "\r[" << i + 1 << "/" << todo.size() << "] " << std::left << std::setw(60)
+                << todo[i].id() << std::flush;
+    results.push_back(run_case(todo[i], set));
   }
   if (progress) std::cerr << "\r" << std::string(80, ' ') << "\r";
   int failures = 0;
@@ -152,6 +160,160 @@ int matrix_command::execute() {
     out << (md ? "\n- " : "\n") << tag << r.c.id() << ": " << r.v.explanation
         << (md ? "\n  `" : "\n    ") << r.v.repro << (md ? "`" : "") << "\n";
   }
+  std::cout << out.str();
+  return failures ? 1 : 0;
+}
+
+namespace {
+
+std::vector<target_set> discover_sets(const std::string& dir) {
+  std::vector<target_set> sets;
+  auto add = [&](const std::string& name, const std::string& d) {
+    std::string c = d + "/stdio_script", cxx = d + "/iostream_script";
+    if (::access(c.c_str(), X_OK) != 0) return;
+    if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
+    sets.push_back(probe_target_set(name, c, cxx));
+  };
+  add("default", dir);
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.' && std::string(e->d_name) != "CMakeFiles") names.push_back(e->d_name);
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) add(n, dir + "/" + n);
+  return sets;
+}
+
+std::string row_label(const property_case& c) {
+  return c.prop->name + (c.language == lang::c ? " [C] " : " [C++] ") +
+         std::string(to_string(c.sink));
+}
+
+}  // namespace
+
+int matrix_command::execute_all(const std::string& dir) {
+  auto sets = discover_sets(dir);
+  if (sets.empty())
+    throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
+  // results[s][id]
+  std::vector<std::map<std::string, case_result>> results(sets.size());
+  std::vector<property_case> rows;
+  std::set<std::string> seen;
+  bool progress = !json && !markdown && ::isatty(2);
+  int failures = 0;
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    auto all_cases = cases(sets[s]);
+    for (std::size_t i = 0; i < all_cases.size(); ++i) {
+      const auto& c = all_cases[i];
+      if (progress)
+        std::cerr << "\r[" << sets[s].name << " " << i + 1 << "/" << all_cases.size() << "] "
+                  << std::left << std::setw(50) << c.id() << std::flush;
+      auto r = run_case(c, sets[s]);
+      failures += r.asserted && !r.v.pass;
+      results[s].emplace(c.id(), r);
+    }
+  }
+  if (progress) std::cerr << "\r" << std::string(80, ' ') << "\r";
+  // Rows in catalogue order, union over the sets.
+  for (const auto& p : catalogue())
+    for (lang l : p.langs)
+      for (sink_kind k : p.sinks) {
+        property_case c{&p, l, k};
+        for (const auto& r : results)
+          if (r.count(c.id()) != 0 && seen.insert(c.id()).second) rows.push_back(c);
+      }
+
+  if (json) {
+    nlohmann::json j;
+    j["toolchains"] = nlohmann::json::array();
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      nlohmann::json cs = nlohmann::json::array();
+      for (const auto& [id, r] : results[s])
+        cs.push_back({{"id", id},
+                      {"tier", to_string(r.c.prop->level)},
+                      {"asserted", r.asserted},
+                      {"pass", r.v.pass},
+                      {"observed", r.v.observed},
+                      {"repro", r.v.repro}});
+      j["toolchains"].push_back({{"name", sets[s].name},
+                                 {"libc", sets[s].profile.libc},
+                                 {"cxxlib", sets[s].profile.cxxlib},
+                                 {"version", sets[s].profile.version},
+                                 {"cases", cs}});
+    }
+    j["failures"] = failures;
+    std::cout << j.dump(2) << "\n";
+    return failures ? 1 : 0;
+  }
+
+  std::ostringstream out;
+  const bool md = markdown;
+  out << (md ? "" : "flushcheck matrix --all: ") << sets.size() << " toolchain sets\n\n";
+  for (const auto& set : sets)
+    out << (md ? "- `" : "  ") << set.name << (md ? "`: " : ": ") << set.profile.version << "\n";
+  out << "\n";
+  std::size_t w = 12;
+  for (const auto& c : rows) w = std::max(w, row_label(c).size());
+  std::size_t cw = 12;
+  for (const auto& set : sets) cw = std::max(cw, set.name.size() + 2);
+  if (md) {
+    out << "| property | tier |";
+    for (const auto& set : sets) out << " " << set.name << " |";
+    out << "\n|---|---|";
+    for (std::size_t i = 0; i < sets.size(); ++i) out << "---|";
+    out << "\n";
+  } else {
+    out << "  " << std::left << std::setw(static_cast<int>(w)) << ""
+        << " " << std::setw(10) << "";
+    for (const auto& set : sets) out << " " << std::setw(static_cast<int>(cw)) << set.name;
+    out << "\n";
+  }
+  std::string group;
+  for (const auto& c : rows) {
+    if (!md && c.prop->group != group) out << "\n" << (group = c.prop->group) << "\n";
+    if (md)
+      out << "| " << row_label(c) << " | " << to_string(c.prop->level) << " |";
+    else
+      out << "  " << std::left << std::setw(static_cast<int>(w)) << row_label(c) << " "
+          << std::setw(10) << to_string(c.prop->level);
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      auto it = results[s].find(c.id());
+      std::string v = it == results[s].end() ? "-" : cell(it->second);
+      if (md)
+        out << " " << v << " |";
+      else
+        out << " " << std::setw(static_cast<int>(cw)) << v;
+    }
+    out << "\n";
+  }
+  out << "\n" << failures << " FAIL across " << sets.size() << " toolchain sets\n";
+  // Every difference between implementations, with the run that shows it.
+  out << (md ? "\n### Differences between implementations\n" : "\nDifferences:\n");
+  for (const auto& c : rows) {
+    if (c.prop->level == tier::required) continue;
+    std::map<std::string, std::vector<std::size_t>> by_value;
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      auto it = results[s].find(c.id());
+      if (it != results[s].end()) by_value[it->second.v.observed].push_back(s);
+    }
+    if (by_value.size() < 2) continue;
+    out << (md ? "\n- " : "\n") << row_label(c) << ":";
+    for (const auto& [value, idx] : by_value)
+      for (std::size_t s : idx) out << " " << sets[s].name << " = " << value << ";";
+    out << "\n";
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      auto it = results[s].find(c.id());
+      if (it != results[s].end())
+        out << (md ? "  - `" : "    ") << it->second.v.repro << (md ? "`" : "") << "\n";
+    }
+  }
+  for (std::size_t s = 0; s < sets.size(); ++s)
+    for (const auto& [id, r] : results[s])
+      if (r.asserted && !r.v.pass)
+        out << (md ? "\n- " : "\n") << "FAIL " << sets[s].name << " " << id << ": "
+            << r.v.explanation << (md ? "\n  `" : "\n    ") << r.v.repro << (md ? "`" : "") << "\n";
   std::cout << out.str();
   return failures ? 1 : 0;
 }

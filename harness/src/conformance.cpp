@@ -58,6 +58,15 @@ std::vector<std::string> clean_environment() {
 namespace {
 
 std::string shell_quote(const std::string& s) {
+  if (s.find('\n') != std::string::npos) {  // $'...' keeps the repro on one line
+    std::string q = "$'";
+    for (char c : s)
+      q += c == '\n'   ? std::string("\\n")
+           : c == '\'' ? std::string("\\'")
+           : c == '\\' ? std::string("\\\\")
+                       : std::string(1, c);
+    return q + "'";
+  }
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
