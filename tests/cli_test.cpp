@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -209,6 +210,39 @@ TEST(cli, matrix_all_puts_toolchains_side_by_side) {
   EXPECT_NE(r.out.find("musl = 4/4;"), std::string::npos);
   EXPECT_NE(r.out.find("targets/musl/stdio_script' 'line 3; marker first; line 2; marker second'"),
             std::string::npos);
+}
+
+TEST(cli, matrix_html_page_loads_in_headless_chromium) {
+  std::string page = ::testing::TempDir() + "flushcheck_matrix.html";
+  auto r = cli({"matrix", "--all", "--html", page});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  long rows = std::stol(r.out.substr(r.out.find(": ") + 2));  // "wrote F: N rows x M sets"
+  if (::access("/usr/bin/chromium", X_OK) != 0)
+    GTEST_SKIP() << "chromium not installed (ci/setup installs Debian's chromium)";
+  run_options o;
+  o.argv = {"/usr/bin/chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--user-data-dir=" + ::testing::TempDir() + "flushcheck-chromium",
+            "--dump-dom",
+            "file://" + page};
+  o.env = clean_environment();
+  o.env.push_back("HOME=" + ::testing::TempDir());
+  o.timeout = std::chrono::milliseconds(90000);
+  auto obs = run(o);
+  ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  const std::string& dom = obs.out.data;  // the DOM after the page loaded
+  EXPECT_NE(dom.find("<table id=\"matrix\">"), std::string::npos);
+  long tr = 0;
+  for (auto at = dom.find("<tr>"); at != std::string::npos; at = dom.find("<tr>", at + 1)) ++tr;
+  EXPECT_EQ(tr, rows + 1);  // header + one per row
+  EXPECT_NE(dom.find("<b>musl</b>"), std::string::npos);
 }
 
 TEST(cli, matrix_markdown_has_the_table) {

@@ -49,6 +49,7 @@ struct matrix_command {
   bool markdown = false;
   bool properties = false;
   bool all = false;
+  std::string html;
   std::string targets_dir;
   int execute_all(const std::string& dir);
 };

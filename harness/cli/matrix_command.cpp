@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <set>
 
 #include <iomanip>
@@ -61,6 +62,9 @@ matrix_command::matrix_command(CLI::App& parent) {
   app->add_flag("--all", all,
                 "every toolchain set: the default targets and each directory under them "
                 "with a stdio_script (musl, clang-libcxx, ...), side by side");
+  app->add_option("--html", html,
+                  "write the matrix as one self-contained HTML page to FILE (with --all: every "
+                  "toolchain set)");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
       ->default_str(FLUSHCHECK_TARGETS_DIR);
   app->footer(
@@ -80,7 +84,7 @@ int matrix_command::execute() {
     return 0;
   }
   std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
-  if (all) return execute_all(dir);
+  if (all || !html.empty()) return execute_all(dir);
   std::string c_target = dir + "/stdio_script";
   std::string cxx_target = dir + "/iostream_script";
   if (::access(c_target.c_str(), X_OK) != 0)
@@ -186,6 +190,28 @@ std::vector<target_set> discover_sets(const std::string& dir) {
   return sets;
 }
 
+std::string escape_html(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+const char* css_class(const case_result& r) {
+  if (!r.asserted) return "obs";
+  return r.v.pass ? "pass" : "fail";
+}
+
 std::string row_label(const property_case& c) {
   return c.prop->name + (c.language == lang::c ? " [C] " : " [C++] ") +
          std::string(to_string(c.sink));
@@ -195,6 +221,7 @@ std::string row_label(const property_case& c) {
 
 int matrix_command::execute_all(const std::string& dir) {
   auto sets = discover_sets(dir);
+  if (!all && sets.size() > 1) sets.resize(1);  // --html alone: the default set
   if (sets.empty())
     throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
   // results[s][id]
@@ -245,6 +272,45 @@ int matrix_command::execute_all(const std::string& dir) {
     }
     j["failures"] = failures;
     std::cout << j.dump(2) << "\n";
+    return failures ? 1 : 0;
+  }
+
+  if (!html.empty()) {
+    std::ostringstream h;
+    h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      << "<title>flushcheck conformance matrix</title><style>"
+      << "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
+      << "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}"
+      << ".pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}"
+      << ".obs{background:#eef}code{font-size:12px}</style></head><body>\n"
+      << "<h1>flushcheck conformance matrix</h1>\n<ul id=\"toolchains\">\n";
+    for (const auto& set : sets)
+      h << "<li><b>" << escape_html(set.name) << "</b>: " << escape_html(set.profile.version)
+        << "</li>\n";
+    h << "</ul>\n<p>" << failures << " FAIL. Green: pass; red: FAIL; blue: observed value "
+      << "(observed tier, or documented for another implementation).</p>\n"
+      << "<table id=\"matrix\"><thead><tr><th>property</th><th>tier</th>";
+    for (const auto& set : sets) h << "<th>" << escape_html(set.name) << "</th>";
+    h << "</tr></thead><tbody>\n";
+    for (const auto& c : rows) {
+      h << "<tr><td title=\"" << escape_html(c.prop->claim + " [" + c.prop->source + "]") << "\">"
+        << escape_html(row_label(c)) << "</td><td>" << to_string(c.prop->level) << "</td>";
+      for (std::size_t s = 0; s < sets.size(); ++s) {
+        auto it = results[s].find(c.id());
+        if (it == results[s].end())
+          h << "<td>-</td>";
+        else
+          h << "<td class=\"" << css_class(it->second) << "\" title=\""
+            << escape_html(it->second.v.repro) << "\">" << escape_html(cell(it->second)) << "</td>";
+      }
+      h << "</tr>\n";
+    }
+    h << "</tbody></table>\n</body></html>\n";
+    std::ofstream f(html);
+    f << h.str();
+    if (!f) throw usage_error("--html=" + html + ": cannot write it");
+    std::cout << "wrote " << html << ": " << rows.size() << " rows x " << sets.size()
+              << " toolchain sets, " << failures << " FAIL\n";
     return failures ? 1 : 0;
   }
 
@@ -303,6 +369,10 @@ int matrix_command::execute_all(const std::string& dir) {
     for (const auto& [value, idx] : by_value)
       for (std::size_t s : idx) out << " " << sets[s].name << " = " << value << ";";
     out << "\n";
+    for (const auto& [value, idx] : by_value)  // what each outcome means for a program
+      out << (md ? "  - " : "    ") << sets[idx.front()].name
+          << (idx.size() > 1 ? " and others like it" : "") << ": "
+          << results[idx.front()].at(c.id()).v.explanation << "\n";
     for (std::size_t s = 0; s < sets.size(); ++s) {
       auto it = results[s].find(c.id());
       if (it != results[s].end())
