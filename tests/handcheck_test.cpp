@@ -1,0 +1,96 @@
+// The matrix agrees with hand-checks: small programs written apart from the
+// script targets (tests/handcheck/), built with each toolchain set, run
+// under the harness on a pipe, must show what the matrix says of that set.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <sstream>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/run.hpp"
+
+namespace flushcheck {
+namespace {
+
+struct toolchain {
+  std::string name;
+  std::string dir;  // "" for the default set (CMake-built targets)
+};
+
+std::vector<toolchain> toolchains() {
+  std::vector<toolchain> out = {{"default", ""}};
+  std::stringstream in(FLUSHCHECK_TOOLCHAIN_SETS);
+  for (std::string e; std::getline(in, e, ',');) {
+    auto eq = e.find('=');
+    if (eq != std::string::npos) out.push_back({e.substr(0, eq), e.substr(eq + 1)});
+  }
+  return out;
+}
+
+class handcheck : public ::testing::TestWithParam<toolchain> {
+ protected:
+  std::string program(const std::string& base) const {
+    const auto& t = GetParam();
+    if (t.dir.empty()) {
+      if (base == "first_line") return FLUSHCHECK_TARGET_HANDCHECK_FIRST_LINE;
+      if (base == "buffer_size") return FLUSHCHECK_TARGET_HANDCHECK_BUFFER_SIZE;
+      return FLUSHCHECK_TARGET_HANDCHECK_UNSYNCED_ORDER;
+    }
+    return t.dir + "/handcheck_" + base;
+  }
+  target_set set() const {
+    const auto& t = GetParam();
+    if (t.dir.empty())
+      return probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                              FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
+    std::string cxx = t.dir + "/iostream_script";
+    if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
+    return probe_target_set(t.name, t.dir + "/stdio_script", cxx);
+  }
+  std::string on_pipe(const std::string& base) const {
+    run_options o;
+    o.argv = {program(base)};
+    o.env = clean_environment();
+    return run(o).out.data;
+  }
+  /// The matrix's observed value for PROPERTY on a pipe.
+  std::string matrix(const std::string& property, lang l) const {
+    target_set s = set();
+    for (const auto& c : cases(s))
+      if (c.prop->name == property && c.language == l && c.sink == sink_kind::pipe)
+        return run_case(c, s).v.observed;
+    return "";
+  }
+};
+
+TEST_P(handcheck, first_line_early_as_the_matrix_says) {
+  bool early = on_pipe("first_line") == "first\n";
+  std::string observed = matrix("stdout.first_line_early", lang::c);  // "0/0" or "4/4"
+  EXPECT_EQ(early, !observed.starts_with("0/")) << "matrix: " << observed;
+}
+
+TEST_P(handcheck, flushed_bytes_match_the_matrix_buffer_size) {
+  std::size_t got = on_pipe("buffer_size").size();
+  std::string observed = matrix("stdout.buffer_size", lang::c);  // "buffer N bytes (...)"
+  std::size_t n = std::stoul(observed.substr(observed.find(' ') + 1));
+  EXPECT_EQ(got, 3000 / n * n) << "matrix: " << observed << "; hand-check delivered " << got;
+}
+
+TEST_P(handcheck, unsynced_order_as_the_matrix_says) {
+  if (::access(program("unsynced_order").c_str(), X_OK) != 0)
+    GTEST_SKIP() << GetParam().name << " has no C++ library";
+  bool in_order = on_pipe("unsynced_order") == "AAbbCCdd\n";
+  std::string observed = matrix("sync.off_order", lang::cxx);
+  EXPECT_EQ(in_order, observed == "\"BBCCDDEE\\n\"") << "matrix: " << observed;
+}
+
+INSTANTIATE_TEST_SUITE_P(toolchains, handcheck, ::testing::ValuesIn(toolchains()),
+                         [](const ::testing::TestParamInfo<toolchain>& p) {
+                           std::string n = p.param.name;
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace flushcheck
