@@ -296,7 +296,11 @@ void fc_print_libc(void) {
 #if defined(FC_LIBC_NAME) /* -DFC_LIBC_NAME=musl */
 #define FC_STR2(x) #x
 #define FC_STR(x) FC_STR2(x)
+#if defined(FC_LIBC_VERSION)
+  printf("libc=%s %s\n", FC_STR(FC_LIBC_NAME), FC_STR(FC_LIBC_VERSION));
+#else
   printf("libc=%s\n", FC_STR(FC_LIBC_NAME));
+#endif
 #elif defined(__GLIBC__)
   printf("libc=glibc %s\n", gnu_get_libc_version());
 #else
