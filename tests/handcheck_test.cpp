@@ -27,6 +27,8 @@ std::vector<toolchain> toolchains() {
   return out;
 }
 
+void PrintTo(const toolchain& t, std::ostream* os) { *os << t.name; }
+
 class handcheck : public ::testing::TestWithParam<toolchain> {
  protected:
   std::string program(const std::string& base) const {
