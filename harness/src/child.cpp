@@ -19,14 +19,16 @@ child_process::child_process(pid_t pid) : pid_(pid) {
 }
 
 child_process::child_process(child_process&& o) noexcept
-    : pid_(std::exchange(o.pid_, -1)), pidfd_(std::move(o.pidfd_)), status_(std::move(o.status_)) {}
+    : pid_(std::exchange(o.pid_, -1)),
+      pidfd_(std::move(o.pidfd_)),
+      status_(std::exchange(o.status_, std::nullopt)) {}
 
 child_process& child_process::operator=(child_process&& o) noexcept {
   if (this != &o) {
     dispose();
     pid_ = std::exchange(o.pid_, -1);
     pidfd_ = std::move(o.pidfd_);
-    status_ = std::move(o.status_);
+    status_ = std::exchange(o.status_, std::nullopt);
   }
   return *this;
 }
