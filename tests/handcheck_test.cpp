@@ -19,11 +19,9 @@ struct toolchain {
 
 std::vector<toolchain> toolchains() {
   std::vector<toolchain> out = {{"default", ""}};
-  std::stringstream in(FLUSHCHECK_TOOLCHAIN_SETS);
-  for (std::string e; std::getline(in, e, ',');) {
-    auto eq = e.find('=');
-    if (eq != std::string::npos) out.push_back({e.substr(0, eq), e.substr(eq + 1)});
-  }
+  std::stringstream in(FLUSHCHECK_TOOLCHAIN_SETS);  // "musl,clang-libcxx,..."
+  for (std::string name; std::getline(in, name, ',');)
+    if (!name.empty()) out.push_back({name, std::string(FLUSHCHECK_TOOLCHAIN_ROOT) + "/" + name});
   return out;
 }
 
@@ -45,9 +43,7 @@ class handcheck : public ::testing::TestWithParam<toolchain> {
     if (t.dir.empty())
       return probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
                               FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
-    std::string cxx = t.dir + "/iostream_script";
-    if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
-    return probe_target_set(t.name, t.dir + "/stdio_script", cxx);
+    return probe_target_dir(t.name, t.dir).value();
   }
   std::string on_pipe(const std::string& base) const {
     run_options o;

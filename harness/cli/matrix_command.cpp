@@ -45,6 +45,20 @@ std::vector<row> rows_of(const std::vector<case_result>& results) {
   return rows;
 }
 
+/// Every case of SET, with a progress line on stderr when asked (a terminal).
+std::vector<case_result> run_all_cases(const target_set& set, bool progress) {
+  std::vector<case_result> results;
+  auto todo = cases(set);
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    if (progress)
+      std::cerr << "\r[" << set.name << " " << i + 1 << "/" << todo.size() << "] " << std::left
+                << std::setw(60) << todo[i].id() << std::flush;
+    results.push_back(run_case(todo[i], set));
+  }
+  if (progress) std::cerr << "\r" << std::string(90, ' ') << "\r";
+  return results;
+}
+
 std::string row_name(const row& r) {
   return r.prop->name + (r.language == lang::c ? " [C]" : " [C++]");
 }
@@ -85,23 +99,11 @@ int matrix_command::execute() {
   }
   std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
   if (all || !html.empty()) return execute_all(dir);
-  std::string c_target = dir + "/stdio_script";
-  std::string cxx_target = dir + "/iostream_script";
-  if (::access(c_target.c_str(), X_OK) != 0)
+  auto found = probe_target_dir(targets_dir.empty() ? "default" : dir, dir);
+  if (!found)
     throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
-  if (::access(cxx_target.c_str(), X_OK) != 0) cxx_target.clear();  // a C-only toolchain
-  target_set set = probe_target_set(targets_dir.empty() ? "default" : dir, c_target, cxx_target);
-
-  std::vector<case_result> results;
-  auto todo = cases(set);
-  bool progress = !json && !markdown && ::isatty(2);
-  for (std::size_t i = 0; i < todo.size(); ++i) {
-    if (progress)
-      std::cerr << "\r[" << i + 1 << "/" << todo.size() << "] " << std::left << std::setw(60)
-                << todo[i].id() << std::flush;
-    results.push_back(run_case(todo[i], set));
-  }
-  if (progress) std::cerr << "\r" << std::string(80, ' ') << "\r";
+  const target_set& set = *found;
+  std::vector<case_result> results = run_all_cases(set, !json && !markdown && ::isatty(2));
   int failures = 0;
   for (const auto& r : results) failures += r.asserted && !r.v.pass;
 
@@ -173,10 +175,7 @@ namespace {
 std::vector<target_set> discover_sets(const std::string& dir) {
   std::vector<target_set> sets;
   auto add = [&](const std::string& name, const std::string& d) {
-    std::string c = d + "/stdio_script", cxx = d + "/iostream_script";
-    if (::access(c.c_str(), X_OK) != 0) return;
-    if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
-    sets.push_back(probe_target_set(name, c, cxx));
+    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
   };
   add("default", dir);
   std::vector<std::string> names;
@@ -228,21 +227,12 @@ int matrix_command::execute_all(const std::string& dir) {
   std::vector<std::map<std::string, case_result>> results(sets.size());
   std::vector<property_case> rows;
   std::set<std::string> seen;
-  bool progress = !json && !markdown && ::isatty(2);
   int failures = 0;
-  for (std::size_t s = 0; s < sets.size(); ++s) {
-    auto all_cases = cases(sets[s]);
-    for (std::size_t i = 0; i < all_cases.size(); ++i) {
-      const auto& c = all_cases[i];
-      if (progress)
-        std::cerr << "\r[" << sets[s].name << " " << i + 1 << "/" << all_cases.size() << "] "
-                  << std::left << std::setw(50) << c.id() << std::flush;
-      auto r = run_case(c, sets[s]);
+  for (std::size_t s = 0; s < sets.size(); ++s)
+    for (auto& r : run_all_cases(sets[s], !json && !markdown && ::isatty(2))) {
       failures += r.asserted && !r.v.pass;
-      results[s].emplace(c.id(), r);
+      results[s].emplace(r.c.id(), std::move(r));
     }
-  }
-  if (progress) std::cerr << "\r" << std::string(80, ' ') << "\r";
   // Rows in catalogue order, union over the sets.
   for (const auto& p : catalogue())
     for (lang l : p.langs)

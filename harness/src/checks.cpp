@@ -2,32 +2,16 @@
 
 #include <sys/stat.h>
 
-#include <cstdio>
+#include "flushcheck/payload.h"
+#include "flushcheck/report.hpp"
 
 namespace flushcheck::detail {
 
 std::string payload(int index, std::size_t n) {
-  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return std::string(n, alphabet[index % 62]);
+  return std::string(n, flushcheck_payload_char(index));
 }
 
-std::string show(const std::string& bytes) {
-  std::string out = "\"";
-  for (unsigned char c : bytes) {
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c >= 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else
-      out += static_cast<char>(c);
-    if (out.size() > 120) return out + "...\" (" + std::to_string(bytes.size()) + " bytes)";
-  }
-  return out + "\"";
-}
+std::string show(const std::string& bytes) { return "\"" + printable(bytes, 120) + "\""; }
 
 namespace {
 const char* name_of(stream s) { return s == stream::out ? "stdout" : "stderr"; }
@@ -35,6 +19,12 @@ const std::string& data_of(const observation& obs, stream s) {
   return s == stream::out || obs.err.sink == "stdout" ? obs.out.data : obs.err.data;
 }
 }  // namespace
+
+observation run_stderr_on_sink(property_context& ctx, const std::string& script) {
+  run_options o;
+  o.stderr_sink = ctx.sink();
+  return ctx.run(script, o);
+}
 
 verdict visible_is(const observation& obs, std::size_t marker, stream s, std::size_t want,
                    const std::string& claim) {

@@ -1,6 +1,8 @@
 // Property framework: contexts, cases, tier-aware results, host profile.
 #include "flushcheck/conformance.hpp"
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include "flushcheck/signals.hpp"
@@ -49,6 +51,13 @@ target_set probe_target_set(std::string name, std::string stdio_script,
     set.profile.version += ", " + cxx_version;
   }
   return set;
+}
+
+std::optional<target_set> probe_target_dir(std::string name, const std::string& dir) {
+  std::string c = dir + "/stdio_script", cxx = dir + "/iostream_script";
+  if (::access(c.c_str(), X_OK) != 0) return std::nullopt;
+  if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
+  return probe_target_set(std::move(name), c, cxx);
 }
 
 std::vector<std::string> clean_environment() {

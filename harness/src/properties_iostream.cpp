@@ -21,16 +21,12 @@ verdict unitbuf_flushes(property_context& ctx) {
 }
 
 verdict cerr_unitbuf(property_context& ctx) {
-  run_options o;
-  o.stderr_sink = ctx.sink();
-  auto obs = ctx.run("write 3 err; marker a", o);
+  auto obs = run_stderr_on_sink(ctx, "write 3 err; marker a");
   return visible_is(obs, 1, stream::err, 3, "cerr has unitbuf set");
 }
 
 verdict clog_without_flush(property_context& ctx) {
-  run_options o;
-  o.stderr_sink = ctx.sink();
-  auto obs = ctx.run("write 3 log; marker a", o);
+  auto obs = run_stderr_on_sink(ctx, "write 3 log; marker a");
   if (obs.markers.empty()) return visible_is(obs, 1, stream::err, 0, "clog");
   std::size_t got = obs.markers[0].stderr_visible;
   return record(std::to_string(got) + " of 3",

@@ -58,16 +58,12 @@ verdict stdout_buffer_size(property_context& ctx) {
 }
 
 verdict stderr_not_fully_buffered(property_context& ctx) {
-  run_options o;
-  o.stderr_sink = ctx.sink();
-  auto obs = ctx.run("line 3 err; line 100 out; marker cut", o);
+  auto obs = run_stderr_on_sink(ctx, "line 3 err; line 100 out; marker cut");
   return visible_is(obs, 1, stream::err, 4, "stderr is not fully buffered");
 }
 
 verdict stderr_unbuffered(property_context& ctx) {
-  run_options o;
-  o.stderr_sink = ctx.sink();
-  auto obs = ctx.run("write 3 err; marker a; putc 5 err; marker b", o);
+  auto obs = run_stderr_on_sink(ctx, "write 3 err; marker a; putc 5 err; marker b");
   return both(visible_is(obs, 1, stream::err, 3, "stderr is unbuffered"),
               visible_is(obs, 2, stream::err, 8, "stderr is unbuffered"));
 }

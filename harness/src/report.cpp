@@ -31,6 +31,8 @@ nlohmann::json stream_json(const stream_observation& s) {
           {"chunks", chunks}};
 }
 
+}  // namespace
+
 std::string printable(const std::string& data, std::size_t max) {
   std::string out;
   for (std::size_t i = 0; i < data.size() && i < max; ++i) {
@@ -49,8 +51,6 @@ std::string printable(const std::string& data, std::size_t max) {
   if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
   return out;
 }
-
-}  // namespace
 
 nlohmann::json writes_json(const trace_summary& t) {
   nlohmann::json writes = nlohmann::json::object();

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L /* strtok_r, nanosleep under -std=c11 (musl) */
 #include "script.h"
 
+#include "flushcheck/payload.h"
+
 #include <ctype.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -13,9 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char k_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-char fc_payload_char(int index) { return k_alphabet[index % 62]; }
+char fc_payload_char(int index) { return flushcheck_payload_char(index); }
 
 struct fc_signame {
   const char* name;

@@ -3,6 +3,7 @@
 /// on one sink, cut at markers, and returns a verdict. The GoogleTest suite
 /// and `flushcheck matrix` run the same catalogue.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct target_set {
 target_set probe_target_set(std::string name, std::string stdio_script,
                             std::string iostream_script);
 
+/// The set in DIR (its stdio_script, and its iostream_script if there is
+/// one: musl's set is C only), probed; nullopt if DIR has no stdio_script.
+std::optional<target_set> probe_target_dir(std::string name, const std::string& dir);
+
 enum class lang { c, cxx };
 
 struct verdict {
@@ -61,7 +66,6 @@ class property_context {
   const target_set& targets() const noexcept { return targets_; }
   lang language() const noexcept { return lang_; }
   sink_kind sink() const noexcept { return sink_; }
-  bool is_tty() const noexcept { return sink_ == sink_kind::pty || sink_ == sink_kind::pty_cooked; }
 
   /// Runs SCRIPT with stdout on sink(); o's argv and env are filled in.
   observation run(const std::string& script, run_options o = {});

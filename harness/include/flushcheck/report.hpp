@@ -12,6 +12,9 @@ namespace flushcheck {
 /// readable and any byte string round-trips through JSON.
 std::string bytes_as_code_points(const std::string& bytes);
 
+/// Bytes for people: \n, \r and \xHH escapes, cut after MAX bytes with a count.
+std::string printable(const std::string& data, std::size_t max);
+
 nlohmann::json to_json(const observation& obs);
 
 /// "writes": per destination (named by its first fd), with calls and bytes.

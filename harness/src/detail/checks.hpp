@@ -24,6 +24,9 @@ std::string show(const std::string& bytes);
 
 enum class stream { out, err };
 
+/// Runs SCRIPT with stderr (not stdout) on the sink under test.
+observation run_stderr_on_sink(property_context& ctx, const std::string& script);
+
 /// Verdict of "at marker M (1-based), STREAM had WANT bytes at the reader".
 verdict visible_is(const observation& obs, std::size_t marker, stream s, std::size_t want,
                    const std::string& claim);
