@@ -1,12 +1,21 @@
 include(GoogleTest)
 
 # flushcheck_add_test(NAME SOURCES src... [LIBRARIES lib...] [LABELS label...]
-#                     [TARGETS target...] [PREFIX test-name-prefix/])
+#                     [TARGETS target...] [PREFIX test-name-prefix/]
+#                     [ENVIRONMENT VAR=value] [TIMEOUT seconds])
 # Builds one GoogleTest binary, passes the paths of the programs it runs as
 # FLUSHCHECK_TARGET_<NAME> compile definitions ($<TARGET_FILE:...>), and
 # registers every test case with ctest under the given labels.
 function(flushcheck_add_test name)
-  cmake_parse_arguments(arg "" "PREFIX" "SOURCES;LIBRARIES;LABELS;TARGETS" ${ARGN})
+  cmake_parse_arguments(arg "" "PREFIX;ENVIRONMENT;TIMEOUT" "SOURCES;LIBRARIES;LABELS;TARGETS"
+                        ${ARGN})
+  if(NOT arg_TIMEOUT)
+    set(arg_TIMEOUT 120)
+  endif()
+  set(env_property "")
+  if(arg_ENVIRONMENT)
+    set(env_property ENVIRONMENT "${arg_ENVIRONMENT}")
+  endif()
   add_executable(${name} ${arg_SOURCES})
   flushcheck_set_warnings(${name})
   flushcheck_sanitize(${name})
@@ -24,6 +33,6 @@ function(flushcheck_add_test name)
   string(JOIN "/" labels ${arg_LABELS})
   gtest_discover_tests(${name}
     TEST_PREFIX "${arg_PREFIX}"
-    PROPERTIES LABELS "${labels}" TIMEOUT 120
+    PROPERTIES LABELS "${labels}" TIMEOUT ${arg_TIMEOUT} ${env_property}
     DISCOVERY_TIMEOUT 30)
 endfunction()

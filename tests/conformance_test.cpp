@@ -6,22 +6,9 @@
 #include <vector>
 
 #include "flushcheck/conformance.hpp"
+#include "test_targets.hpp"
 
 namespace flushcheck {
-
-// Built once per toolchain set (tests/CMakeLists.txt): FLUSHCHECK_TOOLCHAIN_DIR
-// names that set's targets; without it, the default build's.
-const target_set& default_set() {
-  static const target_set set = [] {
-#ifdef FLUSHCHECK_TOOLCHAIN_DIR
-    return probe_target_dir(FLUSHCHECK_TOOLCHAIN_NAME, FLUSHCHECK_TOOLCHAIN_DIR).value();
-#else
-    return probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
-                            FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
-#endif
-  }();
-  return set;
-}
 
 void PrintTo(const property_case& c, std::ostream* os) { *os << c.id(); }
 
@@ -31,14 +18,14 @@ class conformance : public ::testing::TestWithParam<property_case> {};
 
 TEST_P(conformance, holds) {
   const property_case& c = GetParam();
-  case_result r = run_case(c, default_set());
+  case_result r = run_case(c, test_target_set());
   RecordProperty("tier", to_string(c.prop->level));
   RecordProperty("observed", r.v.observed);
   // Recorded, not asserted: reported as skipped with the reason and the value
   // seen, rather than as a pass that could not have failed.
   if (!r.asserted)
     GTEST_SKIP() << to_string(c.prop->level) << " tier, not asserted for "
-                 << default_set().profile.version << "; observed: " << r.v.observed;
+                 << test_target_set().profile.version << "; observed: " << r.v.observed;
   EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
                         << r.v.explanation << "\nreproduce: " << r.v.repro;
 }
@@ -50,7 +37,7 @@ std::string case_name(const ::testing::TestParamInfo<property_case>& info) {
   return id;
 }
 
-INSTANTIATE_TEST_SUITE_P(catalogue, conformance, ::testing::ValuesIn(cases(default_set())),
+INSTANTIATE_TEST_SUITE_P(catalogue, conformance, ::testing::ValuesIn(cases(test_target_set())),
                          case_name);
 
 }  // namespace

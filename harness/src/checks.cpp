@@ -83,13 +83,6 @@ verdict record(std::string value, std::string explanation) {
   return v;
 }
 
-std::size_t sink_blksize(sink_kind s) {
-  sink k = sink::open(s);
-  struct stat st {};
-  if (::fstat(k.child_fd(), &st) != 0) return 0;
-  return static_cast<std::size_t>(st.st_blksize);
-}
-
 bool is_glibc(const impl_profile& p) { return p.libc == "glibc"; }
 bool is_glibc_or_musl(const impl_profile& p) { return p.libc == "glibc" || p.libc == "musl"; }
 bool is_glibc_libstdcxx(const impl_profile& p) {

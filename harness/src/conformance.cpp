@@ -1,5 +1,6 @@
 // Property framework: contexts, cases, tier-aware results, host profile.
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/report.hpp"
 
 #include <unistd.h>
 
@@ -64,45 +65,12 @@ std::vector<std::string> clean_environment() {
   return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
 }
 
-namespace {
-
-std::string shell_quote(const std::string& s) {
-  if (s.find('\n') != std::string::npos) {  // $'...' keeps the repro on one line
-    std::string q = "$'";
-    for (char c : s)
-      q += c == '\n'   ? std::string("\\n")
-           : c == '\'' ? std::string("\\'")
-           : c == '\\' ? std::string("\\\\")
-                       : std::string(1, c);
-    return q + "'";
-  }
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string command_line(const run_options& o) {
-  std::string cmd = "env -i";
-  for (const auto& kv : o.env) cmd += " " + kv;
-  cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
-  cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
-  if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
-  if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
-  if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
-  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + o.kill.text();
-  cmd += " --";
-  for (const auto& a : o.argv) cmd += " " + shell_quote(a);
-  return cmd;
-}
-
-}  // namespace
-
 observation property_context::run(const std::string& script, run_options o) {
   o.argv = {lang_ == lang::c ? targets_.stdio_script : targets_.iostream_script, script};
   o.stdout_sink = sink_;
   if (o.env.empty()) o.env = clean_environment();
   if (o.timeout == std::chrono::milliseconds(10000)) o.timeout = std::chrono::milliseconds(20000);
-  last_ = command_line(o);
+  last_ = repro_command(o);
   return flushcheck::run(o);
 }
 

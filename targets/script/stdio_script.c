@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "flushcheck/marker.h"
@@ -42,6 +43,9 @@ static void put_bytes(int index, const struct fc_op* op, long n, int newline) {
       break;
     default:
       if (want > 0 && fwrite(buf, 1, want, f) != want) fc_report(index, op, "fwrite", errno);
+#ifdef FC_BUG_DOUBLE_BYTE /* injected bug (tests only): an fwrite's last byte goes out twice */
+      if (want > 0) fwrite(buf + want - 1, 1, 1, f);
+#endif
   }
   free(buf);
 }
@@ -131,6 +135,13 @@ int main(int argc, char** argv) {
   flushcheck_marker_init();
 #ifdef FC_BUG_LINEBUF_STDOUT /* injected bug (tests only): stdout always line buffered */
   setvbuf(stdout, NULL, _IOLBF, 0);
+#endif
+#ifdef FC_BUG_BUFFER_PLUS_ONE /* injected bug (tests only): a buffer one byte too long */
+  {
+    struct stat st;
+    if (!isatty(1) && fstat(1, &st) == 0 && st.st_blksize > 0)
+      setvbuf(stdout, malloc((size_t)st.st_blksize + 1), _IOFBF, (size_t)st.st_blksize + 1);
+  }
 #endif
 #ifdef FC_BUG_EXIT_NO_FLUSH /* injected bug (tests only): exit behaves like _exit */
   for (int i = 0; i < script.count; ++i)

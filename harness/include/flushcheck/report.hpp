@@ -5,6 +5,7 @@
 #include <string>
 
 #include "flushcheck/observation.hpp"
+#include "flushcheck/run.hpp"
 
 namespace flushcheck {
 
@@ -24,5 +25,12 @@ nlohmann::json trace_json(const trace_summary& t);
 
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);
+
+/// S quoted for a POSIX shell, on one line ($'...' when it has a newline).
+std::string shell_quote(const std::string& s);
+
+/// The one `env -i ... flushcheck run ...` command line that repeats a run
+/// with options O (its environment, sinks, stdin, kill, trace, program).
+std::string repro_command(const run_options& o);
 
 }  // namespace flushcheck

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/model.hpp"
 
 namespace flushcheck::detail {
 
@@ -46,9 +47,6 @@ verdict record(std::string value, std::string explanation);
 
 /// "pty" stdout is line buffered (not fully buffered) by ISO C 7.21.3p7.
 inline bool is_tty(sink_kind s) { return s == sink_kind::pty || s == sink_kind::pty_cooked; }
-
-/// st_blksize of a fresh sink of kind S (what glibc sizes its buffer from).
-std::size_t sink_blksize(sink_kind s);
 
 bool is_glibc(const impl_profile& p);
 bool is_glibc_or_musl(const impl_profile& p);

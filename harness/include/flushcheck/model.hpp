@@ -1,0 +1,128 @@
+#pragma once
+/// The reference buffering model (docs/model.md). For a script, a
+/// destination for each stream, an implementation profile and a cut, it says
+/// which bytes MUST be at each reader, which MAY be, and how many
+/// write-family calls each destination may have seen.
+///
+/// The model runs the script against ports of the buffering code of each
+/// profile (glibc's libio, musl's stdio, the C++ streams over stdio). Where a
+/// profile is exact the model predicts every write call; where it is not
+/// (libstdc++'s own filebufs after sync_with_stdio(false), a destination that
+/// fails every write) it widens MAY and the call range instead of guessing,
+/// and says so in `notes`.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/kill_plan.hpp"
+#include "flushcheck/script.hpp"
+#include "flushcheck/sink.hpp"
+#include "flushcheck/wait_status.hpp"
+
+namespace flushcheck {
+
+/// A buffer the program writes into: C's stdout and stderr FILEs, and the
+/// C++ streams' own buffers (only after sync_with_stdio(false) on
+/// libstdc++; otherwise cout writes into C's stdout and cerr/clog into stderr).
+enum class channel { c_out, c_err, cxx_out, cxx_err, cxx_log };
+inline constexpr std::size_t channel_count = 5;
+const char* to_string(channel c) noexcept;
+/// 1 for the stdout channels, 2 for the stderr ones.
+int fd_of(channel c) noexcept;
+
+struct model_setup {
+  lang language = lang::c;
+  impl_profile profile;
+  sink_kind stdout_sink = sink_kind::pipe;
+  std::optional<sink_kind> stderr_sink = sink_kind::pipe;  ///< nullopt: 2>&1
+  std::string input;  ///< stdin's contents (a pipe; empty: /dev/null)
+};
+
+/// One write-family call: bytes [from, to) of a channel's output.
+struct model_call {
+  channel ch = channel::c_out;
+  std::size_t from = 0;
+  std::size_t to = 0;
+  int op = 0;  ///< the op that made it (ops.size(): at exit)
+};
+
+struct byte_bounds {
+  std::size_t must = 0;  ///< this many bytes are at the reader
+  std::size_t may = 0;   ///< at most this many are
+};
+
+/// Destination 0 is stdout's sink, 1 stderr's (unused when merged).
+struct prediction {
+  std::array<std::string, channel_count> meant;   ///< all a channel was given, whole script
+  std::array<byte_bounds, channel_count> bounds;  ///< at the cut
+  /// Every call is known: each reader gets exactly `data`.
+  bool exact = true;
+  std::array<std::string, 2> data;
+  /// Write-family calls per destination, inclusive.
+  std::array<std::pair<long, long>, 2> writes{};
+  bool kill_delivered = false;  ///< the cut point was reached
+  wait_status status = wait_status::exited(0);
+  bool exit_code_known = true;  ///< false: the target may exit 1 on an I/O error
+  /// The C++ runtime prints to stderr after this (uncaught exception).
+  bool runtime_message = false;
+  std::vector<model_call> calls;   ///< the exact calls up to the cut, in order
+  std::vector<std::string> notes;  ///< where the model widened, and why
+
+  /// MUST and MAY of each channel that was given bytes, for people.
+  std::string describe() const;
+};
+
+/// Throws usage_error for what the model does not cover (close, a setvbuf
+/// after output, a profile it has no port for).
+prediction predict(const model_setup& setup, const script& s, const kill_plan& cut);
+
+/// The model's view of the destinations: does the reader see the bytes
+/// (not /dev/null, not /dev/full)?
+bool sink_shows_data(sink_kind s) noexcept;
+
+/// st_blksize of a fresh sink of kind S (glibc sizes its buffers from it).
+std::size_t sink_blksize(sink_kind s);
+
+}  // namespace flushcheck
+
+namespace flushcheck {
+
+/// Does the observation of one run agree with the model's prediction for it?
+/// Per destination: the bytes at the reader (target error reports and a
+/// terminate handler's message taken out) are exactly `data` when the model
+/// is exact, else an interleaving of the channels' prefixes, each between
+/// MUST and MAY; write calls in range (with a trace); the same end.
+/// The verdict explains the first disagreement, MUST/MAY next to what arrived.
+verdict check_observation(const prediction& p, const model_setup& setup, const observation& obs);
+
+}  // namespace flushcheck
+
+namespace flushcheck {
+
+/// One generated case: a script, where its streams go, and where it is cut.
+struct model_case {
+  model_setup setup;
+  script ops;
+  kill_plan cut;  ///< never: the script runs to its end
+};
+
+struct model_outcome {
+  verdict v;  ///< v.repro: the `flushcheck run` line; v.observed: what arrived
+  prediction p;
+  observation first;
+  std::optional<observation> second;  ///< the re-run after a disagreement
+  bool flaky = false;                 ///< the first run disagreed, the re-run did not
+};
+
+/// The run_options that run case C on TARGETS (traced, clean environment).
+run_options model_run_options(const target_set& targets, const model_case& c);
+
+/// Runs C on TARGETS, traced, and checks it against the model. A
+/// disagreement is run once more: if the re-run agrees the outcome is flaky
+/// (both observations kept), else the verdict fails.
+model_outcome run_against_model(const target_set& targets, const model_case& c);
+
+}  // namespace flushcheck
