@@ -1,0 +1,190 @@
+// The reference model against hand-computed cases and the figures of
+// ../shared/SEED_CLAIMS.md. No program runs here: these pin down what the
+// model says; tests/property_test.cpp checks that real runs agree with it.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "flushcheck/error.hpp"
+#include "flushcheck/model.hpp"
+
+namespace flushcheck {
+namespace {
+
+impl_profile glibc() { return {"glibc", "libstdc++", "glibc (model test)"}; }
+impl_profile glibc_libcxx() { return {"glibc", "libc++", "glibc, libc++ (model test)"}; }
+impl_profile musl() { return {"musl", "unknown", "musl (model test)"}; }
+
+model_setup setup(impl_profile p, sink_kind out, lang l = lang::c) {
+  model_setup s;
+  s.language = l;
+  s.profile = std::move(p);
+  s.stdout_sink = out;
+  return s;
+}
+
+/// Sizes of the calls to stdout's destination.
+std::vector<std::size_t> out_calls(const prediction& p) {
+  std::vector<std::size_t> sizes;
+  for (const auto& c : p.calls)
+    if (fd_of(c.ch) == 1) sizes.push_back(c.to - c.from);
+  return sizes;
+}
+
+prediction predict_text(const model_setup& s, const char* text, kill_plan cut = {}) {
+  return predict(s, script::parse(text), cut);
+}
+
+using sizes = std::vector<std::size_t>;
+
+TEST(model, glibc_pipe_fills_the_st_blksize_buffer_then_writes_it_whole) {
+  const auto blk = sink_blksize(sink_kind::pipe);
+  ASSERT_EQ(blk, 4096u) << "the hand computation assumes a 4096-byte pipe st_blksize";
+  // 3 bytes buffered; 4096 more fill the buffer (4093), flush it, keep 3; 1 more; exit flushes.
+  auto p = predict_text(setup(glibc(), sink_kind::pipe), "write 3; write 4096; write 1");
+  EXPECT_EQ(out_calls(p), (sizes{4096, 4}));
+  EXPECT_TRUE(p.exact);
+  EXPECT_EQ(p.status, wait_status::exited(0));
+}
+
+TEST(model, glibc_first_large_fwrite_goes_straight_out_in_whole_blocks) {
+  // _IO_new_file_xsputn: nothing buffered, 9000 = 2 * 4096 + 808: two
+  // blocks in one write, 808 bytes buffered until exit.
+  auto p = predict_text(setup(glibc(), sink_kind::file), "write 9000");
+  EXPECT_EQ(out_calls(p), (sizes{8192, 808}));
+}
+
+TEST(model, glibc_pty_is_line_buffered_and_flushes_through_the_last_newline) {
+  auto p = predict_text(setup(glibc(), sink_kind::pty), "line 3; write 2; line 1");
+  EXPECT_EQ(out_calls(p), (sizes{4, 4}));
+  EXPECT_EQ(p.data[0], "AAA\nBBC\n");
+}
+
+TEST(model, glibc_small_setvbuf_buffer_writes_its_first_fwrite_directly) {
+  // A user buffer under 128 bytes: xsputn's "whole blocks" rule writes all
+  // that does not fit, and the first fwrite finds no space at all.
+  auto p = predict_text(setup(glibc(), sink_kind::pipe), "setvbuf full 64; write 10; write 10");
+  EXPECT_EQ(out_calls(p), (sizes{10, 10}));
+}
+
+TEST(model, seed_claim_a_ten_million_putc_to_a_file) {
+  // SEED_CLAIMS A: _IONBF ~10,000,000 write(); 4 KiB ~2,442; 64 KiB ~153; 1 MiB ~10.
+  const auto file = setup(glibc(), sink_kind::file);
+  ASSERT_EQ(sink_blksize(sink_kind::file), 4096u);
+  EXPECT_EQ(predict_text(file, "putc 10000000").writes[0].first, 2442);
+  EXPECT_EQ(predict_text(file, "setvbuf full 65536; putc 10000000").writes[0].first, 153);
+  EXPECT_EQ(predict_text(file, "setvbuf full 1048576; putc 10000000").writes[0].first, 10);
+  EXPECT_EQ(predict_text(file, "setvbuf none; putc 100000").writes[0].first, 100000);
+}
+
+TEST(model, seed_claim_c_endl_is_one_write_per_line) {
+  auto p = predict_text(setup(glibc(), sink_kind::file, lang::cxx),
+                        "write 5; endl; write 5; endl; write 5; newline");
+  EXPECT_EQ(out_calls(p), (sizes{6, 6, 6}));  // the last line at exit
+}
+
+TEST(model, cerr_is_tied_to_cout_and_unitbuf) {
+  model_setup s = setup(glibc(), sink_kind::pipe, lang::cxx);
+  auto p = predict_text(s, "write 3 out; write 2 err; write 1 log");
+  ASSERT_EQ(p.calls.size(), 3u);
+  EXPECT_EQ(p.calls[0].ch, channel::c_out);  // flushed by cerr's sentry, before cerr writes
+  EXPECT_EQ(p.calls[1].ch, channel::c_err);
+  EXPECT_EQ(p.calls[2].ch, channel::c_err);  // clog: no tie, but stderr is unbuffered
+  auto untied = predict_text(s, "tie err off; write 3 out; write 2 err");
+  EXPECT_EQ(untied.calls[0].ch, channel::c_err);
+}
+
+TEST(model, cin_is_tied_to_cout) {
+  model_setup s = setup(glibc(), sink_kind::pipe, lang::cxx);
+  s.input = "x\n";
+  auto cut = kill_plan::at_marker(1);
+  EXPECT_EQ(predict_text(s, "write 3; getline; marker m", cut).data[0], "AAA");
+  EXPECT_EQ(predict_text(s, "tie in off; write 3; getline; marker m", cut).data[0], "");
+  model_setup c = setup(glibc(), sink_kind::pipe);  // C: a pipe stdin flushes nothing
+  c.input = "x\n";
+  EXPECT_EQ(predict_text(c, "write 3; getline; marker m", cut).data[0], "");
+}
+
+TEST(model, musl_sends_the_first_line_to_a_pipe_at_once) {
+  // __stdout_write decides line buffering at the first write, which the
+  // first '\n' triggers: one line out early, then full buffering.
+  auto p = predict_text(setup(musl(), sink_kind::pipe), "line 3; line 3");
+  EXPECT_EQ(out_calls(p), (sizes{4, 4}));
+  auto g = predict_text(setup(glibc(), sink_kind::pipe), "line 3; line 3");
+  EXPECT_EQ(out_calls(g), (sizes{8}));
+}
+
+TEST(model, musl_flushes_1025_bytes_and_keeps_8_of_a_setvbuf_buffer) {
+  EXPECT_EQ(out_calls(predict_text(setup(musl(), sink_kind::file), "write 1024; write 1")),
+            (sizes{1025}));
+  EXPECT_EQ(
+      out_calls(predict_text(setup(musl(), sink_kind::file), "setvbuf full 64; write 56; write 1")),
+      (sizes{57}));
+}
+
+TEST(model, libcxx_put_is_a_one_byte_fwrite) {
+  // glibc's first fwrite into a small user buffer is direct; putc is not.
+  const char* text = "setvbuf full 100 err; putc 3 log";
+  auto gnu = predict_text(setup(glibc(), sink_kind::file, lang::cxx), text);
+  auto llvm = predict_text(setup(glibc_libcxx(), sink_kind::file, lang::cxx), text);
+  EXPECT_EQ(gnu.writes[1].first, 1);
+  EXPECT_EQ(llvm.writes[1].first, 2);
+}
+
+TEST(model, cuts_keep_what_was_written_before_them) {
+  const auto pipe = setup(glibc(), sink_kind::pipe);
+  auto marker = predict_text(pipe, "line 3; marker a; line 3", kill_plan::at_marker(1));
+  EXPECT_TRUE(marker.kill_delivered);
+  EXPECT_EQ(marker.data[0], "");
+  EXPECT_EQ(marker.meant[0], "AAA\nCCC\n");
+  EXPECT_EQ(marker.status, wait_status::signaled(SIGKILL));
+  auto at = predict_text(pipe, "setvbuf none; write 2; write 3; write 4", kill_plan::at_write(2));
+  EXPECT_EQ(at.data[0], "BB");
+  EXPECT_EQ(at.writes[0].first, 2);  // the stopped call entered: the tracer counts it
+  auto after =
+      predict_text(pipe, "setvbuf none; write 2; write 3; write 4", kill_plan::after_write(2));
+  EXPECT_EQ(after.data[0], "BBCCC");
+  auto beyond = predict_text(pipe, "write 2", kill_plan::at_write(5));
+  EXPECT_FALSE(beyond.kill_delivered);
+  EXPECT_EQ(beyond.data[0], "AA");
+}
+
+TEST(model, endings_flush_or_not) {
+  const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
+  EXPECT_EQ(predict_text(pipe, "write 2; exit 3").data[0], "AA");
+  EXPECT_EQ(predict_text(pipe, "write 2; exit 3").status, wait_status::exited(3));
+  EXPECT_EQ(predict_text(pipe, "write 2; return 4").data[0], "AA");
+  for (const char* lost : {"write 2; _exit 1", "write 2; quick_exit 1", "write 2; abort",
+                           "write 2; crash", "write 2; raise TERM", "write 2; throw"})
+    EXPECT_EQ(predict_text(pipe, lost).data[0], "") << lost;
+  EXPECT_EQ(predict_text(pipe, "write 2; throw").status, wait_status::signaled(SIGABRT));
+}
+
+TEST(model, widens_where_the_profile_is_not_ported) {
+  auto p = predict_text(setup(glibc(), sink_kind::pipe, lang::cxx),
+                        "sync_with_stdio off; write 3; marker m; endl; marker n",
+                        kill_plan::at_marker(1));
+  EXPECT_FALSE(p.exact);
+  const auto& cout = p.bounds[static_cast<std::size_t>(channel::cxx_out)];
+  EXPECT_EQ(cout.must, 0u);
+  EXPECT_EQ(cout.may, 3u);
+  EXPECT_FALSE(p.notes.empty());
+  auto flushed =
+      predict_text(setup(glibc(), sink_kind::pipe, lang::cxx),
+                   "sync_with_stdio off; write 3; endl; marker m", kill_plan::at_marker(1));
+  EXPECT_EQ(flushed.bounds[static_cast<std::size_t>(channel::cxx_out)].must, 4u);
+  // libc++ ignores sync_with_stdio(false): still exact.
+  EXPECT_TRUE(predict_text(setup(glibc_libcxx(), sink_kind::pipe, lang::cxx),
+                           "sync_with_stdio off; write 3")
+                  .exact);
+}
+
+TEST(model, refuses_what_it_does_not_cover) {
+  const auto pipe = setup(glibc(), sink_kind::pipe);
+  EXPECT_THROW(predict_text(pipe, "write 1; setvbuf none"), usage_error);
+  EXPECT_THROW(predict_text(pipe, "write 1; close out"), usage_error);
+  EXPECT_THROW(predict_text(setup({"bionic", "", ""}, sink_kind::pipe), "write 1"), usage_error);
+}
+
+}  // namespace
+}  // namespace flushcheck
