@@ -93,7 +93,7 @@ TEST(cli, missing_program_exits_3_with_one_line) {
 }
 
 TEST(cli, every_verb_has_help) {
-  for (const char* verb : {"run", "matrix", "count"}) {
+  for (const char* verb : {"run", "matrix", "count", "explore"}) {
     auto r = cli({verb, "--help"});
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << r.out;
@@ -133,6 +133,68 @@ TEST(cli, python_print_survival_by_sink_and_environment) {
     bool noted = j["notes"].dump().find("PYTHONUNBUFFERED") != std::string::npos;
     EXPECT_EQ(noted, unbuffered);
   }
+}
+
+// explore on a program no one here wrote: Python printing lines. On a pty
+// each print is one write, so a cut at the entry of write k keeps exactly
+// the k-1 lines before it; to a pipe or file the lines go out in one write
+// at exit, so a cut keeps all or nothing.
+TEST(cli, explore_python_survivors_at_every_cut) {
+  const std::string prog = "for i in range(4): print('line', i)";
+  auto r = cli({"explore", "--json", "--stdout=pty,pipe,file", "--signal=KILL,TERM", "--",
+                "/usr/bin/python3", "-c", prog});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  const std::vector<std::string> lines{"line 0", "line 1", "line 2", "line 3"};
+  for (const auto& run : j["runs"]) {
+    SCOPED_TRACE(run["stdout"].get<std::string>());
+    const bool tty = run["stdout"] == "pty";
+    EXPECT_EQ(run["reference"]["lines"], 4);
+    EXPECT_EQ(run["reference"]["writes"], tty ? 4 : 1);
+    EXPECT_EQ(run["sampled"], false);
+    EXPECT_EQ(run["cuts"].size(), tty ? 10u : 4u);  // (writes + 1) x 2 signals
+    for (const auto& c : run["cuts"]) {
+      const std::string cut = c["cut"];
+      SCOPED_TRACE(cut + " " + c["signal"].get<std::string>());
+      const long n = std::stol(cut.substr(cut.find(':') + 1));
+      const std::size_t kept = cut.rfind("after-write", 0) == 0 ? lines.size() : n - 1;
+      EXPECT_EQ(c["delivered"], true);
+      EXPECT_EQ(c["exit"]["signal"], c["signal"]);
+      EXPECT_EQ(c["lines"], kept);
+      EXPECT_EQ(c["lost"].size(), lines.size() - kept);
+      if (kept < lines.size()) {
+        EXPECT_EQ(c["lost"][0], lines[kept]);
+      }
+      EXPECT_EQ(c["torn"], "");
+      EXPECT_EQ(c["prefix"], true);
+    }
+  }
+}
+
+TEST(cli, explore_cuts_at_markers_and_samples_when_asked) {
+  auto r = cli({"explore", "--json", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                "line 2; marker a; line 3; flush; marker b; setvbuf none; write 1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto cuts = nlohmann::json::parse(r.out)["runs"][0]["cuts"];
+  ASSERT_GE(cuts.size(), 2u);
+  EXPECT_EQ(cuts[0]["cut"], "marker:1");
+  EXPECT_EQ(cuts[0]["lines"], 0);  // fully buffered to a pipe: nothing yet
+  EXPECT_EQ(cuts[1]["cut"], "marker:2");
+  EXPECT_EQ(cuts[1]["lines"], 2);  // flushed before the marker
+  auto many = cli({"explore", "--json", "--max-cuts=3", "--", "/bin/sh", "-c",
+                   "for i in 1 2 3 4 5 6 7 8; do echo $i; done"});
+  ASSERT_EQ(many.code, 0) << many.err;
+  auto run = nlohmann::json::parse(many.out)["runs"][0];
+  EXPECT_EQ(run["sampled"], true);
+  EXPECT_EQ(run["cuts_total"], 9);
+  EXPECT_EQ(run["cuts"].size(), 3u);
+  EXPECT_EQ(run["cuts"][0]["cut"], "write:1");
+  EXPECT_EQ(run["cuts"][2]["cut"], "after-write:8");
+  EXPECT_EQ(cli({"explore", "--max-cuts=3", "--", "/bin/true"}).code, 0);
+  expect_one_line_error(cli({"explore", "--stdout=tape", "--", "/bin/true"}), 2, "--stdout=tape");
+  expect_one_line_error(cli({"explore", "--signal=NOPE", "--", "/bin/true"}), 2, "NOPE");
+  expect_one_line_error(cli({"explore", "--", "/nonexistent/prog"}), 3, "/nonexistent/prog");
 }
 
 TEST(cli, shell_echo_is_unbuffered_everywhere) {

@@ -5,12 +5,18 @@
 
 #include <CLI/CLI.hpp>
 
+#include "flushcheck/run.hpp"
+
 namespace flushcheck::cli {
 
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
+
+/// --stderr (a sink kind or "stdout"), --stdin and --input into O; throws usage_error.
+void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
+                            const std::string& stdin_kind, const std::string& input);
 
 /// Lets the CLI's signal handler kill the running child's process group.
 void remember_child(int pid);
@@ -37,6 +43,21 @@ struct count_command {
   std::string backend = "ptrace";
   std::string stdout_kind = "pipe";
   long timeout_ms = 60000;
+  bool json = false;
+  std::vector<std::string> command;
+};
+
+struct explore_command {
+  explicit explore_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string stdout_kinds = "pipe";
+  std::string stderr_kind = "pipe";
+  std::string stdin_kind = "null";
+  std::string input;
+  std::string signals = "KILL";
+  std::size_t max_cuts = 200;
+  long timeout_ms = 10000;
   bool json = false;
   std::vector<std::string> command;
 };

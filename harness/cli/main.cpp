@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   flushcheck::cli::run_command run_cmd(app);
   flushcheck::cli::matrix_command matrix_cmd(app);
   flushcheck::cli::count_command count_cmd(app);
+  flushcheck::cli::explore_command explore_cmd(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
     if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
     if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
+    if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -7,6 +7,28 @@
 
 namespace flushcheck::cli {
 
+void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
+                            const std::string& stdin_kind, const std::string& input) {
+  if (stderr_kind == "stdout") {
+    o.stderr_sink.reset();
+  } else {
+    auto err = parse_sink_kind(stderr_kind);
+    if (!err) throw usage_error("--stderr=" + stderr_kind + ": expected a sink kind or 'stdout'");
+    o.stderr_sink = *err;
+  }
+  if (stdin_kind == "null")
+    o.input = flushcheck::stdin_kind::null;
+  else if (stdin_kind == "pipe")
+    o.input = flushcheck::stdin_kind::pipe;
+  else if (stdin_kind == "pty")
+    o.input = flushcheck::stdin_kind::pty;
+  else
+    throw usage_error("--stdin=" + stdin_kind + ": expected null, pipe or pty");
+  if (!input.empty() && o.input == flushcheck::stdin_kind::null)
+    throw usage_error("--input needs --stdin=pipe or --stdin=pty");
+  o.input_data = input;
+}
+
 run_command::run_command(CLI::App& parent) {
   app = parent.add_subcommand("run",
                               "Run PROG with its stdout/stderr on a sink, cut it, and "
@@ -43,24 +65,7 @@ int run_command::execute() {
     throw usage_error("--stdout=" + stdout_kind +
                       ": expected pty, pty-cooked, pipe, file, null or full");
   o.stdout_sink = *out;
-  if (stderr_kind == "stdout") {
-    o.stderr_sink.reset();
-  } else {
-    auto err = parse_sink_kind(stderr_kind);
-    if (!err) throw usage_error("--stderr=" + stderr_kind + ": expected a sink kind or 'stdout'");
-    o.stderr_sink = *err;
-  }
-  if (stdin_kind == "null")
-    o.input = stdin_kind::null;
-  else if (stdin_kind == "pipe")
-    o.input = stdin_kind::pipe;
-  else if (stdin_kind == "pty")
-    o.input = stdin_kind::pty;
-  else
-    throw usage_error("--stdin=" + stdin_kind + ": expected null, pipe or pty");
-  if (!input.empty() && o.input == stdin_kind::null)
-    throw usage_error("--input needs --stdin=pipe or --stdin=pty");
-  o.input_data = input;
+  apply_stderr_and_stdin(o, stderr_kind, stdin_kind, input);
   o.kill = kill_plan::parse(kill);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.trace = trace;

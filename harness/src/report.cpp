@@ -86,15 +86,19 @@ nlohmann::json trace_json(const trace_summary& t) {
           {"processes", t.processes}};
 }
 
+nlohmann::json to_json(const wait_status& status) {
+  nlohmann::json exit{{"status", status.type_name()}};
+  if (status.type() == wait_status::kind::exited)
+    exit["code"] = status.code();
+  else
+    exit["signal"] = signal_name(status.signal());
+  return exit;
+}
+
 nlohmann::json to_json(const observation& obs) {
   nlohmann::json j;
   j["argv"] = obs.argv;
-  nlohmann::json exit{{"status", obs.status.type_name()}};
-  if (obs.status.type() == wait_status::kind::exited)
-    exit["code"] = obs.status.code();
-  else
-    exit["signal"] = signal_name(obs.status.signal());
-  j["exit"] = exit;
+  j["exit"] = to_json(obs.status);
   if (obs.kill)
     j["kill"] = {{"signal", signal_name(obs.kill->signal)},
                  {"when", obs.kill->when},

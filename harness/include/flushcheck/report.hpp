@@ -17,6 +17,8 @@ std::string bytes_as_code_points(const std::string& bytes);
 std::string printable(const std::string& data, std::size_t max);
 
 nlohmann::json to_json(const observation& obs);
+/// {"status": "exited"|"signaled"|"timeout", "code": N | "signal": "KILL"}
+nlohmann::json to_json(const wait_status& status);
 
 /// "writes": per destination (named by its first fd), with calls and bytes.
 nlohmann::json writes_json(const trace_summary& t);

@@ -1,0 +1,86 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/explore.hpp"
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck::cli {
+
+explore_command::explore_command(CLI::App& parent) {
+  app = parent.add_subcommand(
+      "explore",
+      "Run PROG once traced, then cut it at every marker and every write boundary of its "
+      "stdout with each signal, and report what survived and which lines were lost");
+  app->add_option("--stdout", stdout_kinds,
+                  "sinks to explore, comma-separated: pty | pty-cooked | pipe | file | null")
+      ->capture_default_str();
+  app->add_option("--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)")
+      ->capture_default_str();
+  app->add_option("--stdin", stdin_kind, "null | pipe | pty")->capture_default_str();
+  app->add_option("--input", input, "bytes written to a pipe or pty stdin");
+  app->add_option("--signal", signals, "signals to cut with, comma-separated (KILL, TERM, ...)")
+      ->capture_default_str();
+  app->add_option("--max-cuts", max_cuts,
+                  "per sink: more cuts than this are sampled evenly (and the report says so)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+  app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
+      ->capture_default_str()
+      ->check(CLI::Range(1L, 86400000L));
+  app->add_flag("--json", json, "print one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
+  app->add_option("command", command, "-- PROG [ARG...]")->required();
+  app->footer(
+      "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
+      "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"
+      "those of the uncut run; a cut keeps the lines before it, maybe a torn one, and loses\n"
+      "the rest. Exit status as for run: 0, 2 usage, 3 cannot start, 4 harness failure.");
+}
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    auto comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    parts.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return parts;
+}
+
+}  // namespace
+
+int explore_command::execute() {
+  explore_options e;
+  e.stdout_sinks.clear();
+  for (const auto& k : split_commas(stdout_kinds)) {
+    auto s = parse_sink_kind(k);
+    if (!s || *s == sink_kind::full)
+      throw usage_error("--stdout=" + k + ": expected pty, pty-cooked, pipe, file or null");
+    e.stdout_sinks.push_back(*s);
+  }
+  e.signals.clear();
+  for (const auto& name : split_commas(signals)) {
+    auto sig = parse_signal(name);
+    if (!sig) throw usage_error("--signal=" + name + ": not a signal name or number");
+    e.signals.push_back(*sig);
+  }
+  e.max_cuts = max_cuts;
+  apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);
+  e.base.timeout = std::chrono::milliseconds(timeout_ms);
+  e.base.argv = command;
+  e.base.env = current_environment();
+  e.base.on_spawn = remember_child;
+  const auto result = explore(e);
+  remember_child(0);
+  if (json)
+    std::cout << to_json(result).dump() << "\n";
+  else
+    std::cout << explore_table(result);
+  return exit_ok;
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,173 @@
+#include "flushcheck/explore.hpp"
+
+#include <sstream>
+
+#include "flushcheck/report.hpp"
+#include "flushcheck/signals.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& data) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < data.size(); ++i)
+    if (data[i] == '\n') {
+      lines.push_back(data.substr(start, i - start));
+      start = i + 1;
+    }
+  if (start < data.size()) lines.push_back(data.substr(start));  // unterminated last line
+  return lines;
+}
+
+long stdout_writes(const observation& obs) {
+  long n = 0;
+  if (obs.trace)
+    for (const auto& d : obs.trace->destinations)
+      if (d.role == "stdout" || d.role == "stdout+stderr") n += d.write_calls;
+  return n;
+}
+
+/// Cut points: every marker, the entry of every write (the state after
+/// the previous one) and the moment after the last write.
+std::vector<kill_plan> boundaries(long markers, long writes, int sig) {
+  std::vector<kill_plan> cuts;
+  for (long m = 1; m <= markers; ++m) cuts.push_back(kill_plan::at_marker(m, sig));
+  for (long w = 1; w <= writes; ++w) cuts.push_back(kill_plan::at_write(w, sig));
+  if (writes > 0) cuts.push_back(kill_plan::after_write(writes, sig));
+  return cuts;
+}
+
+explored_cut judge(const observation& reference, const kill_plan& cut, const observation& obs) {
+  explored_cut c;
+  c.cut = cut;
+  c.delivered = obs.kill && obs.kill->delivered;
+  c.status = obs.status;
+  c.survived = obs.out.data;
+  const std::string& all = reference.out.data;
+  c.prefix = all.compare(0, c.survived.size(), c.survived) == 0;
+  const auto ref_lines = lines_of(all);
+  std::size_t whole = 0;
+  std::size_t at = 0;
+  while (whole < ref_lines.size()) {
+    const std::size_t end = at + ref_lines[whole].size() + 1;
+    if (end > c.survived.size() || c.survived.compare(at, end - at, all, at, end - at) != 0) break;
+    at = end;
+    ++whole;
+  }
+  c.lines_survived = whole;
+  if (at < c.survived.size()) c.torn = c.survived.substr(at);
+  for (std::size_t i = whole; i < ref_lines.size(); ++i) c.lost.push_back(ref_lines[i]);
+  return c;
+}
+
+}  // namespace
+
+std::vector<explored_sink> explore(const explore_options& o) {
+  std::vector<explored_sink> result;
+  for (sink_kind sink : o.stdout_sinks) {
+    explored_sink s;
+    s.sink = sink;
+    run_options ref = o.base;
+    ref.stdout_sink = sink;
+    ref.trace = true;
+    ref.kill = {};
+    s.reference = run(ref);
+    s.writes = stdout_writes(s.reference);
+    s.markers = static_cast<long>(s.reference.markers.size());
+    std::vector<kill_plan> cuts;
+    for (int sig : o.signals)
+      for (auto& c : boundaries(s.markers, s.writes, sig)) cuts.push_back(c);
+    s.cuts_total = cuts.size();
+    if (cuts.size() > o.max_cuts && o.max_cuts >= 2) {
+      // Evenly spaced, first and last kept: deterministic, so a rerun agrees.
+      std::vector<kill_plan> picked;
+      for (std::size_t i = 0; i < o.max_cuts; ++i)
+        picked.push_back(cuts[i * (cuts.size() - 1) / (o.max_cuts - 1)]);
+      cuts = std::move(picked);
+      s.sampled = true;
+    }
+    for (const auto& cut : cuts) {
+      run_options r = o.base;
+      r.stdout_sink = sink;
+      r.kill = cut;
+      r.trace = false;
+      s.cuts.push_back(judge(s.reference, cut, run(r)));
+    }
+    result.push_back(std::move(s));
+  }
+  return result;
+}
+
+nlohmann::json to_json(const std::vector<explored_sink>& result) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& s : result) {
+    nlohmann::json cuts = nlohmann::json::array();
+    for (const auto& c : s.cuts) {
+      nlohmann::json lost = nlohmann::json::array();
+      for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
+      cuts.push_back({{"cut", c.cut.when_text()},
+                      {"signal", signal_name(c.cut.signal)},
+                      {"delivered", c.delivered},
+                      {"exit", to_json(c.status)},
+                      {"survived", bytes_as_code_points(c.survived)},
+                      {"bytes", c.survived.size()},
+                      {"lines", c.lines_survived},
+                      {"lost", lost},
+                      {"torn", bytes_as_code_points(c.torn)},
+                      {"prefix", c.prefix}});
+    }
+    const auto ref_lines = lines_of(s.reference.out.data).size();
+    runs.push_back({{"stdout", std::string(to_string(s.sink))},
+                    {"reference",
+                     {{"exit", to_json(s.reference.status)},
+                      {"bytes", s.reference.out.data.size()},
+                      {"lines", ref_lines},
+                      {"writes", s.writes},
+                      {"markers", s.markers}}},
+                    {"cuts_total", s.cuts_total},
+                    {"sampled", s.sampled},
+                    {"cuts", cuts}});
+  }
+  return {{"runs", runs}};
+}
+
+std::string explore_table(const std::vector<explored_sink>& result) {
+  std::ostringstream os;
+  for (const auto& s : result) {
+    const auto ref_lines = lines_of(s.reference.out.data).size();
+    os << "stdout=" << to_string(s.sink) << ": the uncut run wrote " << ref_lines << " lines ("
+       << s.reference.out.data.size() << " bytes) in " << s.writes << " write calls, " << s.markers
+       << " markers, and " << s.reference.status.describe() << "\n";
+    for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
+    if (s.sampled)
+      os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
+         << " cuts (evenly spaced; --max-cuts to change)\n";
+    else
+      os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+    os << "  " << std::left;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-16s %-7s %-22s %-18s %s\n", "cut", "signal", "ended",
+                  "survived", "lost");
+    os << line;
+    for (const auto& c : s.cuts) {
+      std::string lost;
+      for (std::size_t i = 0; i < c.lost.size() && i < 4; ++i)
+        lost += (i ? " | " : "") + printable(c.lost[i], 24);
+      if (c.lost.size() > 4) lost += " | ... (" + std::to_string(c.lost.size()) + " lines)";
+      if (lost.empty()) lost = "-";
+      std::string survived =
+          std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
+      if (!c.torn.empty()) survived += " +" + std::to_string(c.torn.size()) + "B";
+      std::snprintf(line, sizeof line, "  %-16s %-7s %-22s %-18s %s%s\n", c.cut.when_text().c_str(),
+                    signal_name(c.cut.signal).c_str(),
+                    c.delivered ? c.status.describe().c_str() : "(not reached)", survived.c_str(),
+                    lost.c_str(), c.prefix ? "" : "  NOT A PREFIX");
+      os << line;
+    }
+  }
+  return os.str();
+}
+
+}  // namespace flushcheck
