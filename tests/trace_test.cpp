@@ -3,6 +3,7 @@
 // after-write:N cuts, forks, threads, signals, and a million writes.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -82,7 +83,10 @@ counts our_totals(const observation& obs) {
 
 /// strace -f -c on the same program, same environment, same kind of stdout.
 counts strace_totals(const std::vector<std::string>& argv, const std::set<std::string>& calls) {
-  std::string out = ::testing::TempDir() + "flushcheck_strace.txt";
+  // One file per test process: ctest -j runs these cases side by side, and
+  // a shared name made one case read another's strace table.
+  std::string out =
+      ::testing::TempDir() + "flushcheck_strace." + std::to_string(::getpid()) + ".txt";
   std::string list;
   for (const auto& c : calls) list += (list.empty() ? "" : ",") + c;
   run_options o;
@@ -101,6 +105,7 @@ counts strace_totals(const std::vector<std::string>& argv, const std::set<std::s
     // "% time seconds usecs/call calls [errors] syscall"
     if (f.size() >= 5 && calls.count(f.back()) != 0) c[f.back()] = std::stol(f[3]);
   }
+  std::remove(out.c_str());
   return c;
 }
 
