@@ -1,0 +1,103 @@
+#pragma once
+/// Gates: what a logging library puts in its CI (docs/gate.md). Run a
+/// program with stdout, stderr and its log files as sinks, cut it at a
+/// marker or a write, and check what survived with readable checks.
+///
+///     auto r = flushcheck::gate_run({prog, "file", "--records=20"})
+///                  .watch("app.log")
+///                  .kill_at_marker(1)
+///                  .run();
+///     EXPECT_TRUE(flushcheck::records_through(r.file("app.log").content, 19)) << r;
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "flushcheck/kill_plan.hpp"
+#include "flushcheck/observation.hpp"
+#include "flushcheck/sink.hpp"
+
+namespace flushcheck {
+
+/// A file the program wrote in its log directory, after the run.
+struct log_file {
+  std::string path;
+  std::string content;
+  long write_calls = 0;  ///< write-family calls that reached it (from the tracer)
+};
+
+struct gate_result {
+  observation obs;
+  std::map<std::string, log_file> files;  ///< by the name given to watch()
+  /// The watched file NAME; throws std::out_of_range naming what exists if
+  /// the program did not write it.
+  const log_file& file(const std::string& name) const;
+  /// Write-family calls to stdout's sink (stdout+stderr when merged).
+  long stdout_writes() const;
+  long stderr_writes() const;
+};
+std::ostream& operator<<(std::ostream& os, const gate_result& r);
+
+/// How to run a program for a gate. The program gets a fresh log directory
+/// (FLUSHCHECK_LOG_DIR in its environment, and "{logdir}" in its arguments
+/// is replaced by it), only PATH and LANG besides, and the marker protocol.
+class gate_run {
+ public:
+  explicit gate_run(std::vector<std::string> argv);
+  gate_run& stdout_to(sink_kind k);
+  gate_run& stderr_to(sink_kind k);
+  gate_run& stderr_to_stdout();
+  gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"
+  /// After the run, reads the file in the log directory whose name contains
+  /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);
+  /// symlinks are skipped. result.file(TEXT) is it.
+  gate_run& watch(std::string text);
+  gate_run& cut(kill_plan k);
+  gate_run& kill_at_marker(long n, int sig = SIGKILL) { return cut(kill_plan::at_marker(n, sig)); }
+  gate_run& kill_at_write(long n, int sig = SIGKILL) { return cut(kill_plan::at_write(n, sig)); }
+  gate_run& timeout(std::chrono::milliseconds t);
+  /// Runs the program traced; throws spawn_error if it cannot start.
+  gate_result run() const;
+
+ private:
+  std::vector<std::string> argv_;
+  std::vector<std::string> env_;
+  std::vector<std::string> watch_;
+  sink_kind out_ = sink_kind::pipe;
+  std::optional<sink_kind> err_ = sink_kind::pipe;
+  kill_plan cut_;
+  std::chrono::milliseconds timeout_{20000};
+};
+
+/// A check's outcome: true or false, and why, for people.
+struct gate_check {
+  bool ok = false;
+  std::string why;
+  explicit operator bool() const noexcept { return ok; }
+};
+std::ostream& operator<<(std::ostream& os, const gate_check& c);
+
+/// Records are lines that contain TAG followed by a number ("rec 7"); the
+/// numbers in the order they appear in TEXT.
+std::vector<long> record_numbers(const std::string& text, const std::string& tag = "rec ");
+
+/// Records 0..LAST all arrived, in order, none twice (more after LAST may).
+gate_check records_through(const std::string& text, long last, const std::string& tag = "rec ");
+/// What arrived is records 0..k-1 for some k <= LOGGED: a prefix, in order,
+/// no gap, no duplicate. (What a library promises for a SIGKILL it cannot see.)
+gate_check records_prefix(const std::string& text, long logged, const std::string& tag = "rec ");
+/// What arrived is increasing record numbers (some may be missing: an
+/// overrun queue drops), none twice.
+gate_check records_in_order(const std::string& text, const std::string& tag = "rec ");
+/// Every line that holds a record is whole: TEXT ends with '\n'.
+gate_check no_torn_record(const std::string& text);
+/// Exactly one write-family call per record that arrived.
+gate_check one_write_per_record(long write_calls, const std::string& text,
+                                const std::string& tag = "rec ");
+/// At marker M (1-based) the reader of stdout (or stderr) already had
+/// NEEDLE: the line was visible before the program went on.
+gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
+                             const std::string& needle);
+
+}  // namespace flushcheck

@@ -1,0 +1,241 @@
+#include "flushcheck/gate.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/report.hpp"
+#include "flushcheck/run.hpp"
+
+namespace flushcheck {
+
+gate_run::gate_run(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+gate_run& gate_run::stdout_to(sink_kind k) {
+  out_ = k;
+  return *this;
+}
+gate_run& gate_run::stderr_to(sink_kind k) {
+  err_ = k;
+  return *this;
+}
+gate_run& gate_run::stderr_to_stdout() {
+  err_.reset();
+  return *this;
+}
+gate_run& gate_run::env(std::string name_value) {
+  env_.push_back(std::move(name_value));
+  return *this;
+}
+gate_run& gate_run::watch(std::string prefix) {
+  watch_.push_back(std::move(prefix));
+  return *this;
+}
+gate_run& gate_run::cut(kill_plan k) {
+  cut_ = k;
+  return *this;
+}
+gate_run& gate_run::timeout(std::chrono::milliseconds t) {
+  timeout_ = t;
+  return *this;
+}
+
+namespace {
+
+/// A fresh directory, removed with what is in it (one level: log files).
+struct temp_dir {
+  std::string path;
+  temp_dir() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/flushcheck-gate-XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr) throw_errno("mkdtemp " + tmpl);
+    path = tmpl;
+  }
+  ~temp_dir() {
+    if (DIR* d = ::opendir(path.c_str())) {
+      while (dirent* e = ::readdir(d))
+        if (std::string n = e->d_name; n != "." && n != "..") ::unlink((path + "/" + n).c_str());
+      ::closedir(d);
+    }
+    ::rmdir(path.c_str());
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+gate_result gate_run::run() const {
+  temp_dir dir;
+  run_options o;
+  for (auto a : argv_) {
+    for (auto at = a.find("{logdir}"); at != std::string::npos; at = a.find("{logdir}"))
+      a.replace(at, 8, dir.path);
+    o.argv.push_back(std::move(a));
+  }
+  o.env = clean_environment();
+  o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir.path);
+  for (const auto& e : env_) o.env.push_back(e);
+  o.stdout_sink = out_;
+  o.stderr_sink = err_;
+  o.kill = cut_;
+  o.trace = true;
+  o.timeout = timeout_;
+  gate_result r;
+  r.obs = flushcheck::run(o);
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.path.c_str())) {
+    while (dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
+    ::closedir(d);
+  }
+  for (const auto& prefix : watch_) {
+    for (const auto& n : names) {
+      const std::string path = dir.path + "/" + n;
+      struct stat st {};
+      if (n.find(prefix) == std::string::npos || ::lstat(path.c_str(), &st) != 0 ||
+          !S_ISREG(st.st_mode))
+        continue;
+      log_file f;
+      f.path = path;
+      f.content = read_file(path);
+      if (r.obs.trace)
+        for (const auto& dest : r.obs.trace->destinations)
+          if (dest.what == path) f.write_calls += dest.write_calls;
+      r.files[prefix] = std::move(f);
+      break;
+    }
+  }
+  return r;
+}
+
+const log_file& gate_result::file(const std::string& name) const {
+  auto it = files.find(name);
+  if (it != files.end()) return it->second;
+  std::string have;
+  for (const auto& [k, v] : files) have += " " + k;
+  throw std::out_of_range("gate: no log file '" + name + "' was written (watched and found:" +
+                          (have.empty() ? std::string(" none") : have) + ")");
+}
+
+namespace {
+long writes_with_role(const observation& obs, const char* a, const char* b) {
+  long n = 0;
+  if (obs.trace)
+    for (const auto& d : obs.trace->destinations)
+      if (d.role == a || d.role == b) n += d.write_calls;
+  return n;
+}
+}  // namespace
+
+long gate_result::stdout_writes() const { return writes_with_role(obs, "stdout", "stdout+stderr"); }
+long gate_result::stderr_writes() const { return writes_with_role(obs, "stderr", "stderr"); }
+
+std::ostream& operator<<(std::ostream& os, const gate_result& r) {
+  os << "\n" << summary(r.obs);
+  for (const auto& [name, f] : r.files)
+    os << "file " << name << ": " << f.content.size() << " bytes in " << f.write_calls
+       << " writes: \"" << printable(f.content, 400) << "\"\n";
+  return os;
+}
+
+std::ostream& operator<<(std::ostream& os, const gate_check& c) {
+  return os << (c.ok ? "holds: " : "does not hold: ") << c.why;
+}
+
+std::vector<long> record_numbers(const std::string& text, const std::string& tag) {
+  std::vector<long> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    auto at = line.find(tag);
+    if (at == std::string::npos) continue;
+    const char* p = line.c_str() + at + tag.size();
+    char* end = nullptr;
+    long n = std::strtol(p, &end, 10);
+    if (end != p) out.push_back(n);
+  }
+  return out;
+}
+
+namespace {
+std::string list(const std::vector<long>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size() && i < 40; ++i) s += (i ? " " : "") + std::to_string(v[i]);
+  if (v.size() > 40) s += " ... (" + std::to_string(v.size()) + ")";
+  return s.empty() ? "none" : s;
+}
+}  // namespace
+
+gate_check records_prefix(const std::string& text, long logged, const std::string& tag) {
+  const auto got = record_numbers(text, tag);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != static_cast<long>(i))
+      return {false, "records arrived as [" + list(got) + "]: record " + std::to_string(i) +
+                         " expected at position " + std::to_string(i)};
+  if (static_cast<long>(got.size()) > logged)
+    return {false, std::to_string(got.size()) + " records arrived, only " + std::to_string(logged) +
+                       " were logged"};
+  return {true, "records 0.." + std::to_string(static_cast<long>(got.size()) - 1) + " of " +
+                    std::to_string(logged) + " arrived, in order"};
+}
+
+gate_check records_through(const std::string& text, long last, const std::string& tag) {
+  const auto got = record_numbers(text, tag);
+  for (long i = 0; i <= last; ++i)
+    if (static_cast<long>(got.size()) <= i || got[static_cast<std::size_t>(i)] != i)
+      return {false, "every record through " + std::to_string(last) +
+                         " should have arrived in order; arrived: [" + list(got) + "]"};
+  return {true, "records 0.." + std::to_string(last) + " arrived in order (" +
+                    std::to_string(got.size()) + " in all)"};
+}
+
+gate_check records_in_order(const std::string& text, const std::string& tag) {
+  const auto got = record_numbers(text, tag);
+  for (std::size_t i = 1; i < got.size(); ++i)
+    if (got[i] <= got[i - 1])
+      return {false, "record " + std::to_string(got[i]) + " after " + std::to_string(got[i - 1]) +
+                         ": [" + list(got) + "]"};
+  return {true, std::to_string(got.size()) + " records, increasing"};
+}
+
+gate_check no_torn_record(const std::string& text) {
+  if (text.empty() || text.back() == '\n') return {true, "every line is whole"};
+  auto last = text.rfind('\n');
+  return {false, "the last line is torn: \"" +
+                     printable(text.substr(last == std::string::npos ? 0 : last + 1), 120) + "\""};
+}
+
+gate_check one_write_per_record(long write_calls, const std::string& text, const std::string& tag) {
+  const long n = static_cast<long>(record_numbers(text, tag).size());
+  if (write_calls == n) return {true, std::to_string(n) + " records in as many write calls"};
+  return {false, std::to_string(n) + " records arrived in " + std::to_string(write_calls) +
+                     " write calls"};
+}
+
+gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
+                             const std::string& needle) {
+  if (marker == 0 || marker > obs.markers.size())
+    return {false, "the program reached " + std::to_string(obs.markers.size()) + " markers, not " +
+                       std::to_string(marker)};
+  const auto& m = obs.markers[marker - 1];
+  const std::string& data = on_stderr ? obs.err.data : obs.out.data;
+  const std::size_t visible = on_stderr ? m.stderr_visible : m.stdout_visible;
+  const bool seen = data.substr(0, visible).find(needle) != std::string::npos;
+  return {seen, "at marker " + std::to_string(marker) + " '" + m.label + "' the reader had " +
+                    std::to_string(visible) + " bytes" + (seen ? ", with \"" : ", without \"") +
+                    needle + "\""};
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,50 @@
+// A program that logs with glog (Debian's libgoogle-glog-dev), for the gates
+// in tests/loggers/glog_gate.cpp.
+//
+//   glog_logger RECORDS DEATH [handler]
+//
+// Logs RECORDS records "rec N" (every 5th WARNING, the rest INFO), then a
+// marker "logged" (the gate may kill it there), then DEATH: return | exit |
+// _exit | segv (a real invalid write) | term (raise SIGTERM). With
+// "handler", glog's failure signal handler is installed first. glog's flags
+// come from GLOG_* variables (GLOG_logbuflevel, GLOG_logtostderr, ...); its
+// files go to $FLUSHCHECK_LOG_DIR.
+#include <glog/logging.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "flushcheck/marker.h"
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: glog_logger RECORDS DEATH [handler]\n");
+    return 64;
+  }
+  const long records = std::atol(argv[1]);
+  const std::string death = argv[2];
+  if (const char* dir = std::getenv("FLUSHCHECK_LOG_DIR")) FLAGS_log_dir = dir;
+  google::InitGoogleLogging("glog_logger");
+  if (argc > 3 && std::strcmp(argv[3], "handler") == 0) google::InstallFailureSignalHandler();
+  flushcheck_marker_init();
+  for (long i = 0; i < records; ++i) {
+    if (i % 5 == 4)
+      LOG(WARNING) << "rec " << i << " warning";
+    else
+      LOG(INFO) << "rec " << i << " info";
+  }
+  flushcheck_marker("logged");
+  if (death == "exit") std::exit(0);
+  if (death == "_exit") _exit(0);
+  if (death == "term") std::raise(SIGTERM);
+  if (death == "segv") {
+    volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
+    *bad = 1;
+  }
+  return 0;
+}

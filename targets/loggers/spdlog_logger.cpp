@@ -1,0 +1,90 @@
+// A program that logs with spdlog (Debian's libspdlog-dev) the way an
+// application would, for the gates in tests/loggers/spdlog_gate.cpp.
+//
+//   spdlog_logger CONFIG RECORDS DEATH
+//
+// Logs RECORDS records "rec N" (every 5th at error level, the rest info),
+// then a marker "logged" (the gate may kill it there), then DEATH:
+// return | exit | _exit | abort | shutdown_exit (spdlog::shutdown(), then _exit)
+// | release_shutdown_exit (the logger's last reference dropped, shutdown(), _exit)
+// | wait (marker "waited" after 1.5 s, then return: for flush_every).
+// CONFIG: file | file_flush_on_error | file_flush_on_info | file_flush_every |
+// stdout | stdout_color | stderr | async_block | async_overrun
+// Files go to $FLUSHCHECK_LOG_DIR/app.log.
+#include <spdlog/async.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "flushcheck/marker.h"
+
+namespace {
+
+std::shared_ptr<spdlog::logger> make_logger(const std::string& config, const std::string& file) {
+  if (config == "stdout") return spdlog::stdout_logger_mt("app");
+  if (config == "stdout_color") return spdlog::stdout_color_mt("app");
+  if (config == "stderr") return spdlog::stderr_logger_mt("app");
+  if (config == "async_block" || config == "async_overrun") {
+    // A small queue, so that overrun_oldest really drops under a burst.
+    spdlog::init_thread_pool(config == "async_block" ? 8192 : 16, 1);
+    auto policy = config == "async_block" ? spdlog::async_overflow_policy::block
+                                          : spdlog::async_overflow_policy::overrun_oldest;
+    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, true);
+    auto l = std::make_shared<spdlog::async_logger>("app", sink, spdlog::thread_pool(), policy);
+    spdlog::register_logger(l);
+    return l;
+  }
+  auto l = spdlog::basic_logger_mt("app", file, true);
+  if (config == "file_flush_on_error") l->flush_on(spdlog::level::err);
+  if (config == "file_flush_on_info") l->flush_on(spdlog::level::info);
+  if (config == "file_flush_every") spdlog::flush_every(std::chrono::seconds(1));
+  return l;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: spdlog_logger CONFIG RECORDS DEATH\n");
+    return 64;
+  }
+  const std::string config = argv[1], death = argv[3];
+  const long records = std::atol(argv[2]);
+  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
+  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
+  flushcheck_marker_init();
+  auto log = make_logger(config, file);
+  for (long i = 0; i < records; ++i) {
+    if (i % 5 == 4)
+      log->error("rec {} error", i);
+    else
+      log->info("rec {} info", i);
+  }
+  flushcheck_marker("logged");
+  if (death == "exit") std::exit(0);
+  if (death == "_exit") _exit(0);
+  if (death == "abort") std::abort();
+  if (death == "shutdown_exit") {  // the application still holds its logger
+    spdlog::shutdown();
+    _exit(0);
+  }
+  if (death == "release_shutdown_exit") {  // drops its logger first
+    log.reset();
+    spdlog::shutdown();
+    _exit(0);
+  }
+  if (death == "wait") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    flushcheck_marker("waited");
+  }
+  return 0;
+}

@@ -1,0 +1,133 @@
+// The spdlog gate: what spdlog promises about buffering, asserted on real
+// runs, and what it does not promise, recorded. Each case adds its row to
+// docs/loggers.md (tests/loggers/table.hpp).
+#include <gtest/gtest.h>
+
+#include "flushcheck/gate.hpp"
+#include "table.hpp"
+
+namespace flushcheck {
+namespace {
+
+const std::string prog = FLUSHCHECK_PROGRAM_SPDLOG_LOGGER;
+constexpr long records = 50;  // every 5th is an error: 4, 9, ..., 49
+
+gate_result run_file(const std::string& config, const std::string& death, kill_plan cut = {}) {
+  return gate_run({prog, config, std::to_string(records), death}).watch("app.log").cut(cut).run();
+}
+
+void add(const std::string& config, const std::string& dest, const std::string& death,
+         const std::string& text, long writes, const std::string& kind,
+         const std::string& note = "") {
+  loggers::add_row({"spdlog", config, dest, death, records, loggers::survived(text),
+                    writes < 0 ? "-" : loggers::per_record(writes, loggers::survived(text)), kind,
+                    note});
+}
+
+// The headline promise: with flush_on(err), every record up to the last
+// error is in the file when the process is SIGKILLed.
+TEST(spdlog_gate, flush_on_error_keeps_every_record_through_the_last_error) {
+  auto r = run_file("file_flush_on_error", "return", kill_plan::at_marker(1));
+  const auto& f = r.file("app.log");
+  EXPECT_TRUE(records_through(f.content, records - 1)) << r;
+  EXPECT_TRUE(no_torn_record(f.content)) << r;
+  EXPECT_EQ(f.write_calls, records / 5) << "one flush per error record" << r;
+  add("basic_file_sink, flush_on(err)", "file", "SIGKILL", f.content, f.write_calls, "promise");
+}
+
+// The deliberately wrong configuration: no flush_on. The same check must
+// catch it: the records sit in stdio's buffer and die with the process.
+TEST(spdlog_gate, catches_a_file_sink_without_flush_on) {
+  auto r = run_file("file", "return", kill_plan::at_marker(1));
+  const auto& f = r.file("app.log");
+  EXPECT_FALSE(records_through(f.content, records - 1)) << "the gate must fail here" << r;
+  EXPECT_TRUE(records_prefix(f.content, records)) << r;  // what is promised: a prefix
+  add("basic_file_sink (default)", "file", "SIGKILL", f.content, f.write_calls, "promise",
+      "prefix only; the flush_on(err) check fails, as it must");
+}
+
+TEST(spdlog_gate, flush_on_info_is_one_write_per_record) {
+  auto r = run_file("file_flush_on_info", "return", kill_plan::at_marker(1));
+  const auto& f = r.file("app.log");
+  EXPECT_TRUE(records_through(f.content, records - 1)) << r;
+  EXPECT_TRUE(one_write_per_record(f.write_calls, f.content)) << r;
+  add("basic_file_sink, flush_on(info)", "file", "SIGKILL", f.content, f.write_calls, "promise");
+}
+
+TEST(spdlog_gate, file_sink_is_flushed_at_exit_and_lost_at_abort) {
+  for (const char* death : {"return", "exit"}) {
+    auto r = run_file("file", death);
+    EXPECT_TRUE(records_through(r.file("app.log").content, records - 1)) << death << r;
+    add("basic_file_sink (default)", "file", death, r.file("app.log").content,
+        r.file("app.log").write_calls, "promise");
+  }
+  for (const char* death : {"_exit", "abort"}) {
+    auto r = run_file("file", death);
+    EXPECT_TRUE(records_prefix(r.file("app.log").content, records)) << death << r;
+    add("basic_file_sink (default)", "file", death, r.file("app.log").content, -1, "observation");
+  }
+}
+
+// flush_every: a thread flushes every second. Timing: observed, not promised.
+TEST(spdlog_gate, flush_every_flushes_within_its_period) {
+  auto r = run_file("file_flush_every", "wait", kill_plan::at_marker(2));
+  const auto& f = r.file("app.log");
+  EXPECT_TRUE(records_prefix(f.content, records)) << r;
+  add("basic_file_sink, flush_every(1s)", "file", "SIGKILL 1.5 s later", f.content, -1,
+      "observation", loggers::survived(f.content) == records ? "all flushed by the timer" : "");
+}
+
+// stdout/stderr sinks flush every record: each survives SIGKILL, one write each.
+TEST(spdlog_gate, console_sinks_flush_every_record) {
+  struct c {
+    const char* config;
+    sink_kind sink;
+    bool err;
+  };
+  for (auto [config, sink, err] :
+       {c{"stdout", sink_kind::pipe, false}, c{"stdout", sink_kind::pty, false},
+        c{"stdout_color", sink_kind::pipe, false}, c{"stdout_color", sink_kind::pty, false},
+        c{"stderr", sink_kind::pipe, true}}) {
+    SCOPED_TRACE(std::string(config) + " on " + std::string(to_string(sink)));
+    gate_run g({prog, config, std::to_string(records), "return"});
+    if (err)
+      g.stderr_to(sink);
+    else
+      g.stdout_to(sink);
+    auto r = g.kill_at_marker(1).run();
+    const std::string& text = err ? r.obs.err.data : r.obs.out.data;
+    const long writes = err ? r.stderr_writes() : r.stdout_writes();
+    EXPECT_TRUE(records_through(text, records - 1)) << r;
+    EXPECT_TRUE(one_write_per_record(writes, text)) << r;
+    EXPECT_TRUE(visible_at_marker(r.obs, 1, err, "rec 49")) << r;
+    add(std::string(config) + "_sink", std::string(to_string(sink)), "SIGKILL", text, writes,
+        "promise");
+  }
+}
+
+// Async: shutdown() drains the queue into the sinks, but a sink is flushed
+// (its FILE closed) only when the logger goes: an application that still
+// holds its logger loses the records at _exit (found by this gate, spdlog
+// 1.10). A SIGKILL promises only a prefix, never counts; overrun_oldest may
+// drop, but keeps order.
+TEST(spdlog_gate, async_logger_shutdown_drains_and_sigkill_keeps_a_prefix) {
+  auto drained = run_file("async_block", "release_shutdown_exit");
+  EXPECT_TRUE(records_through(drained.file("app.log").content, records - 1)) << drained;
+  add("async, block, logger released, shutdown(), _exit", "file", "_exit",
+      drained.file("app.log").content, -1, "promise");
+  auto held = run_file("async_block", "shutdown_exit");
+  EXPECT_TRUE(records_prefix(held.file("app.log").content, records)) << held;
+  add("async, block, logger held, shutdown(), _exit", "file", "_exit", held.file("app.log").content,
+      -1, "observation", "drained into the sink's FILE buffer, never flushed");
+  auto killed = run_file("async_block", "return", kill_plan::at_marker(1));
+  EXPECT_TRUE(records_prefix(killed.file("app.log").content, records)) << killed;
+  add("async, block", "file", "SIGKILL", killed.file("app.log").content, -1, "observation",
+      "only the prefix property is promised");
+  auto overrun = run_file("async_overrun", "release_shutdown_exit");
+  EXPECT_TRUE(records_in_order(overrun.file("app.log").content)) << overrun;
+  add("async, overrun_oldest (queue 16), shutdown()", "file", "_exit",
+      overrun.file("app.log").content, -1, "observation", "in order; drops allowed");
+}
+
+}  // namespace
+}  // namespace flushcheck

@@ -1,0 +1,44 @@
+#pragma once
+// Each gate case adds its row to the table of docs/loggers.md: with
+// FLUSHCHECK_LOGGERS_TABLE=FILE set (ci/update-docs sets it), one
+// tab-separated line per case is appended to FILE.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "flushcheck/gate.hpp"
+
+namespace flushcheck::loggers {
+
+struct row {
+  std::string library, config, destination, death;
+  long logged = 0;
+  long survived = 0;
+  std::string writes_per_record;  ///< "1", "0.02", or "-" (not asserted)
+  std::string kind;               ///< "promise" or "observation"
+  std::string note;
+};
+
+inline void add_row(const row& r) {
+  const char* path = std::getenv("FLUSHCHECK_LOGGERS_TABLE");
+  if (path == nullptr) return;
+  if (std::FILE* f = std::fopen(path, "a")) {
+    std::fprintf(f, "%s\t%s\t%s\t%s\t%ld\t%ld\t%s\t%s\t%s\n", r.library.c_str(), r.config.c_str(),
+                 r.destination.c_str(), r.death.c_str(), r.logged, r.survived,
+                 r.writes_per_record.c_str(), r.kind.c_str(), r.note.c_str());
+    std::fclose(f);
+  }
+}
+
+inline long survived(const std::string& text) {
+  return static_cast<long>(record_numbers(text).size());
+}
+
+inline std::string per_record(long writes, long records) {
+  if (records == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(writes) / records);
+  return buf;
+}
+
+}  // namespace flushcheck::loggers
