@@ -131,6 +131,15 @@ TEST(model, libcxx_put_is_a_one_byte_fwrite) {
   EXPECT_EQ(llvm.writes[1].first, 2);
 }
 
+TEST(model, libstdcxx_inserts_a_char_with_put) {
+  // Found by 10,000 cxx cases: `os << '\n'` is put() in libstdc++ 12, so
+  // the newline is buffered (putc), where a one-byte fwrite into a 64-byte
+  // user buffer would have gone straight out.
+  auto p = predict_text(setup(glibc(), sink_kind::file, lang::cxx),
+                        "setvbuf full 64 out; newline out; write 8193 out");
+  EXPECT_EQ(out_calls(p), (sizes{64, 8130}));
+}
+
 TEST(model, cuts_keep_what_was_written_before_them) {
   const auto pipe = setup(glibc(), sink_kind::pipe);
   auto marker = predict_text(pipe, "line 3; marker a; line 3", kill_plan::at_marker(1));

@@ -482,7 +482,10 @@ class simulation {
     switch (op.kind) {
       case FC_WRITE: output(op, payload(op.n, false), false); break;
       case FC_LINE: output(op, payload(op.n, true), false); break;
-      case FC_NEWLINE: output(op, "\n", false); break;
+      // C: fwrite("\n"). C++: os << '\n', which libstdc++ 12 turns into put()
+      // when width() is 0 (<ostream>); libc++ inserts it with sputn. Both
+      // reach the FILE as one byte; put is what tells putc from fwrite.
+      case FC_NEWLINE: output(op, "\n", cxx()); break;
       case FC_PUTC: output(op, payload(op.n, false), true); break;
       case FC_ENDL:
         output(op, "\n", true);

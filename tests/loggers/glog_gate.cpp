@@ -76,7 +76,7 @@ TEST(glog_gate, logtostdout_on_a_pipe) {
   auto r = glog("return").env("GLOG_logtostdout=1").kill_at_marker(1).run();
   EXPECT_TRUE(records_prefix(r.obs.out.data, records)) << r;
   add("GLOG_logtostdout=1", "stdout pipe", "SIGKILL", r.obs.out.data, r.stdout_writes(),
-      "observation");
+      "observation", "buffered by stdio on a pipe");
 }
 
 // The failure signal handler flushes the log files before dying again.
