@@ -142,7 +142,10 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   }
   pid_t p = -1;
   try {
-    auto prog = detail::traced_calls_filter();
+    // Built once per process: the program never changes, and libseccomp's
+    // build and export (through a pipe) cost more than a short traced run.
+    static const std::vector<sock_filter> filter = detail::traced_calls_filter();
+    std::vector<sock_filter> prog = filter;  // sock_fprog wants a mutable pointer
     sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
     req.trace_filter = &fprog;
     p = spawn(req).release();
