@@ -68,10 +68,7 @@ observation traced(std::vector<std::string> argv, sink_kind out = sink_kind::pip
 
 /// Write-family calls that reached stdout's sink.
 long stdout_writes(const observation& obs) {
-  long n = 0;
-  for (const auto& d : obs.trace->destinations)
-    if (d.role.starts_with("stdout")) n += d.write_calls;
-  return n;
+  return static_cast<long>(obs.trace->stdout_write_calls());
 }
 
 counts our_totals(const observation& obs) {

@@ -21,14 +21,6 @@ std::vector<std::string> lines_of(const std::string& data) {
   return lines;
 }
 
-long stdout_writes(const observation& obs) {
-  long n = 0;
-  if (obs.trace)
-    for (const auto& d : obs.trace->destinations)
-      if (d.role == "stdout" || d.role == "stdout+stderr") n += d.write_calls;
-  return n;
-}
-
 /// Cut points: every marker, the entry of every write (the state after
 /// the previous one) and the moment after the last write.
 std::vector<kill_plan> boundaries(long markers, long writes, int sig) {
@@ -74,7 +66,7 @@ std::vector<explored_sink> explore(const explore_options& o) {
     ref.trace = true;
     ref.kill = {};
     s.reference = run(ref);
-    s.writes = stdout_writes(s.reference);
+    s.writes = s.reference.trace ? s.reference.trace->stdout_write_calls() : 0;
     s.markers = static_cast<long>(s.reference.markers.size());
     std::vector<kill_plan> cuts;
     for (int sig : o.signals)

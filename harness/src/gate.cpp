@@ -130,18 +130,12 @@ const log_file& gate_result::file(const std::string& name) const {
                           (have.empty() ? std::string(" none") : have) + ")");
 }
 
-namespace {
-long writes_with_role(const observation& obs, const char* a, const char* b) {
-  long n = 0;
-  if (obs.trace)
-    for (const auto& d : obs.trace->destinations)
-      if (d.role == a || d.role == b) n += d.write_calls;
-  return n;
+long gate_result::stdout_writes() const {
+  return obs.trace ? static_cast<long>(obs.trace->stdout_write_calls()) : 0;
 }
-}  // namespace
-
-long gate_result::stdout_writes() const { return writes_with_role(obs, "stdout", "stdout+stderr"); }
-long gate_result::stderr_writes() const { return writes_with_role(obs, "stderr", "stderr"); }
+long gate_result::stderr_writes() const {
+  return obs.trace ? static_cast<long>(obs.trace->stderr_write_calls()) : 0;
+}
 
 std::ostream& operator<<(std::ostream& os, const gate_result& r) {
   os << "\n" << summary(r.obs);

@@ -114,11 +114,8 @@ verdict check_observation(const prediction& p, const model_setup& setup, const o
            "and MAY");
   }
   if (obs.trace) {
-    std::array<long, 2> calls{};
-    for (const auto& dest : obs.trace->destinations) {
-      if (dest.role == "stdout" || dest.role == "stdout+stderr") calls[0] += dest.write_calls;
-      if (dest.role == "stderr") calls[1] += dest.write_calls;
-    }
+    const std::array<long, 2> calls{static_cast<long>(obs.trace->stdout_write_calls()),
+                                    static_cast<long>(obs.trace->stderr_write_calls())};
     seen += "write calls " + std::to_string(calls[0]) + "/" + std::to_string(calls[1]) + "; ";
     for (int d = 0; d < (merged ? 1 : 2); ++d)
       if (calls[d] < p.writes[d].first || calls[d] > p.writes[d].second)

@@ -224,6 +224,8 @@ inline property_report check_against_model(const std::string& name, const target
   r.seed = seed;
   r.cases = cases;
   const auto gen = gen_case(l, targets.profile, family);
+  // Shrinking keeps a candidate only when it fails, so the last failing
+  // case seen is the shrunk counterexample RapidCheck reports.
   std::optional<model_case> last_failed;
   std::optional<model_outcome> last_outcome;
   auto prop = [&] {

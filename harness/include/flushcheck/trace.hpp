@@ -62,6 +62,21 @@ struct trace_summary {
   std::int64_t stops = 0;                                ///< ptrace stops handled
   int processes = 0;                                     ///< processes and threads followed
   std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
+
+  /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
+  /// when stderr shares it) and to stderr's own sink (role "stderr").
+  std::int64_t stdout_write_calls() const {
+    return write_calls_with_role("stdout", "stdout+stderr");
+  }
+  std::int64_t stderr_write_calls() const { return write_calls_with_role("stderr", "stderr"); }
+
+ private:
+  std::int64_t write_calls_with_role(const char* a, const char* b) const {
+    std::int64_t n = 0;
+    for (const auto& d : destinations)
+      if (d.role == a || d.role == b) n += d.write_calls;
+    return n;
+  }
 };
 
 }  // namespace flushcheck
