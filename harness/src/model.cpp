@@ -23,8 +23,7 @@ const char* to_string(channel c) noexcept {
     case channel::c_out: return "stdout";
     case channel::c_err: return "stderr";
     case channel::cxx_out: return "cout";
-    case channel::cxx_err: return "cerr";
-    case channel::cxx_log: return "clog";
+    case channel::cxx_err: return "cerr+clog";
   }
   return "?";
 }
@@ -543,7 +542,7 @@ class simulation {
       std::string piece = per_char ? bytes.substr(i, 1) : bytes;
       if (loose()) {
         give(cxx_channel(op.stream), piece);
-        loose_[stream_index(op.stream)].output(piece.size());
+        loose_[loose_index(op.stream)].output(piece.size());
       } else {
         // stdio_sync_filebuf (libstdc++) / __stdoutbuf (libc++): xsputn is
         // fwrite; overflow is putc in libstdc++ but a one-byte fwrite in
@@ -561,8 +560,11 @@ class simulation {
     }
   }
 
+  /// libstdc++'s own buffers after sync_with_stdio(false): cout's, and
+  /// cerr's, which clog shares.
+  static int loose_index(fc_stream s) { return s == FC_OUT ? 0 : 1; }
   static channel cxx_channel(fc_stream s) {
-    return s == FC_ERR ? channel::cxx_err : s == FC_LOG ? channel::cxx_log : channel::cxx_out;
+    return s == FC_OUT ? channel::cxx_out : channel::cxx_err;
   }
 
   void sentry(fc_stream s) {
@@ -571,7 +573,7 @@ class simulation {
 
   void pubsync(fc_stream s) {
     if (loose()) {
-      loose_[stream_index(s)].flush();
+      loose_[loose_index(s)].flush();
       return;
     }
     (s == FC_OUT ? *out_ : *err_).fflush();
@@ -642,12 +644,10 @@ class simulation {
     // write:N stops the N-th call at its entry: the tracer saw it, no byte moved.
     if (p.kill_delivered && cut_.when == kill_plan::when_kind::write) ++exact_calls[0];
     for (int d = 0; d < 2; ++d) p.writes[d] = {exact_calls[d], exact_calls[d]};
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 2; ++i) {
       const auto& b = loose_[i];
       if (b.ops == 0 && b.given == 0) continue;
-      const auto ch = static_cast<std::size_t>(cxx_channel(i == 0   ? FC_OUT
-                                                           : i == 1 ? FC_ERR
-                                                                    : FC_LOG));
+      const auto ch = static_cast<std::size_t>(cxx_channel(i == 0 ? FC_OUT : FC_ERR));
       p.bounds[ch] = {b.flushed, b.given};
       p.writes[dest_of(static_cast<channel>(ch))].first += b.flushed > 0 ? 1 : 0;
       p.writes[dest_of(static_cast<channel>(ch))].second += b.calls_hi;
@@ -699,7 +699,7 @@ class simulation {
   std::unique_ptr<c_file> err_;
   std::array<std::string, channel_count> meant_;
   std::array<std::size_t, channel_count> delivered_{};
-  std::array<loose_buffer, 3> loose_{};
+  std::array<loose_buffer, 2> loose_{};
   std::vector<model_call> calls_;
   int op_ = 0;
   long markers_ = 0;

@@ -27,8 +27,10 @@ namespace flushcheck {
 /// A buffer the program writes into: C's stdout and stderr FILEs, and the
 /// C++ streams' own buffers (only after sync_with_stdio(false) on
 /// libstdc++; otherwise cout writes into C's stdout and cerr/clog into stderr).
-enum class channel { c_out, c_err, cxx_out, cxx_err, cxx_log };
-inline constexpr std::size_t channel_count = 5;
+/// After sync_with_stdio(false) libstdc++ gives clog cerr's buffer (its
+/// ios_init.cc: clog.rdbuf(&buf_cerr)), so cxx_err holds what both were given.
+enum class channel { c_out, c_err, cxx_out, cxx_err };
+inline constexpr std::size_t channel_count = 4;
 const char* to_string(channel c) noexcept;
 /// 1 for the stdout channels, 2 for the stderr ones.
 int fd_of(channel c) noexcept;
