@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
 
 namespace flushcheck {
@@ -41,6 +42,13 @@ nlohmann::json run_json(std::vector<std::string> args,
   return nlohmann::json::parse(r.out);
 }
 
+/// The destination with ROLE in a "writes" list (null if none).
+nlohmann::json with_role(const nlohmann::json& writes, const std::string& role) {
+  for (const auto& d : writes)
+    if (d["role"] == role) return d;
+  return nullptr;
+}
+
 void expect_one_line_error(const cli_result& r, int code, const std::string& needle) {
   EXPECT_EQ(r.code, code) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -61,6 +69,33 @@ TEST(cli, json_contract) {
   EXPECT_TRUE(j["markers"].is_array());
 }
 
+TEST(cli, json_is_valid_whatever_bytes_argv_labels_paths_and_notes_hold) {
+  // Not UTF-8 in an argument (a path), a marker label, a traced path and an
+  // environment note: each is encoded as "data" is, byte -> code point.
+  const std::string bad = "\xff\xfe";
+  const std::string path =
+      ::testing::TempDir() + "flushcheck_bytes_" + bad + "." + std::to_string(::getpid());
+  auto env = clean_environment();
+  env.push_back("PYTHONUNBUFFERED=" + bad);
+  const std::string script =
+      "printf 'label\\377\\n' >&3; head -c 1 <&3 >/dev/null; echo x > \"$1\"; printf 'o\\376'";
+  auto r = cli({"run", "--json", "--trace", "--", "/bin/sh", "-c", script, "sh", path}, env);
+  std::remove(path.c_str());
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["argv"].back(), bytes_as_code_points(path));
+  ASSERT_EQ(j["markers"].size(), 1u);
+  EXPECT_EQ(j["markers"][0]["label"], bytes_as_code_points("label\xff"));
+  EXPECT_EQ(j["stdout"]["data"], bytes_as_code_points("o\xfe"));
+  bool path_seen = false;
+  for (const auto& d : j["writes"]) path_seen |= d["what"] == bytes_as_code_points(path);
+  EXPECT_TRUE(path_seen) << j["writes"].dump();
+  ASSERT_FALSE(j["notes"].empty());
+  EXPECT_EQ(
+      j["notes"][0].get<std::string>().rfind(bytes_as_code_points("PYTHONUNBUFFERED=" + bad), 0),
+      0u);
+}
+
 TEST(cli, signaled_child_is_reported_as_such) {
   auto j = run_json({"--", "/bin/sh", "-c", "kill -SEGV $$"});
   EXPECT_EQ(j["exit"]["status"], "signaled");
@@ -77,6 +112,47 @@ TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({}), 2, "subcommand");
 }
 
+TEST(cli, numbers_are_range_checked) {
+  // once: time:9223372036854 overflowed the deadline arithmetic and fired at once
+  expect_one_line_error(cli({"run", "--kill=KILL@time:9223372036854", "--", "true"}), 2,
+                        "not a number from 0 to 86400000");
+  expect_one_line_error(cli({"run", "--kill=KILL@write:99999999999999999", "--", "true"}), 2,
+                        "not a number from 0 to 1000000000000");
+  for (const char* t : {"--timeout=0", "--timeout=-1", "--timeout=99999999999"})
+    expect_one_line_error(cli({"count", t, "--", "true"}), 2, "not in range 1 to 86400000");
+  expect_one_line_error(cli({"run", "--timeout=", "--", "true"}), 2, "--timeout=: empty value");
+}
+
+TEST(cli, unnamed_signals_are_named_as_kill_l_does) {
+  auto j = run_json({"--", "/bin/sh", "-c", "kill -64 $$"});
+  EXPECT_EQ(j["exit"]["signal"], "RTMAX");
+  j = run_json({"--", "/bin/sh", "-c", "kill -40 $$"});
+  EXPECT_EQ(j["exit"]["signal"], "RTMIN+6");
+  auto r = cli({"run", "--kill=RTMIN+2@time:0", "--", "/bin/sleep", "5"});
+  EXPECT_NE(r.out.find("exit:    killed by SIGRTMIN+2"), std::string::npos) << r.out;
+}
+
+TEST(cli, a_closed_stdout_is_a_harness_failure_not_a_lost_report) {
+  run_options o;
+  o.argv = {"/bin/sh", "-c", "exec \"$0\" run -- /bin/true >&-", FLUSHCHECK_TARGET_FLUSHCHECK};
+  o.env = clean_environment();
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(4));
+  EXPECT_EQ(obs.err.data,
+            "flushcheck: the report could not be written to stdout: Bad file descriptor\n");
+}
+
+TEST(cli, script_errors_say_what_is_wrong) {
+  for (const char* script : {"exit -1", "setvbuf full -1", "_exit +3"}) {
+    run_options o;
+    o.argv = {FLUSHCHECK_TARGET_STDIO_SCRIPT, script};
+    o.env = clean_environment();
+    auto obs = run(o);
+    EXPECT_NE(obs.err.data.find("expects a count (0 to 1000000000)"), std::string::npos)
+        << script << ": " << obs.err.data;
+  }
+}
+
 TEST(cli, missing_program_exits_3_with_one_line) {
   expect_one_line_error(cli({"run", "--", "no-such-program-flushcheck"}), 3, "not found in PATH");
   std::string plain = ::testing::TempDir() + "flushcheck_plain_file";
@@ -90,6 +166,9 @@ TEST(cli, missing_program_exits_3_with_one_line) {
   }
   expect_one_line_error(cli({"run", "--", plain}), 3, "not executable");
   expect_one_line_error(cli({"run", "--", garbage}), 3, "Exec format error");
+  // under the tracer the exec error cannot come back through Boost.Process's pipe
+  expect_one_line_error(cli({"run", "--trace", "--", garbage}), 3, "Exec format error");
+  expect_one_line_error(cli({"run", "--", ::testing::TempDir()}), 3, "is a directory");
 }
 
 TEST(cli, every_verb_has_help) {
@@ -231,25 +310,64 @@ TEST(cli, count_and_trace_report_writes_per_destination) {
   auto r = cli({"count", "--json", "--", "/bin/sh", "-c", "echo a; echo b; echo c >&2"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], 2);
   EXPECT_EQ(j["exit"]["status"], "exited");
-  EXPECT_EQ(j["writes"]["1"]["calls"], 2);
-  EXPECT_EQ(j["writes"]["1"]["role"], "stdout");
-  EXPECT_EQ(j["writes"]["2"]["calls"], 1);
+  ASSERT_TRUE(j["writes"].is_array());
+  EXPECT_EQ(with_role(j["writes"], "stdout")["calls"], 2);
+  EXPECT_EQ(with_role(j["writes"], "stdout")["fd"], 1);
+  EXPECT_EQ(with_role(j["writes"], "stderr")["calls"], 1);
+  EXPECT_EQ(with_role(j["writes"], "stderr")["fd"], 2);
   EXPECT_EQ(j["totals"]["write"], 3);
   auto t = run_json({"--trace", "--kill=KILL@write:2", "--", "/bin/sh", "-c", "echo a; echo b"});
   EXPECT_EQ(t["stdout"]["data"], "a\n");
   EXPECT_EQ(t["kill"]["when"], "write:2");
   EXPECT_EQ(t["kill"]["delivered"], true);
-  EXPECT_EQ(t["writes"]["1"]["calls"], 2);  // the second stopped at entry, counted, never made
+  EXPECT_EQ(with_role(t["writes"], "stdout")["calls"],
+            2);  // the second stopped at entry, never made
   int write_events = 0;
   for (const auto& e : t["trace"]["events"]) write_events += e[2] == "write";
   EXPECT_EQ(write_events, 2);  // [t_us, pid, call, fd, bytes]
   auto h = run_json(
       {"--trace", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT, "setvbuf full 1000; putc 2500; exit 0"});
-  EXPECT_EQ(h["writes"]["1"]["sizes"], nlohmann::json({{"256", 1}, {"512", 2}}));  // 500, 2 x 1000
+  EXPECT_EQ(with_role(h["writes"], "stdout")["sizes"],
+            nlohmann::json({{"256", 1}, {"512", 2}}));  // 500, 2 x 1000
   auto text = cli({"count", "--", "/bin/sh", "-c", "echo a"});
   EXPECT_NE(text.out.find("write"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("(stdout)"), std::string::npos) << text.out;
+}
+
+TEST(cli, count_sees_cat_copying_a_file_whatever_call_it_uses) {
+  // coreutils 9's cat copies to a regular file with copy_file_range, asking
+  // for far more than the file holds: bytes are the calls' results.
+  struct stat st {};
+  ASSERT_EQ(::stat("/etc/passwd", &st), 0);
+  auto r = cli({"count", "--json", "--stdout=file", "--", "cat", "/etc/passwd"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto out = with_role(nlohmann::json::parse(r.out)["writes"], "stdout");
+  ASSERT_FALSE(out.is_null()) << r.out;
+  EXPECT_GE(out["calls"], 1) << r.out;
+  EXPECT_EQ(out["bytes"], st.st_size) << r.out;
+  auto cut = run_json({"--stdout=file", "--kill=KILL@write:1", "--", "cat", "/etc/passwd"});
+  EXPECT_EQ(cut["kill"]["delivered"], true);
+  EXPECT_EQ(cut["exit"]["signal"], "KILL");
+  EXPECT_EQ(cut["stdout"]["bytes"], 0);
+}
+
+TEST(cli, count_folds_destinations_never_written_unless_all) {
+  // python opens and closes many files (modules, locale) that it never writes
+  std::vector<std::string> py = {"--", "/usr/bin/python3", "-c", "print('hi')"};
+  auto env = clean_environment();
+  auto folded = cli({"count", "--stdout=pipe", py[0], py[1], py[2], py[3]}, env);
+  auto all = cli({"count", "--all", "--stdout=pipe", py[0], py[1], py[2], py[3]}, env);
+  ASSERT_EQ(folded.code, 0) << folded.err;
+  auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  EXPECT_NE(folded.out.find("destinations never written to (--all lists them)"), std::string::npos)
+      << folded.out;
+  EXPECT_NE(folded.out.find("(stdout)"), std::string::npos) << folded.out;
+  EXPECT_GT(lines(all.out), lines(folded.out) + 2) << all.out;
+  // the total line counts the same calls either way
+  EXPECT_EQ(folded.out.substr(folded.out.rfind("\n", folded.out.size() - 2)),
+            all.out.substr(all.out.rfind("\n", all.out.size() - 2)));
 }
 
 TEST(cli, summary_names_what_survived) {

@@ -43,6 +43,7 @@ struct count_command {
   std::string backend = "ptrace";
   std::string stdout_kind = "pipe";
   long timeout_ms = 60000;
+  bool all = false;
   bool json = false;
   std::vector<std::string> command;
 };

@@ -9,6 +9,63 @@
 
 namespace flushcheck::cli {
 
+namespace {
+
+/// "write, writev, ... (write family); fsync, ... ; close, ..." from the table.
+std::string traced_call_list() {
+  std::string out;
+  for (call_family f : {call_family::write, call_family::sync, call_family::fd}) {
+    std::string row;
+    for (const auto& c : traced_calls)
+      if (c.family == f) row += (row.empty() ? "" : ", ") + std::string(c.name);
+    out += row + "\n";
+  }
+  return out;
+}
+
+void print_row(std::int64_t calls, const std::string& bytes, const std::string& mean,
+               const std::string& call, const std::string& fds, const std::string& what) {
+  std::cout << std::right << std::setw(10) << calls << std::setw(14) << bytes << std::setw(10)
+            << mean << "  " << std::left << std::setw(16) << call << std::setw(8) << fds << what
+            << "\n";
+}
+
+std::string fd_list(const destination_counters& d) {
+  std::string fds;
+  for (int fd : d.fds) fds += (fds.empty() ? "" : ",") + std::to_string(fd);
+  return fds;
+}
+
+/// One row per destination and call; calls that are not writes, to
+/// destinations never written (locale files closed at start-up, ...), fold
+/// into one line unless ALL.
+std::int64_t print_destinations(const trace_summary& t, bool with_bytes, bool all) {
+  std::int64_t shown = 0, folded = 0, folded_dests = 0;
+  for (const auto& d : t.destinations) {
+    if (!all && d.write_calls == 0) {
+      for (auto n : d.calls) folded += n;
+      ++folded_dests;
+      continue;
+    }
+    std::string what = d.what + (d.role.empty() ? "" : " (" + d.role + ")");
+    for (std::size_t c = 0; c < traced_call_count; ++c) {
+      if (d.calls[c] == 0) continue;
+      bool w = is_write_family(static_cast<traced_call>(c));
+      // bytes are per destination: shown on each write row
+      print_row(d.calls[c], w && with_bytes ? std::to_string(d.bytes) : "",
+                w && d.write_calls && d.bytes ? std::to_string(d.bytes / d.write_calls) : "",
+                traced_calls[c].name, fd_list(d), what);
+      shown += d.calls[c];
+    }
+  }
+  if (folded_dests > 0)
+    std::cout << std::right << std::setw(10) << folded << "  other calls on " << folded_dests
+              << " destinations never written to (--all lists them)\n";
+  return shown + folded;
+}
+
+}  // namespace
+
 count_command::count_command(CLI::App& parent) {
   app = parent.add_subcommand(
       "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
@@ -18,13 +75,16 @@ count_command::count_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--stdout", stdout_kind, "sink for stdout: pty | pipe | file | null | ...")
       ->capture_default_str();
-  app->add_option("--timeout", timeout_ms, "deadline in ms")->capture_default_str();
+  app->add_option("--timeout", timeout_ms, "deadline in ms (1 .. 86400000)")
+      ->capture_default_str()
+      ->check(CLI::Range(1L, 86400000L));
+  app->add_flag("--all", all,
+                "one row per destination and call, also for destinations never "
+                "written to");
   app->add_flag("--json", json, "print {\"exit\", \"writes\", \"totals\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer(
-      "Rows: one per destination and call (write, writev, pwrite64, pwritev, pwritev2,\n"
-      "sendto, sendmsg, fsync, fdatasync, sync_file_range, close, dup*, fcntl F_DUPFD).\n"
-      "Counts are exact: every call stops the program once (seccomp + ptrace).");
+  app->footer("Calls counted (the write family, the syncs, the fd calls):\n" + traced_call_list() +
+              "Counts are exact: every call stops the program once (seccomp + ptrace).");
 }
 
 int count_command::execute() {
@@ -49,7 +109,8 @@ int count_command::execute() {
   const trace_summary& t = *obs.trace;
   if (json) {
     nlohmann::json j = to_json(obs);
-    std::cout << nlohmann::json{{"exit", j["exit"]},
+    std::cout << nlohmann::json{{"schema", j["schema"]},
+                                {"exit", j["exit"]},
                                 {"writes", j["writes"]},
                                 {"totals", j["trace"]["totals"]}}
                      .dump()
@@ -60,29 +121,11 @@ int count_command::execute() {
             << "mean"
             << "  " << std::left << std::setw(16) << "syscall" << std::setw(8) << "fds"
             << "destination\n";
-  std::int64_t all = 0;
-  for (const auto& d : t.destinations)
-    for (std::size_t c = 0; c < traced_call_count; ++c) {
-      if (d.calls[c] == 0) continue;
-      auto call = static_cast<traced_call>(c);
-      bool w = is_write_family(call);
-      std::string fds;
-      for (int fd : d.fds) fds += (fds.empty() ? "" : ",") + std::to_string(fd);
-      // bytes are per destination; shown on its write row when it has only one kind of write
-      std::cout << std::right << std::setw(10) << d.calls[c] << std::setw(14)
-                << (w && o.backend == trace_backend::ptrace ? std::to_string(d.bytes) : "")
-                << std::setw(10)
-                << (w && d.write_calls && d.bytes ? std::to_string(d.bytes / d.write_calls) : "")
-                << "  " << std::left << std::setw(16) << to_string(call) << std::setw(8) << fds
-                << d.what << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
-      all += d.calls[c];
-    }
+  std::int64_t rows = print_destinations(t, o.backend == trace_backend::ptrace, all);
   for (std::size_t c = 0; c < traced_call_count; ++c)
     if (t.totals[c] != 0)
-      std::cout << std::right << std::setw(10) << t.totals[c] << std::setw(26) << "" << std::left
-                << std::setw(16) << to_string(static_cast<traced_call>(c)) << std::setw(8) << "*"
-                << "all destinations\n";
-  std::cout << std::right << std::setw(10) << all << "  calls in the rows above; "
+      print_row(t.totals[c], "", "", traced_calls[c].name, "*", "all destinations");
+  std::cout << std::right << std::setw(10) << rows << "  calls in the rows above; "
             << obs.status.describe() << "\n";
   return exit_ok;
 }

@@ -1,8 +1,12 @@
 // The flushcheck CLI. Exit status: 0 it ran (whatever the child did),
 // 2 usage error, 3 the program could not be started, 4 harness failure.
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +26,53 @@ extern "C" void on_fatal_signal(int sig) {
   ::raise(sig);
 }
 
+/// A closed fd 0, 1 or 2 would be handed to the first file the harness
+/// opens (a sink), and the report written into it: hold them with
+/// /dev/null opened read-only, so that a write fails (EBADF) as it would.
+void hold_closed_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      int held = ::open("/dev/null", O_RDONLY);
+      if (held >= 0 && held != fd) {
+        ::dup2(held, fd);
+        ::close(held);
+      }
+    }
+}
+
+/// CODE, or exit 4 with a message when the report did not reach stdout
+/// (closed, a full disk): a lost report must not look like a run.
+int with_report_written(int code) {
+  errno = 0;
+  std::cout.flush();
+  bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+  if (!failed) return code;
+  int e = errno;
+  std::cerr << "flushcheck: the report could not be written to stdout"
+            << (e != 0 ? std::string(": ") + std::strerror(e) : std::string()) << "\n";
+  return flushcheck::cli::exit_harness;
+}
+
+/// "--timeout=" with nothing after '=' (before the "--" that starts the
+/// program's arguments): CLI11 would take the next argument as its value.
+const char* empty_option_value(int argc, char** argv) {
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    std::size_t n = std::strlen(argv[i]);
+    if (n > 3 && argv[i][0] == '-' && argv[i][1] == '-' && argv[i][n - 1] == '=') return argv[i];
+  }
+  return nullptr;
+}
+
+int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
+            flushcheck::cli::matrix_command& matrix_cmd, flushcheck::cli::count_command& count_cmd,
+            flushcheck::cli::explore_command& explore_cmd) {
+  if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
+  if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
+  if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
+  if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
+  return flushcheck::cli::exit_usage;
+}
+
 }  // namespace
 
 namespace flushcheck::cli {
@@ -29,6 +80,7 @@ void remember_child(int pid) { g_child_group = pid; }
 }  // namespace flushcheck::cli
 
 int main(int argc, char** argv) {
+  hold_closed_standard_fds();
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, on_fatal_signal);
   ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
 
@@ -39,6 +91,10 @@ int main(int argc, char** argv) {
   flushcheck::cli::matrix_command matrix_cmd(app);
   flushcheck::cli::count_command count_cmd(app);
   flushcheck::cli::explore_command explore_cmd(app);
+  if (const char* empty = empty_option_value(argc, argv)) {
+    std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
+    return flushcheck::cli::exit_usage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -52,10 +108,7 @@ int main(int argc, char** argv) {
     return flushcheck::cli::exit_usage;
   }
   try {
-    if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
-    if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
-    if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
-    if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
+    return with_report_written(execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd));
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -122,7 +122,7 @@ nlohmann::json to_json(const std::vector<explored_sink>& result) {
                     {"sampled", s.sampled},
                     {"cuts", cuts}});
   }
-  return {{"runs", runs}};
+  return {{"schema", json_schema_version}, {"runs", runs}};
 }
 
 std::string explore_table(const std::vector<explored_sink>& result) {

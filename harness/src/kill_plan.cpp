@@ -8,14 +8,16 @@
 namespace flushcheck {
 
 namespace {
-long parse_count(std::string_view text, std::string_view whole) {
+
+long parse_count(std::string_view text, std::string_view whole, long max) {
   long v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < 0)
+  if (ec != std::errc() || p != text.data() + text.size() || v < 0 || v > max)
     throw usage_error("--kill=" + std::string(whole) + ": '" + std::string(text) +
-                      "' is not a count");
+                      "' is not a number from 0 to " + std::to_string(max));
   return v;
 }
+
 }  // namespace
 
 kill_plan kill_plan::parse(std::string_view text) {
@@ -36,7 +38,7 @@ kill_plan kill_plan::parse(std::string_view text) {
   if (colon == std::string_view::npos)
     throw usage_error("--kill=" + std::string(text) +
                       ": WHEN is marker:N, time:MS, write:N or after-write:N");
-  plan.n = parse_count(when.substr(colon + 1), text);
+  plan.n = parse_count(when.substr(colon + 1), text, what == "time" ? max_time_ms : max_count);
   if (what == "marker") {
     plan.when = when_kind::marker;
     if (plan.n < 1) throw usage_error("--kill=" + std::string(text) + ": markers count from 1");

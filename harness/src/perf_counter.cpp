@@ -14,14 +14,19 @@
 namespace flushcheck {
 namespace {
 
-constexpr traced_call k_family[] = {
-    traced_call::write,    traced_call::writev, traced_call::pwrite64, traced_call::pwritev,
-    traced_call::pwritev2, traced_call::sendto, traced_call::sendmsg};
+/// The write family, from the one table of traced calls.
+std::vector<traced_call> write_family() {
+  std::vector<traced_call> v;
+  for (const auto& c : traced_calls)
+    if (c.family == call_family::write) v.push_back(c.call);
+  return v;
+}
 
 /// The tracepoint id of syscalls:sys_enter_CALL, or -1.
 long tracepoint_id(traced_call call) {
   for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    std::ifstream in(std::string(root) + "/events/syscalls/sys_enter_" + to_string(call) + "/id");
+    std::ifstream in(std::string(root) + "/events/syscalls/sys_enter_" + info(call).tracepoint +
+                     "/id");
     long id = -1;
     if (in >> id) return id;
   }
@@ -46,7 +51,7 @@ int open_counter(long id, pid_t pid, bool inherit = true) {
 void keep_tracepoints_registered() {
   static const std::vector<unique_fd> holders = [] {
     std::vector<unique_fd> v;
-    for (traced_call call : k_family) {
+    for (traced_call call : write_family()) {
       long id = tracepoint_id(call);
       if (id >= 0) v.emplace_back(open_counter(id, 0, false));  // not into our children
     }
@@ -55,14 +60,30 @@ void keep_tracepoints_registered() {
   (void)holders;
 }
 
+/// Why syscalls:sys_enter_write's id could not be read: tracefs not
+/// mounted, mounted but not readable by us, or no syscall tracepoints.
+std::string tracepoint_missing_reason() {
+  for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::string id = std::string(root) + "/events/syscalls/sys_enter_write/id";
+    std::string events = std::string(root) + "/events";
+    if (::access(id.c_str(), R_OK) != 0 && errno != ENOENT)
+      return "cannot read " + id + ": " + std::strerror(errno) +
+             " (tracefs is mounted; reading it needs root or its group)";
+    if (::access(events.c_str(), F_OK) == 0 && ::access(events.c_str(), R_OK | X_OK) != 0)
+      return "cannot read " + events + ": " + std::strerror(errno);
+    if (::access(events.c_str(), F_OK) == 0)
+      return std::string("no syscalls:sys_enter_write tracepoint under ") + root +
+             " (the kernel lacks CONFIG_FTRACE_SYSCALLS)";
+  }
+  return "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev "
+         "/sys/kernel/tracing)";
+}
+
 }  // namespace
 
 std::string perf_unavailable_reason() {
   long id = tracepoint_id(traced_call::write);
-  if (id < 0)
-    return "no syscalls:sys_enter_write tracepoint: tracefs is not mounted at /sys/kernel/tracing "
-           "(mount -t tracefs nodev /sys/kernel/tracing), or the kernel lacks "
-           "CONFIG_FTRACE_SYSCALLS";
+  if (id < 0) return tracepoint_missing_reason();
   int fd = open_counter(id, 0);
   if (fd < 0)
     return std::string("perf_event_open refused: ") + std::strerror(errno) +
@@ -73,14 +94,15 @@ std::string perf_unavailable_reason() {
 
 perf_counters::perf_counters(pid_t pid) {
   keep_tracepoints_registered();
-  for (traced_call call : k_family) {
+  for (traced_call call : write_family()) {
     long id = tracepoint_id(call);
     if (id < 0) continue;  // e.g. no pwritev2 tracepoint on an old kernel
     for (bool fd1 : {false, true}) {
       unique_fd fd(open_counter(id, pid));
-      if (!fd) throw_errno(std::string("perf_event_open sys_enter_") + to_string(call));
-      if (fd1 && ::ioctl(fd.get(), PERF_EVENT_IOC_SET_FILTER, "fd == 1") != 0)
-        throw_errno("PERF_EVENT_IOC_SET_FILTER fd == 1");
+      if (!fd) throw_errno(std::string("perf_event_open sys_enter_") + info(call).tracepoint);
+      std::string filter = std::string(info(call).tracepoint_fd) + " == 1";
+      if (fd1 && ::ioctl(fd.get(), PERF_EVENT_IOC_SET_FILTER, filter.c_str()) != 0)
+        throw_errno("PERF_EVENT_IOC_SET_FILTER " + filter);
       counters_.push_back({call, fd1, std::move(fd)});
     }
   }

@@ -20,6 +20,12 @@ std::string bytes_as_code_points(const std::string& bytes) {
   return out;
 }
 
+nlohmann::json strings_json(const std::vector<std::string>& v) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& s : v) a.push_back(bytes_as_code_points(s));
+  return a;
+}
+
 namespace {
 
 nlohmann::json stream_json(const stream_observation& s) {
@@ -52,22 +58,36 @@ std::string printable(const std::string& data, std::size_t max) {
   return out;
 }
 
+namespace {
+
+nlohmann::json calls_json(const std::array<std::int64_t, traced_call_count>& calls) {
+  nlohmann::json by_call = nlohmann::json::object();
+  for (std::size_t c = 0; c < traced_call_count; ++c)
+    if (calls[c] != 0) by_call[traced_calls[c].name] = calls[c];
+  return by_call;
+}
+
+/// Lower bound of each power-of-2 bucket -> count.
+nlohmann::json sizes_json(const destination_counters& d) {
+  nlohmann::json sizes = nlohmann::json::object();
+  for (std::size_t b = 0; b < d.size_histogram.size(); ++b)
+    if (d.size_histogram[b] != 0) sizes[std::to_string(b == 0 ? 0 : 1L << b)] = d.size_histogram[b];
+  return sizes;
+}
+
+}  // namespace
+
 nlohmann::json writes_json(const trace_summary& t) {
-  nlohmann::json writes = nlohmann::json::object();
-  for (const auto& d : t.destinations) {
-    nlohmann::json by_call = nlohmann::json::object();
-    for (std::size_t c = 0; c < traced_call_count; ++c)
-      if (d.calls[c] != 0) by_call[to_string(static_cast<traced_call>(c))] = d.calls[c];
-    std::string name = std::to_string(d.fds.empty() ? -1 : d.fds.front());
-    while (writes.contains(name)) name += "'";        // same fd number, another destination
-    nlohmann::json sizes = nlohmann::json::object();  // lower bound of each power-of-2 bucket
-    for (std::size_t b = 0; b < d.size_histogram.size(); ++b)
-      if (d.size_histogram[b] != 0)
-        sizes[std::to_string(b == 0 ? 0 : 1L << b)] = d.size_histogram[b];
-    writes[name] = {{"calls", d.write_calls}, {"bytes", d.bytes}, {"sizes", sizes},
-                    {"what", d.what},         {"role", d.role},   {"fds", d.fds},
-                    {"by_call", by_call}};
-  }
+  nlohmann::json writes = nlohmann::json::array();
+  for (const auto& d : t.destinations)
+    writes.push_back({{"fd", d.fds.empty() ? -1 : d.fds.front()},
+                      {"fds", d.fds},
+                      {"what", bytes_as_code_points(d.what)},
+                      {"role", d.role},
+                      {"calls", d.write_calls},
+                      {"bytes", d.bytes},
+                      {"by_call", calls_json(d.calls)},
+                      {"sizes", sizes_json(d)}});
   return writes;
 }
 
@@ -75,13 +95,10 @@ nlohmann::json trace_json(const trace_summary& t) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& e : t.events)
     events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes});
-  nlohmann::json totals = nlohmann::json::object();
-  for (std::size_t c = 0; c < traced_call_count; ++c)
-    if (t.totals[c] != 0) totals[to_string(static_cast<traced_call>(c))] = t.totals[c];
   return {{"events", events},
           {"event_fields", {"t_us", "pid", "call", "fd", "bytes"}},
           {"events_dropped", t.events_dropped},
-          {"totals", totals},
+          {"totals", calls_json(t.totals)},
           {"stops", t.stops},
           {"processes", t.processes}};
 }
@@ -97,7 +114,8 @@ nlohmann::json to_json(const wait_status& status) {
 
 nlohmann::json to_json(const observation& obs) {
   nlohmann::json j;
-  j["argv"] = obs.argv;
+  j["schema"] = json_schema_version;
+  j["argv"] = strings_json(obs.argv);
   j["exit"] = to_json(obs.status);
   if (obs.kill)
     j["kill"] = {{"signal", signal_name(obs.kill->signal)},
@@ -113,11 +131,11 @@ nlohmann::json to_json(const observation& obs) {
     j["stderr"] = stream_json(obs.err);
   nlohmann::json markers = nlohmann::json::array();
   for (const auto& m : obs.markers)
-    markers.push_back({{"label", m.label},
+    markers.push_back({{"label", bytes_as_code_points(m.label)},
                        {"t_us", m.t_us},
                        {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
   j["markers"] = markers;
-  j["notes"] = obs.notes;
+  j["notes"] = strings_json(obs.notes);
   if (obs.trace) {
     j["writes"] = writes_json(*obs.trace);
     j["trace"] = trace_json(*obs.trace);

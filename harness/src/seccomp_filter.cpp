@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "flushcheck/error.hpp"
+#include "flushcheck/traced_calls.hpp"
 #include "flushcheck/unique_fd.hpp"
 
 namespace flushcheck::detail {
@@ -19,17 +21,11 @@ std::vector<sock_filter> traced_calls_filter() {
   if (!ctx) throw_error({ENOMEM, std::generic_category()}, "seccomp_init");
   // Other ABIs (x32, i386 through int 0x80) pass untraced instead of dying.
   seccomp_attr_set(ctx.get(), SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
-  const int calls[] = {SCMP_SYS(write),      SCMP_SYS(writev),
-                       SCMP_SYS(pwrite64),   SCMP_SYS(pwritev),
-                       SCMP_SYS(pwritev2),   SCMP_SYS(sendto),
-                       SCMP_SYS(sendmsg),    SCMP_SYS(fsync),
-                       SCMP_SYS(fdatasync),  SCMP_SYS(sync_file_range),
-                       SCMP_SYS(close),      SCMP_SYS(dup),
-                       SCMP_SYS(dup2),       SCMP_SYS(dup3),
-                       SCMP_SYS(close_range)};
-  for (int nr : calls) {
-    int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), nr, 0);
-    if (rc != 0) throw_error({-rc, std::generic_category()}, "seccomp_rule_add");
+  for (const auto& c : traced_calls) {
+    if (c.call == traced_call::fcntl_dupfd) continue;  // below: F_DUPFD* only
+    int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), static_cast<int>(c.nr), 0);
+    if (rc != 0)
+      throw_error({-rc, std::generic_category()}, std::string("seccomp_rule_add ") + c.name);
   }
   for (int cmd : {F_DUPFD, F_DUPFD_CLOEXEC}) {
     int rc = seccomp_rule_add(ctx.get(), SCMP_ACT_TRACE(0), SCMP_SYS(fcntl), 1,

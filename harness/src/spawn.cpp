@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -79,6 +80,11 @@ struct child_setup : bp::extend::handler {
   }
 
   template <class Executor>
+  void on_exec_error(Executor&, const std::error_code& ec) const {
+    if (filter != nullptr) ::_exit(exec_error_exit_base + (ec.value() & 0x7f));
+  }
+
+  template <class Executor>
   static void fail(Executor& exec) {
     exec.set_error(std::error_code(errno, std::system_category()), "child set-up");
   }
@@ -96,6 +102,9 @@ std::string resolve_program(const std::string& name, const std::vector<std::stri
   if (name.empty()) throw spawn_error("empty program name");
   if (name.find('/') != std::string::npos) {
     if (::access(name.c_str(), F_OK) != 0) throw spawn_error(name + ": " + std::strerror(errno));
+    struct stat st {};
+    if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw spawn_error(name + ": is a directory");
     if (::access(name.c_str(), X_OK) != 0) throw spawn_error(name + ": not executable");
     return name;
   }

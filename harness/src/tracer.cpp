@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
 #include <fstream>
 #include <future>
 #include <map>
@@ -26,38 +28,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "call_decoder.hpp"
 #include "flushcheck/error.hpp"
 #include "seccomp_filter.hpp"
 
 namespace flushcheck {
 
 namespace {
-
-constexpr const char* k_call_names[traced_call_count] = {
-    "write",  "writev",  "pwrite64", "pwritev",   "pwritev2",
-    "sendto", "sendmsg", "fsync",    "fdatasync", "sync_file_range",
-    "close",  "dup",     "dup2",     "dup3",      "fcntl_dupfd"};
-
-std::optional<traced_call> call_of(long nr) {
-  switch (nr) {
-    case SYS_write: return traced_call::write;
-    case SYS_writev: return traced_call::writev;
-    case SYS_pwrite64: return traced_call::pwrite64;
-    case SYS_pwritev: return traced_call::pwritev;
-    case SYS_pwritev2: return traced_call::pwritev2;
-    case SYS_sendto: return traced_call::sendto;
-    case SYS_sendmsg: return traced_call::sendmsg;
-    case SYS_fsync: return traced_call::fsync;
-    case SYS_fdatasync: return traced_call::fdatasync;
-    case SYS_sync_file_range: return traced_call::sync_file_range;
-    case SYS_close: return traced_call::close;
-    case SYS_dup: return traced_call::dup;
-    case SYS_dup2: return traced_call::dup2;
-    case SYS_dup3: return traced_call::dup3;
-    case SYS_fcntl: return traced_call::fcntl_dupfd;
-    default: return std::nullopt;
-  }
-}
 
 std::uint64_t key(pid_t pid, int fd) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(pid)) << 32) |
@@ -74,11 +51,36 @@ pid_t tgid_of(pid_t tid) {
   return tid;
 }
 
+constexpr std::size_t k_max_events = 1000000;
+
+/// Why a traced child ended (status RAW) before its exec stop.
+std::string exec_failure(int raw) {
+  if (WIFEXITED(raw) && WEXITSTATUS(raw) > exec_error_exit_base)
+    return std::strerror(WEXITSTATUS(raw) - exec_error_exit_base);
+  return "exec failed under the tracer (the child " + wait_status::from_raw(raw).describe() +
+         " before its first instruction)";
+}
+
+/// Bit SIG of the hex mask on line NAME ("SigBlk:", ...) of /proc/TID/status.
+bool status_mask_has(pid_t tid, const char* name, int sig) {
+  std::ifstream in("/proc/" + std::to_string(tid) + "/status");
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with(name))
+      return (std::stoull(line.substr(std::strlen(name)), nullptr, 16) >> (sig - 1)) & 1U;
+  return false;
+}
+
+/// Whether SIG sent to thread TID ends its process when it is delivered:
+/// not blocked, not caught or ignored, and fatal by default (signal(7)).
+bool signal_ends_process(pid_t tid, int sig) {
+  if (sig == SIGKILL) return true;
+  for (int harmless : {SIGCHLD, SIGCONT, SIGURG, SIGWINCH, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU})
+    if (sig == harmless) return false;
+  return !status_mask_has(tid, "SigBlk:", sig) && !status_mask_has(tid, "SigIgn:", sig) &&
+         !status_mask_has(tid, "SigCgt:", sig);
+}
+
 }  // namespace
-
-const char* to_string(traced_call c) noexcept { return k_call_names[static_cast<int>(c)]; }
-
-bool is_write_family(traced_call c) noexcept { return static_cast<int>(c) <= 6; }
 
 std::string tracing_unavailable_reason() {
 #if !defined(__x86_64__)
@@ -87,6 +89,21 @@ std::string tracing_unavailable_reason() {
   return "";
 #endif
 }
+
+/// The write:N / after-write:N cut, exact in the tracer's global order of
+/// call entries: with several threads, the observed writes that entered
+/// before the N-th have returned when the signal is sent, and those that
+/// enter after it wait until then (for good, when the signal ends their
+/// process: they never happen).
+struct cut_state {
+  enum class phase { before, waiting, sent };
+  phase at = phase::before;
+  pid_t thread = -1;                    // made the N-th call
+  user_regs_struct regs{};              // its registers at that entry (write:N)
+  bool returned = false;                // after-write:N: the N-th call has returned
+  std::unordered_set<pid_t> in_flight;  // entered before the N-th, not yet returned
+  std::vector<std::pair<pid_t, detail::decoded_call>> held;  // entered after it
+};
 
 struct tracer::state {
   tracer_options opt;
@@ -108,63 +125,63 @@ struct tracer::state {
   std::map<file_id, int> dest_index;
   std::unordered_set<pid_t> expect_sigstop;  // new tracees: their first SIGSTOP is ours
   std::unordered_set<pid_t> early;           // stopped before their parent's fork event
-  std::unordered_set<pid_t> kill_at_exit;    // after-write:N
   struct rewound_call {
     unsigned long long rip, nr, a0, a1, a2;
   };
   std::unordered_map<pid_t, rewound_call> rewound;  // write:N with a caught signal
+  struct pending_result {
+    int dest;
+    std::size_t event;  // index in summary.events, or past its end (dropped)
+  };
+  std::unordered_map<pid_t, pending_result> results;  // byte_count::result calls in progress
   long observed_writes = 0;
+  cut_state cut;
 
   std::int64_t now_us() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
                                                                  opt.start)
         .count();
   }
+  bool cutting() const { return opt.kill.needs_tracer(); }
 
   void main(spawn_request req, std::promise<pid_t>& started);
+  pid_t start(spawn_request& req);
   void loop();
+  void on_stop(pid_t p, int raw);
+  void on_signal_stop(pid_t p, int sig);
   void on_exit(pid_t p, int raw);
-  void on_syscall(pid_t p);
   void on_new_tracee(pid_t parent);
   int destination(pid_t p, int fd);
-  std::int64_t iov_bytes(pid_t p, unsigned long long iov, unsigned long long count);
-  void carry_out_kill(pid_t p, user_regs_struct& regs);
   void forget_fd(int lo, int hi);
+
+  // A call's entry (seccomp stop) and exit (syscall-exit stop).
+  void on_syscall(pid_t p);
+  bool must_hold(pid_t p, const detail::decoded_call& c);
+  bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
+  bool account(pid_t p, const detail::decoded_call& c);
+  void count_write(destination_counters& d, std::int64_t bytes);
+  void update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs);
+  void resume_observed(pid_t p, const user_regs_struct& regs);
+  void resume(pid_t p, bool stop_at_exit);
+  void on_syscall_exit(pid_t p);
+  void take_result(pid_t p);
+
+  // The cut.
+  void cut_reached(pid_t p, const user_regs_struct& regs);
+  void send_cut_if_ready();
+  void signal_program(pid_t p);
+  void release_held();
 };
 
 void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
-  if (opt.pin_cpu) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    int cpu = sched_getcpu();
-    CPU_SET(cpu < 0 ? 0 : cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);  // this thread; the child inherits it
-  }
+  cpu_set_t set;  // tracer and tracee on one CPU: a stop costs ~10 us instead of ~90 us
+  CPU_ZERO(&set);
+  int cpu = sched_getcpu();
+  CPU_SET(cpu < 0 ? 0 : cpu, &set);
+  sched_setaffinity(0, sizeof set, &set);  // this thread; the child inherits it
   pid_t p = -1;
   try {
-    // Built once per process: the program never changes, and libseccomp's
-    // build and export (through a pipe) cost more than a short traced run.
-    static const std::vector<sock_filter> filter = detail::traced_calls_filter();
-    std::vector<sock_filter> prog = filter;  // sock_fprog wants a mutable pointer
-    sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
-    req.trace_filter = &fprog;
-    p = spawn(req).release();
-    int raw = 0;
-    while (::waitpid(p, &raw, __WALL) < 0 && errno == EINTR) {
-    }
-    if (!WIFSTOPPED(raw)) {
-      throw spawn_error(req.argv.front() + ": exec failed under the tracer (the child " +
-                        wait_status::from_raw(raw).describe() + " before its first instruction)");
-    }
-    long options = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-                   PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
-                   PTRACE_O_EXITKILL;
-    if (::ptrace(PTRACE_SETOPTIONS, p, nullptr, options) != 0) throw_errno("PTRACE_SETOPTIONS");
-    {
-      std::lock_guard lock(mu);
-      pid = p;
-      alive.insert(p);
-    }
+    p = start(req);
     started.set_value(p);
   } catch (...) {
     if (p > 0) {
@@ -186,6 +203,33 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   done.set_value();
 }
 
+/// Spawns the child stopped at its exec and sets the ptrace options.
+pid_t tracer::state::start(spawn_request& req) {
+  // Built once per process: the program never changes, and libseccomp's
+  // build and export (through a pipe) cost more than a short traced run.
+  static const std::vector<sock_filter> filter = detail::traced_calls_filter();
+  std::vector<sock_filter> prog = filter;  // sock_fprog wants a mutable pointer
+  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+  req.trace_filter = &fprog;
+  pid_t p = spawn(req).release();
+  int raw = 0;
+  while (::waitpid(p, &raw, __WALL) < 0 && errno == EINTR) {
+  }
+  if (!WIFSTOPPED(raw)) throw spawn_error(req.argv.front() + ": " + exec_failure(raw));
+  long options = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+                 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+                 PTRACE_O_EXITKILL;
+  if (::ptrace(PTRACE_SETOPTIONS, p, nullptr, options) != 0) {
+    ::kill(p, SIGKILL);
+    ::waitpid(p, nullptr, __WALL);
+    throw_errno("PTRACE_SETOPTIONS");
+  }
+  std::lock_guard lock(mu);
+  pid = p;
+  alive.insert(p);
+  return p;
+}
+
 void tracer::state::loop() {
   for (;;) {
     int raw = 0;
@@ -196,49 +240,46 @@ void tracer::state::loop() {
       throw_errno("waitpid");
     }
     ++summary.stops;
-    if (WIFEXITED(raw) || WIFSIGNALED(raw)) {
+    if (WIFEXITED(raw) || WIFSIGNALED(raw))
       on_exit(p, raw);
-      continue;
-    }
-    if (!WIFSTOPPED(raw)) continue;
-    int sig = WSTOPSIG(raw);
-    int event = raw >> 16;
-    if (event == PTRACE_EVENT_SECCOMP) {
-      on_syscall(p);
-      continue;
-    }
-    if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE) {
-      on_new_tracee(p);
-    } else if (event == PTRACE_EVENT_EXEC) {
-      for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
-        it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
-    } else if (event != 0) {
-      // other events: nothing to do
-    } else if (sig == (SIGTRAP | 0x80)) {  // syscall-exit stop: after-write:N
-      if (kill_at_exit.erase(p) != 0) {
-        ::syscall(SYS_tgkill, tgid_of(p), p, opt.kill.signal);
-        std::lock_guard lock(mu);
-        kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
-      }
-    } else {
-      bool known;
-      {
-        std::lock_guard lock(mu);
-        known = alive.count(p) != 0;
-        if (!known) alive.insert(p);
-      }
-      if (sig == SIGSTOP && (expect_sigstop.erase(p) != 0 || !known)) {
-        if (!known) early.insert(p);  // its parent's fork event is still to come
-      } else {
-        siginfo_t si;
-        bool group_stop = ::ptrace(PTRACE_GETSIGINFO, p, nullptr, &si) != 0 && errno == EINVAL;
-        if (group_stop) continue;                // stays stopped, as without a tracer
-        ::ptrace(PTRACE_CONT, p, nullptr, sig);  // deliver it: never swallow a signal
-        continue;
-      }
-    }
-    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+    else if (WIFSTOPPED(raw))
+      on_stop(p, raw);
   }
+}
+
+void tracer::state::on_stop(pid_t p, int raw) {
+  int sig = WSTOPSIG(raw);
+  int event = raw >> 16;
+  if (event == PTRACE_EVENT_SECCOMP) return on_syscall(p);
+  if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE) {
+    on_new_tracee(p);
+  } else if (event == PTRACE_EVENT_EXEC) {
+    for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
+      it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
+  } else if (event == 0 && sig == (SIGTRAP | 0x80)) {
+    return on_syscall_exit(p);
+  } else if (event == 0) {
+    return on_signal_stop(p, sig);
+  }
+  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+}
+
+void tracer::state::on_signal_stop(pid_t p, int sig) {
+  bool known;
+  {
+    std::lock_guard lock(mu);
+    known = alive.count(p) != 0;
+    if (!known) alive.insert(p);
+  }
+  if (sig == SIGSTOP && (expect_sigstop.erase(p) != 0 || !known)) {
+    if (!known) early.insert(p);  // its parent's fork event is still to come
+    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+    return;
+  }
+  siginfo_t si;
+  bool group_stop = ::ptrace(PTRACE_GETSIGINFO, p, nullptr, &si) != 0 && errno == EINVAL;
+  if (group_stop) return;                  // stays stopped, as without a tracer
+  ::ptrace(PTRACE_CONT, p, nullptr, sig);  // deliver it: never swallow a signal
 }
 
 void tracer::state::on_new_tracee(pid_t parent) {
@@ -252,9 +293,11 @@ void tracer::state::on_new_tracee(pid_t parent) {
 }
 
 void tracer::state::on_exit(pid_t p, int raw) {
+  results.erase(p);
+  std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
+  if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
   std::lock_guard lock(mu);
   alive.erase(p);
-  kill_at_exit.erase(p);
   if (p == pid && !status) {
     status = wait_status::from_raw(raw);
     std::uint64_t one = 1;
@@ -287,19 +330,6 @@ int tracer::state::destination(pid_t p, int fd) {
   return pos->second;
 }
 
-std::int64_t tracer::state::iov_bytes(pid_t p, unsigned long long iov, unsigned long long count) {
-  iovec vec[1024];
-  count = std::min<unsigned long long>(count, 1024);
-  iovec local{vec, count * sizeof(iovec)};
-  iovec remote{reinterpret_cast<void*>(iov), count * sizeof(iovec)};
-  ssize_t n = ::process_vm_readv(p, &local, 1, &remote, 1, 0);
-  if (n < 0) return 0;
-  std::int64_t total = 0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n) / sizeof(iovec); ++i)
-    total += static_cast<std::int64_t>(vec[i].iov_len);
-  return total;
-}
-
 void tracer::state::forget_fd(int lo, int hi) {
   for (auto it = fd_cache.begin(); it != fd_cache.end();) {
     int fd = fd_of_key(it->first);
@@ -307,97 +337,180 @@ void tracer::state::forget_fd(int lo, int hi) {
   }
 }
 
-void tracer::state::carry_out_kill(pid_t p, user_regs_struct& regs) {
-  // Skip the call and rewind to its syscall instruction: a fatal signal ends
-  // the process before the write; a caught one runs its handler, and the
-  // write is then made as if restarted (SA_RESTART).
-  rewound[p] = {regs.rip, regs.orig_rax, regs.rdi, regs.rsi, regs.rdx};  // rip after the re-run
-  regs.rax = regs.orig_rax;
-  regs.orig_rax = static_cast<unsigned long long>(-1);
-  regs.rip -= 2;
-  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
-  ::syscall(SYS_tgkill, tgid_of(p), p, opt.kill.signal);
-  std::lock_guard lock(mu);
-  kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
-}
-
 void tracer::state::on_syscall(pid_t p) {
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) != 0) return;  // gone (SIGKILL)
-  auto restarted = rewound.find(p);
-  if (restarted != rewound.end()) {
-    const auto& r = restarted->second;
-    bool same = r.rip == regs.rip && r.nr == regs.orig_rax && r.a0 == regs.rdi &&
-                r.a1 == regs.rsi && r.a2 == regs.rdx;
-    if (same) {  // the rewound call, made again after a handler: counted once already
-      rewound.erase(restarted);
-      ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
-      return;
-    }
-  }
-  auto call = call_of(static_cast<long>(regs.orig_rax));
-  if (!call) {
-    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  if (is_rewound_rerun(p, regs)) return resume(p, false);
+  auto call = detail::decode_call(p, regs);
+  if (!call) return resume(p, false);
+  if (must_hold(p, *call)) {
+    cut.held.emplace_back(p, *call);
     return;
   }
-  if (regs.orig_rax == SYS_close_range) {
-    forget_fd(static_cast<int>(regs.rdi),
-              static_cast<int>(std::min<unsigned long long>(regs.rsi, 1u << 30)));
-    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
-    return;
-  }
-  int fd = static_cast<int>(regs.rdi);
-  std::int64_t bytes = 0;
-  switch (*call) {
-    case traced_call::write:
-    case traced_call::pwrite64:
-    case traced_call::sendto: bytes = static_cast<std::int64_t>(regs.rdx); break;
-    case traced_call::writev:
-    case traced_call::pwritev:
-    case traced_call::pwritev2: bytes = iov_bytes(p, regs.rsi, regs.rdx); break;
-    case traced_call::sendmsg: {
-      msghdr m{};
-      iovec local{&m, sizeof m};
-      iovec remote{reinterpret_cast<void*>(regs.rsi), sizeof m};
-      if (::process_vm_readv(p, &local, 1, &remote, 1, 0) == sizeof m)
-        bytes = iov_bytes(p, reinterpret_cast<unsigned long long>(m.msg_iov), m.msg_iovlen);
-      break;
-    }
-    default: break;
-  }
-  int d = destination(p, fd);
-  auto c = static_cast<std::size_t>(*call);
-  ++summary.totals[c];
-  bool observed = false;
-  if (d >= 0) {
-    auto& dest = summary.destinations[static_cast<std::size_t>(d)];
-    ++dest.calls[c];
-    if (is_write_family(*call)) {
-      ++dest.write_calls;
-      dest.bytes += bytes;
-      int bucket = bytes <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(bytes)) - 1;
-      ++dest.size_histogram[static_cast<std::size_t>(std::min(bucket, 31))];
-      observed = dest.role.starts_with("stdout");
-    }
-  }
-  if (summary.events.size() < opt.max_events)
-    summary.events.push_back({now_us(), p, *call, fd, bytes});
-  else
-    ++summary.events_dropped;
-  if (*call == traced_call::close) forget_fd(fd, fd);
-  if (*call == traced_call::dup2 || *call == traced_call::dup3)
-    forget_fd(static_cast<int>(regs.rsi), static_cast<int>(regs.rsi));
+  bool observed = account(p, *call);
+  update_fd_map(*call, regs);
+  if (observed && cutting()) return resume_observed(p, regs);
+  resume(p, results.count(p) != 0);
+}
 
-  if (observed && ++observed_writes == opt.kill.n) {
-    if (opt.kill.when == kill_plan::when_kind::write) {
-      carry_out_kill(p, regs);
-    } else if (opt.kill.when == kill_plan::when_kind::after_write) {
-      kill_at_exit.insert(p);
-      ::ptrace(PTRACE_SYSCALL, p, nullptr, nullptr);  // one syscall-exit stop, then kill
-      return;
-    }
+/// An observed write after the N-th waits while the cut is under way, and
+/// for good once the signal is on its way to end its process.
+bool tracer::state::must_hold(pid_t p, const detail::decoded_call& c) {
+  if (cut.at == cut_state::phase::before || !is_write_family(c.call)) return false;
+  int d = destination(p, c.fd);
+  if (d < 0 || !summary.destinations[static_cast<std::size_t>(d)].role.starts_with("stdout"))
+    return false;
+  return cut.at == cut_state::phase::waiting || signal_ends_process(p, opt.kill.signal);
+}
+
+/// The call rewound by a write:N cut, made again after a caught signal's
+/// handler: it was counted once already.
+bool tracer::state::is_rewound_rerun(pid_t p, const user_regs_struct& regs) {
+  auto it = rewound.find(p);
+  if (it == rewound.end()) return false;
+  const auto& r = it->second;
+  bool same = r.rip == regs.rip && r.nr == regs.orig_rax && r.a0 == regs.rdi && r.a1 == regs.rsi &&
+              r.a2 == regs.rdx;
+  if (same) rewound.erase(it);
+  return same;
+}
+
+/// Counts the call (per destination, totals, event log); true if it is a
+/// write to stdout's sink, the calls write:N counts.
+bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
+  int d = destination(p, c.fd);
+  auto i = static_cast<std::size_t>(c.call);
+  ++summary.totals[i];
+  std::size_t event = summary.events.size();
+  if (event < k_max_events)
+    summary.events.push_back({now_us(), p, c.call, c.fd, c.bytes});
+  else
+    event = SIZE_MAX, ++summary.events_dropped;
+  if (d < 0) return false;
+  auto& dest = summary.destinations[static_cast<std::size_t>(d)];
+  ++dest.calls[i];
+  if (!is_write_family(c.call)) return false;
+  ++dest.write_calls;
+  if (info(c.call).bytes == byte_count::result)
+    results[p] = {d, event};
+  else
+    count_write(dest, c.bytes);
+  return dest.role.starts_with("stdout");
+}
+
+void tracer::state::count_write(destination_counters& d, std::int64_t bytes) {
+  d.bytes += bytes;
+  int bucket = bytes <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(bytes)) - 1;
+  ++d.size_histogram[static_cast<std::size_t>(std::min(bucket, 31))];
+}
+
+void tracer::state::update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs) {
+  using detail::syscall_arg;
+  if (c.call == traced_call::close) forget_fd(c.fd, c.fd);
+  if (c.call == traced_call::dup2 || c.call == traced_call::dup3)
+    forget_fd(static_cast<int>(regs.rsi), static_cast<int>(regs.rsi));
+  if (c.call == traced_call::close_range)
+    forget_fd(static_cast<int>(syscall_arg(regs, 0)),
+              static_cast<int>(std::min<unsigned long long>(syscall_arg(regs, 1), 1U << 30)));
+}
+
+void tracer::state::resume(pid_t p, bool stop_at_exit) {
+  ::ptrace(stop_at_exit ? PTRACE_SYSCALL : PTRACE_CONT, p, nullptr, nullptr);
+}
+
+/// An observed write under a write:N / after-write:N plan.
+void tracer::state::resume_observed(pid_t p, const user_regs_struct& regs) {
+  long k = ++observed_writes;
+  if (k == opt.kill.n) return cut_reached(p, regs);
+  bool others = alive.size() > 1;  // one thread alone: its write returns before its next
+  if (k < opt.kill.n && others) cut.in_flight.insert(p);
+  resume(p, results.count(p) != 0 || (k < opt.kill.n && others));
+}
+
+void tracer::state::on_syscall_exit(pid_t p) {
+  take_result(p);
+  bool was_in_flight = cut.in_flight.erase(p) != 0;
+  if (p == cut.thread && cut.at == cut_state::phase::waiting) {
+    cut.returned = true;  // after-write:N: stays stopped here until the signal goes
+    return send_cut_if_ready();
   }
   ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  if (was_in_flight) send_cut_if_ready();
+}
+
+/// The result of a byte_count::result call (sendfile, splice, ...).
+void tracer::state::take_result(pid_t p) {
+  auto it = results.find(p);
+  if (it == results.end()) return;
+  errno = 0;
+  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
+  std::int64_t n = errno == 0 && rax > 0 ? rax : 0;
+  count_write(summary.destinations[static_cast<std::size_t>(it->second.dest)], n);
+  if (it->second.event < summary.events.size()) summary.events[it->second.event].bytes = n;
+  results.erase(it);
+}
+
+void tracer::state::cut_reached(pid_t p, const user_regs_struct& regs) {
+  cut.at = cut_state::phase::waiting;
+  cut.thread = p;
+  cut.regs = regs;
+  if (opt.kill.when == kill_plan::when_kind::after_write)
+    resume(p, true);  // one syscall-exit stop, then the signal
+  else
+    send_cut_if_ready();
+}
+
+void tracer::state::send_cut_if_ready() {
+  if (cut.at != cut_state::phase::waiting || !cut.in_flight.empty()) return;
+  bool at_entry = opt.kill.when == kill_plan::when_kind::write;
+  if (!at_entry && !cut.returned) return;
+  pid_t p = cut.thread;
+  if (at_entry) {
+    // Skip the call and rewind to its syscall instruction: a fatal signal
+    // ends the process before the write; a caught one runs its handler, and
+    // the write is then made as if restarted (SA_RESTART).
+    auto& r = cut.regs;
+    rewound[p] = {r.rip, r.orig_rax, r.rdi, r.rsi, r.rdx};  // rip after the re-run
+    r.rax = r.orig_rax;
+    r.orig_rax = static_cast<unsigned long long>(-1);
+    r.rip -= 2;
+    ::ptrace(PTRACE_SETREGS, p, nullptr, &r);
+  }
+  signal_program(p);
+  cut.at = cut_state::phase::sent;
+  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  release_held();
+}
+
+/// The cut's signal to the thread that made the N-th call, and once to each
+/// other process of the program (its forks), as a kill of the process group.
+void tracer::state::signal_program(pid_t p) {
+  pid_t writer = tgid_of(p);
+  ::syscall(SYS_tgkill, writer, p, opt.kill.signal);
+  std::unordered_set<pid_t> others;
+  {
+    std::lock_guard lock(mu);
+    for (pid_t a : alive) others.insert(tgid_of(a));
+    kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
+  }
+  others.erase(writer);
+  for (pid_t o : others) ::kill(o, opt.kill.signal);
+}
+
+/// Writes held past the N-th go on where the signal does not end their
+/// process; the others stay stopped and die with it.
+void tracer::state::release_held() {
+  auto held = std::move(cut.held);
+  cut.held.clear();
+  for (auto& [p, c] : held) {
+    if (signal_ends_process(p, opt.kill.signal)) {
+      cut.held.emplace_back(p, c);
+      continue;
+    }
+    account(p, c);
+    ++observed_writes;
+    resume(p, results.count(p) != 0);
+  }
 }
 
 tracer::tracer(const spawn_request& request, const tracer_options& options)

@@ -112,9 +112,10 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
           return fail(err, errlen, index, op->text, "expects a count (0 to 1000000000)");
         ++t;
         break;
-      case 'n':
-        if (a != NULL && isdigit((unsigned char)a[0])) {
-          if (parse_count(a, &op->n) != 0) return fail(err, errlen, index, op->text, "bad number");
+      case 'n': /* a sign starts a number too: "exit -1" is a bad count, not a stream */
+        if (a != NULL && (isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+')) {
+          if (parse_count(a, &op->n) != 0)
+            return fail(err, errlen, index, op->text, "expects a count (0 to 1000000000)");
           ++t;
         }
         break;

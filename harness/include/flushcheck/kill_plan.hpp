@@ -7,6 +7,11 @@
 namespace flushcheck {
 
 struct kill_plan {
+  /// Limits parse() holds to: a day of milliseconds (as --timeout), and a
+  /// count no run reaches (past it, arithmetic on times would overflow).
+  static constexpr long max_time_ms = 86400000;
+  static constexpr long max_count = 1000000000000;
+
   enum class when_kind { never, marker, time, write, after_write };
   when_kind when = when_kind::never;
   long n = 0;  ///< marker or write number (1-based), or milliseconds after the start

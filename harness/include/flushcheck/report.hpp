@@ -3,6 +3,7 @@
 /// a summary for people.
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "flushcheck/observation.hpp"
 #include "flushcheck/run.hpp"
@@ -13,6 +14,14 @@ namespace flushcheck {
 /// readable and any byte string round-trips through JSON.
 std::string bytes_as_code_points(const std::string& bytes);
 
+/// Each string through bytes_as_code_points: argv, notes, any bytes.
+nlohmann::json strings_json(const std::vector<std::string>& v);
+
+/// "schema" in every JSON object the CLI prints; bumped when a name changes.
+/// 2: "writes" is a list of destinations; every byte string is encoded as
+/// "data" is (argv, labels, paths, notes).
+inline constexpr int json_schema_version = 2;
+
 /// Bytes for people: \n, \r and \xHH escapes, cut after MAX bytes with a count.
 std::string printable(const std::string& data, std::size_t max);
 
@@ -20,7 +29,8 @@ nlohmann::json to_json(const observation& obs);
 /// {"status": "exited"|"signaled"|"timeout", "code": N | "signal": "KILL"}
 nlohmann::json to_json(const wait_status& status);
 
-/// "writes": per destination (named by its first fd), with calls and bytes.
+/// "writes": one object per destination {fd, fds, what, role, calls, bytes,
+/// by_call, sizes}, in order of first use.
 nlohmann::json writes_json(const trace_summary& t);
 /// "trace": the ordered event log and totals per call.
 nlohmann::json trace_json(const trace_summary& t);

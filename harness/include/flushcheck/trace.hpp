@@ -8,38 +8,16 @@
 #include <string>
 #include <vector>
 
-namespace flushcheck {
+#include "flushcheck/traced_calls.hpp"
 
-/// The calls the seccomp filter stops on (fork, clone and exec are followed
-/// through ptrace events instead).
-enum class traced_call {
-  write,
-  writev,
-  pwrite64,
-  pwritev,
-  pwritev2,
-  sendto,
-  sendmsg,  // the write family
-  fsync,
-  fdatasync,
-  sync_file_range,
-  close,
-  dup,
-  dup2,
-  dup3,
-  fcntl_dupfd,
-};
-inline constexpr std::size_t traced_call_count = 15;
-const char* to_string(traced_call c) noexcept;
-/// write, writev, pwrite64, pwritev, pwritev2, sendto, sendmsg.
-bool is_write_family(traced_call c) noexcept;
+namespace flushcheck {
 
 struct trace_event {
   std::int64_t t_us = 0;
   int pid = 0;
   traced_call call = traced_call::write;
   int fd = -1;
-  std::int64_t bytes = 0;  ///< requested bytes (write family), else 0
+  std::int64_t bytes = 0;  ///< write family: requested bytes, or the result (byte_count::result)
 };
 
 /// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
@@ -50,7 +28,7 @@ struct destination_counters {
   std::vector<int> fds;  ///< fd numbers it was written through
   std::array<std::int64_t, traced_call_count> calls{};
   std::int64_t write_calls = 0;  ///< write family only
-  std::int64_t bytes = 0;        ///< requested by the write family
+  std::int64_t bytes = 0;        ///< by the write family (see trace_event::bytes)
   /// Write sizes: bucket k counts sizes in [2^k, 2^(k+1)) (bucket 0: 0 and 1).
   std::array<std::int64_t, 32> size_histogram{};
 };

@@ -26,9 +26,6 @@ struct tracer_options {
   file_id stdout_id{0, 0};  ///< the stdout sink: write:N counts calls to it
   file_id stderr_id{0, 0};
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  /// Tracer and tracee on one CPU: a stop costs ~10 us instead of ~90 us.
-  bool pin_cpu = true;
-  std::size_t max_events = 1000000;
 };
 
 /// Why tracing is not possible here, or "" if it is (ptrace and seccomp

@@ -1,0 +1,64 @@
+#include "call_decoder.hpp"
+
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+
+namespace flushcheck::detail {
+
+unsigned long long syscall_arg(const user_regs_struct& regs, int i) noexcept {
+  switch (i) {
+    case 0: return regs.rdi;
+    case 1: return regs.rsi;
+    case 2: return regs.rdx;
+    case 3: return regs.r10;
+    case 4: return regs.r8;
+    default: return regs.r9;
+  }
+}
+
+std::int64_t remote_iov_bytes(pid_t p, unsigned long long iov, unsigned long long count) {
+  iovec vec[1024];
+  count = std::min<unsigned long long>(count, 1024);
+  iovec local{vec, count * sizeof(iovec)};
+  iovec remote{reinterpret_cast<void*>(iov), count * sizeof(iovec)};
+  ssize_t n = ::process_vm_readv(p, &local, 1, &remote, 1, 0);
+  if (n < 0) return 0;
+  std::int64_t total = 0;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n) / sizeof(iovec); ++i)
+    total += static_cast<std::int64_t>(vec[i].iov_len);
+  return total;
+}
+
+namespace {
+
+std::int64_t msghdr_bytes(pid_t p, unsigned long long addr) {
+  msghdr m{};
+  iovec local{&m, sizeof m};
+  iovec remote{reinterpret_cast<void*>(addr), sizeof m};
+  if (::process_vm_readv(p, &local, 1, &remote, 1, 0) != sizeof m) return 0;
+  return remote_iov_bytes(p, reinterpret_cast<unsigned long long>(m.msg_iov), m.msg_iovlen);
+}
+
+std::int64_t entry_bytes(pid_t p, const traced_call_info& c, const user_regs_struct& regs) {
+  unsigned long long a = syscall_arg(regs, c.bytes_arg);
+  switch (c.bytes) {
+    case byte_count::arg: return static_cast<std::int64_t>(a);
+    case byte_count::iovec: return remote_iov_bytes(p, a, syscall_arg(regs, c.bytes_arg + 1));
+    case byte_count::msghdr: return msghdr_bytes(p, a);
+    default: return 0;  // none, or result: known at the exit
+  }
+}
+
+}  // namespace
+
+std::optional<decoded_call> decode_call(pid_t p, const user_regs_struct& regs) {
+  auto call = traced_call_of(static_cast<long>(regs.orig_rax));
+  if (!call) return std::nullopt;
+  const auto& c = info(*call);
+  int fd = c.fd_arg < 0 ? -1 : static_cast<int>(syscall_arg(regs, c.fd_arg));
+  return decoded_call{*call, fd, entry_bytes(p, c, regs)};
+}
+
+}  // namespace flushcheck::detail

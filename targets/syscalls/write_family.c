@@ -1,0 +1,100 @@
+/* Writes "hello\n" to stdout with one call of the write family other than
+ * write(2), or moves fds with close_range(2), so that the tracer's tests can
+ * check that each is counted, cut at and decoded:
+ *   write_family sendfile|splice|tee|vmsplice|copy_file_range
+ *   write_family close_range PATH_A PATH_B   (writes 1 line to A, 3 to B,
+ *                                             both through the same fd number)
+ * Exit 0, or 1 with the failed call named on stderr. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+static const char k_line[] = "hello\n";
+#define LINE_LEN ((sizeof k_line) - 1)
+
+static int fail(const char* what) {
+  perror(what);
+  return 1;
+}
+
+/* A regular file in $TMPDIR holding the line, at offset 0, already unlinked. */
+static int line_file(void) {
+  const char* dir = getenv("TMPDIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/write_family.XXXXXX", dir && *dir ? dir : "/tmp");
+  int fd = mkstemp(path);
+  if (fd < 0) return -1;
+  unlink(path);
+  if (write(fd, k_line, LINE_LEN) != (ssize_t)LINE_LEN) return -1;
+  return lseek(fd, 0, SEEK_SET) == 0 ? fd : -1;
+}
+
+/* A pipe holding the line; its read end. */
+static int line_pipe(void) {
+  int p[2];
+  if (pipe(p) != 0 || write(p[1], k_line, LINE_LEN) != (ssize_t)LINE_LEN) return -1;
+  close(p[1]);
+  return p[0];
+}
+
+static int by_sendfile(void) {
+  int in = line_file();
+  if (in < 0) return fail("line_file");
+  return sendfile(1, in, NULL, LINE_LEN) == (ssize_t)LINE_LEN ? 0 : fail("sendfile");
+}
+
+static int by_splice(void) {
+  int in = line_pipe();
+  if (in < 0) return fail("line_pipe");
+  return splice(in, NULL, 1, NULL, LINE_LEN, 0) == (ssize_t)LINE_LEN ? 0 : fail("splice");
+}
+
+static int by_tee(void) { /* stdout must be a pipe */
+  int in = line_pipe();
+  if (in < 0) return fail("line_pipe");
+  return tee(in, 1, LINE_LEN, 0) == (ssize_t)LINE_LEN ? 0 : fail("tee");
+}
+
+static int by_vmsplice(void) { /* stdout must be a pipe */
+  struct iovec iov = {(void*)k_line, LINE_LEN};
+  return vmsplice(1, &iov, 1, 0) == (ssize_t)LINE_LEN ? 0 : fail("vmsplice");
+}
+
+static int by_copy_file_range(void) { /* stdout must be a regular file */
+  int in = line_file();
+  if (in < 0) return fail("line_file");
+  /* an upper bound far past the data, as coreutils' cat asks for */
+  ssize_t n = copy_file_range(in, NULL, 1, NULL, (size_t)1 << 30, 0);
+  return n == (ssize_t)LINE_LEN ? 0 : fail("copy_file_range");
+}
+
+static int by_close_range(const char* a, const char* b) {
+  int fd = open(a, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0 || write(fd, "a\n", 2) != 2) return fail(a);
+  if (syscall(SYS_close_range, fd, fd, 0) != 0) return fail("close_range");
+  int again = open(b, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (again != fd) return fail("open did not reuse the fd number");
+  for (int i = 0; i < 3; ++i)
+    if (write(again, "b\n", 2) != 2) return fail(b);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  const char* how = argc > 1 ? argv[1] : "";
+  if (strcmp(how, "sendfile") == 0) return by_sendfile();
+  if (strcmp(how, "splice") == 0) return by_splice();
+  if (strcmp(how, "tee") == 0) return by_tee();
+  if (strcmp(how, "vmsplice") == 0) return by_vmsplice();
+  if (strcmp(how, "copy_file_range") == 0) return by_copy_file_range();
+  if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
+  fprintf(stderr,
+          "usage: write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
+          "       write_family close_range PATH_A PATH_B\n");
+  return 2;
+}
