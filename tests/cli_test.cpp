@@ -142,6 +142,71 @@ TEST(cli, a_closed_stdout_is_a_harness_failure_not_a_lost_report) {
             "flushcheck: the report could not be written to stdout: Bad file descriptor\n");
 }
 
+/// Whether PID is a live process (not gone, not a zombie).
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat;
+  if (!std::getline(in, stat)) return false;
+  auto close = stat.rfind(')');
+  return close != std::string::npos && stat.size() > close + 2 && stat[close + 2] != 'Z';
+}
+
+bool gone_within_2s(pid_t pid) {
+  for (int i = 0; i < 200 && alive(pid); ++i) ::usleep(10000);
+  return !alive(pid);
+}
+
+TEST(cli, a_setsid_descendant_does_not_outlive_the_run) {
+  // Once it did, in untraced runs, while the report said the group was killed.
+  for (const char* trace : {"--stdout=pipe", "--trace"}) {
+    auto r = cli({"run", "--json", trace, "--", "/bin/sh", "-c",
+                  "setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $!"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    pid_t pid = static_cast<pid_t>(std::stol(j["stdout"]["data"].get<std::string>()));
+    bool was_gone = gone_within_2s(pid);
+    if (!was_gone) ::kill(pid, SIGKILL);
+    EXPECT_TRUE(was_gone) << trace;
+    if (std::string(trace) == "--trace") continue;  // the tracer followed and killed it
+    EXPECT_NE(j["notes"].dump().find("(pid " + std::to_string(pid) +
+                                     ")"),  // sleep, or setsid before its exec
+              std::string::npos)
+        << trace << " " << j["notes"].dump();
+  }
+}
+
+TEST(cli, interrupted_run_leaves_no_sink_file_and_no_child) {
+  std::string dir = ::testing::TempDir() + "flushcheck_interrupt." + std::to_string(::getpid());
+  ::mkdir(dir.c_str(), 0700);
+  std::string pidfile = dir + "/pid";
+  for (const char* sig : {"TERM", "INT", "HUP", "KILL"}) {
+    run_options o;
+    // the program writes its pid where the sink files are not
+    o.argv = {
+        "/bin/sh", "-c",
+        R"(TMPDIR=$1/tmp "$0" run --stdout=file -- /bin/sh -c 'echo $$ > "$1"; exec sleep 30' )"
+        R"(sh "$1/pid" & while [ ! -s "$1/pid" ]; do sleep 0.01; done; kill -)" +
+            std::string(sig) + " $!; wait",
+        FLUSHCHECK_TARGET_FLUSHCHECK, dir};
+    o.env = clean_environment();
+    o.timeout = std::chrono::milliseconds(20000);
+    ::mkdir((dir + "/tmp").c_str(), 0700);
+    run(o);
+    std::ifstream in(pidfile);
+    pid_t pid = 0;
+    in >> pid;
+    ASSERT_GT(pid, 0) << sig;
+    EXPECT_TRUE(gone_within_2s(pid)) << "SIG" << sig << ": the child outlived the harness";
+    if (alive(pid)) ::kill(pid, SIGKILL);
+    std::remove(pidfile.c_str());
+    if (std::string(sig) != "KILL")  // nothing can clean up after SIGKILL
+      EXPECT_EQ(::rmdir((dir + "/tmp").c_str()), 0) << "SIG" << sig << ": a sink file is left";
+    else
+      std::system(("rm -rf '" + dir + "/tmp'").c_str());
+  }
+  ::rmdir(dir.c_str());
+}
+
 TEST(cli, script_errors_say_what_is_wrong) {
   for (const char* script : {"exit -1", "setvbuf full -1", "_exit +3"}) {
     run_options o;

@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
 
 #include <chrono>
 
@@ -95,6 +97,58 @@ TEST(run, raw_pty_is_a_tty_and_passes_bytes_unchanged) {
   EXPECT_EQ(run(o).out.data, "");
 }
 
+// The pty sink is the session's controlling terminal, as a terminal is.
+TEST(run, pty_sink_is_the_controlling_terminal) {
+  auto o = opts({"/bin/sh", "-c", "echo x >/dev/tty"});  // once: ENXIO
+  o.stdout_sink = sink_kind::pty;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  EXPECT_EQ(obs.out.data, "x\n");
+  // ps shows the terminal; the child's group is the terminal's foreground group
+  o.argv = {"/usr/bin/python3", "-c",
+            "import os; print(os.ttyname(1) == os.readlink('/proc/self/fd/1'), "
+            "os.tcgetpgrp(1) == os.getpgrp() == os.getsid(0))"};
+  EXPECT_EQ(run(o).out.data, "True True\n");
+  o.stdout_sink = sink_kind::pipe;  // no terminal: /dev/tty cannot be opened
+  o.argv = {"/bin/sh", "-c", "echo x >/dev/tty"};
+  EXPECT_EQ(run(o).status, wait_status::exited(2));
+}
+
+TEST(run, pty_hang_up_sends_sighup_to_the_foreground_group) {
+  // The session leader exits; as in a terminal, its foreground process group
+  // (here its child) gets SIGHUP. Without a controlling terminal the child
+  // would sleep on until the deadline.
+  const char* py =
+      "import os, signal, time\n"
+      "r, w = os.pipe()\n"
+      "if os.fork() == 0:\n"
+      "    signal.signal(signal.SIGHUP, lambda *a: (os.write(1, b'HUP\\n'), os._exit(0)))\n"
+      "    os.write(w, b'r')\n"
+      "    time.sleep(20)\n"
+      "    os._exit(1)\n"
+      "os.read(r, 1)\n";
+  auto o = opts({"/usr/bin/python3", "-c", py});
+  o.stdout_sink = sink_kind::pty;
+  o.timeout = 10s;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "HUP\n");
+  EXPECT_LT(obs.duration_us, 5000000);
+}
+
+TEST(run, pty_sink_gives_job_control_signals_to_the_foreground_group) {
+  // ^C typed on the terminal (cooked: ISIG) interrupts the foreground group;
+  // without a controlling terminal it was one more byte, and read waited on.
+  auto o = opts({"/bin/sh", "-c", "read x; echo no"});
+  o.stdout_sink = sink_kind::pty_cooked;
+  o.input = stdin_kind::pty;
+  o.input_data = "\x03";
+  o.timeout = 10s;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::signaled(SIGINT)) << obs.out.data;
+  EXPECT_EQ(obs.out.data.find("no"), std::string::npos) << obs.out.data;
+}
+
 TEST(run, pty_end_of_data_loses_nothing) {
   // 1 MiB through a pty, then exit: EIO after the last byte, not before.
   auto o = script("write 1048576; exit 0");
@@ -103,6 +157,46 @@ TEST(run, pty_end_of_data_loses_nothing) {
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(obs.out.data.size(), 1048576u);
   EXPECT_EQ(obs.out.data.find_first_not_of('A'), std::string::npos);
+}
+
+/// The ```sh example of docs/markers.md, as a user would paste it.
+std::string documented_shell_marker() {
+  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/markers.md");
+  std::string line;
+  while (std::getline(in, line))
+    if (line == "```sh" && std::getline(in, line)) return line;
+  return "";
+}
+
+TEST(run, documented_shell_marker_idiom_goes_on_at_once) {
+  // Once the gate byte had no newline, and `read` waited for the deadline.
+  std::string marker = documented_shell_marker();
+  ASSERT_NE(marker, "") << "no ```sh example in docs/markers.md";
+  auto o = opts({"/bin/sh", "-c", "echo a; " + marker + "; echo b"});
+  o.timeout = 10s;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "a\nb\n");
+  ASSERT_EQ(obs.markers.size(), 1u);
+  EXPECT_EQ(obs.markers[0].stdout_visible, 2u);
+  EXPECT_LT(obs.duration_us, 5000000);
+}
+
+TEST(run, a_line_over_64_kib_on_fd_3_is_ignored_and_the_channel_stays_open) {
+  // Once the channel was closed, and the next write to fd 3 died of SIGPIPE.
+  auto o = opts({"/usr/bin/python3", "-c",
+                 "import os\n"
+                 "os.write(3, b'x' * 100000)\n"
+                 "os.write(3, b'y' * 100000 + b'\\ncut\\n'); os.read(3, 1)\n"
+                 "print('ok')\n"});
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.data, "ok\n");
+  ASSERT_EQ(obs.markers.size(), 1u);
+  EXPECT_EQ(obs.markers[0].label, "cut");
+  EXPECT_NE(std::find(obs.notes.begin(), obs.notes.end(),
+                      "fd 3 received a line over 64 KiB: not a marker; ignored"),
+            obs.notes.end());
 }
 
 TEST(run, visible_bytes_at_markers_are_exact_on_every_sink) {

@@ -1,6 +1,7 @@
 // The flushcheck CLI. Exit status: 0 it ran (whatever the child did),
 // 2 usage error, 3 the program could not be started, 4 harness failure.
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,7 @@
 
 #include "commands.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/sink.hpp"
 
 namespace {
 
@@ -22,6 +24,7 @@ volatile sig_atomic_t g_child_group = 0;
 // out of reach of the terminal) running.
 extern "C" void on_fatal_signal(int sig) {
   if (g_child_group > 0) ::kill(-g_child_group, SIGKILL);
+  flushcheck::remove_temporary_files();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
@@ -81,6 +84,9 @@ void remember_child(int pid) { g_child_group = pid; }
 
 int main(int argc, char** argv) {
   hold_closed_standard_fds();
+  // Descendants that leave the program's process group (setsid) and outlive
+  // their parent become ours: the run kills them at its end (child.hpp).
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, on_fatal_signal);
   ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
 

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <csignal>
 #include <ctime>
+#include <string_view>
 
 #include "flushcheck/error.hpp"
 #include "flushcheck/perf_counter.hpp"
@@ -156,11 +157,12 @@ class watched_child {
     }
     return *tracer_->status();
   }
-  /// Kills what is left of the process group and ends the trace.
+  /// Kills what is left of the process group (true if anything was) and
+  /// ends the trace.
+  bool kill_leftovers() { return pid() > 0 && ::kill(-pid(), SIGKILL) == 0; }
   std::optional<trace_summary> finish_trace() {
     if (perf_) return perf_->read();
     if (!tracer_) return std::nullopt;
-    signal_group(SIGKILL);
     return tracer_->finish();
   }
   std::optional<kill_event> tracer_kill() const { return tracer_ ? tracer_->kill() : std::nullopt; }
@@ -252,7 +254,8 @@ class run_loop {
     markers_.push_back({label, now_us(), out_.visible(), err_ ? err_->visible() : 0});
     if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n) deliver_kill();
     // Released even after a kill: a caught signal lets the program go on.
-    char gate = 'g';
+    // A newline, so that a shell's `read x <&3` returns too.
+    char gate = '\n';
     ::send(control_.get(), &gate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
   }
 
@@ -266,21 +269,32 @@ class run_loop {
         control_.reset();
         return;
       }
-      control_buf_.append(buf, static_cast<std::size_t>(n));
-      if (control_buf_.size() > 65536 && control_buf_.find('\n') == std::string::npos) {
-        // Not the marker protocol: stop listening rather than grow without end.
-        notes_.push_back("fd 3 received over 64 KiB without a newline: not markers; ignored");
+      take_control_bytes(std::string_view(buf, static_cast<std::size_t>(n)));
+    }
+  }
+
+  /// Markers are lines; a line longer than 64 KiB is not a marker: it is
+  /// dropped up to its newline (said once in the notes), and the channel
+  /// stays open, so the program's writes to fd 3 go on succeeding.
+  void take_control_bytes(std::string_view bytes) {
+    for (char c : bytes) {
+      if (c == '\n') {
+        if (!discarding_) on_marker(control_buf_);
         control_buf_.clear();
-        control_.reset();
-        return;
-      }
-      for (auto nl = control_buf_.find('\n'); nl != std::string::npos;
-           nl = control_buf_.find('\n')) {
-        std::string label = control_buf_.substr(0, nl);
-        control_buf_.erase(0, nl + 1);
-        on_marker(label);
+        discarding_ = false;
+      } else if (!discarding_) {
+        control_buf_ += c;
+        if (control_buf_.size() > 65536) start_discarding();
       }
     }
+  }
+
+  void start_discarding() {
+    if (!discarded_before_)
+      notes_.push_back("fd 3 received a line over 64 KiB: not a marker; ignored");
+    discarded_before_ = true;
+    discarding_ = true;
+    control_buf_.clear();
   }
 
   int poll_timeout_ms(clock::time_point now) {
@@ -327,6 +341,7 @@ class run_loop {
   }
 
   void on_deadline() {
+    group_killed_ = true;
     if (child_.running()) {
       child_.signal_group(SIGKILL);
       child_.wait();
@@ -351,6 +366,7 @@ class run_loop {
     obs.duration_us = now_us();
     if (control_) read_control();
     obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
+    end_descendants();
     obs.trace = child_.finish_trace();
     if (auto k = child_.tracer_kill()) kill_ = k;
     obs.kill = kill_;
@@ -371,12 +387,30 @@ class run_loop {
     return obs;
   }
 
+  /// Nothing outlives the run: what is left of the process group, and the
+  /// descendants that left it (when this process is a subreaper), said in
+  /// the notes.
+  void end_descendants() {
+    if (child_.kill_leftovers() && !group_killed_)
+      notes_.push_back("processes of the program's group still ran when it ended: killed");
+    auto orphans = kill_adopted_orphans();
+    if (orphans.empty()) return;
+    std::string list;
+    for (const auto& o : orphans) list += (list.empty() ? "" : ", ") + o;
+    notes_.push_back("killed " + std::to_string(orphans.size()) +
+                     " process(es) that had left the program's process group (setsid) and "
+                     "outlived their parent: " +
+                     list);
+  }
+
   const run_options& o_;
   sink out_;
   std::optional<sink> err_;
   watched_child child_;
   unique_fd control_;
-  std::string control_buf_;
+  std::string control_buf_;  // the marker line so far
+  bool discarding_ = false;  // inside a line too long to be a marker
+  bool discarded_before_ = false;
   clock::time_point start_;
   clock::time_point deadline_;
   long marker_count_ = 0;
@@ -384,6 +418,7 @@ class run_loop {
   std::optional<kill_event> kill_;
   std::vector<std::string> notes_;
   bool timed_out_ = false;
+  bool group_killed_ = false;  // at the deadline, and said so
 };
 
 }  // namespace

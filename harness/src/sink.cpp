@@ -4,8 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 #include "flushcheck/error.hpp"
 #include "flushcheck/pty.hpp"
@@ -19,11 +22,52 @@ constexpr std::pair<sink_kind, std::string_view> k_names[] = {
     {sink_kind::null, "null"}, {sink_kind::full, "full"},
 };
 
+// The table remove_temporary_files() reads from a signal handler: a path
+// is written, then its slot marked in use (release); the handler reads the
+// mark (acquire), then the path.
+constexpr int k_slots = 64;
+char g_paths[k_slots][512];
+std::atomic<bool> g_in_use[k_slots];
+
 std::string temp_dir() {
   const char* t = std::getenv("TMPDIR");
   return t != nullptr && *t != '\0' ? t : "/tmp";
 }
 }  // namespace
+
+void remove_temporary_files() noexcept {
+  for (int i = 0; i < k_slots; ++i)
+    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_paths[i]);
+}
+
+namespace detail {
+
+listed_path::listed_path(const std::string& path) noexcept {
+  if (path.size() >= sizeof g_paths[0]) return;  // not listed: removed only at the sink's end
+  static std::mutex mu;                          // slots are taken by threads, not handlers
+  std::lock_guard lock(mu);
+  for (int i = 0; i < k_slots; ++i)
+    if (!g_in_use[i].load(std::memory_order_relaxed)) {
+      std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+      g_in_use[i].store(true, std::memory_order_release);
+      slot_ = i;
+      return;
+    }
+}
+
+listed_path& listed_path::operator=(listed_path&& o) noexcept {
+  if (this != &o) {
+    if (slot_ >= 0) g_in_use[slot_].store(false, std::memory_order_release);
+    slot_ = std::exchange(o.slot_, -1);
+  }
+  return *this;
+}
+
+listed_path::~listed_path() {
+  if (slot_ >= 0) g_in_use[slot_].store(false, std::memory_order_release);
+}
+
+}  // namespace detail
 
 std::string_view to_string(sink_kind kind) noexcept {
   for (auto [k, name] : k_names)
@@ -62,6 +106,7 @@ sink sink::open(sink_kind kind) {
       int fd = ::mkostemp(templ.data(), O_CLOEXEC);
       if (fd < 0) throw_errno("mkostemp " + templ);
       s.path_ = templ;
+      s.listed_ = detail::listed_path(templ);
       s.reader_.reset(fd);  // kept for size and the final read; never polled
       s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
       break;

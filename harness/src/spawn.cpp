@@ -8,6 +8,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -30,14 +31,16 @@ namespace flushcheck {
 namespace {
 
 /// Puts the child in its own session (and so its own process group), places
-/// the sinks on 0, 1, 2 and the control channel on fd 3, and undoes what the
+/// the sinks on 0, 1, 2 (a pty among them becomes the session's controlling
+/// terminal) and the control channel on fd 3, and undoes what the
 /// harness may have changed: blocked signals and ignored dispositions (an
 /// ignored SIGPIPE would survive exec and change what the program does).
 struct child_setup : bp::extend::handler {
   int sources[4];
   const sock_fprog* filter;
   bool trace_me;
-  char** envp;  // the child's whole environment, built before fork
+  char** envp;   // the child's whole environment, built before fork
+  pid_t parent;  // the harness, before fork
 
   // Boost 1.74's basic_environment::find reads past the end of shorter
   // entries (ASan: heap-buffer-overflow), so the environment is handed to
@@ -50,6 +53,9 @@ struct child_setup : bp::extend::handler {
   template <class Executor>
   void on_exec_setup(Executor& exec) const {
     if (::setsid() < 0) fail(exec);
+    // Dies with the harness's spawning thread, even by SIGKILL (the CLI kills
+    // the group on SIGINT/SIGTERM/SIGHUP); if that already happened, now.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(127);
     int moved[4];
     // First out of the way of 0..3, then into place: a source may sit there.
     for (int i = 0; i < 4; ++i) {
@@ -58,6 +64,10 @@ struct child_setup : bp::extend::handler {
     }
     for (int i = 0; i < 4; ++i)
       if (moved[i] >= 0 && ::dup2(moved[i], i) < 0) fail(exec);
+    // A pty sink is the controlling terminal, as in a terminal: /dev/tty,
+    // job control, SIGHUP at hang-up. ENOTTY for the fds that are not one.
+    for (int fd : {1, 2, 0})
+      if (::ioctl(fd, TIOCSCTTY, 0) == 0) break;
     // Whatever the harness inherited (a CI runner's fds) must not reach the
     // program: mark every fd above 3 close-on-exec. Not closed here, because
     // Boost.Process reports exec failure through one of them.
@@ -132,6 +142,7 @@ child_process spawn(const spawn_request& request) {
   envp.push_back(nullptr);
   child_setup setup;
   setup.envp = envp.data();
+  setup.parent = ::getpid();
   setup.sources[0] = request.stdin_fd;
   setup.sources[1] = request.stdout_fd;
   setup.sources[2] = request.stderr_fd;

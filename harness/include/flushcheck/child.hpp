@@ -4,7 +4,9 @@
 /// child outlives its handle (Boost.Process v2's terminate_if_running).
 #include <sys/types.h>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "flushcheck/unique_fd.hpp"
 #include "flushcheck/wait_status.hpp"
@@ -47,5 +49,12 @@ class child_process {
   unique_fd pidfd_;
   std::optional<wait_status> status_;
 };
+
+/// When this process is a child subreaper (PR_SET_CHILD_SUBREAPER, as the
+/// CLI is), the processes it adopted: descendants of a run that left its
+/// process group (setsid) and outlived their parent. Kills and reaps them,
+/// and their children as those are adopted in turn; "comm (pid N)" each.
+/// Does nothing, and returns nothing, when this process is not a subreaper.
+std::vector<std::string> kill_adopted_orphans();
 
 }  // namespace flushcheck

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "flushcheck/unique_fd.hpp"
@@ -24,6 +25,28 @@ struct chunk {
   std::size_t bytes = 0;
   bool operator==(const chunk&) const = default;
 };
+
+/// Removes the file sinks' temporary files that exist now. Async-signal-safe:
+/// for the CLI's handler of SIGINT, SIGTERM and SIGHUP, so that an
+/// interrupted run leaves no flushcheck-sink-* file (with captured output)
+/// behind.
+void remove_temporary_files() noexcept;
+
+namespace detail {
+/// A temporary file's path, listed where remove_temporary_files() finds it
+/// while this lives (a slot in a fixed table: no allocation in the handler).
+class listed_path {
+ public:
+  listed_path() noexcept = default;
+  explicit listed_path(const std::string& path) noexcept;
+  listed_path(listed_path&& o) noexcept : slot_(std::exchange(o.slot_, -1)) {}
+  listed_path& operator=(listed_path&& o) noexcept;
+  ~listed_path();
+
+ private:
+  int slot_ = -1;
+};
+}  // namespace detail
 
 class sink {
  public:
@@ -63,6 +86,7 @@ class sink {
   unique_fd child_;
   unique_fd reader_;
   std::string path_;
+  detail::listed_path listed_;
   std::string data_;
   std::vector<chunk> chunks_;
 };
