@@ -23,12 +23,14 @@ struct cli_result {
   std::string err;
 };
 
+// matrix --all runs every case of every toolchain set: ~23 s under ASan alone,
+// more beside another test; ctest's own limit for a case is 120 s.
 cli_result cli(std::vector<std::string> args, std::vector<std::string> env = clean_environment()) {
   run_options o;
   o.argv = {FLUSHCHECK_TARGET_FLUSHCHECK};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
   o.env = std::move(env);
-  o.timeout = std::chrono::milliseconds(30000);
+  o.timeout = std::chrono::milliseconds(args.empty() || args[0] != "matrix" ? 30000 : 110000);
   auto obs = run(o);
   EXPECT_EQ(obs.status.type(), wait_status::kind::exited) << obs.status.describe();
   return {obs.status.code(), obs.out.data, obs.err.data};
@@ -488,6 +490,33 @@ TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   for (auto at = dom.find("<tr>"); at != std::string::npos; at = dom.find("<tr>", at + 1)) ++tr;
   EXPECT_EQ(tr, rows + 1);  // header + one per row
   EXPECT_NE(dom.find("<b>musl</b>"), std::string::npos);
+}
+
+TEST(cli, matrix_json_has_one_schema_for_one_set_and_for_all) {
+  for (bool all : {false, true}) {
+    auto r = all ? cli({"matrix", "--all", "--json"}) : cli({"matrix", "--json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["schema"], 2);
+    ASSERT_TRUE(j["columns"].is_array());
+    EXPECT_EQ(j["columns"][0]["name"], "default");
+    if (!all) {
+      EXPECT_EQ(j["columns"].size(), 1u);
+    }
+    EXPECT_EQ(j["failures"], 0);
+    ASSERT_FALSE(j["rows"].empty());
+    std::size_t cells = 0;
+    for (const auto& row : j["rows"]) {
+      EXPECT_TRUE(row["property"].is_string());
+      for (const auto& cell : row["cells"]) {
+        EXPECT_TRUE(cell["repro"].get<std::string>().find("flushcheck run") != std::string::npos);
+        ++cells;
+      }
+    }
+    std::size_t cases = 0;
+    for (const auto& c : j["columns"]) cases += c["cases"].get<std::size_t>();
+    EXPECT_EQ(cells, cases) << (all ? "--all" : "one set");
+  }
 }
 
 TEST(cli, matrix_markdown_has_the_table) {

@@ -379,6 +379,18 @@ TEST(trace, close_range_forgets_the_fds_it_closes) {
   EXPECT_EQ(obs.trace->totals[static_cast<std::size_t>(traced_call::close_range)], 1);
 }
 
+TEST(trace, a_child_made_with_clone_untraced_is_traced_not_broken) {
+  REQUIRE_TRACING();
+  // Once it met the filter without a tracer: its write failed with ENOSYS.
+  for (const char* how : {"clone_untraced", "clone3_untraced"}) {
+    auto obs = traced({FLUSHCHECK_TARGET_WRITE_FAMILY, how});
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << how << ": " << obs.err.data;
+    EXPECT_EQ(obs.out.data, "child\nparent\n") << how;
+    EXPECT_EQ(stdout_writes(obs), 2) << how;
+    EXPECT_EQ(obs.trace->processes, 2) << how;
+  }
+}
+
 // Eight threads writing one byte each at once: write:N leaves exactly N-1
 // bytes and after-write:N exactly N, in the tracer's order of call entries.
 const std::string k_eight_writers =

@@ -73,7 +73,6 @@ struct matrix_command {
   bool all = false;
   std::string html;
   std::string targets_dir;
-  int execute_all(const std::string& dir);
 };
 
 }  // namespace flushcheck::cli

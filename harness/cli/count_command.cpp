@@ -14,7 +14,7 @@ namespace {
 /// "write, writev, ... (write family); fsync, ... ; close, ..." from the table.
 std::string traced_call_list() {
   std::string out;
-  for (call_family f : {call_family::write, call_family::sync, call_family::fd}) {
+  for (auto f : {call_family::write, call_family::sync, call_family::fd, call_family::process}) {
     std::string row;
     for (const auto& c : traced_calls)
       if (c.family == f) row += (row.empty() ? "" : ", ") + std::string(c.name);
@@ -83,7 +83,8 @@ count_command::count_command(CLI::App& parent) {
                 "written to");
   app->add_flag("--json", json, "print {\"exit\", \"writes\", \"totals\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer("Calls counted (the write family, the syncs, the fd calls):\n" + traced_call_list() +
+  app->footer("Calls counted (the write family, the syncs, the fd calls, clone):\n" +
+              traced_call_list() +
               "Counts are exact: every call stops the program once (seccomp + ptrace).");
 }
 

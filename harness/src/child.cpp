@@ -78,22 +78,40 @@ wait_status child_process::reap() noexcept {
 
 namespace {
 
-/// Children of this process found in /proc, as "comm (pid N)".
-std::vector<std::pair<pid_t, std::string>> adopted_children() {
-  std::vector<std::pair<pid_t, std::string>> found;
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// Every process whose parent is this one, by reading each /proc/PID/stat.
+std::vector<pid_t> children_by_scan() {
+  std::vector<pid_t> found;
   std::unique_ptr<DIR, int (*)(DIR*)> proc(::opendir("/proc"), ::closedir);
-  if (!proc) return found;
   const pid_t self = ::getpid();
-  while (dirent* e = ::readdir(proc.get())) {
+  while (dirent* e = proc ? ::readdir(proc.get()) : nullptr) {
     pid_t pid = static_cast<pid_t>(std::atol(e->d_name));
-    if (pid <= 0) continue;
-    std::ifstream in(std::string("/proc/") + e->d_name + "/stat");
-    std::string stat;
-    std::getline(in, stat);
-    auto open = stat.find('('), close = stat.rfind(')');  // comm may hold spaces and ')'
-    if (open == std::string::npos || close == std::string::npos) continue;
-    if (std::atol(stat.c_str() + close + 4) != self) continue;  // ") S PPID"
-    found.emplace_back(pid, stat.substr(open + 1, close - open - 1));
+    std::string stat = pid > 0 ? read_line(std::string("/proc/") + e->d_name + "/stat") : "";
+    auto close = stat.rfind(')');  // comm may hold spaces and ')'
+    if (close != std::string::npos && std::atol(stat.c_str() + close + 4) == self)  // ") S PPID"
+      found.push_back(pid);
+  }
+  return found;
+}
+
+/// Children of this process (of any of its threads): from
+/// /proc/self/task/TID/children, one file per thread (CONFIG_PROC_CHILDREN),
+/// else by reading every /proc/PID/stat (one file per process on the machine).
+std::vector<pid_t> children_of_this_process() {
+  std::vector<pid_t> found;
+  std::unique_ptr<DIR, int (*)(DIR*)> tasks(::opendir("/proc/self/task"), ::closedir);
+  if (!tasks) return children_by_scan();
+  while (dirent* e = ::readdir(tasks.get())) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
+    if (!in.is_open()) return children_by_scan();
+    for (pid_t pid; in >> pid;) found.push_back(pid);
   }
   return found;
 }
@@ -105,9 +123,10 @@ std::vector<std::string> kill_adopted_orphans() {
   std::vector<std::string> killed;
   if (::prctl(PR_GET_CHILD_SUBREAPER, &subreaper) != 0 || subreaper == 0) return killed;
   for (int round = 0; round < 1000; ++round) {  // each round adopts the next generation
-    auto children = adopted_children();
+    auto children = children_of_this_process();
     if (children.empty()) break;
-    for (const auto& [pid, comm] : children) {
+    for (pid_t pid : children) {
+      std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");
       ::kill(pid, SIGKILL);
       while (::waitpid(pid, nullptr, __WALL) < 0 && errno == EINTR) {
       }

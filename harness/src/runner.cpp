@@ -366,8 +366,9 @@ class run_loop {
     obs.duration_us = now_us();
     if (control_) read_control();
     obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
-    end_descendants();
-    obs.trace = child_.finish_trace();
+    end_group();
+    obs.trace = child_.finish_trace();  // the tracer reaps what it traced
+    end_orphans();
     if (auto k = child_.tracer_kill()) kill_ = k;
     obs.kill = kill_;
     out_.finish();
@@ -390,9 +391,11 @@ class run_loop {
   /// Nothing outlives the run: what is left of the process group, and the
   /// descendants that left it (when this process is a subreaper), said in
   /// the notes.
-  void end_descendants() {
+  void end_group() {
     if (child_.kill_leftovers() && !group_killed_)
       notes_.push_back("processes of the program's group still ran when it ended: killed");
+  }
+  void end_orphans() {
     auto orphans = kill_adopted_orphans();
     if (orphans.empty()) return;
     std::string list;

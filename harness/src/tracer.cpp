@@ -161,6 +161,7 @@ struct tracer::state {
   bool account(pid_t p, const detail::decoded_call& c);
   void count_write(destination_counters& d, std::int64_t bytes);
   void update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs);
+  void keep_child_traced(pid_t p, user_regs_struct& regs);
   void resume_observed(pid_t p, const user_regs_struct& regs);
   void resume(pid_t p, bool stop_at_exit);
   void on_syscall_exit(pid_t p);
@@ -349,6 +350,7 @@ void tracer::state::on_syscall(pid_t p) {
   }
   bool observed = account(p, *call);
   update_fd_map(*call, regs);
+  if (info(call->call).family == call_family::process) keep_child_traced(p, regs);
   if (observed && cutting()) return resume_observed(p, regs);
   resume(p, results.count(p) != 0);
 }
@@ -416,6 +418,23 @@ void tracer::state::update_fd_map(const detail::decoded_call& c, const user_regs
 
 void tracer::state::resume(pid_t p, bool stop_at_exit) {
   ::ptrace(stop_at_exit ? PTRACE_SYSCALL : PTRACE_CONT, p, nullptr, nullptr);
+}
+
+/// CLONE_UNTRACED would give the child the filter without the tracer: its
+/// traced calls would fail with ENOSYS. Cleared, the child is followed as
+/// any other (clone: the flags register; clone3: clone_args.flags, the first
+/// word of its argument, written with POKEDATA whatever the page's protection).
+void tracer::state::keep_child_traced(pid_t p, user_regs_struct& regs) {
+  if (regs.orig_rax == SYS_clone && (regs.rdi & CLONE_UNTRACED) != 0) {
+    regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+    ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  } else if (regs.orig_rax == SYS_clone3) {
+    auto* flags = reinterpret_cast<void*>(regs.rdi);
+    errno = 0;
+    long word = ::ptrace(PTRACE_PEEKDATA, p, flags, nullptr);
+    if (errno == 0 && (word & CLONE_UNTRACED) != 0)
+      ::ptrace(PTRACE_POKEDATA, p, flags, reinterpret_cast<void*>(word & ~long{CLONE_UNTRACED}));
+  }
 }
 
 /// An observed write under a write:N / after-write:N plan.

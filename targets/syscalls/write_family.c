@@ -4,15 +4,21 @@
  *   write_family sendfile|splice|tee|vmsplice|copy_file_range
  *   write_family close_range PATH_A PATH_B   (writes 1 line to A, 3 to B,
  *                                             both through the same fd number)
+ *   write_family clone_untraced|clone3_untraced  (a child made with
+ *     CLONE_UNTRACED writes "child", then the parent "parent")
  * Exit 0, or 1 with the failed call named on stderr. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/sched.h> /* struct clone_args */
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char k_line[] = "hello\n";
@@ -85,6 +91,38 @@ static int by_close_range(const char* a, const char* b) {
   return 0;
 }
 
+/* The child writes "child\n" and exits 0 if its write worked; the parent
+ * then writes "parent\n" and exits with the child's status. */
+static int child_writes(void) { return write(1, "child\n", 6) == 6 ? 0 : 1; }
+
+static int parent_waits(pid_t pid) {
+  int status = 0;
+  if (pid < 0) return fail("clone");
+  if (waitpid(pid, &status, __WALL) != pid) return fail("waitpid");
+  if (write(1, "parent\n", 7) != 7) return 1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int child_main(void* arg) {
+  (void)arg;
+  return child_writes();
+}
+
+static int by_clone_untraced(void) {
+  static char stack[64 * 1024];
+  return parent_waits(clone(child_main, stack + sizeof stack, CLONE_UNTRACED | SIGCHLD, NULL));
+}
+
+static int by_clone3_untraced(void) {
+  struct clone_args args;
+  memset(&args, 0, sizeof args);
+  args.flags = CLONE_UNTRACED;
+  args.exit_signal = SIGCHLD;
+  long pid = syscall(SYS_clone3, &args, sizeof args);
+  if (pid == 0) _exit(child_writes());
+  return parent_waits((pid_t)pid);
+}
+
 int main(int argc, char** argv) {
   const char* how = argc > 1 ? argv[1] : "";
   if (strcmp(how, "sendfile") == 0) return by_sendfile();
@@ -93,8 +131,11 @@ int main(int argc, char** argv) {
   if (strcmp(how, "vmsplice") == 0) return by_vmsplice();
   if (strcmp(how, "copy_file_range") == 0) return by_copy_file_range();
   if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
+  if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
+  if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
   fprintf(stderr,
           "usage: write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
-          "       write_family close_range PATH_A PATH_B\n");
+          "       write_family close_range PATH_A PATH_B\n"
+          "       write_family clone_untraced|clone3_untraced\n");
   return 2;
 }

@@ -35,12 +35,16 @@ enum class traced_call {
   dup2,
   dup3,
   fcntl_dupfd,
+  clone,
+  clone3,
 };
 
 enum class call_family {
-  write,  ///< hands bytes to its destination fd
-  sync,   ///< fsync and friends: counted per destination
-  fd,     ///< changes what an fd number names (close, dup*): keeps the fd map right
+  write,    ///< hands bytes to its destination fd
+  sync,     ///< fsync and friends: counted per destination
+  fd,       ///< changes what an fd number names (close, dup*): keeps the fd map right
+  process,  ///< makes a process or thread: CLONE_UNTRACED is cleared at entry, so that the
+            ///< child is traced rather than meeting the filter with no tracer (ENOSYS)
 };
 
 /// Where a write-family call's byte count comes from.
@@ -88,6 +92,8 @@ inline constexpr traced_call_info traced_calls[] = {
   {traced_call::dup2,            SYS_dup2,            "dup2",            call_family::fd,    0, byte_count::none,   0, "dup2",            "oldfd"},
   {traced_call::dup3,            SYS_dup3,            "dup3",            call_family::fd,    0, byte_count::none,   0, "dup3",            "oldfd"},
   {traced_call::fcntl_dupfd,     SYS_fcntl,           "fcntl_dupfd",     call_family::fd,    0, byte_count::none,   0, "fcntl",           "fd"},
+  {traced_call::clone,           SYS_clone,           "clone",           call_family::process, -1, byte_count::none, 0, "clone",         "clone_flags"},
+  {traced_call::clone3,          SYS_clone3,          "clone3",          call_family::process, -1, byte_count::none, 0, "clone3",        "uargs"},
 };
 // clang-format on
 

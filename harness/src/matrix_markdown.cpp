@@ -1,0 +1,99 @@
+// The matrix as Markdown (docs/matrix.md): pipe tables, notes as list items
+// with the repro command in backticks.
+#include "flushcheck/matrix_report.hpp"
+
+#include <sstream>
+
+namespace flushcheck {
+namespace {
+
+void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
+  out << "| property | tier |";
+  for (sink_kind sink : m.sinks) out << " " << to_string(sink) << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < m.sinks.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& row : m.rows) {
+    if (!row.ran_in(column)) continue;
+    out << "| " << row.label() << " | " << to_string(row.prop->level) << " |";
+    for (sink_kind sink : m.sinks) out << " " << row.text(column, sink) << " |";
+    out << "\n";
+  }
+}
+
+void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
+  for (const cell_ref& note : m.notes) {
+    if (note.column != column) continue;
+    const case_result& r = m.at(note);
+    out << "\n- " << note_tag(r) << r.c.id() << ": " << r.v.explanation << "\n  `" << r.v.repro
+        << "`\n";
+  }
+}
+
+std::string markdown_by_sink(const matrix& m) {
+  std::ostringstream out;
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    if (c > 0) out << "\n";
+    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].profile.version << ")\n\n";
+    table_by_sink(out, m, c);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    notes_of(out, m, c);
+  }
+  return out.str();
+}
+
+void table_by_column(std::ostream& out, const matrix& m) {
+  out << "| property | tier |";
+  for (const auto& col : m.columns) out << " " << col.name << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < m.columns.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& row : m.rows)
+    for (sink_kind sink : row.sinks) {
+      out << "| " << row.label(sink) << " | " << to_string(row.prop->level) << " |";
+      for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << row.text(c, sink) << " |";
+      out << "\n";
+    }
+}
+
+void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
+  const matrix_row& row = m.rows[d.row];
+  out << "\n- " << row.label(d.sink) << ":";
+  for (const auto& o : d.outcomes)
+    for (std::size_t c : o.columns) out << " " << m.columns[c].name << " = " << o.observed << ";";
+  out << "\n";
+  for (const auto& o : d.outcomes)  // what each outcome means for a program
+    out << "  - " << m.columns[o.columns.front()].name
+        << (o.columns.size() > 1 ? " and others like it" : "") << ": "
+        << m.at({d.row, d.sink, o.columns.front()}).v.explanation << "\n";
+  for (std::size_t c = 0; c < m.columns.size(); ++c)
+    if (const case_result* r = row.find(c, d.sink)) out << "  - `" << r->v.repro << "`\n";
+}
+
+void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
+  const case_result& r = m.at(f);
+  out << "\n- FAIL " << m.columns[f.column].name << " " << r.c.id() << ": " << r.v.explanation
+      << "\n  `" << r.v.repro << "`\n";
+}
+
+std::string markdown_by_column(const matrix& m) {
+  std::ostringstream out;
+  out << m.columns.size() << " toolchain sets\n\n";
+  for (const auto& col : m.columns)
+    out << "- `" << col.name << "`: " << col.profile.version << "\n";
+  out << "\n";
+  table_by_column(out, m);
+  out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
+  out << "\n### Differences between implementations\n";
+  for (const auto& d : m.differences) difference(out, m, d);
+  for (const auto& f : m.failures) failure(out, m, f);
+  return out.str();
+}
+
+}  // namespace
+
+std::string matrix_markdown(const matrix& m, matrix_layout layout) {
+  return layout == matrix_layout::by_sink ? markdown_by_sink(m) : markdown_by_column(m);
+}
+
+}  // namespace flushcheck

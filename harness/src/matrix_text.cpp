@@ -1,0 +1,114 @@
+// The matrix for a terminal: columns aligned with spaces, notes indented.
+#include "flushcheck/matrix_report.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace flushcheck {
+namespace {
+
+// S left-aligned in W characters (what std::left << std::setw(W) does).
+std::string pad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
+  std::size_t w = 12;
+  for (const auto& row : m.rows)
+    if (row.ran_in(column)) w = std::max(w, row.label().size());
+  std::string group;
+  for (const auto& row : m.rows) {
+    if (!row.ran_in(column)) continue;
+    if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
+    out << "  " << pad(row.label(), w) << " " << pad(to_string(row.prop->level), 10);
+    for (sink_kind sink : m.sinks) out << " " << pad(row.text(column, sink), 7);
+    out << "\n";
+  }
+}
+
+void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
+  for (const cell_ref& note : m.notes) {
+    if (note.column != column) continue;
+    const case_result& r = m.at(note);
+    out << "\n"
+        << note_tag(r) << r.c.id() << ": " << r.v.explanation << "\n    " << r.v.repro << "\n";
+  }
+}
+
+std::string text_by_sink(const matrix& m) {
+  std::ostringstream out;
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    if (c > 0) out << "\n";
+    out << "flushcheck matrix: toolchain " << m.columns[c].name << " ("
+        << m.columns[c].profile.version << ")\n\n";
+    table_by_sink(out, m, c);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    notes_of(out, m, c);
+  }
+  return out.str();
+}
+
+// The first line names no property: it carries the set names over their columns.
+void header_by_column(std::ostream& out, const matrix& m, std::size_t w, std::size_t cw) {
+  out << "  " << pad("", w) << " " << pad("", 10);
+  for (const auto& col : m.columns) out << " " << pad(col.name, cw);
+  out << "\n";
+}
+
+void table_by_column(std::ostream& out, const matrix& m) {
+  std::size_t w = 12;
+  for (const auto& row : m.rows)
+    for (sink_kind sink : row.sinks) w = std::max(w, row.label(sink).size());
+  std::size_t cw = 12;
+  for (const auto& col : m.columns) cw = std::max(cw, col.name.size() + 2);
+  header_by_column(out, m, w, cw);
+  std::string group;
+  for (const auto& row : m.rows)
+    for (sink_kind sink : row.sinks) {
+      if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
+      out << "  " << pad(row.label(sink), w) << " " << pad(to_string(row.prop->level), 10);
+      for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << pad(row.text(c, sink), cw);
+      out << "\n";
+    }
+}
+
+void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
+  const matrix_row& row = m.rows[d.row];
+  out << "\n" << row.label(d.sink) << ":";
+  for (const auto& o : d.outcomes)
+    for (std::size_t c : o.columns) out << " " << m.columns[c].name << " = " << o.observed << ";";
+  out << "\n";
+  for (const auto& o : d.outcomes)  // what each outcome means for a program
+    out << "    " << m.columns[o.columns.front()].name
+        << (o.columns.size() > 1 ? " and others like it" : "") << ": "
+        << m.at({d.row, d.sink, o.columns.front()}).v.explanation << "\n";
+  for (std::size_t c = 0; c < m.columns.size(); ++c)
+    if (const case_result* r = row.find(c, d.sink)) out << "    " << r->v.repro << "\n";
+}
+
+void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
+  const case_result& r = m.at(f);
+  out << "\nFAIL " << m.columns[f.column].name << " " << r.c.id() << ": " << r.v.explanation
+      << "\n    " << r.v.repro << "\n";
+}
+
+std::string text_by_column(const matrix& m) {
+  std::ostringstream out;
+  out << "flushcheck matrix --all: " << m.columns.size() << " toolchain sets\n\n";
+  for (const auto& col : m.columns) out << "  " << col.name << ": " << col.profile.version << "\n";
+  out << "\n";
+  table_by_column(out, m);
+  out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
+  out << "\nDifferences:\n";
+  for (const auto& d : m.differences) difference(out, m, d);
+  for (const auto& f : m.failures) failure(out, m, f);
+  return out.str();
+}
+
+}  // namespace
+
+std::string matrix_text(const matrix& m, matrix_layout layout) {
+  return layout == matrix_layout::by_sink ? text_by_sink(m) : text_by_column(m);
+}
+
+}  // namespace flushcheck
