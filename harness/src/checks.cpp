@@ -2,8 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "flushcheck/escape.hpp"
 #include "flushcheck/payload.h"
-#include "flushcheck/report.hpp"
 
 namespace flushcheck::detail {
 
@@ -83,10 +83,12 @@ verdict record(std::string value, std::string explanation) {
   return v;
 }
 
-bool is_glibc(const impl_profile& p) { return p.libc == "glibc"; }
-bool is_glibc_or_musl(const impl_profile& p) { return p.libc == "glibc" || p.libc == "musl"; }
+bool is_glibc(const impl_profile& p) { return p.libc == libc_impl::glibc; }
+bool is_glibc_or_musl(const impl_profile& p) {
+  return p.libc == libc_impl::glibc || p.libc == libc_impl::musl;
+}
 bool is_glibc_libstdcxx(const impl_profile& p) {
-  return p.libc == "glibc" && p.cxxlib == "libstdc++";
+  return p.libc == libc_impl::glibc && p.cxxlib == cxx_impl::libstdcxx;
 }
 
 }  // namespace flushcheck::detail

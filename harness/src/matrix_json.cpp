@@ -12,8 +12,8 @@ const char* language_name(lang l) { return l == lang::c ? "c" : "cxx"; }
 nlohmann::json column_json(const matrix& m, std::size_t c) {
   const matrix_column& col = m.columns[c];
   return {{"name", col.name},
-          {"libc", col.profile.libc},
-          {"cxxlib", col.profile.cxxlib},
+          {"libc", to_string(col.profile.libc)},
+          {"cxxlib", to_string(col.profile.cxxlib)},
           {"version", col.profile.version},
           {"cases", m.case_count(c)},
           {"failures", m.failure_count(c)}};

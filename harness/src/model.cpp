@@ -13,7 +13,7 @@
 #include <mutex>
 
 #include "flushcheck/error.hpp"
-#include "flushcheck/report.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/signals.hpp"
 
 namespace flushcheck {
@@ -341,10 +341,12 @@ class simulation {
  public:
   simulation(const model_setup& setup, const script& s) : setup_(setup), script_(s) {
     const auto& p = setup.profile;
-    if (p.libc != "glibc" && p.libc != "musl")
-      throw usage_error("the model has no port of libc '" + p.libc + "'");
-    if (setup.language == lang::cxx && p.cxxlib != "libstdc++" && p.cxxlib != "libc++")
-      throw usage_error("the model has no port of C++ library '" + p.cxxlib + "'");
+    if (p.libc != libc_impl::glibc && p.libc != libc_impl::musl)
+      throw usage_error("the model has no port of libc '" + std::string(to_string(p.libc)) + "'");
+    if (setup.language == lang::cxx && p.cxxlib != cxx_impl::libstdcxx &&
+        p.cxxlib != cxx_impl::libcxx)
+      throw usage_error("the model has no port of C++ library '" +
+                        std::string(to_string(p.cxxlib)) + "'");
     const sink_kind err_sink = setup.stderr_sink.value_or(setup.stdout_sink);
     out_ = make_file(true, setup.stdout_sink, channel::c_out);
     err_ = make_file(false, err_sink, channel::c_err);
@@ -385,7 +387,8 @@ class simulation {
 
   std::unique_ptr<c_file> make_file(bool is_stdout, sink_kind k, channel ch) {
     emitter e = [this, ch](std::size_t n) { emit(ch, n); };
-    if (setup_.profile.libc == "musl") return std::make_unique<musl_file>(is_stdout, is_tty(k), e);
+    if (setup_.profile.libc == libc_impl::musl)
+      return std::make_unique<musl_file>(is_stdout, is_tty(k), e);
     return std::make_unique<glibc_file>(!is_stdout, is_tty(k), blksize(k), e);
   }
 
@@ -451,7 +454,7 @@ class simulation {
   void give(channel ch, const std::string& bytes) { meant_[static_cast<std::size_t>(ch)] += bytes; }
 
   bool cxx() const { return setup_.language == lang::cxx; }
-  bool loose() const { return cxx() && !synced_ && setup_.profile.cxxlib == "libstdc++"; }
+  bool loose() const { return cxx() && !synced_ && setup_.profile.cxxlib == cxx_impl::libstdcxx; }
 
   /// The op ends the program: record the status and what flushes first.
   bool end_op(const fc_op& op, prediction& p) {
@@ -551,7 +554,7 @@ class simulation {
         const channel ch = op.stream == FC_OUT ? channel::c_out : channel::c_err;
         give(ch, piece);
         c_file& f = op.stream == FC_OUT ? *out_ : *err_;
-        if (per_char && setup_.profile.cxxlib == "libstdc++")
+        if (per_char && setup_.profile.cxxlib == cxx_impl::libstdcxx)
           f.putc(piece[0]);
         else
           f.fwrite(piece);
@@ -608,7 +611,7 @@ class simulation {
   /// fflush(NULL) and exit's flush: glibc walks _IO_list_all (stderr,
   /// stdout); musl flushes stdout, then stderr.
   void all_c_flush() {
-    if (setup_.profile.libc == "musl") {
+    if (setup_.profile.libc == libc_impl::musl) {
       out_->fflush();
       err_->fflush();
     } else {

@@ -1,10 +1,11 @@
 // Comparing a run with the model's prediction for it.
+#include "flushcheck/model_check.hpp"
+
 #include <regex>
 #include <set>
 
-#include "flushcheck/model.hpp"
-#include "flushcheck/report.hpp"
-#include "flushcheck/run.hpp"
+#include "flushcheck/escape.hpp"
+#include "flushcheck/repro.hpp"
 
 namespace flushcheck {
 
@@ -67,75 +68,118 @@ std::string shown(const std::string& s) {
   return "\"" + printable(s, 160) + "\" (" + std::to_string(s.size()) + " bytes)";
 }
 
-}  // namespace
+/// One comparison of a run with its prediction: the first disagreement
+/// explains the verdict; every destination adds to what was observed.
+class observation_check {
+ public:
+  observation_check(const prediction& p, const model_setup& setup, const observation& obs)
+      : p_(p),
+        setup_(setup),
+        obs_(obs),
+        merged_(!setup.stderr_sink.has_value()),
+        sinks_{setup.stdout_sink, setup.stderr_sink.value_or(setup.stdout_sink)},
+        names_{merged_ ? "stdout+stderr" : "stdout", "stderr"} {}
 
-verdict check_observation(const prediction& p, const model_setup& setup, const observation& obs) {
-  verdict v;
-  auto fail = [&](std::string what) {
-    if (!v.pass) return;
-    v.pass = false;
-    v.explanation = std::move(what) + "\nmodel:\n" + p.describe();
-  };
-  const bool merged = !setup.stderr_sink.has_value();
-  const std::array<sink_kind, 2> sinks{setup.stdout_sink,
-                                       setup.stderr_sink.value_or(setup.stdout_sink)};
-  const std::array<const char*, 2> names{merged ? "stdout+stderr" : "stdout", "stderr"};
-  std::string seen;
-  for (int d = 0; d < (merged ? 1 : 2); ++d) {
-    std::string got = d == 0 ? obs.out.data : obs.err.data;
-    if (setup.stdout_sink == sink_kind::full || sinks[1] == sink_kind::full)
+  verdict result() {
+    for (int d = 0; d < destinations(); ++d) check_data(d);
+    if (obs_.trace) check_calls();
+    check_end();
+    v_.observed = seen_ + "ended " + obs_.status.describe();
+    if (v_.pass) v_.explanation = "agrees with the model";
+    return v_;
+  }
+
+ private:
+  int destinations() const { return merged_ ? 1 : 2; }
+
+  void fail(std::string what) {
+    if (!v_.pass) return;
+    v_.pass = false;
+    v_.explanation = std::move(what) + "\nmodel:\n" + p_.describe();
+  }
+
+  /// What destination D's reader got, less what is not stream output.
+  std::string received(int d) const {
+    std::string got = d == 0 ? obs_.out.data : obs_.err.data;
+    if (setup_.stdout_sink == sink_kind::full || sinks_[1] == sink_kind::full)
       got = without_reports(got);
-    if (p.runtime_message && (d == 1 || merged)) got = without_runtime_message(got);
-    seen += std::string(names[d]) + " " + shown(got) + "; ";
-    if (!sink_shows_data(sinks[d])) {
+    if (p_.runtime_message && (d == 1 || merged_)) got = without_runtime_message(got);
+    return got;
+  }
+
+  void check_data(int d) {
+    const std::string got = received(d);
+    seen_ += std::string(names_[d]) + " " + shown(got) + "; ";
+    if (!sink_shows_data(sinks_[d])) {
       if (!got.empty())
-        fail(std::string(names[d]) + " is " + std::string(to_string(sinks[d])) +
+        fail(std::string(names_[d]) + " is " + std::string(to_string(sinks_[d])) +
              " but the reader got " + shown(got));
-      continue;
+      return;
     }
-    if (p.exact) {
-      if (got != p.data[d])
-        fail(std::string(names[d]) + ": the model says exactly " + shown(p.data[d]) +
-             ", the reader got " + shown(got) + ", first difference at byte " +
-             std::to_string(first_difference(got, p.data[d])));
-      continue;
+    if (!p_.exact) {
+      check_interleaving(d, got);
+      return;
     }
+    if (got != p_.data[d])
+      fail(std::string(names_[d]) + ": the model says exactly " + shown(p_.data[d]) +
+           ", the reader got " + shown(got) + ", first difference at byte " +
+           std::to_string(first_difference(got, p_.data[d])));
+  }
+
+  void check_interleaving(int d, const std::string& got) {
     std::vector<const std::string*> meant;
     std::vector<byte_bounds> bounds;
     for (std::size_t c = 0; c < channel_count; ++c) {
       const auto ch = static_cast<channel>(c);
-      if (!merged && (fd_of(ch) == 1) != (d == 0)) continue;
-      meant.push_back(&p.meant[c]);
-      bounds.push_back(p.bounds[c]);
+      if (!merged_ && (fd_of(ch) == 1) != (d == 0)) continue;
+      meant.push_back(&p_.meant[c]);
+      bounds.push_back(p_.bounds[c]);
     }
     if (!interleaves(got, meant, bounds))
-      fail(std::string(names[d]) + ": " + shown(got) +
+      fail(std::string(names_[d]) + ": " + shown(got) +
            " is not an in-order interleaving of the streams' bytes with each between MUST "
            "and MAY");
   }
-  if (obs.trace) {
-    const std::array<long, 2> calls{static_cast<long>(obs.trace->stdout_write_calls()),
-                                    static_cast<long>(obs.trace->stderr_write_calls())};
-    seen += "write calls " + std::to_string(calls[0]) + "/" + std::to_string(calls[1]) + "; ";
-    for (int d = 0; d < (merged ? 1 : 2); ++d)
-      if (calls[d] < p.writes[d].first || calls[d] > p.writes[d].second)
-        fail(std::string(names[d]) + ": " + std::to_string(calls[d]) +
-             " write-family calls, the model allows " + std::to_string(p.writes[d].first) + ".." +
-             std::to_string(p.writes[d].second));
+
+  void check_calls() {
+    const std::array<long, 2> calls{static_cast<long>(obs_.trace->stdout_write_calls()),
+                                    static_cast<long>(obs_.trace->stderr_write_calls())};
+    seen_ += "write calls " + std::to_string(calls[0]) + "/" + std::to_string(calls[1]) + "; ";
+    for (int d = 0; d < destinations(); ++d)
+      if (calls[d] < p_.writes[d].first || calls[d] > p_.writes[d].second)
+        fail(std::string(names_[d]) + ": " + std::to_string(calls[d]) +
+             " write-family calls, the model allows " + std::to_string(p_.writes[d].first) + ".." +
+             std::to_string(p_.writes[d].second));
   }
-  const bool delivered = obs.kill && obs.kill->delivered;
-  if (delivered != p.kill_delivered)
-    fail(std::string("the cut was ") + (delivered ? "" : "not ") +
-         "reached; the model says it is " + (p.kill_delivered ? "" : "not"));
-  // A core dump (abort, SIGSEGV) depends on the machine's limits, not on buffering.
-  const bool same_end = obs.status.type() == p.status.type() &&
-                        obs.status.signal() == p.status.signal() &&
-                        (!p.exit_code_known || obs.status.code() == p.status.code());
-  if (!same_end)
-    fail("the program ended " + obs.status.describe() + ", the model says " + p.status.describe());
-  v.observed = seen + "ended " + obs.status.describe();
-  if (v.pass) v.explanation = "agrees with the model";
-  return v;
+
+  void check_end() {
+    const bool delivered = obs_.kill && obs_.kill->delivered;
+    if (delivered != p_.kill_delivered)
+      fail(std::string("the cut was ") + (delivered ? "" : "not ") +
+           "reached; the model says it is " + (p_.kill_delivered ? "" : "not"));
+    // A core dump (abort, SIGSEGV) depends on the machine's limits, not on buffering.
+    const bool same_end = obs_.status.type() == p_.status.type() &&
+                          obs_.status.signal() == p_.status.signal() &&
+                          (!p_.exit_code_known || obs_.status.code() == p_.status.code());
+    if (!same_end)
+      fail("the program ended " + obs_.status.describe() + ", the model says " +
+           p_.status.describe());
+  }
+
+  const prediction& p_;
+  const model_setup& setup_;
+  const observation& obs_;
+  const bool merged_;
+  const std::array<sink_kind, 2> sinks_;
+  const std::array<const char*, 2> names_;
+  verdict v_;
+  std::string seen_;
+};
+
+}  // namespace
+
+verdict check_observation(const prediction& p, const model_setup& setup, const observation& obs) {
+  return observation_check(p, setup, obs).result();
 }
 
 }  // namespace flushcheck

@@ -39,69 +39,141 @@ verdict killed_at_marker(property_context& ctx, int sig) {
               nothing_after(obs, "a signal's default action runs no user code: no flush"));
 }
 
+void add_flushing_deaths(std::vector<property>& out) {
+  out.push_back({.name = "death.exit_flushes",
+                 .group = "deaths",
+                 .level = tier::required,
+                 .source = "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]",
+                 .claim = "exit() flushes every open stream",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) {
+                   return flushed_death(ctx, "exit 3", wait_status::exited(3), "exit() flushes");
+                 }});
+  out.push_back({.name = "death.return_flushes",
+                 .group = "deaths",
+                 .level = tier::required,
+                 .source = "ISO C 5.1.2.2.3, 7.22.4.4; C++ [basic.start.main]",
+                 .claim = "returning from main is exit(): every stream is flushed",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) {
+                   return flushed_death(ctx, "return 4", wait_status::exited(4),
+                                        "return from main flushes");
+                 }});
+}
+
+void add_discarding_calls(std::vector<property>& out) {
+  out.push_back({.name = "death._exit_discards",
+                 .group = "deaths",
+                 .level = tier::documented,
+                 .source = "ISO C 7.22.4.5 (implementation-defined); POSIX _exit; glibc, musl: no "
+                           "flush",
+                 .claim = "_exit() does not flush: buffered bytes are lost",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "_exit 5", wait_status::exited(5),
+                                     "_exit discards the buffer");
+                 }});
+  out.push_back({.name = "death.quick_exit_discards",
+                 .group = "deaths",
+                 .level = tier::documented,
+                 .source = "ISO C 7.22.4.7 (ends with _Exit); glibc, musl: no flush",
+                 .claim = "quick_exit() does not flush stdio",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "quick_exit 6", wait_status::exited(6),
+                                     "quick_exit discards");
+                 }});
+  out.push_back({.name = "death.abort_discards",
+                 .group = "deaths",
+                 .level = tier::documented,
+                 .source = "ISO C 7.22.4.1 (implementation-defined); glibc >= 2.27 "
+                           "stdlib/abort.c, musl: no flush",
+                 .claim = "abort() does not flush stdio",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "abort", wait_status::signaled(SIGABRT),
+                                     "abort discards");
+                 }});
+}
+
+void add_abnormal_ends(std::vector<property>& out) {
+  out.push_back({.name = "death.raise_term_discards",
+                 .group = "deaths",
+                 .level = tier::required,
+                 .source = "POSIX 2.4.3 (SIG_DFL, action T)",
+                 .claim = "raise(SIGTERM) with the default action ends the process with no flush",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "raise TERM", wait_status::signaled(SIGTERM),
+                                     "SIGTERM discards");
+                 }});
+  out.push_back({.name = "death.segv_discards",
+                 .group = "deaths",
+                 .level = tier::required,
+                 .source = "POSIX 2.4.3 (SIG_DFL, action A)",
+                 .claim = "an invalid memory access (SIGSEGV) ends the process with no flush",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "crash", wait_status::signaled(SIGSEGV),
+                                     "SIGSEGV discards");
+                 }});
+  out.push_back({.name = "death.uncaught_exception",
+                 .group = "deaths",
+                 .level = tier::documented,
+                 .source = "C++ [except.terminate] (unwinding implementation-defined), "
+                           "[terminate.handler] (abort)",
+                 .claim = "an uncaught exception calls std::terminate, which aborts: cout's "
+                          "buffer is lost",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = [](property_context& ctx) {
+                   return lost_death(ctx, "throw", wait_status::signaled(SIGABRT),
+                                     "terminate discards");
+                 }});
+}
+
+/// A signal sent from outside, as a property name and a claim spell it.
+struct outside_signal {
+  int sig;
+  const char* name_part;   ///< "kill", as in "death.sigkill_at_marker"
+  const char* claim_part;  ///< "KILL", as in "killed by SIGKILL"
+};
+
+void add_killed_at_marker(std::vector<property>& out) {
+  for (const outside_signal& s :
+       {outside_signal{SIGKILL, "kill", "KILL"}, outside_signal{SIGTERM, "term", "TERM"},
+        outside_signal{SIGINT, "int", "INT"}}) {
+    out.push_back(
+        {.name = "death.sig" + std::string(s.name_part) + "_at_marker",
+         .group = "deaths",
+         .level = tier::required,
+         .source = "POSIX 2.4.3 (SIG_DFL); kill(2)",
+         .claim = "killed by SIG" + std::string(s.claim_part) +
+                  " at a marker: exactly what was delivered before the cut survives",
+         .langs = both_langs,
+         .sinks = all_sinks,
+         .check = [sig = s.sig](property_context& ctx) { return killed_at_marker(ctx, sig); }});
+  }
+}
+
 }  // namespace
 
 void add_death_properties(std::vector<property>& out) {
-  auto add = [&](std::string name, tier t, std::string source, std::string claim,
-                 std::vector<lang> langs, std::function<bool(const impl_profile&)> applies,
-                 std::function<verdict(property_context&)> check) {
-    out.push_back({std::move(name), "deaths", t, std::move(source), std::move(claim),
-                   std::move(langs), all_sinks, std::move(applies), std::move(check)});
-  };
-  add("death.exit_flushes", tier::required,
-      "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]", "exit() flushes every open stream",
-      both_langs, {}, [](property_context& ctx) {
-        return flushed_death(ctx, "exit 3", wait_status::exited(3), "exit() flushes");
-      });
-  add("death.return_flushes", tier::required, "ISO C 5.1.2.2.3, 7.22.4.4; C++ [basic.start.main]",
-      "returning from main is exit(): every stream is flushed", both_langs, {},
-      [](property_context& ctx) {
-        return flushed_death(ctx, "return 4", wait_status::exited(4), "return from main flushes");
-      });
-  add("death._exit_discards", tier::documented,
-      "ISO C 7.22.4.5 (implementation-defined); POSIX _exit; glibc, musl: no flush",
-      "_exit() does not flush: buffered bytes are lost", both_langs, is_glibc_or_musl,
-      [](property_context& ctx) {
-        return lost_death(ctx, "_exit 5", wait_status::exited(5), "_exit discards the buffer");
-      });
-  add("death.quick_exit_discards", tier::documented,
-      "ISO C 7.22.4.7 (ends with _Exit); glibc, musl: no flush",
-      "quick_exit() does not flush stdio", both_langs, is_glibc_or_musl, [](property_context& ctx) {
-        return lost_death(ctx, "quick_exit 6", wait_status::exited(6), "quick_exit discards");
-      });
-  add("death.abort_discards", tier::documented,
-      "ISO C 7.22.4.1 (implementation-defined); glibc >= 2.27 stdlib/abort.c, musl: no flush",
-      "abort() does not flush stdio", both_langs, is_glibc_or_musl, [](property_context& ctx) {
-        return lost_death(ctx, "abort", wait_status::signaled(SIGABRT), "abort discards");
-      });
-  add("death.raise_term_discards", tier::required, "POSIX 2.4.3 (SIG_DFL, action T)",
-      "raise(SIGTERM) with the default action ends the process with no flush", both_langs, {},
-      [](property_context& ctx) {
-        return lost_death(ctx, "raise TERM", wait_status::signaled(SIGTERM), "SIGTERM discards");
-      });
-  add("death.segv_discards", tier::required, "POSIX 2.4.3 (SIG_DFL, action A)",
-      "an invalid memory access (SIGSEGV) ends the process with no flush", both_langs, {},
-      [](property_context& ctx) {
-        return lost_death(ctx, "crash", wait_status::signaled(SIGSEGV), "SIGSEGV discards");
-      });
-  add("death.uncaught_exception", tier::documented,
-      "C++ [except.terminate] (unwinding implementation-defined), [terminate.handler] (abort)",
-      "an uncaught exception calls std::terminate, which aborts: cout's buffer is lost", cxx_only,
-      is_glibc_or_musl, [](property_context& ctx) {
-        return lost_death(ctx, "throw", wait_status::signaled(SIGABRT), "terminate discards");
-      });
-  for (int sig : {SIGKILL, SIGTERM, SIGINT}) {
-    std::string name = "death.sig" + std::string(sig == SIGKILL   ? "kill"
-                                                 : sig == SIGTERM ? "term"
-                                                                  : "int");
-    add(name + "_at_marker", tier::required, "POSIX 2.4.3 (SIG_DFL); kill(2)",
-        "killed by SIG" +
-            std::string(sig == SIGKILL   ? "KILL"
-                        : sig == SIGTERM ? "TERM"
-                                         : "INT") +
-            " at a marker: exactly what was delivered before the cut survives",
-        both_langs, {}, [sig](property_context& ctx) { return killed_at_marker(ctx, sig); });
-  }
+  add_flushing_deaths(out);
+  add_discarding_calls(out);
+  add_abnormal_ends(out);
+  add_killed_at_marker(out);
 }
 
 }  // namespace flushcheck::detail

@@ -72,49 +72,112 @@ verdict unsync_order(property_context& ctx) {
                       "cout output are reordered");
 }
 
+void add_stream_flags(std::vector<property>& out) {
+  out.push_back({.name = "iostream.endl_flushes",
+                 .group = "iostreams",
+                 .level = tier::required,
+                 .source = "C++ [ostream.manip] endl",
+                 .claim = "std::endl writes '\\n' and flushes",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = endl_flushes});
+  out.push_back({.name = "iostream.newline_no_flush",
+                 .group = "iostreams",
+                 .level = tier::documented,
+                 .source = "libstdc++ stdio_sync_filebuf over glibc's fully buffered stdout",
+                 .claim = "'\\n' without endl does not flush cout to a pipe or file",
+                 .langs = cxx_only,
+                 .sinks = buffered_sinks,
+                 .applies = is_glibc_libstdcxx,
+                 .check = newline_does_not_flush});
+  out.push_back({.name = "iostream.unitbuf",
+                 .group = "iostreams",
+                 .level = tier::required,
+                 .source = "C++ [ostream.sentry] (~sentry flushes if unitbuf), [fmtflags.manip]",
+                 .claim = "with unitbuf, every output operation flushes",
+                 .langs = cxx_only,
+                 .sinks = buffered_sinks,
+                 .check = unitbuf_flushes});
+  out.push_back({.name = "iostream.cerr_unitbuf",
+                 .group = "iostreams",
+                 .level = tier::required,
+                 .source = "C++ [narrow.stream.objects] cerr",
+                 .claim = "cerr has unitbuf: its output is delivered at once",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = cerr_unitbuf});
+  out.push_back({.name = "iostream.clog_unflushed",
+                 .group = "iostreams",
+                 .level = tier::observed,
+                 .source = "C++ [narrow.stream.objects] clog (no unitbuf required)",
+                 .claim = "bytes of clog at the reader before any flush",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = clog_without_flush});
+}
+
+void add_ties(std::vector<property>& out) {
+  out.push_back({.name = "tie.cerr_flushes_cout",
+                 .group = "tie/sync",
+                 .level = tier::required,
+                 .source = "C++ [narrow.stream.objects] (cerr.tie() == &cout), [ostream.sentry]",
+                 .claim = "output to cerr flushes cout first",
+                 .langs = cxx_only,
+                 .sinks = buffered_sinks,
+                 .check = cerr_tied_to_cout});
+  out.push_back({.name = "tie.cin_flushes_cout",
+                 .group = "tie/sync",
+                 .level = tier::required,
+                 .source = "C++ [narrow.stream.objects] (cin.tie() == &cout), [istream.sentry]",
+                 .claim = "a read from cin flushes cout first",
+                 .langs = cxx_only,
+                 .sinks = buffered_sinks,
+                 .check = [](property_context& ctx) { return cin_tie(ctx, true); }});
+  out.push_back({.name = "tie.untied_cin_no_flush",
+                 .group = "tie/sync",
+                 .level = tier::documented,
+                 .source = "C++ [istream.sentry]; libstdc++ + glibc (no other flush on a fully "
+                           "buffered stdout)",
+                 .claim = "after cin.tie(nullptr) a read from cin leaves cout's buffer alone",
+                 .langs = cxx_only,
+                 .sinks = buffered_sinks,
+                 .applies = is_glibc_libstdcxx,
+                 .check = [](property_context& ctx) { return cin_tie(ctx, false); }});
+}
+
+void add_sync(std::vector<property>& out) {
+  out.push_back({.name = "sync.keeps_order",
+                 .group = "tie/sync",
+                 .level = tier::required,
+                 .source = "C++ [ios.members.static] sync_with_stdio, [iostream.objects.overview]",
+                 .claim = "synchronized cout and printf output keep program order",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = sync_keeps_order});
+  out.push_back({.name = "sync.off_exit_flushes",
+                 .group = "tie/sync",
+                 .level = tier::required,
+                 .source = "C++ [ios.init] (~Init flushes cout)",
+                 .claim = "with sync_with_stdio(false), normal exit still flushes cout",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = unsync_exit_flushes});
+  out.push_back({.name = "sync.off_order",
+                 .group = "tie/sync",
+                 .level = tier::observed,
+                 .source = "C++ [ios.members.static] (unspecified)",
+                 .claim = "the order of cout and printf output after sync_with_stdio(false)",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = unsync_order});
+}
+
 }  // namespace
 
 void add_iostream_properties(std::vector<property>& out) {
-  auto add = [&](std::string name, std::string group, tier t, std::string source, std::string claim,
-                 std::vector<sink_kind> sinks, std::function<bool(const impl_profile&)> applies,
-                 std::function<verdict(property_context&)> check) {
-    out.push_back({std::move(name), std::move(group), t, std::move(source), std::move(claim),
-                   cxx_only, std::move(sinks), std::move(applies), std::move(check)});
-  };
-  add("iostream.endl_flushes", "iostreams", tier::required, "C++ [ostream.manip] endl",
-      "std::endl writes '\\n' and flushes", all_sinks, {}, endl_flushes);
-  add("iostream.newline_no_flush", "iostreams", tier::documented,
-      "libstdc++ stdio_sync_filebuf over glibc's fully buffered stdout",
-      "'\\n' without endl does not flush cout to a pipe or file", buffered_sinks,
-      is_glibc_libstdcxx, newline_does_not_flush);
-  add("iostream.unitbuf", "iostreams", tier::required,
-      "C++ [ostream.sentry] (~sentry flushes if unitbuf), [fmtflags.manip]",
-      "with unitbuf, every output operation flushes", buffered_sinks, {}, unitbuf_flushes);
-  add("iostream.cerr_unitbuf", "iostreams", tier::required, "C++ [narrow.stream.objects] cerr",
-      "cerr has unitbuf: its output is delivered at once", all_sinks, {}, cerr_unitbuf);
-  add("iostream.clog_unflushed", "iostreams", tier::observed,
-      "C++ [narrow.stream.objects] clog (no unitbuf required)",
-      "bytes of clog at the reader before any flush", all_sinks, {}, clog_without_flush);
-  add("tie.cerr_flushes_cout", "tie/sync", tier::required,
-      "C++ [narrow.stream.objects] (cerr.tie() == &cout), [ostream.sentry]",
-      "output to cerr flushes cout first", buffered_sinks, {}, cerr_tied_to_cout);
-  add("tie.cin_flushes_cout", "tie/sync", tier::required,
-      "C++ [narrow.stream.objects] (cin.tie() == &cout), [istream.sentry]",
-      "a read from cin flushes cout first", buffered_sinks, {},
-      [](property_context& ctx) { return cin_tie(ctx, true); });
-  add("tie.untied_cin_no_flush", "tie/sync", tier::documented,
-      "C++ [istream.sentry]; libstdc++ + glibc (no other flush on a fully buffered stdout)",
-      "after cin.tie(nullptr) a read from cin leaves cout's buffer alone", buffered_sinks,
-      is_glibc_libstdcxx, [](property_context& ctx) { return cin_tie(ctx, false); });
-  add("sync.keeps_order", "tie/sync", tier::required,
-      "C++ [ios.members.static] sync_with_stdio, [iostream.objects.overview]",
-      "synchronized cout and printf output keep program order", all_sinks, {}, sync_keeps_order);
-  add("sync.off_exit_flushes", "tie/sync", tier::required, "C++ [ios.init] (~Init flushes cout)",
-      "with sync_with_stdio(false), normal exit still flushes cout", all_sinks, {},
-      unsync_exit_flushes);
-  add("sync.off_order", "tie/sync", tier::observed, "C++ [ios.members.static] (unspecified)",
-      "the order of cout and printf output after sync_with_stdio(false)", all_sinks, {},
-      unsync_order);
+  add_stream_flags(out);
+  add_ties(out);
+  add_sync(out);
 }
 
 }  // namespace flushcheck::detail

@@ -130,74 +130,161 @@ verdict input_flushes_line_buffered(property_context& ctx, stdin_kind in) {
                            : "a read from a pipe stdin (fully buffered) flushes nothing");
 }
 
+void add_stdout_by_destination(std::vector<property>& out) {
+  out.push_back({.name = "stdout.tty_line_delivered",
+                 .group = "stdout by destination",
+                 .level = tier::required,
+                 .source = "ISO C 7.21.3p7 (not fully buffered on an interactive device), 7.21.3p3",
+                 .claim = "on a pty, complete lines written to stdout reach the terminal at once",
+                 .langs = both_langs,
+                 .sinks = tty_sinks,
+                 .check = stdout_tty_line_delivered});
+  out.push_back({.name = "stdout.mode_by_destination",
+                 .group = "stdout by destination",
+                 .level = tier::documented,
+                 .source = "ISO C 7.21.3p7, 7.21.3p3 (\"intended\"); glibc libio/filedoalloc.c",
+                 .claim = "stdout is fully buffered iff it is not an interactive device: lines "
+                          "appear at once on a pty, nothing appears on a pipe or file before a "
+                          "flush point",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .applies = is_glibc,
+                 .check = stdout_mode_by_destination});
+  out.push_back({.name = "stdout.first_line_early",
+                 .group = "stdout by destination",
+                 .level = tier::observed,
+                 .source = "ISO C 7.21.3p7; musl src/stdio/__stdout_write.c",
+                 .claim = "bytes at the reader after the first line / after the second, on a pipe "
+                          "or file",
+                 .langs = both_langs,
+                 .sinks = buffered_sinks,
+                 .check = stdout_first_line});
+  out.push_back({.name = "stdout.tty_holds_partial_line",
+                 .group = "stdout by destination",
+                 .level = tier::documented,
+                 .source = "glibc libio/fileops.c (_IO_LINE_BUF); musl src/stdio/__stdout_write.c "
+                           "(lbf on a tty)",
+                 .claim = "on a pty a partial line waits in the buffer until its newline",
+                 .langs = both_langs,
+                 .sinks = tty_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = stdout_holds_partial_line});
+  out.push_back({.name = "stdout.buffer_size",
+                 .group = "stdout by destination",
+                 .level = tier::documented,
+                 .source = "glibc libio/filedoalloc.c (_IO_file_doallocate)",
+                 .claim = "the default buffer is st_blksize of the destination, capped at BUFSIZ "
+                          "(8192)",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .applies = is_glibc,
+                 .check = stdout_buffer_size});
+}
+
+void add_stderr(std::vector<property>& out) {
+  out.push_back({.name = "stderr.not_fully_buffered",
+                 .group = "stderr",
+                 .level = tier::required,
+                 .source = "ISO C 7.21.3p7",
+                 .claim = "stderr is never fully buffered: a line on stderr is delivered at once",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = stderr_not_fully_buffered});
+  out.push_back({.name = "stderr.unbuffered",
+                 .group = "stderr",
+                 .level = tier::documented,
+                 .source = "glibc libio/stdfiles.c (_IO_UNBUFFERED); musl src/stdio/stderr.c "
+                           "(buf_size 0)",
+                 .claim = "stderr is unbuffered: every byte is delivered by the call that "
+                          "writes it",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = stderr_unbuffered});
+}
+
+void add_setvbuf(std::vector<property>& out) {
+  out.push_back({.name = "setvbuf.none",
+                 .group = "setvbuf",
+                 .level = tier::required,
+                 .source = "ISO C 7.21.3p3, 7.21.5.6",
+                 .claim = "_IONBF: characters appear as soon as possible (every call)",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = setvbuf_none});
+  out.push_back({.name = "setvbuf.line",
+                 .group = "setvbuf",
+                 .level = tier::required,
+                 .source = "ISO C 7.21.3p3, 7.21.5.6",
+                 .claim = "_IOLBF: characters are transmitted when a newline is written",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = setvbuf_line});
+  out.push_back({.name = "setvbuf.full_size",
+                 .group = "setvbuf",
+                 .level = tier::documented,
+                 .source = "ISO C 7.21.3p3 (\"intended\"), 7.21.5.6; glibc libio/iosetvbuf.c",
+                 .claim = "_IOFBF with a size: nothing is sent while the buffer has room, and no "
+                          "more than the size is held back",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .applies = is_glibc,
+                 .check = setvbuf_full_size});
+  out.push_back({.name = "stdout.large_write",
+                 .group = "setvbuf",
+                 .level = tier::documented,
+                 .source = "glibc libio/fileops.c (_IO_new_file_xsputn)",
+                 .claim = "a write larger than the buffer is delivered by the call, except at most "
+                          "one buffer's worth",
+                 .langs = both_langs,
+                 .sinks = buffered_sinks,
+                 .applies = is_glibc_or_musl,
+                 .check = large_write});
+}
+
+void add_flush(std::vector<property>& out) {
+  out.push_back({.name = "fflush.delivers",
+                 .group = "flush",
+                 .level = tier::required,
+                 .source = "ISO C 7.21.5.2; C++ [ostream.unformatted] flush",
+                 .claim = "fflush(stdout) / cout.flush() hands every buffered byte to the system",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = fflush_delivers});
+  out.push_back({.name = "stdin.tty_read_flushes_stdout",
+                 .group = "flush",
+                 .level = tier::documented,
+                 .source = "ISO C 7.21.3p3 (\"intended\"); glibc libio/fileops.c "
+                           "(_IO_new_file_underflow)",
+                 .claim = "a read from a terminal stdin (line buffered) flushes a line buffered "
+                          "stdout",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .applies = is_glibc,
+                 .check = [](property_context& ctx) {
+                   return input_flushes_line_buffered(ctx, stdin_kind::pty);
+                 }});
+  out.push_back({.name = "stdin.pipe_read_no_flush",
+                 .group = "flush",
+                 .level = tier::documented,
+                 .source = "ISO C 7.21.3p3; glibc libio/fileops.c (_IO_new_file_underflow)",
+                 .claim = "a read from a pipe stdin (fully buffered) does not flush a line "
+                          "buffered stdout",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .applies = is_glibc,
+                 .check = [](property_context& ctx) {
+                   return input_flushes_line_buffered(ctx, stdin_kind::pipe);
+                 }});
+}
+
 }  // namespace
 
 void add_stdio_properties(std::vector<property>& out) {
-  auto add = [&](std::string name, std::string group, tier t, std::string source, std::string claim,
-                 std::vector<lang> langs, std::vector<sink_kind> sinks,
-                 std::function<bool(const impl_profile&)> applies,
-                 std::function<verdict(property_context&)> check) {
-    out.push_back({std::move(name), std::move(group), t, std::move(source), std::move(claim),
-                   std::move(langs), std::move(sinks), std::move(applies), std::move(check)});
-  };
-  const auto any = [](const impl_profile&) { return true; };
-  add("stdout.tty_line_delivered", "stdout by destination", tier::required,
-      "ISO C 7.21.3p7 (not fully buffered on an interactive device), 7.21.3p3",
-      "on a pty, complete lines written to stdout reach the terminal at once", both_langs,
-      tty_sinks, any, stdout_tty_line_delivered);
-  add("stdout.mode_by_destination", "stdout by destination", tier::documented,
-      "ISO C 7.21.3p7, 7.21.3p3 (\"intended\"); glibc libio/filedoalloc.c",
-      "stdout is fully buffered iff it is not an interactive device: lines appear at once on a "
-      "pty, nothing appears on a pipe or file before a flush point",
-      both_langs, all_sinks, is_glibc, stdout_mode_by_destination);
-  add("stdout.first_line_early", "stdout by destination", tier::observed,
-      "ISO C 7.21.3p7; musl src/stdio/__stdout_write.c",
-      "bytes at the reader after the first line / after the second, on a pipe or file", both_langs,
-      buffered_sinks, any, stdout_first_line);
-  add("stdout.tty_holds_partial_line", "stdout by destination", tier::documented,
-      "glibc libio/fileops.c (_IO_LINE_BUF); musl src/stdio/__stdout_write.c (lbf on a tty)",
-      "on a pty a partial line waits in the buffer until its newline", both_langs, tty_sinks,
-      is_glibc_or_musl, stdout_holds_partial_line);
-  add("stdout.buffer_size", "stdout by destination", tier::documented,
-      "glibc libio/filedoalloc.c (_IO_file_doallocate)",
-      "the default buffer is st_blksize of the destination, capped at BUFSIZ (8192)", both_langs,
-      all_sinks, is_glibc, stdout_buffer_size);
-  add("stderr.not_fully_buffered", "stderr", tier::required, "ISO C 7.21.3p7",
-      "stderr is never fully buffered: a line on stderr is delivered at once", both_langs,
-      all_sinks, any, stderr_not_fully_buffered);
-  add("stderr.unbuffered", "stderr", tier::documented,
-      "glibc libio/stdfiles.c (_IO_UNBUFFERED); musl src/stdio/stderr.c (buf_size 0)",
-      "stderr is unbuffered: every byte is delivered by the call that writes it", c_only, all_sinks,
-      is_glibc_or_musl, stderr_unbuffered);
-  add("setvbuf.none", "setvbuf", tier::required, "ISO C 7.21.3p3, 7.21.5.6",
-      "_IONBF: characters appear as soon as possible (every call)", c_only, all_sinks, any,
-      setvbuf_none);
-  add("setvbuf.line", "setvbuf", tier::required, "ISO C 7.21.3p3, 7.21.5.6",
-      "_IOLBF: characters are transmitted when a newline is written", c_only, all_sinks, any,
-      setvbuf_line);
-  add("setvbuf.full_size", "setvbuf", tier::documented,
-      "ISO C 7.21.3p3 (\"intended\"), 7.21.5.6; glibc libio/iosetvbuf.c",
-      "_IOFBF with a size: nothing is sent while the buffer has room, and no more than the size "
-      "is held back",
-      c_only, all_sinks, is_glibc, setvbuf_full_size);
-  add("stdout.large_write", "setvbuf", tier::documented,
-      "glibc libio/fileops.c (_IO_new_file_xsputn)",
-      "a write larger than the buffer is delivered by the call, except at most one buffer's "
-      "worth",
-      both_langs, buffered_sinks, is_glibc_or_musl, large_write);
-  add("fflush.delivers", "flush", tier::required, "ISO C 7.21.5.2; C++ [ostream.unformatted] flush",
-      "fflush(stdout) / cout.flush() hands every buffered byte to the system", both_langs,
-      all_sinks, any, fflush_delivers);
-  add("stdin.tty_read_flushes_stdout", "flush", tier::documented,
-      "ISO C 7.21.3p3 (\"intended\"); glibc libio/fileops.c (_IO_new_file_underflow)",
-      "a read from a terminal stdin (line buffered) flushes a line buffered stdout", c_only,
-      all_sinks, is_glibc,
-      [](property_context& ctx) { return input_flushes_line_buffered(ctx, stdin_kind::pty); });
-  add("stdin.pipe_read_no_flush", "flush", tier::documented,
-      "ISO C 7.21.3p3; glibc libio/fileops.c (_IO_new_file_underflow)",
-      "a read from a pipe stdin (fully buffered) does not flush a line buffered stdout", c_only,
-      all_sinks, is_glibc,
-      [](property_context& ctx) { return input_flushes_line_buffered(ctx, stdin_kind::pipe); });
+  add_stdout_by_destination(out);
+  add_stderr(out);
+  add_setvbuf(out);
+  add_flush(out);
 }
 
 }  // namespace flushcheck::detail

@@ -37,29 +37,6 @@ nlohmann::json stream_json(const stream_observation& s) {
           {"chunks", chunks}};
 }
 
-}  // namespace
-
-std::string printable(const std::string& data, std::size_t max) {
-  std::string out;
-  for (std::size_t i = 0; i < data.size() && i < max; ++i) {
-    unsigned char c = static_cast<unsigned char>(data[i]);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c >= 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else
-      out += static_cast<char>(c);
-  }
-  if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
-  return out;
-}
-
-namespace {
-
 nlohmann::json calls_json(const std::array<std::int64_t, traced_call_count>& calls) {
   nlohmann::json by_call = nlohmann::json::object();
   for (std::size_t c = 0; c < traced_call_count; ++c)
@@ -178,36 +155,6 @@ std::string summary(const observation& obs) {
           << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
   return s.str();
-}
-
-std::string shell_quote(const std::string& s) {
-  if (s.find('\n') != std::string::npos) {  // $'...' keeps the repro on one line
-    std::string q = "$'";
-    for (char c : s)
-      q += c == '\n'   ? std::string("\\n")
-           : c == '\'' ? std::string("\\'")
-           : c == '\\' ? std::string("\\\\")
-                       : std::string(1, c);
-    return q + "'";
-  }
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string repro_command(const run_options& o) {
-  std::string cmd = "env -i";
-  for (const auto& kv : o.env) cmd += " " + kv;
-  cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
-  cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
-  if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
-  if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
-  if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
-  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + o.kill.text();
-  if (o.trace && !o.kill.needs_tracer()) cmd += " --trace";
-  cmd += " --";
-  for (const auto& a : o.argv) cmd += " " + shell_quote(a);
-  return cmd;
 }
 
 }  // namespace flushcheck

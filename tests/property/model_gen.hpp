@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "flushcheck/model.hpp"
+#include "flushcheck/model_check.hpp"
 
 namespace flushcheck::testing {
 

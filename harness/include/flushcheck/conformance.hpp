@@ -3,13 +3,15 @@
 /// on one sink, cut at markers, and returns a verdict. The GoogleTest suite
 /// and `flushcheck matrix` run the same catalogue.
 #include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
 #include "flushcheck/observation.hpp"
+#include "flushcheck/profile.hpp"
 #include "flushcheck/run.hpp"
 #include "flushcheck/sink.hpp"
+#include "flushcheck/target_set.hpp"
+#include "flushcheck/verdict.hpp"
 
 namespace flushcheck {
 
@@ -18,44 +20,6 @@ namespace flushcheck {
 /// asserted for the detected profile only. observed: recorded, never asserted.
 enum class tier { required, documented, observed };
 const char* to_string(tier t) noexcept;
-
-/// What the standards leave open is filled in per implementation.
-struct impl_profile {
-  std::string libc;     ///< "glibc", "musl", or "unknown"
-  std::string cxxlib;   ///< "libstdc++", "libc++", or "unknown"
-  std::string version;  ///< e.g. "glibc 2.36, libstdc++ 20220819"
-};
-
-/// One toolchain's script targets.
-struct target_set {
-  std::string name;             ///< "gcc-glibc"
-  std::string stdio_script;     ///< path of the C target
-  std::string iostream_script;  ///< path of the C++ target ("" if none)
-  impl_profile profile;
-};
-
-/// A target set whose profile is what its targets say of themselves
-/// (`stdio_script --version`): the libraries they were built against, not
-/// the harness's. Throws spawn_error if a target cannot run.
-target_set probe_target_set(std::string name, std::string stdio_script,
-                            std::string iostream_script);
-
-/// The set in DIR (its stdio_script, and its iostream_script if there is
-/// one: musl's set is C only), probed; nullopt if DIR has no stdio_script.
-std::optional<target_set> probe_target_dir(std::string name, const std::string& dir);
-
-enum class lang { c, cxx };
-
-struct verdict {
-  bool pass = true;
-  std::string observed;     ///< what the run showed, short ("visible at marker 1: 0 of 4")
-  std::string explanation;  ///< why it passes or fails, for people
-  std::string repro;        ///< one `flushcheck run ...` command line
-};
-
-/// The environment the properties give the programs they run: only PATH and
-/// LANG, so variables like PYTHONUNBUFFERED or _STDBUF_O cannot leak in.
-std::vector<std::string> clean_environment();
 
 /// Runs scripts for one property case and remembers the command for the repro.
 class property_context {
@@ -79,16 +43,22 @@ class property_context {
   std::string last_;
 };
 
+/// The `applies` of a property that holds for every profile.
+inline bool applies_everywhere(const impl_profile&) noexcept { return true; }
+
+/// One entry of the catalogue, written with designated initializers
+/// (`{.name = ..., .group = ..., ..., .check = ...}`); members in this order.
 struct property {
   std::string name;   ///< "stdout.fully_buffered"
   std::string group;  ///< "stdout by destination"
-  tier level;
+  tier level = tier::required;
   std::string source;  ///< "ISO C 7.21.3p7"
   std::string claim;   ///< one sentence
   std::vector<lang> langs;
   std::vector<sink_kind> sinks;
   /// Does the check assert for PROFILE? (documented tier: only where known.)
-  std::function<bool(const impl_profile&)> applies = [](const impl_profile&) { return true; };
+  /// Left out: everywhere; never an empty function.
+  std::function<bool(const impl_profile&)> applies = applies_everywhere;
   std::function<verdict(property_context&)> check;
 };
 

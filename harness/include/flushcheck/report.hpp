@@ -1,11 +1,13 @@
 #pragma once
-/// The observation as the CLI prints it: the JSON contract of DESIGN.md, and
+/// The observation as the CLI prints it: the JSON contract of docs/cli.md, and
 /// a summary for people.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "flushcheck/escape.hpp"  // printable, shell_quote: report users print with them
 #include "flushcheck/observation.hpp"
+#include "flushcheck/repro.hpp"  // repro_command, printed beside every observation
 #include "flushcheck/run.hpp"
 
 namespace flushcheck {
@@ -22,9 +24,6 @@ nlohmann::json strings_json(const std::vector<std::string>& v);
 /// "data" is (argv, labels, paths, notes).
 inline constexpr int json_schema_version = 2;
 
-/// Bytes for people: \n, \r and \xHH escapes, cut after MAX bytes with a count.
-std::string printable(const std::string& data, std::size_t max);
-
 nlohmann::json to_json(const observation& obs);
 /// {"status": "exited"|"signaled"|"timeout", "code": N | "signal": "KILL"}
 nlohmann::json to_json(const wait_status& status);
@@ -37,12 +36,5 @@ nlohmann::json trace_json(const trace_summary& t);
 
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);
-
-/// S quoted for a POSIX shell, on one line ($'...' when it has a newline).
-std::string shell_quote(const std::string& s);
-
-/// The one `env -i ... flushcheck run ...` command line that repeats a run
-/// with options O (its environment, sinks, stdin, kill, trace, program).
-std::string repro_command(const run_options& o);
 
 }  // namespace flushcheck

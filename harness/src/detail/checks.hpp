@@ -52,6 +52,8 @@ bool is_glibc(const impl_profile& p);
 bool is_glibc_or_musl(const impl_profile& p);
 bool is_glibc_libstdcxx(const impl_profile& p);
 
+/// Each appends its part of the catalogue to OUT, in the order of docs/semantics.md,
+/// one designated-initializer `property` per entry.
 void add_stdio_properties(std::vector<property>& out);
 void add_death_properties(std::vector<property>& out);
 void add_iostream_properties(std::vector<property>& out);

@@ -1,0 +1,33 @@
+#pragma once
+/// What a script target is built from: its language and the C and C++
+/// libraries behind it. The model ports each library it knows; the
+/// properties assert documented behaviour only for the library that
+/// documents it.
+#include <string>
+#include <string_view>
+
+namespace flushcheck {
+
+/// The language of a script target: stdio_script (C) or iostream_script (C++).
+enum class lang { c, cxx };
+
+enum class libc_impl { glibc, musl, unknown };
+/// none: the set has no C++ target (musl's set is C only).
+enum class cxx_impl { libstdcxx, libcxx, none, unknown };
+
+/// "glibc", "musl", "unknown": what the targets print after "libc=".
+const char* to_string(libc_impl l) noexcept;
+/// "libstdc++", "libc++", "none", "unknown": what follows "cxxlib=".
+const char* to_string(cxx_impl c) noexcept;
+/// The inverse of to_string; any other name is unknown.
+libc_impl parse_libc(std::string_view name) noexcept;
+cxx_impl parse_cxxlib(std::string_view name) noexcept;
+
+/// What the standards leave open is filled in per implementation.
+struct impl_profile {
+  libc_impl libc = libc_impl::unknown;
+  cxx_impl cxxlib = cxx_impl::unknown;
+  std::string version;  ///< e.g. "glibc 2.36, libstdc++ 20220819"
+};
+
+}  // namespace flushcheck

@@ -1,0 +1,34 @@
+#pragma once
+/// One toolchain's script targets and the profile they report, and the
+/// clean environment every harness-made run gives a target.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flushcheck/profile.hpp"
+
+namespace flushcheck {
+
+/// One toolchain's script targets.
+struct target_set {
+  std::string name;             ///< "gcc-glibc"
+  std::string stdio_script;     ///< path of the C target
+  std::string iostream_script;  ///< path of the C++ target ("" if none)
+  impl_profile profile;
+};
+
+/// A target set whose profile is what its targets say of themselves
+/// (`stdio_script --version`): the libraries they were built against, not
+/// the harness's. Throws spawn_error if a target cannot run.
+target_set probe_target_set(std::string name, std::string stdio_script,
+                            std::string iostream_script);
+
+/// The set in DIR (its stdio_script, and its iostream_script if there is
+/// one: musl's set is C only), probed; nullopt if DIR has no stdio_script.
+std::optional<target_set> probe_target_dir(std::string name, const std::string& dir);
+
+/// The environment the properties give the programs they run: only PATH and
+/// LANG, so variables like PYTHONUNBUFFERED or _STDBUF_O cannot leak in.
+std::vector<std::string> clean_environment();
+
+}  // namespace flushcheck

@@ -1,0 +1,58 @@
+// Probing a toolchain's targets for the libraries they were built with.
+#include "flushcheck/target_set.hpp"
+
+#include <unistd.h>
+
+#include <utility>
+
+#include "flushcheck/run.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+// "libc=glibc 2.36" -> {"glibc", "glibc 2.36"}
+std::pair<std::string, std::string> field(const std::string& out, const std::string& key) {
+  auto at = out.find(key + "=");
+  if (at == std::string::npos) return {"unknown", ""};
+  auto end = out.find('\n', at);
+  std::string value = out.substr(at + key.size() + 1, end - at - key.size() - 1);
+  return {value.substr(0, value.find(' ')), value};
+}
+
+std::string version_output(const std::string& target) {
+  run_options o;
+  o.argv = {target, "--version"};
+  o.env = clean_environment();
+  return run(o).out.data;
+}
+
+}  // namespace
+
+target_set probe_target_set(std::string name, std::string stdio_script,
+                            std::string iostream_script) {
+  target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}};
+  auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
+  set.profile.libc = parse_libc(libc);
+  set.profile.version = libc_version;
+  set.profile.cxxlib = cxx_impl::none;
+  if (!set.iostream_script.empty()) {
+    auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");
+    set.profile.cxxlib = parse_cxxlib(cxx);
+    set.profile.version += ", " + cxx_version;
+  }
+  return set;
+}
+
+std::optional<target_set> probe_target_dir(std::string name, const std::string& dir) {
+  std::string c = dir + "/stdio_script", cxx = dir + "/iostream_script";
+  if (::access(c.c_str(), X_OK) != 0) return std::nullopt;
+  if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
+  return probe_target_set(std::move(name), c, cxx);
+}
+
+std::vector<std::string> clean_environment() {
+  return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
+}
+
+}  // namespace flushcheck
