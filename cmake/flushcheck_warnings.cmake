@@ -6,11 +6,15 @@ function(flushcheck_set_warnings target)
     $<$<BOOL:${FLUSHCHECK_WERROR}>:-Werror>)
 endfunction()
 
-# ASan + UBSan for harness-side code (see FLUSHCHECK_SANITIZE).
+# ASan + UBSan, or TSan, for harness-side code (FLUSHCHECK_SANITIZE,
+# FLUSHCHECK_SANITIZE_THREAD).
 function(flushcheck_sanitize target)
   if(FLUSHCHECK_SANITIZE)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined
       -fno-sanitize-recover=all -fno-omit-frame-pointer)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  elseif(FLUSHCHECK_SANITIZE_THREAD)
+    target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=thread)
   endif()
 endfunction()

@@ -48,8 +48,6 @@ void child_process::dispose() noexcept {
   pid_ = -1;
 }
 
-bool child_process::signal(int sig) noexcept { return running() && ::kill(pid_, sig) == 0; }
-
 void child_process::signal_group(int sig) noexcept {
   if (pid_ > 0) ::kill(-pid_, sig);
 }

@@ -23,6 +23,7 @@
 #include "flushcheck/signals.hpp"
 #include "flushcheck/spawn.hpp"
 #include "flushcheck/tracer.hpp"
+#include "marker_lines.hpp"
 
 extern char** environ;
 
@@ -273,28 +274,13 @@ class run_loop {
     }
   }
 
-  /// Markers are lines; a line longer than 64 KiB is not a marker: it is
-  /// dropped up to its newline (said once in the notes), and the channel
-  /// stays open, so the program's writes to fd 3 go on succeeding.
+  /// A line over 64 KiB is not a marker (said once in the notes); the
+  /// channel stays open, so the program's writes to fd 3 go on succeeding.
   void take_control_bytes(std::string_view bytes) {
-    for (char c : bytes) {
-      if (c == '\n') {
-        if (!discarding_) on_marker(control_buf_);
-        control_buf_.clear();
-        discarding_ = false;
-      } else if (!discarding_) {
-        control_buf_ += c;
-        if (control_buf_.size() > 65536) start_discarding();
-      }
-    }
-  }
-
-  void start_discarding() {
-    if (!discarded_before_)
+    bool dropped_before = control_lines_.dropped_a_line();
+    for (const auto& label : control_lines_.feed(bytes)) on_marker(label);
+    if (control_lines_.dropped_a_line() && !dropped_before)
       notes_.push_back("fd 3 received a line over 64 KiB: not a marker; ignored");
-    discarded_before_ = true;
-    discarding_ = true;
-    control_buf_.clear();
   }
 
   int poll_timeout_ms(clock::time_point now) {
@@ -411,9 +397,7 @@ class run_loop {
   std::optional<sink> err_;
   watched_child child_;
   unique_fd control_;
-  std::string control_buf_;  // the marker line so far
-  bool discarding_ = false;  // inside a line too long to be a marker
-  bool discarded_before_ = false;
+  detail::marker_lines control_lines_;
   clock::time_point start_;
   clock::time_point deadline_;
   long marker_count_ = 0;

@@ -179,19 +179,10 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
   return 0;
 }
 
-int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
-  size_t len = strlen(src);
-  char* buf = malloc(len + 1);
-  char* cursor;
+/* Splits BUF (modified in place) into ops appended to OUT. */
+static int parse_ops(char* buf, struct fc_script* out, char* err, unsigned errlen) {
   int capacity = 16;
-  out->count = 0;
-  out->ops = malloc(sizeof(struct fc_op) * (size_t)capacity);
-  if (buf == NULL || out->ops == NULL) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  memcpy(buf, src, len + 1);
-  cursor = buf;
+  char* cursor = buf;
   while (cursor != NULL) {
     char* end = strpbrk(cursor, ";\n");
     char* tok[8];
@@ -205,10 +196,7 @@ int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen)
       struct fc_op* grown;
       capacity *= 2;
       grown = realloc(out->ops, sizeof(struct fc_op) * (size_t)capacity);
-      if (grown == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-      }
+      if (grown == NULL) return fail(err, errlen, out->count, "", "out of memory");
       out->ops = grown;
     }
     op = &out->ops[out->count];
@@ -227,8 +215,30 @@ int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen)
     if (parse_op(&k_ops[i], tok, ntok, op, err, errlen, out->count) != 0) return -1;
     ++out->count;
   }
-  free(buf);
   return 0;
+}
+
+/* On error nothing stays allocated (out->ops is NULL): the harness parses
+ * scripts in-process, many times (found by ci/fuzz: the copy leaked). */
+int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
+  size_t len = strlen(src);
+  char* buf = malloc(len + 1);
+  int rc = -1;
+  out->count = 0;
+  out->ops = malloc(sizeof(struct fc_op) * 16);
+  if (buf == NULL || out->ops == NULL) {
+    snprintf(err, errlen, "out of memory");
+  } else {
+    memcpy(buf, src, len + 1);
+    rc = parse_ops(buf, out, err, errlen);
+  }
+  free(buf);
+  if (rc != 0) {
+    free(out->ops);
+    out->ops = NULL;
+    out->count = 0;
+  }
+  return rc;
 }
 
 const char* fc_program_name = "script";

@@ -28,8 +28,6 @@ class child_process {
   /// A pidfd that polls readable when the child exits, or -1 (old kernel).
   int pidfd() const noexcept { return pidfd_.get(); }
   bool running() const noexcept { return pid_ > 0 && !status_; }
-  /// Sends SIG to the child alone. False if it is already gone.
-  bool signal(int sig) noexcept;
   /// Sends SIG to its whole process group (grandchildren included).
   void signal_group(int sig) noexcept;
   /// Reaps the child if it has ended; its status once reaped.
