@@ -94,6 +94,76 @@ static int parse_stream(const char* tok, enum fc_stream* out) {
   return 0;
 }
 
+static int parse_mode(const char* tok, int* out) {
+  if (tok != NULL && strcmp(tok, "full") == 0)
+    *out = FC_BUF_FULL;
+  else if (tok != NULL && strcmp(tok, "line") == 0)
+    *out = FC_BUF_LINE;
+  else if (tok != NULL && strcmp(tok, "none") == 0)
+    *out = FC_BUF_NONE;
+  else
+    return -1;
+  return 0;
+}
+
+static int parse_on_off(const char* tok, long* out) {
+  if (tok != NULL && strcmp(tok, "on") == 0)
+    *out = 1;
+  else if (tok != NULL && strcmp(tok, "off") == 0)
+    *out = 0;
+  else
+    return -1;
+  return 0;
+}
+
+static int parse_tie(const char* tok, enum fc_stream* out) {
+  if (tok != NULL && strcmp(tok, "in") == 0)
+    *out = FC_IN;
+  else if (tok != NULL && strcmp(tok, "err") == 0)
+    *out = FC_ERR;
+  else if (tok != NULL && strcmp(tok, "log") == 0)
+    *out = FC_LOG;
+  else
+    return -1;
+  return 0;
+}
+
+static const char k_bad_count[] = "expects a count (0 to 1000000000)";
+
+/* An optional argument is there when it is present and looks like one: a
+ * sign starts a number too ("exit -1" is a bad count, not a stream). */
+static int optional_present(char shape, const char* a) {
+  if (a == NULL) return 0;
+  if (shape == 'n') return isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+';
+  return 1; /* 'S' */
+}
+
+/* Parses A (NULL when absent), the argument of shape SHAPE, into OP, and
+ * sets *TOOK to whether it used A. NULL, or why A is wrong. */
+static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* took) {
+  *took = shape == 'n' || shape == 'S' ? optional_present(shape, a) : 1;
+  switch (shape) {
+    case 'N': return a != NULL && parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
+    case 'n': return !*took || parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
+    case 'S':
+      return !*took || parse_stream(a, &op->stream) == 0 ? NULL
+                                                         : "stream must be out, err, log or all";
+    case 'M': return parse_mode(a, &op->mode) == 0 ? NULL : "mode must be full, line or none";
+    case 'B': return parse_on_off(a, &op->n) == 0 ? NULL : "expects on or off";
+    case 'T': return parse_tie(a, &op->stream) == 0 ? NULL : "tie takes in, err or log";
+    case 'L':
+      if (a == NULL) return "expects a label";
+      if (strlen(a) >= sizeof op->label) return "label too long";
+      strcpy(op->label, a);
+      return NULL;
+    case 'G':
+      return a != NULL && (op->n = fc_signal_number(a)) >= 0 ? NULL
+                                                             : "expects a signal name or number";
+  }
+  *took = 0;
+  return NULL;
+}
+
 /* Parses the tokens of one op against its definition. */
 static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op, char* err,
                     unsigned errlen, int index) {
@@ -105,71 +175,10 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
   op->mode = FC_BUF_FULL;
   op->label[0] = '\0';
   for (shape = def->args; *shape; ++shape) {
-    const char* a = t < ntok ? tok[t] : NULL;
-    switch (*shape) {
-      case 'N':
-        if (a == NULL || parse_count(a, &op->n) != 0)
-          return fail(err, errlen, index, op->text, "expects a count (0 to 1000000000)");
-        ++t;
-        break;
-      case 'n': /* a sign starts a number too: "exit -1" is a bad count, not a stream */
-        if (a != NULL && (isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+')) {
-          if (parse_count(a, &op->n) != 0)
-            return fail(err, errlen, index, op->text, "expects a count (0 to 1000000000)");
-          ++t;
-        }
-        break;
-      case 'S':
-        if (a != NULL) {
-          if (parse_stream(a, &op->stream) != 0)
-            return fail(err, errlen, index, op->text, "stream must be out, err, log or all");
-          ++t;
-        }
-        break;
-      case 'M':
-        if (a != NULL && strcmp(a, "full") == 0)
-          op->mode = FC_BUF_FULL;
-        else if (a != NULL && strcmp(a, "line") == 0)
-          op->mode = FC_BUF_LINE;
-        else if (a != NULL && strcmp(a, "none") == 0)
-          op->mode = FC_BUF_NONE;
-        else
-          return fail(err, errlen, index, op->text, "mode must be full, line or none");
-        ++t;
-        break;
-      case 'B':
-        if (a != NULL && strcmp(a, "on") == 0)
-          op->n = 1;
-        else if (a != NULL && strcmp(a, "off") == 0)
-          op->n = 0;
-        else
-          return fail(err, errlen, index, op->text, "expects on or off");
-        ++t;
-        break;
-      case 'T':
-        if (a != NULL && strcmp(a, "in") == 0)
-          op->stream = FC_IN;
-        else if (a != NULL && strcmp(a, "err") == 0)
-          op->stream = FC_ERR;
-        else if (a != NULL && strcmp(a, "log") == 0)
-          op->stream = FC_LOG;
-        else
-          return fail(err, errlen, index, op->text, "tie takes in, err or log");
-        ++t;
-        break;
-      case 'L':
-        if (a == NULL) return fail(err, errlen, index, op->text, "expects a label");
-        if (strlen(a) >= sizeof op->label)
-          return fail(err, errlen, index, op->text, "label too long");
-        strcpy(op->label, a);
-        ++t;
-        break;
-      case 'G':
-        if (a == NULL || (op->n = fc_signal_number(a)) < 0)
-          return fail(err, errlen, index, op->text, "expects a signal name or number");
-        ++t;
-        break;
-    }
+    int took = 0;
+    const char* why = parse_arg(*shape, t < ntok ? tok[t] : NULL, op, &took);
+    if (why != NULL) return fail(err, errlen, index, op->text, why);
+    t += took;
   }
   if (t < ntok) return fail(err, errlen, index, op->text, "too many arguments");
   if (op->stream == FC_ALL && op->kind != FC_FLUSH)
