@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "flushcheck/model_check.hpp"
+#include "seeded_check.hpp"
 
 namespace flushcheck::testing {
 
@@ -241,35 +242,22 @@ inline property_report check_against_model(const std::string& name, const target
       RC_FAIL(o.v.explanation + "\narrived: " + o.v.observed + "\nreproduce: " + o.v.repro);
     }
   };
-  rc::detail::TestMetadata meta;
-  meta.id = name;
-  meta.description = name;
-  rc::detail::TestParams params;
-  params.seed = seed;
-  params.maxSuccess = cases;
-  params.maxSize = 100;
-  const auto result = rc::detail::checkTestable(prop, meta, params);
-  rc::detail::FailureResult failure;
-  if (result.match(failure)) {
+  const seeded_result result = seeded_check(name, prop, cases, seed);
+  if (result.what == seeded_result::outcome::falsified) {
     r.counterexample = last_failed;
     r.outcome = last_outcome;
     std::ostringstream os;
-    os << name << ": falsified after " << failure.numSuccess << " cases, seed " << seed << "\n";
-    for (const auto& [what, value] : failure.counterExample) os << value << "\n";
-    os << failure.description << "\n";
+    os << name << ": falsified after " << result.cases << " cases, seed " << seed << "\n";
+    os << result.counterexample << result.description << "\n";
     os << "run the property again: FLUSHCHECK_PROPERTY_SEED=" << seed
        << " FLUSHCHECK_PROPERTY_CASES=" << cases << " <test binary> --gtest_filter='*" << name
        << "*'\n";
     r.message = os.str();
-    return r;
-  }
-  rc::detail::SuccessResult success;
-  rc::detail::GaveUpResult gave_up;
-  if (result.match(success)) {
+  } else if (result.what == seeded_result::outcome::passed) {
     r.passed = true;
-    r.message = name + ": " + std::to_string(success.numSuccess) + " cases agree with the model";
-  } else if (result.match(gave_up)) {
-    r.message = name + ": gave up: " + gave_up.description;
+    r.message = name + ": " + std::to_string(result.cases) + " cases agree with the model";
+  } else if (result.what == seeded_result::outcome::gave_up) {
+    r.message = name + ": gave up: " + result.description;
   } else {
     r.message = name + ": RapidCheck error";
   }

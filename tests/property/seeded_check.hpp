@@ -1,0 +1,49 @@
+#pragma once
+// The one place the tests reach into RapidCheck's detail namespace: the
+// public rc::check reads its seed and case count from RC_PARAMS only, and a
+// property here must run with its own (printed, repeatable) seed and count.
+// RapidCheck's own GoogleTest integration (rapidcheck/gtest.h) calls
+// detail::checkTestable the same way. What comes back is a plain value.
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <string>
+
+namespace flushcheck::testing {
+
+struct seeded_result {
+  enum class outcome { passed, falsified, gave_up, error };
+  outcome what = outcome::error;
+  int cases = 0;               ///< cases that passed (before the failure, if any)
+  std::string description;     ///< RapidCheck's: the failure or why it gave up
+  std::string counterexample;  ///< the shrunk values, one per line
+};
+
+/// Runs PROPERTY (a RapidCheck testable) for CASES cases from SEED.
+template <typename Testable>
+seeded_result seeded_check(const std::string& name, Testable&& property, int cases,
+                           std::uint64_t seed) {
+  rc::detail::TestMetadata meta;
+  meta.id = name;
+  meta.description = name;
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = cases;
+  params.maxSize = 100;
+  const auto result = rc::detail::checkTestable(std::forward<Testable>(property), meta, params);
+  seeded_result r;
+  rc::detail::FailureResult failure;
+  rc::detail::SuccessResult success;
+  rc::detail::GaveUpResult gave_up;
+  if (result.match(failure)) {
+    r = {seeded_result::outcome::falsified, failure.numSuccess, failure.description, ""};
+    for (const auto& [what, value] : failure.counterExample) r.counterexample += value + "\n";
+  } else if (result.match(success)) {
+    r = {seeded_result::outcome::passed, success.numSuccess, "", ""};
+  } else if (result.match(gave_up)) {
+    r = {seeded_result::outcome::gave_up, gave_up.numSuccess, gave_up.description, ""};
+  }
+  return r;
+}
+
+}  // namespace flushcheck::testing
