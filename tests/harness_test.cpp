@@ -169,7 +169,7 @@ std::string documented_shell_marker() {
 }
 
 TEST(run, documented_shell_marker_idiom_goes_on_at_once) {
-  // Once the gate byte had no newline, and `read` waited for the deadline.
+  // Once the release byte had no newline, and `read` waited for the deadline.
   std::string marker = documented_shell_marker();
   ASSERT_NE(marker, "") << "no ```sh example in docs/markers.md";
   auto o = opts({"/bin/sh", "-c", "echo a; " + marker + "; echo b"});
@@ -344,7 +344,7 @@ TEST(run, child_gets_exactly_the_given_environment) {
   auto obs = run(opts({"/usr/bin/env"}));
   EXPECT_EQ(obs.out.data,
             "PATH=/usr/local/bin:/usr/bin:/bin\nLANG=C\nFLUSHCHECK_MARKER_FD=3\n"
-            "FLUSHCHECK_GATE_FD=3\n");
+            "FLUSHCHECK_RELEASE_FD=3\nFLUSHCHECK_GATE_FD=3\n");
 }
 
 TEST(run, child_signal_dispositions_are_reset) {
@@ -359,8 +359,9 @@ TEST(run, child_signal_dispositions_are_reset) {
 }
 
 TEST(run, markers_are_a_no_op_without_the_environment) {
-  auto obs = run(opts({"/usr/bin/env", "-u", "FLUSHCHECK_MARKER_FD", "-u", "FLUSHCHECK_GATE_FD",
-                       FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 1; marker a; line 1"}));
+  auto obs =
+      run(opts({"/usr/bin/env", "-u", "FLUSHCHECK_MARKER_FD", "-u", "FLUSHCHECK_RELEASE_FD", "-u",
+                "FLUSHCHECK_GATE_FD", FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 1; marker a; line 1"}));
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_TRUE(obs.markers.empty());
   EXPECT_EQ(obs.out.data, "A\nC\n");

@@ -55,7 +55,7 @@ run_command::run_command(CLI::App& parent) {
   app->footer(
       "Exit status: 0 it ran (whatever PROG did), 2 usage error, 3 PROG could not be started,\n"
       "4 harness failure. The child's environment is this one, plus FLUSHCHECK_MARKER_FD and\n"
-      "FLUSHCHECK_GATE_FD (the marker protocol, docs/markers.md).");
+      "FLUSHCHECK_RELEASE_FD (the marker protocol, docs/markers.md).");
 }
 
 int run_command::execute() {

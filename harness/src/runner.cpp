@@ -108,9 +108,12 @@ input_source make_input(const run_options& o, sink& out) {
 
 std::vector<std::string> with_control_env(std::vector<std::string> env) {
   std::erase_if(env, [](const std::string& kv) {
-    return kv.starts_with("FLUSHCHECK_MARKER_FD=") || kv.starts_with("FLUSHCHECK_GATE_FD=");
+    return kv.starts_with("FLUSHCHECK_MARKER_FD=") || kv.starts_with("FLUSHCHECK_RELEASE_FD=") ||
+           kv.starts_with("FLUSHCHECK_GATE_FD=");
   });
   env.push_back("FLUSHCHECK_MARKER_FD=" + std::to_string(control_fd_number));
+  env.push_back("FLUSHCHECK_RELEASE_FD=" + std::to_string(control_fd_number));
+  // The release fd's old name, for programs built with an older marker.h.
   env.push_back("FLUSHCHECK_GATE_FD=" + std::to_string(control_fd_number));
   return env;
 }
@@ -248,7 +251,7 @@ class run_loop {
 
   void on_marker(const std::string& label) {
     ++marker_count_;
-    // The child blocks on the gate: what it wrote before the marker is in
+    // The child blocks on its release fd: what it wrote before the marker is in
     // the pipe or pty now. A pty master read flushes the tty layer's pending
     // work before it reports "no data", so the drain sees all of it.
     drain_all();
@@ -256,8 +259,8 @@ class run_loop {
     if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n) deliver_kill();
     // Released even after a kill: a caught signal lets the program go on.
     // A newline, so that a shell's `read x <&3` returns too.
-    char gate = '\n';
-    ::send(control_.get(), &gate, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    char release = '\n';
+    ::send(control_.get(), &release, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
   }
 
   void read_control() {

@@ -1,8 +1,9 @@
 /* flushcheck marker protocol, child side. Public and language-neutral.
  *
- * The harness puts FLUSHCHECK_MARKER_FD and FLUSHCHECK_GATE_FD in the
+ * The harness puts FLUSHCHECK_MARKER_FD and FLUSHCHECK_RELEASE_FD in the
  * environment. A marker is one line, a label and '\n', written to the marker
- * fd; the program then reads one byte from the gate fd and goes on. While it
+ * fd; the program then reads one byte from the release fd and goes on.
+ * (FLUSHCHECK_GATE_FD is the release fd's old name, still set and read.) While it
  * waits, the harness drains every stream, records what was visible, and may
  * kill it, so a cut at a marker is exact. Without the variables every call
  * here is a no-op.
@@ -25,7 +26,7 @@ extern "C" {
 struct flushcheck_marker_fds {
   int initialised;
   int marker_fd;
-  int gate_fd;
+  int release_fd;
 };
 
 static inline struct flushcheck_marker_fds* flushcheck_marker_state_(void) {
@@ -49,7 +50,8 @@ static inline void flushcheck_marker_init(void) {
   struct flushcheck_marker_fds* st = flushcheck_marker_state_();
   if (st->initialised) return;
   st->marker_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_MARKER_FD"));
-  st->gate_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_GATE_FD"));
+  st->release_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_RELEASE_FD"));
+  if (st->release_fd < 0) st->release_fd = flushcheck_parse_fd_(getenv("FLUSHCHECK_GATE_FD"));
   st->initialised = 1;
 }
 
@@ -60,12 +62,12 @@ static inline int flushcheck_marker_enabled(void) {
 }
 
 /* Emits marker LABEL (no '\n' inside) and waits for the harness to release
- * the gate. Returns 0, or -1 when the channel is gone (harness ended). */
+ * it. Returns 0, or -1 when the channel is gone (harness ended). */
 static inline int flushcheck_marker(const char* label) {
   struct flushcheck_marker_fds* st = flushcheck_marker_state_();
   char line[256];
   size_t n = 0;
-  char gate;
+  char released;
   ssize_t r;
   int saved_errno = errno; /* a signal handler may call this */
   int rc = 0;
@@ -85,9 +87,9 @@ static inline int flushcheck_marker(const char* label) {
     }
     off += (size_t)r;
   }
-  if (st->gate_fd >= 0) {
+  if (st->release_fd >= 0) {
     do {
-      r = read(st->gate_fd, &gate, 1);
+      r = read(st->release_fd, &released, 1);
     } while (r < 0 && errno == EINTR);
     rc = r == 1 ? 0 : -1;
   }
