@@ -1,7 +1,8 @@
 // Robustness proved, not claimed (label soak, not in the default run):
 // 10,000 runs through the library across sinks, kills and the tracer, then
-// the same open fds, no zombie, the same /dev/pts entries and no new file in
-// $TMPDIR as before. FLUSHCHECK_SOAK_RUNS=N changes the count.
+// the same open fds, no zombie, the same /dev/pts entries and nothing in the
+// runs' own $TMPDIR (a fresh directory: other processes write to /tmp too).
+// FLUSHCHECK_SOAK_RUNS=N changes the count.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -67,9 +68,13 @@ run_options soak_case(long i) {
 TEST(soak, ten_thousand_runs_leave_nothing_behind) {
   const char* env = std::getenv("FLUSHCHECK_SOAK_RUNS");
   const long runs = env != nullptr ? std::atol(env) : 10000;
+  std::string dir = (temp_dir() / "flushcheck-soak-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  const char* old_tmpdir = std::getenv("TMPDIR");
+  std::string saved = old_tmpdir != nullptr ? old_tmpdir : "";
+  ::setenv("TMPDIR", dir.c_str(), 1);  // where the file sinks go
   auto fds = entries("/proc/self/fd").size();
   auto pts = entries("/dev/pts");
-  auto tmp = entries(temp_dir());
   long timeouts = 0;
   for (long i = 0; i < runs; ++i) {
     auto obs = run(soak_case(i));
@@ -80,7 +85,12 @@ TEST(soak, ten_thousand_runs_leave_nothing_behind) {
   EXPECT_EQ(entries("/proc/self/fd").size(), fds) << "open fds";
   EXPECT_EQ(zombies(), 0);
   EXPECT_EQ(entries("/dev/pts"), pts) << "pty pairs left open";
-  EXPECT_EQ(entries(temp_dir()), tmp) << "files left in $TMPDIR";
+  EXPECT_EQ(entries(dir), std::set<std::string>{}) << "files left in $TMPDIR";
+  if (old_tmpdir != nullptr)
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  else
+    ::unsetenv("TMPDIR");
+  fs::remove_all(dir);
 }
 
 }  // namespace
