@@ -7,6 +7,14 @@ cmake=$1 build=$2 source=$3 work=$4 generator=$5
 rm -rf "$work"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null
 "$work/prefix/bin/flushcheck" explore --help >/dev/null
+# the public API is installed, the tracer's internals are not
+test -f "$work/prefix/include/flushcheck/gate.hpp"
+for internal in tracer.hpp perf_counter.hpp; do
+  if test -e "$work/prefix/include/flushcheck/$internal"; then
+    echo "package_test: internal header $internal was installed" >&2
+    exit 1
+  fi
+done
 "$cmake" -S "$source/docs/gate-example" -B "$work/build" -G "$generator" \
   -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 "$cmake" --build "$work/build" -j 2
