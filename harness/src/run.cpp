@@ -16,6 +16,7 @@
 #include <ctime>
 #include <string_view>
 
+#include "cpu_pin.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/perf_counter.hpp"
 #include "flushcheck/pty.hpp"
@@ -210,6 +211,7 @@ class run_loop {
       t.stdout_id = id_of(out_.child_fd());
       t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
       t.start = start_;
+      pin_.emplace();  // the tracer thread, the program and this loop share one CPU
       child_.start(req, &t);
     } else {
       child_.start(req, nullptr);
@@ -396,6 +398,7 @@ class run_loop {
   }
 
   const run_options& o_;
+  std::optional<detail::cpu_pin> pin_;  // a traced run only; undone when the run ends
   sink out_;
   std::optional<sink> err_;
   watched_child child_;

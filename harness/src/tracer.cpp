@@ -3,7 +3,6 @@
 #include "flushcheck/tracer.hpp"
 
 #include <linux/filter.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/ptrace.h>
@@ -29,6 +28,7 @@
 #include <unordered_set>
 
 #include "call_decoder.hpp"
+#include "cpu_pin.hpp"
 #include "flushcheck/error.hpp"
 #include "seccomp_filter.hpp"
 
@@ -175,11 +175,9 @@ struct tracer::state {
 };
 
 void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
-  cpu_set_t set;  // tracer and tracee on one CPU: a stop costs ~10 us instead of ~90 us
-  CPU_ZERO(&set);
-  int cpu = sched_getcpu();
-  CPU_SET(cpu < 0 ? 0 : cpu, &set);
-  sched_setaffinity(0, sizeof set, &set);  // this thread; the child inherits it
+  // Tracer and tracee on one CPU (the child inherits the pin): a stop costs
+  // ~10 us instead of ~90 us. The thread ends with the trace.
+  detail::cpu_pin pin;
   pid_t p = -1;
   try {
     p = start(req);

@@ -1,0 +1,25 @@
+#pragma once
+// A traced run keeps its three parties on one CPU: the tracer thread, the
+// program (which inherits the tracer's affinity) and the run loop. A hand-off
+// between threads on different CPUs is an inter-processor wake-up, which on
+// the paravirtualised machines CI runs on costs ~100 us; on one CPU it is a
+// context switch (docs/tracing.md, "Cost").
+#include <sched.h>
+
+namespace flushcheck::detail {
+
+/// Pins the calling thread to the CPU it is running on, for the object's
+/// lifetime; its former affinity comes back at destruction.
+class cpu_pin {
+ public:
+  cpu_pin() noexcept;
+  ~cpu_pin();
+  cpu_pin(const cpu_pin&) = delete;
+  cpu_pin& operator=(const cpu_pin&) = delete;
+
+ private:
+  cpu_set_t before_{};
+  bool pinned_ = false;
+};
+
+}  // namespace flushcheck::detail
