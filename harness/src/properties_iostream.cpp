@@ -64,12 +64,13 @@ verdict unsync_exit_flushes(property_context& ctx) {
 verdict unsync_order(property_context& ctx) {
   auto obs =
       ctx.run("sync_with_stdio off; write 2; printf 2; write 2; printf 2; newline; return 0");
-  std::string in_order = "BBCCDDEE\n";
-  return record(show(obs.out.data),
-                obs.out.data == in_order
-                    ? "cout and printf still came out in program order"
-                    : "cout's own buffer and stdout's are flushed separately: printf output and "
-                      "cout output are reordered");
+  bool in_order = obs.out.data == "BBCCDDEE\n";
+  verdict v = record(show(obs.out.data),
+                     in_order ? "cout and printf still came out in program order"
+                              : "cout's own buffer and stdout's are flushed separately: printf "
+                                "output and cout output are reordered");
+  v.figures = {{"in_program_order", in_order ? 1 : 0}};
+  return v;
 }
 
 void add_stream_flags(std::vector<property>& out) {

@@ -23,10 +23,14 @@ verdict stdout_first_line(property_context& ctx) {
   auto obs = ctx.run("line 3; marker first; line 2; marker second");
   if (obs.markers.size() < 2) return visible_is(obs, 2, stream::out, 0, "first line");
   std::size_t a = obs.markers[0].stdout_visible, b = obs.markers[1].stdout_visible;
-  return record(std::to_string(a) + "/" + std::to_string(b),
-                a == 0 ? "the first line waits like any other (mode fixed before the first write)"
-                       : "the first line went out at once, later ones wait: the stream decided "
-                         "it was not a terminal only at its first write");
+  verdict v =
+      record(std::to_string(a) + "/" + std::to_string(b),
+             a == 0 ? "the first line waits like any other (mode fixed before the first write)"
+                    : "the first line went out at once, later ones wait: the stream decided "
+                      "it was not a terminal only at its first write");
+  v.figures = {{"visible_at_first", static_cast<std::int64_t>(a)},
+               {"visible_at_second", static_cast<std::int64_t>(b)}};
+  return v;
 }
 
 verdict stdout_holds_partial_line(property_context& ctx) {
@@ -54,6 +58,8 @@ verdict stdout_buffer_size(property_context& ctx) {
   v.observed = "buffer " + std::to_string(size) + " bytes (st_blksize " + std::to_string(blk) + ")";
   v.explanation = "glibc sizes a stream's buffer as st_blksize capped at BUFSIZ (8192): expected " +
                   std::to_string(want) + ", first flush carried " + std::to_string(size);
+  v.figures = {{"buffer_bytes", static_cast<std::int64_t>(size)},
+               {"st_blksize", static_cast<std::int64_t>(blk)}};
   return v;
 }
 

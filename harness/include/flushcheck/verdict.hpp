@@ -1,6 +1,8 @@
 #pragma once
 /// The outcome of one check, as a value: the properties and the model check
 /// both return one.
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace flushcheck {
@@ -10,6 +12,9 @@ struct verdict {
   std::string observed;     ///< what the run showed, short ("visible at marker 1: 0 of 4")
   std::string explanation;  ///< why it passes or fails, for people
   std::string repro;        ///< one `flushcheck run ...` command line
+  /// What the check measured, by name, for programs ("buffer_bytes": 4096):
+  /// `observed` is for people and is not parsed. In the matrix JSON.
+  std::map<std::string, std::int64_t> figures;
 };
 
 }  // namespace flushcheck
