@@ -1,6 +1,8 @@
 // The harness on real processes, pipes and ptys: sinks, markers, kills,
 // deadlines, stdin, environment, fds, and errors.
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -356,6 +358,39 @@ TEST(run, child_signal_dispositions_are_reset) {
   auto obs = run(opts({"/bin/sh", "-c", "grep SigIgn /proc/self/status"}));
   sigaction(SIGPIPE, &old, nullptr);
   EXPECT_NE(obs.out.data.find("SigIgn:\t0000000000000000"), std::string::npos) << obs.out.data;
+}
+
+TEST(run, child_starts_with_no_signal_blocked_and_the_callers_mask_is_kept) {
+  // spawn blocks every signal around its vfork; the child unblocks them all
+  // (after resetting dispositions), and the caller gets its own mask back.
+  sigset_t usr1, before, after;
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &usr1, &before);
+  auto obs = run(opts({"/bin/sh", "-c", "grep SigBlk /proc/self/status"}));
+  pthread_sigmask(SIG_SETMASK, nullptr, &after);
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  EXPECT_NE(obs.out.data.find("SigBlk:\t0000000000000000"), std::string::npos) << obs.out.data;
+  EXPECT_TRUE(sigismember(&after, SIGUSR1));
+  EXPECT_FALSE(sigismember(&after, SIGUSR2));
+}
+
+TEST(run, a_traced_run_shares_one_cpu_and_gives_the_caller_its_affinity_back) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  if (CPU_COUNT(&before) < 2) GTEST_SKIP() << "this thread may run on one CPU only";
+  auto o = opts({"/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status"});
+  auto untraced = run(o);
+  o.trace = true;
+  auto traced = run(o);
+  cpu_set_t after;
+  ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  // docs/tracing.md: the traced program runs on the tracer's CPU, "N\n";
+  // untraced it keeps the caller's set ("0-1\n" on two CPUs).
+  std::string one = traced.out.data.substr(traced.out.data.find('\t') + 1);
+  EXPECT_EQ(one.find_first_of(",-"), std::string::npos) << traced.out.data;
+  EXPECT_NE(untraced.out.data.find_first_of(",-"), std::string::npos) << untraced.out.data;
 }
 
 TEST(run, markers_are_a_no_op_without_the_environment) {

@@ -2,10 +2,9 @@
 
 namespace flushcheck::detail {
 
-cpu_pin::cpu_pin() noexcept {
-  if (::sched_getaffinity(0, sizeof before_, &before_) != 0) return;
-  int cpu = ::sched_getcpu();
-  if (cpu < 0 || !CPU_ISSET(cpu, &before_)) return;
+cpu_pin::cpu_pin(int cpu) noexcept {
+  if (cpu < 0 || cpu >= CPU_SETSIZE || ::sched_getaffinity(0, sizeof before_, &before_) != 0)
+    return;
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);

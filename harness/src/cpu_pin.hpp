@@ -8,11 +8,11 @@
 
 namespace flushcheck::detail {
 
-/// Pins the calling thread to the CPU it is running on, for the object's
-/// lifetime; its former affinity comes back at destruction.
+/// Pins the calling thread to CPU (by default the one it is running on), for
+/// the object's lifetime; its former affinity comes back at destruction.
 class cpu_pin {
  public:
-  cpu_pin() noexcept;
+  explicit cpu_pin(int cpu = ::sched_getcpu()) noexcept;
   ~cpu_pin();
   cpu_pin(const cpu_pin&) = delete;
   cpu_pin& operator=(const cpu_pin&) = delete;

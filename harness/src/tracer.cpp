@@ -1,8 +1,11 @@
 // The ptrace loop. One thread owns every traced process: it forked the child
 // (so it is the tracer ptrace knows), and it alone calls waitpid for them.
+// That thread is one of the tracer threads (tracer_threads.hpp), kept from
+// run to run.
 #include "flushcheck/tracer.hpp"
 
 #include <linux/filter.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/ptrace.h>
@@ -23,14 +26,15 @@
 #include <future>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "call_decoder.hpp"
 #include "cpu_pin.hpp"
+#include "fd_lookup.hpp"
 #include "flushcheck/error.hpp"
 #include "seccomp_filter.hpp"
+#include "tracer_threads.hpp"
 
 namespace flushcheck {
 
@@ -53,12 +57,11 @@ pid_t tgid_of(pid_t tid) {
 
 constexpr std::size_t k_max_events = 1000000;
 
-/// Why a traced child ended (status RAW) before its exec stop.
+/// Why a traced child ended (status RAW) before its exec stop; a failed
+/// exec is reported by spawn itself.
 std::string exec_failure(int raw) {
-  if (WIFEXITED(raw) && WEXITSTATUS(raw) > exec_error_exit_base)
-    return std::strerror(WEXITSTATUS(raw) - exec_error_exit_base);
-  return "exec failed under the tracer (the child " + wait_status::from_raw(raw).describe() +
-         " before its first instruction)";
+  return "ended before its first instruction under the tracer (the child " +
+         wait_status::from_raw(raw).describe() + ")";
 }
 
 /// Bit SIG of the hex mask on line NAME ("SigBlk:", ...) of /proc/TID/status.
@@ -107,7 +110,7 @@ struct cut_state {
 
 struct tracer::state {
   tracer_options opt;
-  std::thread thread;
+  int cpu = -1;  // where the caller runs: the tracer thread and the program go there too
   unique_fd exit_event;
   std::promise<void> done;
   std::future<void> done_future = done.get_future();
@@ -123,6 +126,7 @@ struct tracer::state {
   // Tracer thread only.
   std::unordered_map<std::uint64_t, int> fd_cache;  // (pid, fd) -> destination
   std::map<file_id, int> dest_index;
+  detail::fd_lookup look_up;
   std::unordered_set<pid_t> expect_sigstop;  // new tracees: their first SIGSTOP is ours
   std::unordered_set<pid_t> early;           // stopped before their parent's fork event
   struct rewound_call {
@@ -176,8 +180,8 @@ struct tracer::state {
 
 void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   // Tracer and tracee on one CPU (the child inherits the pin): a stop costs
-  // ~10 us instead of ~90 us. The thread ends with the trace.
-  detail::cpu_pin pin;
+  // ~10 us instead of ~90 us. The thread's affinity comes back at the end.
+  detail::cpu_pin pin(cpu);
   pid_t p = -1;
   try {
     p = start(req);
@@ -293,6 +297,7 @@ void tracer::state::on_new_tracee(pid_t parent) {
 
 void tracer::state::on_exit(pid_t p, int raw) {
   results.erase(p);
+  look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
   if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
   std::lock_guard lock(mu);
@@ -309,17 +314,13 @@ int tracer::state::destination(pid_t p, int fd) {
   if (fd < 0) return -1;
   auto it = fd_cache.find(key(p, fd));
   if (it != fd_cache.end()) return it->second;
-  std::string path = "/proc/" + std::to_string(p) + "/fd/" + std::to_string(fd);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return -1;  // not open: the call will fail with EBADF
-  file_id id{st.st_dev, st.st_ino};
-  auto [pos, fresh] = dest_index.emplace(id, static_cast<int>(summary.destinations.size()));
+  auto file = look_up(p, fd);
+  if (!file) return -1;  // not open: the call will fail with EBADF
+  auto [pos, fresh] = dest_index.emplace(file->id, static_cast<int>(summary.destinations.size()));
   if (fresh) {
     destination_counters d;
-    char link[512];
-    ssize_t n = ::readlink(path.c_str(), link, sizeof link - 1);
-    d.what = n > 0 ? std::string(link, static_cast<std::size_t>(n)) : "?";
-    bool out = id == opt.stdout_id, err = id == opt.stderr_id;
+    d.what = std::move(file->what);
+    bool out = file->id == opt.stdout_id, err = file->id == opt.stderr_id;
     d.role = out && err ? "stdout+stderr" : out ? "stdout" : err ? "stderr" : "";
     summary.destinations.push_back(std::move(d));
   }
@@ -538,24 +539,25 @@ tracer::tracer(const spawn_request& request, const tracer_options& options)
   s_->exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!s_->exit_event) throw_errno("eventfd");
   s_->summary.processes = 1;
+  s_->cpu = ::sched_getcpu();
   std::promise<pid_t> started;
   auto pid_future = started.get_future();
-  s_->thread = std::thread([st = s_.get(), request, &started] { st->main(request, started); });
+  detail::run_on_tracer_thread([st = s_.get(), request, &started] { st->main(request, started); });
   try {
     pid_future.get();
   } catch (...) {
-    s_->thread.join();
+    s_->done_future.wait();
     throw;
   }
 }
 
 tracer::~tracer() {
-  if (!s_->thread.joinable()) return;
+  if (s_->done_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return;
   {
     std::lock_guard lock(s_->mu);
     for (pid_t a : s_->alive) ::kill(a, SIGKILL);
   }
-  s_->thread.join();
+  s_->done_future.wait();
 }
 
 pid_t tracer::pid() const noexcept {
@@ -582,7 +584,6 @@ trace_summary tracer::finish() {
     std::lock_guard lock(s_->mu);
     for (pid_t a : s_->alive) ::kill(a, SIGKILL);
   }
-  s_->thread.join();
   std::lock_guard lock(s_->mu);
   if (s_->error) std::rethrow_exception(s_->error);
   return std::move(s_->summary);

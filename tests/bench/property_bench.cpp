@@ -44,7 +44,22 @@ sink_kind sink_arg(const benchmark::State& st) {
   return st.range(0) == 0 ? sink_kind::pipe : st.range(0) == 1 ? sink_kind::pty : sink_kind::file;
 }
 
-/// fork, exec the target with stdout on SINK and stderr on a pipe, read both
+/// vfork (as the harness spawns: no page tables copied) and exec the target.
+pid_t start_target(int out_w, int err_w) {
+  // Before the vfork: targets() is a lazy static, and a child that
+  // initialised it would probe the target (a whole extra spawn) every time.
+  const char* path = targets().stdio_script.c_str();
+  const pid_t pid = vfork();
+  if (pid == 0) {
+    dup2(out_w, 1);
+    dup2(err_w, 2);
+    execl(path, "stdio_script", k_script, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+/// Exec the target with stdout on SINK and stderr on a pipe, read both
 /// to the end, reap. No tracer, no markers, no deadline: the floor.
 void bare_once(sink_kind sink) {
   int out_r = -1, out_w = -1, err[2];
@@ -68,16 +83,7 @@ void bare_once(sink_kind sink) {
     out_r = open(file_name, O_RDONLY | O_CLOEXEC);
     unlink(file_name);
   }
-  // Before the fork: targets() is a lazy static, and a child that
-  // initialised it would probe the target (a whole extra spawn) every time.
-  const char* path = targets().stdio_script.c_str();
-  const pid_t pid = fork();
-  if (pid == 0) {
-    dup2(out_w, 1);
-    dup2(err[1], 2);
-    execl(path, "stdio_script", k_script, static_cast<char*>(nullptr));
-    _exit(127);
-  }
+  const pid_t pid = start_target(out_w, err[1]);
   close(err[1]);
   if (sink != sink_kind::file) close(out_w);
   char buf[4096];

@@ -51,7 +51,7 @@ flushcheck::run_options options(std::vector<std::string> argv) {
   return o;
 }
 
-// The floor: fork, TRACEME, a seccomp filter that traces write only, exec;
+// The floor: vfork, TRACEME, a seccomp filter that traces write only, exec;
 // then waitpid + PTRACE_CONT per stop. Same CPU for both, like the tracer.
 long bare_loop(const std::vector<std::string>& argv) {
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -72,7 +72,7 @@ long bare_loop(const std::vector<std::string>& argv) {
   CPU_ZERO(&set);
   CPU_SET(sched_getcpu(), &set);
   sched_setaffinity(0, sizeof set, &set);
-  pid_t pid = fork();
+  pid_t pid = vfork();  // as the harness spawns: no page tables copied
   if (pid == 0) {
     int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
@@ -99,49 +99,68 @@ long bare_loop(const std::vector<std::string>& argv) {
 
 void row(const char* name, double t, double plain, double floor_per_write, long writes) {
   double per = writes > 0 ? (t - plain) / static_cast<double>(writes) * 1e6 : 0;
-  std::printf("  %-34s %9.3f s %9.2fx plain", name, t, t / plain);
+  std::printf("  %-34s %9.4f s %9.2fx plain", name, t, t / plain);
   if (writes > 0 && floor_per_write > 0)
     std::printf("  %7.2f us/write  %5.2fx bare loop", per, per / floor_per_write);
   std::printf("\n");
 }
 
+/// The best wall time of each variant over REPEAT rounds; each round runs
+/// every variant once, in turn, so that a drift of the machine's speed during
+/// the bench reaches all of them alike.
+std::vector<double> best_interleaved(const std::vector<std::function<void()>>& variants,
+                                     int repeat) {
+  std::vector<double> best(variants.size(), 1e9);
+  for (int r = 0; r < repeat; ++r)
+    for (std::size_t v = 0; v < variants.size(); ++v)
+      best[v] = std::min(best[v], seconds(variants[v], 1));
+  return best;
+}
+
+struct counts {
+  long tracer = 0, bare_stops = 0, perf = 0;
+};
+
+/// plain, bare loop, tracer, strace, and the perf backend where it can run.
+std::vector<std::function<void()>> variants(const std::vector<std::string>& argv, counts& n,
+                                            bool with_perf) {
+  auto traced = options(argv);
+  traced.trace = true;
+  auto perf = traced;
+  perf.backend = flushcheck::trace_backend::perf;
+  std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
+  st.insert(st.end(), argv.begin(), argv.end());
+  auto write_calls = [](const flushcheck::observation& o) {
+    return o.trace->totals[static_cast<int>(flushcheck::traced_call::write)];
+  };
+  std::vector<std::function<void()>> v = {
+      [argv] { flushcheck::run(options(argv)); }, [argv, &n] { n.bare_stops = bare_loop(argv); },
+      [traced, &n, write_calls] { n.tracer = write_calls(flushcheck::run(traced)); },
+      [st] { flushcheck::run(options(st)); }};
+  if (with_perf)
+    v.push_back([perf, &n, write_calls] { n.perf = write_calls(flushcheck::run(perf)); });
+  return v;
+}
+
 /// Prints the rows of one workload; returns tracer / plain.
 double workload(const char* title, const std::vector<std::string>& argv, long writes, int repeat) {
   std::printf("%s\n", title);
-  double plain = seconds([&] { flushcheck::run(options(argv)); }, repeat);
-  long stops = 0;
-  double bare = seconds([&] { stops = bare_loop(argv); }, repeat);
-  auto traced_opts = options(argv);
-  traced_opts.trace = true;
-  long counted = 0;
-  double ours = seconds(
-      [&] {
-        auto obs = flushcheck::run(traced_opts);
-        counted = obs.trace->totals[static_cast<int>(flushcheck::traced_call::write)];
-      },
-      repeat);
-  std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
-  st.insert(st.end(), argv.begin(), argv.end());
-  double strace_t = seconds([&] { flushcheck::run(options(st)); }, repeat);
+  std::string why = flushcheck::perf_unavailable_reason();
+  counts n;
+  auto t = best_interleaved(variants(argv, n, why.empty()), repeat);
+  double plain = t[0], bare = t[1], ours = t[2], strace_t = t[3];
   double floor_per = writes > 0 ? (bare - plain) / static_cast<double>(writes) * 1e6 : 0;
   row("plain (harness, no tracer)", plain, plain, 0, 0);
   row("bare ptrace+seccomp loop", bare, plain, floor_per, writes);
   row("flushcheck tracer", ours, plain, floor_per, writes);
   row("strace -f -c -e trace=write", strace_t, plain, floor_per, writes);
-  std::string why = flushcheck::perf_unavailable_reason();
   if (why.empty()) {
-    auto perf_opts = options(argv);
-    perf_opts.trace = true;
-    perf_opts.backend = flushcheck::trace_backend::perf;
-    long perf_counted = 0;
-    double perf_t =
-        seconds([&] { perf_counted = flushcheck::run(perf_opts).trace->totals[0]; }, repeat);
-    row("flushcheck perf backend", perf_t, plain, 0, 0);
-    std::printf("  writes counted by the perf backend: %ld\n", perf_counted);
+    row("flushcheck perf backend", t[4], plain, 0, 0);
+    std::printf("  writes counted by the perf backend: %ld\n", n.perf);
   } else {
     std::printf("  perf backend: not measured: %s\n", why.c_str());
   }
-  std::printf("  writes counted: tracer %ld, bare loop %ld stops\n", counted, stops);
+  std::printf("  writes counted: tracer %ld, bare loop %ld stops\n", n.tracer, n.bare_stops);
   if (writes > 0) {
     double ours_per = (ours - plain) / static_cast<double>(writes) * 1e6;
     double strace_per = (strace_t - plain) / static_cast<double>(writes) * 1e6;

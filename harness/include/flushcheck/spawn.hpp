@@ -25,11 +25,6 @@ struct spawn_request {
 /// The fd number the control channel gets in the child.
 inline constexpr int control_fd_number = 3;
 
-/// A traced child whose exec fails cannot report it through Boost.Process's
-/// pipe (its write is a traced call, ENOSYS until the tracer attaches): it
-/// exits with this plus errno instead, before its first instruction.
-inline constexpr int exec_error_exit_base = 64;
-
 /// Resolves argv[0] like execvp would; throws spawn_error with the reason.
 std::string resolve_program(const std::string& name, const std::vector<std::string>& env);
 

@@ -34,7 +34,7 @@ std::string tracing_unavailable_reason();
 
 class tracer {
  public:
-  /// Starts REQUEST traced in a thread of its own (ptrace ties the tracer to
+  /// Starts REQUEST traced on a tracer thread of its own (ptrace ties the tracer to
   /// the thread that forked). Throws spawn_error, harness_error.
   tracer(const spawn_request& request, const tracer_options& options);
   ~tracer();
