@@ -134,8 +134,7 @@ TEST(run, pty_hang_up_sends_sighup_to_the_foreground_group) {
   o.timeout = 10s;
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::exited(0));
-  EXPECT_EQ(obs.out.data, "HUP\n");
-  EXPECT_LT(obs.duration_us, 5000000);
+  EXPECT_EQ(obs.out.data, "HUP\n");  // exited 0: the hang-up, not the deadline, ended it
 }
 
 TEST(run, pty_sink_gives_job_control_signals_to_the_foreground_group) {
@@ -180,8 +179,7 @@ TEST(run, documented_shell_marker_idiom_goes_on_at_once) {
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(obs.out.data, "a\nb\n");
   ASSERT_EQ(obs.markers.size(), 1u);
-  EXPECT_EQ(obs.markers[0].stdout_visible, 2u);
-  EXPECT_LT(obs.duration_us, 5000000);
+  EXPECT_EQ(obs.markers[0].stdout_visible, 2u);  // exited 0: released, not cut by the deadline
 }
 
 TEST(run, a_line_over_64_kib_on_fd_3_is_ignored_and_the_channel_stays_open) {
@@ -277,8 +275,7 @@ TEST(run, kill_at_time) {
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::signaled(SIGTERM));
   ASSERT_TRUE(obs.kill && obs.kill->delivered);
-  EXPECT_GE(obs.kill->t_us, 100000);
-  EXPECT_LT(obs.duration_us, 3000000);
+  EXPECT_GE(obs.kill->t_us, 100000);  // SIGTERM ended it: before sleep's 5 s were up
 }
 
 TEST(run, deadline_kills_the_process_group) {
@@ -287,7 +284,11 @@ TEST(run, deadline_kills_the_process_group) {
   auto obs = run(o);
   EXPECT_EQ(obs.status.type(), wait_status::kind::timeout);
   EXPECT_EQ(obs.out.data, "before\n");
-  EXPECT_LT(obs.duration_us, 3000000);
+  // Bounds in these tests are a fraction of what the program would take
+  // (sleep 30), never a guess at the machine's speed: ASan on 2 busy cores
+  // must not make them flake, and a harness that waited for the program
+  // still fails them.
+  EXPECT_LT(obs.duration_us, 20000000);
 }
 
 TEST(run, grandchild_holding_stdout_open_ends_at_the_deadline) {
@@ -298,7 +299,7 @@ TEST(run, grandchild_holding_stdout_open_ends_at_the_deadline) {
   auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(obs.out.data, "started\n");
-  EXPECT_LT(took, 3s);
+  EXPECT_LT(took, 20s);  // not sleep's 30 s
   ASSERT_FALSE(obs.notes.empty());
   EXPECT_NE(obs.notes.back().find("held the output open"), std::string::npos);
 }
@@ -322,8 +323,7 @@ TEST(run, stdin_on_a_shared_pty_takes_more_than_its_buffer) {
   o.timeout = 5000ms;
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::exited(0));
-  EXPECT_EQ(obs.out.data, "BBB");
-  EXPECT_LT(obs.duration_us, 2000000);
+  EXPECT_EQ(obs.out.data, "BBB");  // exited 0: done before the 5 s deadline
 }
 
 TEST(run, stdin_pty_is_a_terminal_and_carries_input) {
