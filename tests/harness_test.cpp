@@ -72,6 +72,7 @@ TEST(report, bytes_map_to_code_points) {
   observation obs;
   obs.out.sink = "pipe";
   obs.out.data = std::string("x\0\xfe", 3);
+  obs.out.bytes = 3;
   auto j = to_json(obs);
   EXPECT_EQ(j["stdout"]["bytes"], 3);
   EXPECT_EQ(j["exit"]["status"], "exited");

@@ -30,6 +30,7 @@ struct run_command {
   std::string stdin_kind = "null";
   std::string input;
   std::string kill = "never";
+  std::string keep = "ends:8M";
   long timeout_ms = 10000;
   bool json = false;
   bool trace = false;

@@ -71,6 +71,8 @@ int explore_command::execute() {
   e.max_cuts = max_cuts;
   apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);
   e.base.timeout = std::chrono::milliseconds(timeout_ms);
+  // Each cut's output is compared with the whole reference output.
+  e.base.keep = {keep_policy::kind::all, 0};
   e.base.argv = command;
   e.base.env = current_environment();
   e.base.on_spawn = remember_child;

@@ -47,6 +47,10 @@ run_command::run_command(CLI::App& parent) {
   app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")
       ->capture_default_str()
       ->check(CLI::Range(1L, 86400000L));
+  app->add_option("--keep", keep,
+                  "what to keep of each stream's bytes (all are counted and hashed): all, none, "
+                  "head:BYTES, tail:BYTES, ends:BYTES (the first and the last BYTES); K, M, G")
+      ->capture_default_str();
   app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
@@ -67,6 +71,7 @@ int run_command::execute() {
   o.stdout_sink = *out;
   apply_stderr_and_stdin(o, stderr_kind, stdin_kind, input);
   o.kill = kill_plan::parse(kill);
+  o.keep = keep_policy::parse(keep);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.trace = trace;
   o.argv = command;

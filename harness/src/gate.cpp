@@ -93,6 +93,7 @@ gate_result gate_run::run() const {
   o.stderr_sink = err_;
   o.kill = cut_;
   o.trace = true;
+  o.keep = {keep_policy::kind::all, 0};  // records are counted over the whole output
   o.timeout = timeout_;
   gate_result r;
   r.obs = flushcheck::run(o);

@@ -31,9 +31,10 @@ namespace {
 nlohmann::json stream_json(const stream_observation& s) {
   nlohmann::json chunks = nlohmann::json::array();
   for (const auto& c : s.chunks) chunks.push_back({{"t_us", c.t_us}, {"bytes", c.bytes}});
-  return {{"sink", s.sink},
-          {"data", bytes_as_code_points(s.data)},
-          {"bytes", s.data.size()},
+  return {{"sink", s.sink},       {"data", bytes_as_code_points(s.data)},
+          {"bytes", s.bytes},     {"hash", s.hash},
+          {"kept", s.kept},       {"dropped_at", s.dropped_at},
+          {"dropped", s.dropped}, {"reads", s.reads},
           {"chunks", chunks}};
 }
 
@@ -136,9 +137,13 @@ std::string summary(const observation& obs) {
       s << name << ":  merged into stdout\n";
       return;
     }
-    s << name << ":  " << st.data.size() << " bytes on " << st.sink;
-    if (!st.chunks.empty() && st.sink != "file") s << " in " << st.chunks.size() << " reads";
+    s << name << ":  " << st.bytes << " bytes on " << st.sink;
+    if (st.reads != 0 && st.sink != "file") s << " in " << st.reads << " reads";
     s << "\n";
+    if (st.dropped != 0)
+      s << "  kept:    " << st.data.size() << " of them (--keep=" << st.kept << "): bytes "
+        << st.dropped_at << " to " << st.dropped_at + st.dropped - 1 << " were dropped; xxh3 "
+        << st.hash << " is of all\n";
     if (!st.data.empty()) s << "  survived: \"" << printable(st.data, 200) << "\"\n";
   };
   stream("stdout", obs.out);

@@ -186,8 +186,8 @@ file_id id_of(int fd) {
 
 class run_loop {
  public:
-  explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink)) {
-    if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink));
+  explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
+    if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
   }
 
   observation operator()() {
@@ -240,9 +240,18 @@ class run_loop {
   }
   bool readers_open() const { return streaming(out_) || (err_ && streaming(*err_)); }
 
-  void drain_all() {
-    out_.drain(now_us());
-    if (err_) err_->drain(now_us());
+  /// Reads the streams until they are empty or the next timed event is due.
+  void drain_all() { drain_all_until(next_event()); }
+  void drain_all_until(clock::time_point stop_at) {
+    out_.drain(start_, stop_at);
+    if (err_) err_->drain(start_, stop_at);
+  }
+
+  /// The deadline, or the time cut if it comes first and is still to be sent.
+  clock::time_point next_event() const {
+    if (o_.kill.when == kill_plan::when_kind::time && kill_ && !kill_->delivered)
+      return std::min(deadline_, start_ + std::chrono::milliseconds(o_.kill.n));
+    return deadline_;
   }
 
   void deliver_kill() {
@@ -289,9 +298,7 @@ class run_loop {
   }
 
   int poll_timeout_ms(clock::time_point now) {
-    auto next = deadline_;
-    if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered && child_.running())
-      next = std::min(next, start_ + std::chrono::milliseconds(o_.kill.n));
+    auto next = child_.running() ? next_event() : deadline_;
     auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     if (child_.running() && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
     return static_cast<int>(std::clamp<long>(ms, 0, 1000));
@@ -343,12 +350,13 @@ class run_loop {
           "child had ended; its process group was killed at the deadline");
       child_.signal_group(SIGKILL);
     }
-    // Whatever was written before the kill is still in the pipes: take it.
+    // Whatever was written before the kill is still in the pipes: take it
+    // (100 ms at most: a process outside the group may still be writing).
+    auto stop_at = clock::now() + std::chrono::milliseconds(100);
     for (int i = 0; i < 20 && readers_open(); ++i) {
-      drain_all();
+      drain_all_until(stop_at);
       if (readers_open()) ::usleep(5000);
     }
-    drain_all();
   }
 
   observation finish() {
@@ -362,17 +370,11 @@ class run_loop {
     end_orphans();
     if (auto k = child_.tracer_kill()) kill_ = k;
     obs.kill = kill_;
-    out_.finish();
-    obs.out = {std::string(to_string(out_.kind())), out_.data(), out_.chunks()};
-    if (out_.kind() == sink_kind::file) obs.out.chunks = {{obs.duration_us, out_.data().size()}};
-    if (err_) {
-      err_->finish();
-      obs.err = {std::string(to_string(err_->kind())), err_->data(), err_->chunks()};
-      if (err_->kind() == sink_kind::file)
-        obs.err.chunks = {{obs.duration_us, err_->data().size()}};
-    } else {
+    obs.out = out_.finish(obs.duration_us);
+    if (err_)
+      obs.err = err_->finish(obs.duration_us);
+    else
       obs.err.sink = "stdout";
-    }
     obs.markers = std::move(markers_);
     obs.notes = buffering_notes(o_.env);
     obs.notes.insert(obs.notes.end(), notes_.begin(), notes_.end());

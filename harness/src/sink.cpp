@@ -81,9 +81,10 @@ std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept {
   return std::nullopt;
 }
 
-sink sink::open(sink_kind kind) {
+sink sink::open(sink_kind kind, keep_policy keep) {
   sink s;
   s.kind_ = kind;
+  s.capture_ = capture(keep);
   switch (kind) {
     case sink_kind::pty:
     case sink_kind::pty_cooked: {
@@ -121,15 +122,19 @@ sink::~sink() {
   if (!path_.empty()) ::unlink(path_.c_str());
 }
 
-bool sink::drain(std::int64_t t_us) {
+bool sink::drain(std::chrono::steady_clock::time_point start,
+                 std::chrono::steady_clock::time_point stop_at) {
   if (kind_ != sink_kind::pipe && !is_pty()) return false;
   if (!reader_) return false;
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(reader_.get(), buf, sizeof buf);
     if (n > 0) {
-      data_.append(buf, static_cast<std::size_t>(n));
-      chunks_.push_back({t_us, static_cast<std::size_t>(n)});
+      auto now = std::chrono::steady_clock::now();
+      auto t_us = std::chrono::duration_cast<std::chrono::microseconds>(now - start).count();
+      capture_.append({buf, static_cast<std::size_t>(n)});
+      if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
+      if (now >= stop_at) return true;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -144,29 +149,39 @@ bool sink::drain(std::int64_t t_us) {
 }
 
 std::size_t sink::visible() const {
-  if (kind_ != sink_kind::file) return data_.size();
+  if (kind_ != sink_kind::file) return static_cast<std::size_t>(capture_.total());
   struct stat st {};
   if (::fstat(reader_.get(), &st) != 0) throw_errno("fstat file sink");
   return static_cast<std::size_t>(st.st_size);
 }
 
-void sink::finish() {
-  if (kind_ != sink_kind::file) {
-    reader_.reset();
-    return;
-  }
-  if (!reader_) return;
-  data_.clear();
+stream_observation sink::finish(std::int64_t end_us) {
+  if (kind_ == sink_kind::file && reader_) read_file();
+  reader_.reset();
+  stream_observation o;
+  o.sink = std::string(to_string(kind_));
+  o.bytes = capture_.total();
+  o.reads = kind_ == sink_kind::file ? 1 : reads_;
+  o.chunks = std::move(chunks_);
+  if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(o.bytes)}};
+  o.hash = capture_.hash();
+  o.kept = capture_.policy().text();
+  o.dropped_at = capture_.dropped_at();
+  o.dropped = capture_.dropped();
+  o.data = capture_.take_data();
+  return o;
+}
+
+void sink::read_file() {
   char buf[65536];
   for (off_t off = 0;;) {
     ssize_t n = ::pread(reader_.get(), buf, sizeof buf, off);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw_errno("read file sink");
     if (n == 0) break;
-    data_.append(buf, static_cast<std::size_t>(n));
+    capture_.append({buf, static_cast<std::size_t>(n)});
     off += n;
   }
-  reader_.reset();
 }
 
 }  // namespace flushcheck

@@ -5,16 +5,34 @@
 #include <string>
 #include <vector>
 
-#include "flushcheck/sink.hpp"
 #include "flushcheck/trace.hpp"
 #include "flushcheck/wait_status.hpp"
 
 namespace flushcheck {
 
+/// One read of the reader: when it happened (us since the child started) and
+/// how many bytes it returned.
+struct chunk {
+  std::int64_t t_us = 0;
+  std::size_t bytes = 0;
+  bool operator==(const chunk&) const = default;
+};
+
 struct stream_observation {
-  std::string sink;           ///< "pipe", ..., or "stdout" when merged into stdout
-  std::string data;           ///< what reached the reader, in order
-  std::vector<chunk> chunks;  ///< pipe, pty: each read; file: one chunk at the end
+  std::string sink;  ///< "pipe", ..., or "stdout" when merged into stdout
+  /// What reached the reader, in order, as far as the keep policy kept it:
+  /// all of it unless `dropped` is not 0.
+  std::string data;
+  /// pipe, pty: the reads (the first sink::max_chunks of them); file: one
+  /// chunk at the end.
+  std::vector<chunk> chunks;
+  std::uint64_t bytes = 0;  ///< every byte that reached the reader
+  std::uint64_t reads = 0;  ///< every read (pipe, pty); 1 for a file
+  std::string hash;         ///< XXH3-64 of all `bytes` bytes, 16 hex digits
+  std::string kept;         ///< the keep policy ("ends:8388608")
+  /// Bytes not in `data`: offsets [dropped_at, dropped_at + dropped) of the stream.
+  std::uint64_t dropped_at = 0;
+  std::uint64_t dropped = 0;
 };
 
 struct marker_event {

@@ -29,6 +29,8 @@ struct run_options {
   /// Count write-family calls with the tracer (implied by write:N kills).
   bool trace = false;
   trace_backend backend = trace_backend::ptrace;
+  /// What is kept of each stream's bytes (all are counted and hashed).
+  keep_policy keep;
   /// Deadline for the whole run; at it the process group is killed.
   std::chrono::milliseconds timeout{10000};
   /// The child's whole environment; the marker variables are added.

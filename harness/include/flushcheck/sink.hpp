@@ -1,5 +1,6 @@
 #pragma once
 /// Where a child's fd 1 or 2 goes, and the reader the harness keeps on it.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -8,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "flushcheck/capture.hpp"
+#include "flushcheck/observation.hpp"
 #include "flushcheck/unique_fd.hpp"
 
 namespace flushcheck {
@@ -17,14 +20,6 @@ enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
 /// "pty", "pty-cooked", "pipe", "file", "null", "full".
 std::string_view to_string(sink_kind kind) noexcept;
 std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;
-
-/// One read of the reader: when it happened (us since the child started) and
-/// how many bytes it returned.
-struct chunk {
-  std::int64_t t_us = 0;
-  std::size_t bytes = 0;
-  bool operator==(const chunk&) const = default;
-};
 
 /// Removes the file sinks' temporary files that exist now. Async-signal-safe:
 /// for the CLI's handler of SIGINT, SIGTERM and SIGHUP, so that an
@@ -52,8 +47,10 @@ class sink {
  public:
   /// Pipe, pty: a reader records chunks as they come. File: a fresh
   /// temporary regular file, read after the run and then removed. Null, full:
-  /// /dev/null, /dev/full.
-  static sink open(sink_kind kind);
+  /// /dev/null, /dev/full. KEEP says what of the bytes is kept.
+  static sink open(sink_kind kind, keep_policy keep = {});
+  /// The reads listed in a stream_observation; later ones are only counted.
+  static constexpr std::size_t max_chunks = 100000;
 
   sink_kind kind() const noexcept { return kind_; }
   bool is_pty() const noexcept { return kind_ == sink_kind::pty || kind_ == sink_kind::pty_cooked; }
@@ -64,15 +61,18 @@ class sink {
   void close_child_end() noexcept { child_.reset(); }
   /// The fd to poll for data, or -1 (file, null, full, or at end of data).
   int reader_fd() const noexcept { return reader_.get(); }
-  /// Reads all that is there now, without blocking. False at end of data.
-  bool drain(std::int64_t t_us);
+  /// Reads what is there now, without blocking, until none is left or the
+  /// clock reaches STOP_AT (a writer that never stops must not hold up the
+  /// run's deadline or a time cut); each chunk is timed from START. False at
+  /// end of data.
+  bool drain(std::chrono::steady_clock::time_point start,
+             std::chrono::steady_clock::time_point stop_at);
   /// Bytes that have reached the reader: pipe, pty: read so far; file: its size.
   std::size_t visible() const;
-  /// Ends the reader. File: reads the file's content.
-  void finish();
+  /// Ends the reader (a file's content is read now) and gives what it saw;
+  /// END_US: when the run ended, the time of a file's one chunk.
+  stream_observation finish(std::int64_t end_us);
 
-  const std::string& data() const noexcept { return data_; }
-  const std::vector<chunk>& chunks() const noexcept { return chunks_; }
   /// The path of a file sink ("" for others).
   const std::string& path() const noexcept { return path_; }
 
@@ -82,13 +82,15 @@ class sink {
 
  private:
   sink() = default;
+  void read_file();
   sink_kind kind_ = sink_kind::pipe;
   unique_fd child_;
   unique_fd reader_;
   std::string path_;
   detail::listed_path listed_;
-  std::string data_;
+  capture capture_;
   std::vector<chunk> chunks_;
+  std::uint64_t reads_ = 0;
 };
 
 }  // namespace flushcheck

@@ -1,0 +1,61 @@
+#pragma once
+/// What a sink keeps of the bytes that reach its reader. Memory stays bounded
+/// whatever the program prints: every byte is counted and hashed, and only
+/// what the keep policy names is held (by default the first and the last
+/// 8 MiB, so that an output up to 16 MiB is kept whole).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace flushcheck {
+
+struct keep_policy {
+  enum class kind { all, head, tail, ends, none };
+  kind what = kind::ends;
+  std::size_t bytes = std::size_t{8} << 20;  ///< head:N, tail:N, ends:N (N first and N last)
+
+  /// "all", "none", "head:N", "tail:N", "ends:N" (N in bytes, with an optional
+  /// K, M or G suffix: powers of 1024). Throws usage_error.
+  static keep_policy parse(std::string_view text);
+  /// parse's inverse, N in bytes: "ends:8388608".
+  std::string text() const;
+};
+
+/// The bytes of one stream, as kept under a policy.
+class capture {
+ public:
+  explicit capture(keep_policy policy = {});
+  ~capture();
+  capture(capture&&) noexcept;
+  capture& operator=(capture&&) noexcept;
+
+  void append(std::string_view bytes);
+
+  /// Every byte that arrived.
+  std::uint64_t total() const noexcept { return total_; }
+  /// XXH3-64 of every byte that arrived, 16 hex digits (libxxhash).
+  std::string hash() const;
+  /// The kept bytes in order: the head, then the tail (see dropped()).
+  std::string take_data();
+  /// Bytes not kept, between the head and the tail: they were at offsets
+  /// [dropped_at(), dropped_at() + dropped()) of the stream.
+  std::uint64_t dropped_at() const noexcept;
+  std::uint64_t dropped() const noexcept { return total_ - head_.size() - tail_kept(); }
+  const keep_policy& policy() const noexcept { return policy_; }
+
+ private:
+  std::size_t head_room() const noexcept;
+  std::size_t tail_room() const noexcept;
+  std::size_t tail_kept() const noexcept;
+  void append_tail(std::string_view bytes);
+
+  keep_policy policy_;
+  std::uint64_t total_ = 0;
+  std::string head_;
+  std::string tail_;            // a ring of tail_room() bytes once full
+  std::size_t tail_start_ = 0;  // the ring's oldest byte
+  void* hash_state_ = nullptr;  // XXH3_state_t*
+};
+
+}  // namespace flushcheck
