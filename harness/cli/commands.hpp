@@ -31,6 +31,9 @@ struct run_command {
   std::string input;
   std::string kill = "never";
   std::string keep = "ends:8M";
+  std::string reader = "prompt";
+  long pipe_size = 0;
+  bool nonblock = false;
   long timeout_ms = 10000;
   bool json = false;
   bool trace = false;

@@ -51,6 +51,15 @@ run_command::run_command(CLI::App& parent) {
                   "what to keep of each stream's bytes (all are counted and hashed): all, none, "
                   "head:BYTES, tail:BYTES, ends:BYTES (the first and the last BYTES); K, M, G")
       ->capture_default_str();
+  app->add_option("--reader", reader,
+                  "how the stdout sink is read: prompt, paused (nothing until the program has "
+                  "ended), paused-until=marker:N, chunk=N (N bytes a read at most), "
+                  "close-after=N (then its end is closed: the writer meets EPIPE)")
+      ->capture_default_str();
+  app->add_option("--pipe-size", pipe_size, "pipe sinks' capacity in bytes (F_SETPIPE_SZ)")
+      ->check(CLI::Range(1L, 1L << 30));
+  app->add_flag("--nonblock", nonblock,
+                "O_NONBLOCK on the program's stdout and stderr (as from a non-blocking parent)");
   app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
@@ -72,6 +81,9 @@ int run_command::execute() {
   apply_stderr_and_stdin(o, stderr_kind, stdin_kind, input);
   o.kill = kill_plan::parse(kill);
   o.keep = keep_policy::parse(keep);
+  o.reader = reader_policy::parse(reader);
+  o.pipe_size = static_cast<std::size_t>(pipe_size);
+  o.nonblock = nonblock;
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.trace = trace;
   o.argv = command;

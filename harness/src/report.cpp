@@ -31,10 +31,11 @@ namespace {
 nlohmann::json stream_json(const stream_observation& s) {
   nlohmann::json chunks = nlohmann::json::array();
   for (const auto& c : s.chunks) chunks.push_back({{"t_us", c.t_us}, {"bytes", c.bytes}});
-  return {{"sink", s.sink},       {"data", bytes_as_code_points(s.data)},
-          {"bytes", s.bytes},     {"hash", s.hash},
-          {"kept", s.kept},       {"dropped_at", s.dropped_at},
-          {"dropped", s.dropped}, {"reads", s.reads},
+  return {{"sink", s.sink},           {"data", bytes_as_code_points(s.data)},
+          {"bytes", s.bytes},         {"hash", s.hash},
+          {"kept", s.kept},           {"reader", s.reader},
+          {"pipe_size", s.pipe_size}, {"dropped_at", s.dropped_at},
+          {"dropped", s.dropped},     {"reads", s.reads},
           {"chunks", chunks}};
 }
 
@@ -139,6 +140,7 @@ std::string summary(const observation& obs) {
     }
     s << name << ":  " << st.bytes << " bytes on " << st.sink;
     if (st.reads != 0 && st.sink != "file") s << " in " << st.reads << " reads";
+    if (!st.reader.empty() && st.reader != "prompt") s << " (reader " << st.reader << ")";
     s << "\n";
     if (st.dropped != 0)
       s << "  kept:    " << st.data.size() << " of them (--keep=" << st.kept << "): bytes "

@@ -188,6 +188,11 @@ class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
     if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
+    out_.set_reader(o.reader);
+    for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
+      if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);
+      if (s != nullptr && o.nonblock) s->set_child_nonblocking();
+    }
   }
 
   observation operator()() {
@@ -260,8 +265,20 @@ class run_loop {
     kill_->t_us = now_us();
   }
 
+  /// A paused reader reads once the program has ended, not at the cut: a
+  /// writer that SIGKILL woke in a blocked write(2) still fills the pipe
+  /// again if the reader empties it first (it checks for the signal only
+  /// when the pipe is full again), so reading at the cut would add up to a
+  /// pipe's worth of bytes the program never got to write before its death.
+  void release_reader_if_due() {
+    if (!child_.running()) out_.release();
+  }
+
   void on_marker(const std::string& label) {
     ++marker_count_;
+    if (o_.reader.what == reader_policy::kind::paused_until &&
+        static_cast<std::uint64_t>(marker_count_) >= o_.reader.n)
+      out_.release();
     // The child blocks on its release fd: what it wrote before the marker is in
     // the pipe or pty now. A pty master read flushes the tty layer's pending
     // work before it reports "no data", so the drain sees all of it.
@@ -311,6 +328,7 @@ class run_loop {
         if (control_) read_control();
         return;
       }
+      release_reader_if_due();
       auto now = clock::now();
       if (now >= deadline_) return on_deadline();
       if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
@@ -324,8 +342,8 @@ class run_loop {
       };
       // A pty shared with stdin is also where pending input goes.
       bool input_via_out = !in.pending.empty() && in.writer == out_.reader_fd();
-      if (streaming(out_))
-        add(out_.reader_fd(), static_cast<short>(input_via_out ? POLLIN | POLLOUT : POLLIN));
+      short out_events = (out_.reading() ? POLLIN : 0) | (input_via_out ? POLLOUT : 0);
+      if (streaming(out_) && out_events != 0) add(out_.reader_fd(), out_events);
       if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
       add(control_.get(), POLLIN);
       if (child_.running()) add(child_.wake_fd(), POLLIN);
@@ -340,6 +358,7 @@ class run_loop {
 
   void on_deadline() {
     group_killed_ = true;
+    out_.release();
     if (child_.running()) {
       child_.signal_group(SIGKILL);
       child_.wait();

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -99,6 +100,7 @@ sink sink::open(sink_kind kind, keep_policy keep) {
       s.reader_ = std::move(p.read_end);
       s.child_ = std::move(p.write_end);
       set_nonblocking(s.reader_.get(), true);
+      s.pipe_size_ = static_cast<std::size_t>(std::max(0, ::fcntl(s.reader_.get(), F_GETPIPE_SZ)));
       break;
     }
     case sink_kind::file: {
@@ -122,13 +124,43 @@ sink::~sink() {
   if (!path_.empty()) ::unlink(path_.c_str());
 }
 
+bool sink::reading() const noexcept {
+  bool paused = policy_.what == reader_policy::kind::paused ||
+                policy_.what == reader_policy::kind::paused_until;
+  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !paused);
+}
+
+/// How much one read may take: the buffer, a chunk=N reader's N, or what a
+/// close-after=N reader has left (0: it closes now).
+std::size_t sink::read_size(std::size_t buffer) const noexcept {
+  if (policy_.what == reader_policy::kind::chunk) return std::min<std::uint64_t>(buffer, policy_.n);
+  if (policy_.what == reader_policy::kind::close_after)
+    return std::min<std::uint64_t>(buffer, policy_.n - std::min(policy_.n, capture_.total()));
+  return buffer;
+}
+
+void sink::set_pipe_size(std::size_t bytes) {
+  if (kind_ != sink_kind::pipe) return;
+  int got = ::fcntl(reader_.get(), F_SETPIPE_SZ, static_cast<int>(bytes));
+  if (got < 0)
+    throw_errno("F_SETPIPE_SZ " + std::to_string(bytes) +
+                " (an unprivileged limit is /proc/sys/fs/pipe-max-size)");
+  pipe_size_ = static_cast<std::size_t>(got);
+}
+
+void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
+
 bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
-  if (kind_ != sink_kind::pipe && !is_pty()) return false;
-  if (!reader_) return false;
+  if (!reading()) return static_cast<bool>(reader_);  // paused: data may wait
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(reader_.get(), buf, sizeof buf);
+    std::size_t want = read_size(sizeof buf);
+    if (want == 0) {  // close-after=N: N bytes read; the writer meets EPIPE from now on
+      reader_.reset();
+      return false;
+    }
+    ssize_t n = ::read(reader_.get(), buf, want);
     if (n > 0) {
       auto now = std::chrono::steady_clock::now();
       auto t_us = std::chrono::duration_cast<std::chrono::microseconds>(now - start).count();
@@ -157,6 +189,7 @@ std::size_t sink::visible() const {
 
 stream_observation sink::finish(std::int64_t end_us) {
   if (kind_ == sink_kind::file && reader_) read_file();
+
   reader_.reset();
   stream_observation o;
   o.sink = std::string(to_string(kind_));
@@ -165,6 +198,8 @@ stream_observation sink::finish(std::int64_t end_us) {
   o.chunks = std::move(chunks_);
   if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(o.bytes)}};
   o.hash = capture_.hash();
+  o.pipe_size = pipe_size_;
+  o.reader = kind_ == sink_kind::pipe || is_pty() ? policy_.text() : "";
   o.kept = capture_.policy().text();
   o.dropped_at = capture_.dropped_at();
   o.dropped = capture_.dropped();

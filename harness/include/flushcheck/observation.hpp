@@ -26,10 +26,12 @@ struct stream_observation {
   /// pipe, pty: the reads (the first sink::max_chunks of them); file: one
   /// chunk at the end.
   std::vector<chunk> chunks;
-  std::uint64_t bytes = 0;  ///< every byte that reached the reader
-  std::uint64_t reads = 0;  ///< every read (pipe, pty); 1 for a file
-  std::string hash;         ///< XXH3-64 of all `bytes` bytes, 16 hex digits
-  std::string kept;         ///< the keep policy ("ends:8388608")
+  std::uint64_t bytes = 0;      ///< every byte that reached the reader
+  std::uint64_t reads = 0;      ///< every read (pipe, pty); 1 for a file
+  std::string hash;             ///< XXH3-64 of all `bytes` bytes, 16 hex digits
+  std::string kept;             ///< the keep policy ("ends:8388608")
+  std::string reader;           ///< pipe, pty: the reader policy ("prompt", "paused", ...)
+  std::uint64_t pipe_size = 0;  ///< pipe: its capacity (F_GETPIPE_SZ)
   /// Bytes not in `data`: offsets [dropped_at, dropped_at + dropped) of the stream.
   std::uint64_t dropped_at = 0;
   std::uint64_t dropped = 0;

@@ -8,6 +8,7 @@
 
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/observation.hpp"
+#include "flushcheck/reader_policy.hpp"
 #include "flushcheck/sink.hpp"
 
 namespace flushcheck {
@@ -31,6 +32,13 @@ struct run_options {
   trace_backend backend = trace_backend::ptrace;
   /// What is kept of each stream's bytes (all are counted and hashed).
   keep_policy keep;
+  /// How the stdout sink's reader reads (pipe, pty): prompt, paused, ...
+  reader_policy reader;
+  /// Pipe sinks' capacity (F_SETPIPE_SZ); 0: the kernel's default (64 KiB).
+  std::size_t pipe_size = 0;
+  /// O_NONBLOCK on the open file descriptions the program gets as stdout and
+  /// stderr, as a program inherits them from a non-blocking parent.
+  bool nonblock = false;
   /// Deadline for the whole run; at it the process group is killed.
   std::chrono::milliseconds timeout{10000};
   /// The child's whole environment; the marker variables are added.

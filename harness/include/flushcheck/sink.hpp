@@ -11,6 +11,7 @@
 
 #include "flushcheck/capture.hpp"
 #include "flushcheck/observation.hpp"
+#include "flushcheck/reader_policy.hpp"
 #include "flushcheck/unique_fd.hpp"
 
 namespace flushcheck {
@@ -61,6 +62,20 @@ class sink {
   void close_child_end() noexcept { child_.reset(); }
   /// The fd to poll for data, or -1 (file, null, full, or at end of data).
   int reader_fd() const noexcept { return reader_.get(); }
+  /// How the reader reads (pipe, pty). A paused reader reads nothing until
+  /// release(): the run loop releases it when the program has ended, at the
+  /// deadline, or at the marker it waits for.
+  void set_reader(reader_policy policy) noexcept { policy_ = policy; }
+  const reader_policy& reader() const noexcept { return policy_; }
+  void release() noexcept { released_ = true; }
+  /// Whether the reader would read now (open, and not paused).
+  bool reading() const noexcept;
+  /// A pipe sink's capacity (F_SETPIPE_SZ); the kernel rounds it up to a
+  /// power of two pages. Throws harness_error.
+  void set_pipe_size(std::size_t bytes);
+  /// The child's end becomes non-blocking (O_NONBLOCK on the open file
+  /// description the program gets, as from a non-blocking parent).
+  void set_child_nonblocking();
   /// Reads what is there now, without blocking, until none is left or the
   /// clock reaches STOP_AT (a writer that never stops must not hold up the
   /// run's deadline or a time cut); each chunk is timed from START. False at
@@ -83,6 +98,7 @@ class sink {
  private:
   sink() = default;
   void read_file();
+  std::size_t read_size(std::size_t buffer) const noexcept;
   sink_kind kind_ = sink_kind::pipe;
   unique_fd child_;
   unique_fd reader_;
@@ -91,6 +107,9 @@ class sink {
   capture capture_;
   std::vector<chunk> chunks_;
   std::uint64_t reads_ = 0;
+  reader_policy policy_;
+  bool released_ = false;
+  std::size_t pipe_size_ = 0;
 };
 
 }  // namespace flushcheck

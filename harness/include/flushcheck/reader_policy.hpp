@@ -1,0 +1,29 @@
+#pragma once
+/// How the harness reads a sink: at once (a prompt reader, the default), or
+/// as a reader that pushes back: not at all until a point, in small reads,
+/// or not past N bytes. For pipes and ptys; a file sink is read after the run.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace flushcheck {
+
+struct reader_policy {
+  enum class kind {
+    prompt,        ///< reads whatever arrives, at once
+    paused,        ///< reads nothing until the program has ended (or the deadline)
+    paused_until,  ///< as paused, or until the program reaches marker n
+    chunk,         ///< reads at once, n bytes a read at most
+    close_after,   ///< reads n bytes, then closes its end (the writer meets EPIPE)
+  };
+  kind what = kind::prompt;
+  std::uint64_t n = 0;
+
+  /// "prompt", "paused", "paused-until=marker:N", "chunk=N", "close-after=N".
+  /// Throws usage_error.
+  static reader_policy parse(std::string_view text);
+  /// parse's inverse.
+  std::string text() const;
+};
+
+}  // namespace flushcheck

@@ -1,0 +1,46 @@
+#include "flushcheck/reader_policy.hpp"
+
+#include <charconv>
+
+#include "flushcheck/error.hpp"
+
+namespace flushcheck {
+namespace {
+
+constexpr std::uint64_t k_max_n = std::uint64_t{1} << 40;
+
+std::uint64_t parse_n(std::string_view n, std::string_view whole, std::uint64_t min) {
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+  if (n.empty() || ec != std::errc() || p != n.data() + n.size() || v < min || v > k_max_n)
+    throw usage_error("--reader=" + std::string(whole) + ": '" + std::string(n) +
+                      "' is not a number from " + std::to_string(min) + " to 2^40");
+  return v;
+}
+
+}  // namespace
+
+reader_policy reader_policy::parse(std::string_view text) {
+  if (text == "prompt") return {};
+  if (text == "paused") return {kind::paused, 0};
+  if (text.starts_with("paused-until=marker:"))
+    return {kind::paused_until, parse_n(text.substr(20), text, 1)};
+  if (text.starts_with("chunk=")) return {kind::chunk, parse_n(text.substr(6), text, 1)};
+  if (text.starts_with("close-after="))
+    return {kind::close_after, parse_n(text.substr(12), text, 0)};
+  throw usage_error("--reader=" + std::string(text) +
+                    ": expected prompt, paused, paused-until=marker:N, chunk=N or close-after=N");
+}
+
+std::string reader_policy::text() const {
+  switch (what) {
+    case kind::prompt: return "prompt";
+    case kind::paused: return "paused";
+    case kind::paused_until: return "paused-until=marker:" + std::to_string(n);
+    case kind::chunk: return "chunk=" + std::to_string(n);
+    case kind::close_after: return "close-after=" + std::to_string(n);
+  }
+  return "?";
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,123 @@
+// Readers that push back (--reader, --pipe-size, --nonblock) on real pipes,
+// with programs no one here wrote: dd, yes, python3.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "flushcheck/conformance.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/run.hpp"
+
+namespace flushcheck {
+namespace {
+
+run_options opts(std::vector<std::string> argv) {
+  run_options o;
+  o.argv = std::move(argv);
+  o.env = clean_environment();
+  return o;
+}
+
+run_options dd(std::size_t block, std::size_t count) {
+  return opts({"/bin/dd", "if=/dev/zero", "bs=" + std::to_string(block),
+               "count=" + std::to_string(count), "status=none"});
+}
+
+TEST(reader_policy, parses_every_mode_and_refuses_the_rest) {
+  EXPECT_EQ(reader_policy::parse("prompt").what, reader_policy::kind::prompt);
+  EXPECT_EQ(reader_policy::parse("paused").what, reader_policy::kind::paused);
+  EXPECT_EQ(reader_policy::parse("paused-until=marker:2").n, 2u);
+  EXPECT_EQ(reader_policy::parse("chunk=3").text(), "chunk=3");
+  EXPECT_EQ(reader_policy::parse("close-after=0").text(), "close-after=0");
+  for (const char* bad : {"", "fast", "paused-until=marker:0", "paused-until=2", "chunk=0",
+                          "chunk=", "chunk=-1", "close-after=x"})
+    EXPECT_THROW(reader_policy::parse(bad), usage_error) << bad;
+}
+
+// pipe(7): a writer facing a reader that reads nothing blocks once the pipe
+// holds its capacity; the cut's SIGKILL ends it there.
+TEST(reader, a_paused_reader_lets_a_writer_fill_exactly_the_pipes_capacity) {
+  for (std::size_t block : {4096u, 100000u, 300000u}) {
+    auto o = dd(block, 1000);
+    o.reader = reader_policy::parse("paused");
+    o.kill = kill_plan::at_time(300);
+    auto obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::signaled(SIGKILL)) << block;
+    EXPECT_EQ(obs.out.pipe_size, 65536u);
+    EXPECT_EQ(obs.out.bytes, obs.out.pipe_size) << "writes of " << block << " bytes";
+  }
+}
+
+TEST(reader, pipe_size_sets_the_capacity_and_small_writes_stay_whole) {
+  // One page: four 1000-byte writes fit, the fifth needs 1000 bytes free
+  // (writes up to PIPE_BUF are atomic, POSIX write(2)) and blocks.
+  auto o = dd(1000, 1000);
+  o.reader = reader_policy::parse("paused");
+  o.pipe_size = 4096;
+  o.kill = kill_plan::at_time(300);
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.pipe_size, 4096u);
+  EXPECT_EQ(obs.out.bytes, 4000u);
+}
+
+TEST(reader, close_after_gives_the_writer_epipe) {
+  auto o = opts({"/usr/bin/yes"});
+  o.reader = reader_policy::parse("close-after=1000");
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::signaled(SIGPIPE));
+  EXPECT_EQ(obs.out.bytes, 1000u);
+}
+
+TEST(reader, chunk_reads_at_most_n_bytes_a_read) {
+  auto o = opts({"/usr/bin/printf", "0123456789"});
+  o.reader = reader_policy::parse("chunk=3");
+  auto obs = run(o);
+  EXPECT_EQ(obs.out.data, "0123456789");
+  EXPECT_EQ(obs.out.reads, 4u);
+  for (const auto& c : obs.out.chunks) EXPECT_LE(c.bytes, 3u);
+}
+
+TEST(reader, paused_until_a_marker_reads_from_that_marker_on) {
+  auto o =
+      opts({FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 3; flush; marker a; line 3; flush; marker b"});
+  o.reader = reader_policy::parse("paused-until=marker:2");
+  auto obs = run(o);
+  ASSERT_EQ(obs.markers.size(), 2u);
+  EXPECT_EQ(obs.markers[0].stdout_visible, 0u);
+  EXPECT_EQ(obs.markers[1].stdout_visible, 8u);
+  EXPECT_EQ(obs.out.data, "AAA\nDDD\n");  // each op writes its own letter
+}
+
+bool has_python() { return ::access("/usr/bin/python3", X_OK) == 0; }
+
+const char* k_big_write =
+    "import sys\nn = sys.stdout.write('x' * 200000)\nsys.stdout.flush()\n"
+    "sys.stderr.write('wrote %d\\n' % n)\n";
+
+TEST(reader, python_on_a_full_nonblocking_pipe_raises_blockingioerror) {
+  if (!has_python()) GTEST_SKIP() << "python3 is not installed (Debian package python3)";
+  auto o = opts({"/usr/bin/python3", "-c", k_big_write});
+  o.nonblock = true;
+  o.reader = reader_policy::parse("paused");
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(120)) << obs.err.data;  // flush failed at exit
+  EXPECT_NE(obs.err.data.find("BlockingIOError"), std::string::npos) << obs.err.data;
+  EXPECT_EQ(obs.out.bytes, 65536u);
+}
+
+// python/cpython#85393 (open): an unbuffered TextIOWrapper ignores a partial
+// write. sys.stdout.write says it wrote all 200,000 characters, write(2)
+// took 65,536 of them, nothing is raised and the program exits 0.
+TEST(reader, unbuffered_python_loses_the_rest_of_a_partial_write_silently) {
+  if (!has_python()) GTEST_SKIP() << "python3 is not installed (Debian package python3)";
+  auto o = opts({"/usr/bin/python3", "-c", k_big_write});
+  o.env.push_back("PYTHONUNBUFFERED=1");
+  o.nonblock = true;
+  o.reader = reader_policy::parse("paused");
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  EXPECT_EQ(obs.err.data, "wrote 200000\n");
+  EXPECT_EQ(obs.out.bytes, 65536u);
+}
+
+}  // namespace
+}  // namespace flushcheck
