@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <cstdio>
 #include <string>
 
 #include "flushcheck/capture.hpp"
@@ -116,6 +117,15 @@ TEST_P(streaming, the_deadline_holds_under_a_writer_that_never_stops) {
 INSTANTIATE_TEST_SUITE_P(sinks, streaming, ::testing::Values(sink_kind::pipe, sink_kind::pty),
                          [](const auto& p) { return std::string(to_string(p.param)); });
 
+// Before, 256 MiB of output held 256-512 MiB (a string that doubles, then a
+// copy). ASan's quarantine keeps freed blocks (up to 256 MiB) in RSS, so its
+// bound is looser, and still below what the old reader took.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long k_rss_bound_mib = 200;
+#else
+constexpr long k_rss_bound_mib = 96;
+#endif
+
 long peak_rss_kib() {
   rusage u{};
   ::getrusage(RUSAGE_SELF, &u);
@@ -131,7 +141,8 @@ TEST(capture, memory_stays_flat_whatever_the_program_prints) {
   o.stdout_sink = sink_kind::file;
   auto filed = run(o);
   long grew_mib = (peak_rss_kib() - before) / 1024;
-  EXPECT_LT(grew_mib, 96) << "peak RSS grew by " << grew_mib << " MiB";
+  std::printf("peak RSS grew by %ld MiB for 2 x 256 MiB of output\n", grew_mib);
+  EXPECT_LT(grew_mib, k_rss_bound_mib);
   for (const auto* s : {&piped.out, &filed.out}) {
     EXPECT_EQ(s->bytes, std::uint64_t{256} << 20);
     EXPECT_EQ(s->data, std::string(std::size_t{16} << 20, '\0'));

@@ -67,6 +67,14 @@ TEST(reader, close_after_gives_the_writer_epipe) {
   EXPECT_EQ(obs.out.bytes, 1000u);
 }
 
+TEST(reader, close_after_refuses_to_close_the_terminal_input_is_typed_into) {
+  auto o = opts({"/bin/cat"});
+  o.stdout_sink = sink_kind::pty;
+  o.input = stdin_kind::pty;
+  o.reader = reader_policy::parse("close-after=10");
+  EXPECT_THROW(run(o), usage_error);
+}
+
 TEST(reader, chunk_reads_at_most_n_bytes_a_read) {
   auto o = opts({"/usr/bin/printf", "0123456789"});
   o.reader = reader_policy::parse("chunk=3");

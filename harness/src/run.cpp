@@ -188,6 +188,11 @@ class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
     if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
+    if (o.reader.what == reader_policy::kind::close_after && o.input == stdin_kind::pty &&
+        out_.is_pty())
+      throw usage_error(
+          "--reader=close-after with --stdin=pty: closing the stdout pty would "
+          "close the terminal the input is typed into");
     out_.set_reader(o.reader);
     for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
       if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);

@@ -142,9 +142,10 @@ std::size_t sink::read_size(std::size_t buffer) const noexcept {
 void sink::set_pipe_size(std::size_t bytes) {
   if (kind_ != sink_kind::pipe) return;
   int got = ::fcntl(reader_.get(), F_SETPIPE_SZ, static_cast<int>(bytes));
-  if (got < 0)
-    throw_errno("F_SETPIPE_SZ " + std::to_string(bytes) +
-                " (an unprivileged limit is /proc/sys/fs/pipe-max-size)");
+  if (got < 0 && (errno == EPERM || errno == EINVAL))
+    throw usage_error("--pipe-size=" + std::to_string(bytes) + ": " + std::strerror(errno) +
+                      " (unprivileged, the limit is /proc/sys/fs/pipe-max-size)");
+  if (got < 0) throw_errno("F_SETPIPE_SZ " + std::to_string(bytes));
   pipe_size_ = static_cast<std::size_t>(got);
 }
 
