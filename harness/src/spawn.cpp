@@ -83,8 +83,8 @@ struct child_setup : bp::extend::handler {
     for (int fd : {1, 2, 0})
       if (::ioctl(fd, TIOCSCTTY, 0) == 0) break;
     // Whatever the harness inherited (a CI runner's fds) must not reach the
-    // program: mark every fd above 3 close-on-exec. Not closed here, because
-    // Boost.Process reports exec failure through one of them.
+    // program: every fd above 3 is marked close-on-exec (the exec closes them;
+    // a failed exec leaves the child to _exit at once).
     if (::syscall(SYS_close_range, 4U, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
       for (int fd = 4; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     // Dispositions first, then the mask (blocked by the parent): no handler
