@@ -183,18 +183,21 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   // ~10 us instead of ~90 us. The thread's affinity comes back at the end.
   detail::cpu_pin pin(cpu);
   pid_t p = -1;
+  std::exception_ptr failed;
   try {
     p = start(req);
-    started.set_value(p);
   } catch (...) {
-    if (p > 0) {
-      ::kill(p, SIGKILL);
-      ::waitpid(p, nullptr, __WALL);
-    }
-    started.set_exception(std::current_exception());
+    failed = std::current_exception();
+  }
+  if (failed) {
+    // The exception moves to the caller, and this thread keeps no reference
+    // to it once `done` is set (ThreadSanitizer saw this thread free it
+    // while the caller printed it).
+    started.set_exception(std::move(failed));
     done.set_value();
     return;
   }
+  started.set_value(p);
   try {
     ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
     loop();
