@@ -535,7 +535,7 @@ void tracer::state::release_held() {
 }
 
 tracer::tracer(const spawn_request& request, const tracer_options& options)
-    : s_(std::make_unique<state>()) {
+    : s_(std::make_shared<state>()) {
   std::string why = tracing_unavailable_reason();
   if (!why.empty()) throw spawn_error(why);
   s_->opt = options;
@@ -545,7 +545,7 @@ tracer::tracer(const spawn_request& request, const tracer_options& options)
   s_->cpu = ::sched_getcpu();
   std::promise<pid_t> started;
   auto pid_future = started.get_future();
-  detail::run_on_tracer_thread([st = s_.get(), request, &started] { st->main(request, started); });
+  detail::run_on_tracer_thread([st = s_, request, &started] { st->main(request, started); });
   try {
     pid_future.get();
   } catch (...) {

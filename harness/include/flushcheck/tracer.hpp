@@ -55,7 +55,9 @@ class tracer {
   struct state;
 
  private:
-  std::unique_ptr<state> s_;
+  // Shared with the job on the tracer thread: it sets `done` last, and the
+  // state must outlive that call even when the caller has gone on.
+  std::shared_ptr<state> s_;
 };
 
 }  // namespace flushcheck
