@@ -3,12 +3,12 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <limits>
 #include <utility>
 
 #include "flushcheck/error.hpp"
+#include "parse_number.hpp"
 
 namespace flushcheck {
 namespace {
@@ -23,16 +23,11 @@ constexpr std::pair<keep_policy::kind, std::string_view> k_kinds[] = {
 constexpr std::uint64_t k_max_keep = std::uint64_t{1} << 40;  // 1 TiB
 
 std::size_t parse_size(std::string_view n, std::string_view whole) {
-  std::uint64_t v = 0, unit = 1;
-  if (!n.empty() && (n.back() == 'K' || n.back() == 'M' || n.back() == 'G')) {
-    unit = std::uint64_t{1} << (n.back() == 'K' ? 10 : n.back() == 'M' ? 20 : 30);
-    n.remove_suffix(1);
-  }
-  auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-  if (n.empty() || ec != std::errc() || p != n.data() + n.size() || v > k_max_keep / unit)
+  auto v = detail::parse_number(n, 0, k_max_keep, true);
+  if (!v)
     throw usage_error("--keep=" + std::string(whole) + ": '" + std::string(n) +
                       "' is not a byte count from 0 to 1T (K, M, G: powers of 1024)");
-  return static_cast<std::size_t>(v * unit);
+  return static_cast<std::size_t>(*v);
 }
 
 }  // namespace

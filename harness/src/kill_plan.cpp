@@ -1,21 +1,19 @@
 #include "flushcheck/kill_plan.hpp"
 
-#include <charconv>
-
 #include "flushcheck/error.hpp"
 #include "flushcheck/signals.hpp"
+#include "parse_number.hpp"
 
 namespace flushcheck {
 
 namespace {
 
 long parse_count(std::string_view text, std::string_view whole, long max) {
-  long v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < 0 || v > max)
+  auto v = detail::parse_number(text, 0, static_cast<std::uint64_t>(max));
+  if (!v)
     throw usage_error("--kill=" + std::string(whole) + ": '" + std::string(text) +
                       "' is not a number from 0 to " + std::to_string(max));
-  return v;
+  return static_cast<long>(*v);
 }
 
 }  // namespace

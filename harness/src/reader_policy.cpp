@@ -1,8 +1,7 @@
 #include "flushcheck/reader_policy.hpp"
 
-#include <charconv>
-
 #include "flushcheck/error.hpp"
+#include "parse_number.hpp"
 
 namespace flushcheck {
 namespace {
@@ -10,12 +9,11 @@ namespace {
 constexpr std::uint64_t k_max_n = std::uint64_t{1} << 40;
 
 std::uint64_t parse_n(std::string_view n, std::string_view whole, std::uint64_t min) {
-  std::uint64_t v = 0;
-  auto [p, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-  if (n.empty() || ec != std::errc() || p != n.data() + n.size() || v < min || v > k_max_n)
+  auto v = detail::parse_number(n, min, k_max_n);
+  if (!v)
     throw usage_error("--reader=" + std::string(whole) + ": '" + std::string(n) +
                       "' is not a number from " + std::to_string(min) + " to 2^40");
-  return v;
+  return *v;
 }
 
 }  // namespace

@@ -32,14 +32,10 @@ using clock_type = std::chrono::steady_clock;
 
 constexpr double k_fixed_cost_goal = 1.15;  // traced / plain run of a program that writes nothing
 
-double seconds(const std::function<void()>& f, int repeat) {
-  double best = 1e9;
-  for (int i = 0; i < repeat; ++i) {
-    auto t0 = clock_type::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(clock_type::now() - t0).count());
-  }
-  return best;
+double seconds(const std::function<void()>& f) {
+  auto t0 = clock_type::now();
+  f();
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
 }
 
 flushcheck::run_options options(std::vector<std::string> argv) {
@@ -113,7 +109,7 @@ std::vector<double> best_interleaved(const std::vector<std::function<void()>>& v
   std::vector<double> best(variants.size(), 1e9);
   for (int r = 0; r < repeat; ++r)
     for (std::size_t v = 0; v < variants.size(); ++v)
-      best[v] = std::min(best[v], seconds(variants[v], 1));
+      best[v] = std::min(best[v], seconds(variants[v]));
   return best;
 }
 
