@@ -69,6 +69,24 @@ TEST(cli, json_contract) {
   EXPECT_TRUE(j["stdout"]["chunks"].is_array());
   EXPECT_TRUE(j["kill"].is_null());
   EXPECT_TRUE(j["markers"].is_array());
+  EXPECT_EQ(j["faults"], nlohmann::json::array());
+}
+
+TEST(cli, faults_are_listed_in_the_json_and_the_summary) {
+  auto j = run_json(
+      {"--fault=EIO@write:1", "--fault=ENOSPC@write:7", "--", "/bin/sh", "-c", "echo a; echo b"});
+  ASSERT_EQ(j["faults"].size(), 2u);
+  EXPECT_EQ(j["faults"][0]["spec"], "EIO@write:1");
+  EXPECT_EQ(j["faults"][0]["reached"], true);
+  EXPECT_EQ(j["faults"][0]["events"][0]["result"], "EIO");
+  EXPECT_EQ(j["faults"][0]["events"][0]["syscall"], "write");
+  EXPECT_EQ(j["faults"][1]["reached"], false);
+  EXPECT_EQ(j["stdout"]["data"], "b\n");
+  auto r = cli({"run", "--fault=EIO@write:1", "--fault=ENOSPC@write:7", "--", "/bin/sh", "-c",
+                "echo a; echo b"});
+  EXPECT_NE(r.out.find("fault:   EIO@write:1: write #1 (2 bytes): EIO at "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("fault:   ENOSPC@write:7: never reached\n"), std::string::npos) << r.out;
 }
 
 TEST(cli, json_is_valid_whatever_bytes_argv_labels_paths_and_notes_hold) {
@@ -110,6 +128,9 @@ TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({"run", "--kill=KILL@write:0", "--", "true"}), 2, "count from 1");
   expect_one_line_error(cli({"count", "--backend=bogus", "--", "true"}), 2, "ptrace or perf");
   expect_one_line_error(cli({"run", "--no-such-flag", "--", "true"}), 2, "no-such-flag");
+  expect_one_line_error(cli({"run", "--fault=EAGAN@write:1", "--", "true"}), 2,
+                        "unknown errno 'EAGAN'");
+  expect_one_line_error(cli({"count", "--fault=EIO@random=0.5", "--", "true"}), 2, "needs a seed");
   expect_one_line_error(cli({"run"}), 2, "command");
   expect_one_line_error(cli({}), 2, "subcommand");
 }

@@ -18,6 +18,11 @@ inline constexpr int exit_harness = 4;
 void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
                             const std::string& stdin_kind, const std::string& input);
 
+/// --fault, once per fault; the same help for every verb that takes it.
+void add_fault_option(CLI::App* app, std::vector<std::string>& faults);
+/// The parsed --fault values; throws usage_error.
+std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults);
+
 /// Lets the CLI's signal handler kill the running child's process group.
 void remember_child(int pid);
 
@@ -34,6 +39,7 @@ struct run_command {
   std::string reader = "prompt";
   long pipe_size = 0;
   bool nonblock = false;
+  std::vector<std::string> faults;
   long timeout_ms = 10000;
   bool json = false;
   bool trace = false;
@@ -49,6 +55,7 @@ struct count_command {
   long timeout_ms = 60000;
   bool all = false;
   bool json = false;
+  std::vector<std::string> faults;
   std::vector<std::string> command;
 };
 

@@ -81,7 +81,9 @@ count_command::count_command(CLI::App& parent) {
   app->add_flag("--all", all,
                 "one row per destination and call, also for destinations never "
                 "written to");
-  app->add_flag("--json", json, "print {\"exit\", \"writes\", \"totals\"} as one JSON object");
+  add_fault_option(app, faults);
+  app->add_flag("--json", json,
+                "print {\"exit\", \"writes\", \"totals\", \"faults\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer("Calls counted (the write family, the syncs, the fd calls, clone):\n" +
               traced_call_list() +
@@ -101,6 +103,7 @@ int count_command::execute() {
   if (!out) throw usage_error("--stdout=" + stdout_kind + ": not a sink kind");
   o.stdout_sink = *out;
   o.trace = true;
+  o.faults = parse_faults(faults);
   o.argv = command;
   o.env = current_environment();
   o.timeout = std::chrono::milliseconds(timeout_ms);
@@ -113,7 +116,8 @@ int count_command::execute() {
     std::cout << nlohmann::json{{"schema", j["schema"]},
                                 {"exit", j["exit"]},
                                 {"writes", j["writes"]},
-                                {"totals", j["trace"]["totals"]}}
+                                {"totals", j["trace"]["totals"]},
+                                {"faults", j["faults"]}}
                      .dump()
               << "\n";
     return exit_ok;
@@ -128,6 +132,7 @@ int count_command::execute() {
       print_row(t.totals[c], "", "", traced_calls[c].name, "*", "all destinations");
   std::cout << std::right << std::setw(10) << rows << "  calls in the rows above; "
             << obs.status.describe() << "\n";
+  std::cout << fault_lines(t);
   return exit_ok;
 }
 

@@ -29,6 +29,22 @@ void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
   o.input_data = input;
 }
 
+void add_fault_option(CLI::App* app, std::vector<std::string>& faults) {
+  app->add_option("--fault", faults,
+                  "WHAT@[DEST:]WHEN, repeatable: the selected write-family calls fail with "
+                  "errno WHAT (EAGAIN, EINTR, ENOSPC, EIO, EPIPE, EFBIG, EDQUOT, EBADF) or, "
+                  "for short:K, write only their first K bytes. DEST: stdout (default), "
+                  "stderr, file:PATH. WHEN: write:N, write:NxK, every, random=P,seed=S. "
+                  "E.g. EAGAIN@write:2, short:1@every (docs/faults.md)")
+      ->allow_extra_args(false);
+}
+
+std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults) {
+  std::vector<fault_plan> plans;
+  for (const auto& f : faults) plans.push_back(fault_plan::parse(f));
+  return plans;
+}
+
 run_command::run_command(CLI::App& parent) {
   app = parent.add_subcommand("run",
                               "Run PROG with its stdout/stderr on a sink, cut it, and "
@@ -60,6 +76,7 @@ run_command::run_command(CLI::App& parent) {
       ->check(CLI::Range(1L, 1L << 30));
   app->add_flag("--nonblock", nonblock,
                 "O_NONBLOCK on the program's stdout and stderr (as from a non-blocking parent)");
+  add_fault_option(app, faults);
   app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
@@ -84,6 +101,7 @@ int run_command::execute() {
   o.reader = reader_policy::parse(reader);
   o.pipe_size = static_cast<std::size_t>(pipe_size);
   o.nonblock = nonblock;
+  o.faults = parse_faults(faults);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.trace = trace;
   o.argv = command;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <bitset>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -473,7 +474,7 @@ class simulation {
         p.runtime_message = true;
         return true;
       case FC_RAISE:
-        if (!is_ending_op(op)) return false;
+        if (!is_ending_op(op) || ignored_[static_cast<std::size_t>(op.n)]) return false;
         p.status = wait_status::signaled(static_cast<int>(op.n));
         return true;
       default: return false;
@@ -504,6 +505,7 @@ class simulation {
         if (op.stream == FC_LOG) clog_tied_ = op.n != 0;
         break;
       case FC_UNITBUF: unitbuf_[stream_index(op.stream)] = op.n != 0; break;
+      case FC_IGNORE: ignored_[static_cast<std::size_t>(op.n)] = true; break;
       case FC_READ:
       case FC_GETLINE:
         if (cxx() && cin_tied_) cout_flush();
@@ -709,6 +711,7 @@ class simulation {
   long dest0_calls_ = 0;
   bool synced_ = true;
   bool cin_tied_ = true;
+  std::bitset<65> ignored_;  // "ignore SIG": a later "raise SIG" does nothing
   bool cerr_tied_ = true;
   bool clog_tied_ = false;
   std::array<bool, 3> unitbuf_{false, true, false};

@@ -82,6 +82,25 @@ nlohmann::json trace_json(const trace_summary& t) {
           {"processes", t.processes}};
 }
 
+nlohmann::json faults_json(const trace_summary& t) {
+  nlohmann::json faults = nlohmann::json::array();
+  for (const auto& f : t.faults) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const auto& e : f.events)
+      events.push_back({{"call", e.call},
+                        {"t_us", e.t_us},
+                        {"pid", e.pid},
+                        {"syscall", e.syscall},
+                        {"requested", e.requested},
+                        {"applied", e.applied},
+                        {"result", e.result}});
+    faults.push_back({{"spec", bytes_as_code_points(f.spec)},
+                      {"reached", !f.events.empty()},
+                      {"events", events}});
+  }
+  return faults;
+}
+
 nlohmann::json to_json(const wait_status& status) {
   nlohmann::json exit{{"status", status.type_name()}};
   if (status.type() == wait_status::kind::exited)
@@ -115,12 +134,40 @@ nlohmann::json to_json(const observation& obs) {
                        {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
   j["markers"] = markers;
   j["notes"] = strings_json(obs.notes);
+  j["faults"] = obs.trace ? faults_json(*obs.trace) : nlohmann::json::array();
   if (obs.trace) {
     j["writes"] = writes_json(*obs.trace);
     j["trace"] = trace_json(*obs.trace);
   }
   j["duration_us"] = obs.duration_us;
   return j;
+}
+
+namespace {
+
+/// "fault:   EAGAIN@write:2x2: write #2 (4 bytes): EAGAIN at 1.2 ms; ...".
+std::string fault_line(const fault_result& f) {
+  std::string line = "fault:   " + f.spec + ": ";
+  if (f.events.empty()) return line + "never reached\n";
+  constexpr std::size_t shown = 5;
+  for (std::size_t i = 0; i < f.events.size() && i < shown; ++i) {
+    const auto& e = f.events[i];
+    std::ostringstream one;
+    one << (i ? "; " : "") << e.syscall << " #" << e.call << " (" << e.requested
+        << " bytes): " << e.result << " at " << e.t_us / 1000.0 << " ms";
+    line += one.str();
+  }
+  if (f.events.size() > shown)
+    line += "; and " + std::to_string(f.events.size() - shown) + " more (--json lists all)";
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string fault_lines(const trace_summary& t) {
+  std::string out;
+  for (const auto& f : t.faults) out += fault_line(f);
+  return out;
 }
 
 std::string summary(const observation& obs) {
@@ -160,6 +207,7 @@ std::string summary(const observation& obs) {
       if (d.write_calls > 0)
         s << "writes:  " << d.write_calls << " calls, " << d.bytes << " bytes to " << d.what
           << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
+  if (obs.trace) s << fault_lines(*obs.trace);
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
   return s.str();
 }

@@ -79,6 +79,8 @@ std::string op_text(const fc_op& op) {
     case FC_RAISE: return "raise " + signal_name(static_cast<int>(op.n));
     case FC_CRASH: return "crash";
     case FC_THROW: return "throw";
+    case FC_IGNORE: return "ignore " + signal_name(static_cast<int>(op.n));
+    case FC_CLEAR: return "clear " + on;
   }
   return "?";
 }

@@ -31,8 +31,10 @@
 
 #include "call_decoder.hpp"
 #include "cpu_pin.hpp"
+#include "fault_injector.hpp"
 #include "fd_lookup.hpp"
 #include "flushcheck/error.hpp"
+#include "proc_status.hpp"
 #include "seccomp_filter.hpp"
 #include "tracer_threads.hpp"
 
@@ -47,14 +49,6 @@ std::uint64_t key(pid_t pid, int fd) {
 
 int fd_of_key(std::uint64_t k) { return static_cast<int>(static_cast<std::uint32_t>(k)); }
 
-pid_t tgid_of(pid_t tid) {
-  std::ifstream in("/proc/" + std::to_string(tid) + "/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.starts_with("Tgid:")) return static_cast<pid_t>(std::stol(line.substr(5)));
-  return tid;
-}
-
 constexpr std::size_t k_max_events = 1000000;
 
 /// Why a traced child ended (status RAW) before its exec stop; a failed
@@ -64,23 +58,15 @@ std::string exec_failure(int raw) {
          wait_status::from_raw(raw).describe() + ")";
 }
 
-/// Bit SIG of the hex mask on line NAME ("SigBlk:", ...) of /proc/TID/status.
-bool status_mask_has(pid_t tid, const char* name, int sig) {
-  std::ifstream in("/proc/" + std::to_string(tid) + "/status");
-  for (std::string line; std::getline(in, line);)
-    if (line.starts_with(name))
-      return (std::stoull(line.substr(std::strlen(name)), nullptr, 16) >> (sig - 1)) & 1U;
-  return false;
-}
-
 /// Whether SIG sent to thread TID ends its process when it is delivered:
 /// not blocked, not caught or ignored, and fatal by default (signal(7)).
 bool signal_ends_process(pid_t tid, int sig) {
   if (sig == SIGKILL) return true;
   for (int harmless : {SIGCHLD, SIGCONT, SIGURG, SIGWINCH, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU})
     if (sig == harmless) return false;
-  return !status_mask_has(tid, "SigBlk:", sig) && !status_mask_has(tid, "SigIgn:", sig) &&
-         !status_mask_has(tid, "SigCgt:", sig);
+  return !detail::status_mask_has(tid, "SigBlk:", sig) &&
+         !detail::status_mask_has(tid, "SigIgn:", sig) &&
+         !detail::status_mask_has(tid, "SigCgt:", sig);
 }
 
 }  // namespace
@@ -140,6 +126,7 @@ struct tracer::state {
   std::unordered_map<pid_t, pending_result> results;  // byte_count::result calls in progress
   long observed_writes = 0;
   cut_state cut;
+  detail::fault_injector faults{{}};
 
   std::int64_t now_us() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
@@ -161,6 +148,9 @@ struct tracer::state {
   // A call's entry (seccomp stop) and exit (syscall-exit stop).
   void on_syscall(pid_t p);
   bool must_hold(pid_t p, const detail::decoded_call& c);
+  void inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs);
+  bool is_cut_call(const destination_counters& d) const;
+  bool stop_at_exit(pid_t p) const { return results.count(p) != 0 || faults.needs_exit(p); }
   bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
   bool account(pid_t p, const detail::decoded_call& c);
   void count_write(destination_counters& d, std::int64_t bytes);
@@ -300,6 +290,7 @@ void tracer::state::on_new_tracee(pid_t parent) {
 
 void tracer::state::on_exit(pid_t p, int raw) {
   results.erase(p);
+  faults.forget(p);
   look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
   if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
@@ -350,11 +341,29 @@ void tracer::state::on_syscall(pid_t p) {
     cut.held.emplace_back(p, *call);
     return;
   }
+  inject(p, *call, regs);
   bool observed = account(p, *call);
   update_fd_map(*call, regs);
   if (info(call->call).family == call_family::process) keep_child_traced(p, regs);
   if (observed && cutting()) return resume_observed(p, regs);
-  resume(p, results.count(p) != 0);
+  resume(p, stop_at_exit(p));
+}
+
+/// --fault: the call may be rewritten (an errno, a short write) before it
+/// is counted, so that the counts say what the kernel was asked to do.
+void tracer::state::inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs) {
+  if (faults.empty() || !is_write_family(c.call)) return;
+  int d = destination(p, c.fd);
+  if (d < 0) return;
+  const auto& dest = summary.destinations[static_cast<std::size_t>(d)];
+  if (is_cut_call(dest)) return;  // it never happens: the cut's signal comes instead
+  faults.at_entry(p, dest, dest.write_calls + 1, c, regs, now_us());
+}
+
+/// Whether the next observed write to destination D is the write:N cut's.
+bool tracer::state::is_cut_call(const destination_counters& d) const {
+  return opt.kill.when == kill_plan::when_kind::write && cut.at == cut_state::phase::before &&
+         d.role.starts_with("stdout") && observed_writes + 1 == opt.kill.n;
 }
 
 /// An observed write after the N-th waits while the cut is under way, and
@@ -445,11 +454,12 @@ void tracer::state::resume_observed(pid_t p, const user_regs_struct& regs) {
   if (k == opt.kill.n) return cut_reached(p, regs);
   bool others = alive.size() > 1;  // one thread alone: its write returns before its next
   if (k < opt.kill.n && others) cut.in_flight.insert(p);
-  resume(p, results.count(p) != 0 || (k < opt.kill.n && others));
+  resume(p, stop_at_exit(p) || (k < opt.kill.n && others));
 }
 
 void tracer::state::on_syscall_exit(pid_t p) {
   take_result(p);
+  faults.at_exit(p);
   bool was_in_flight = cut.in_flight.erase(p) != 0;
   if (p == cut.thread && cut.at == cut_state::phase::waiting) {
     cut.returned = true;  // after-write:N: stays stopped here until the signal goes
@@ -506,12 +516,12 @@ void tracer::state::send_cut_if_ready() {
 /// The cut's signal to the thread that made the N-th call, and once to each
 /// other process of the program (its forks), as a kill of the process group.
 void tracer::state::signal_program(pid_t p) {
-  pid_t writer = tgid_of(p);
+  pid_t writer = detail::tgid_of(p);
   ::syscall(SYS_tgkill, writer, p, opt.kill.signal);
   std::unordered_set<pid_t> others;
   {
     std::lock_guard lock(mu);
-    for (pid_t a : alive) others.insert(tgid_of(a));
+    for (pid_t a : alive) others.insert(detail::tgid_of(a));
     kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
   }
   others.erase(writer);
@@ -539,6 +549,7 @@ tracer::tracer(const spawn_request& request, const tracer_options& options)
   std::string why = tracing_unavailable_reason();
   if (!why.empty()) throw spawn_error(why);
   s_->opt = options;
+  s_->faults = detail::fault_injector(options.faults);
   s_->exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!s_->exit_event) throw_errno("eventfd");
   s_->summary.processes = 1;
@@ -589,6 +600,7 @@ trace_summary tracer::finish() {
   }
   std::lock_guard lock(s_->mu);
   if (s_->error) std::rethrow_exception(s_->error);
+  s_->summary.faults = s_->faults.results();
   return std::move(s_->summary);
 }
 

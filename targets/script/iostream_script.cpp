@@ -24,11 +24,16 @@ std::ostream& stream_of(fc_stream s) {
 
 std::FILE* c_stream_of(fc_stream s) { return s == FC_ERR ? stderr : stdout; }
 
-// Reports a stream that went bad during op INDEX, and clears it so later ops run.
+// "clear off": a stream that went bad stays bad, as in a program that never
+// calls clear(); later output to it is refused by its sentry.
+bool g_clear = true;
+
+// Reports a stream that went bad during op INDEX, and clears it so later ops
+// run (unless "clear off").
 void check(int index, const fc_op& op, std::ostream& os, const char* call) {
   if (os) return;
   fc_report(index, &op, call, errno != 0 ? errno : EIO);
-  os.clear();
+  if (g_clear) os.clear();
 }
 
 void put_bytes(int index, const fc_op& op, long n, bool newline) {
@@ -139,6 +144,8 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_ABORT: std::abort();
     case FC_RETURN: rc = static_cast<int>(op.n); return true;
     case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
+    case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); break;
+    case FC_CLEAR: g_clear = op.n != 0; break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

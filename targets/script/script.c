@@ -62,7 +62,8 @@ static const struct fc_opdef k_ops[] = {
     {"_exit", FC_UEXIT, "n"},       {"quick_exit", FC_QUICK_EXIT, "n"},
     {"abort", FC_ABORT, ""},        {"return", FC_RETURN, "n"},
     {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
-    {"throw", FC_THROW, ""},
+    {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
+    {"clear", FC_CLEAR, "B"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {

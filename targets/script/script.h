@@ -34,7 +34,9 @@ enum fc_op_kind {
   FC_RETURN,     /* return N           return from main                       */
   FC_RAISE,      /* raise SIG          raise(SIG), by name or number          */
   FC_CRASH,      /* crash              a real invalid memory write (SIGSEGV)  */
-  FC_THROW       /* throw              uncaught exception (C++)               */
+  FC_THROW,      /* throw              uncaught exception (C++)               */
+  FC_IGNORE,     /* ignore SIG         signal(SIG, SIG_IGN)                   */
+  FC_CLEAR       /* clear on|off       C++: clear() a stream that went bad    */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };

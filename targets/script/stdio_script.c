@@ -73,7 +73,8 @@ static void do_read(int index, const struct fc_op* op) {
 
 static int cxx_only(const struct fc_op* op) {
   return op->kind == FC_ENDL || op->kind == FC_SYNC || op->kind == FC_TIE ||
-         op->kind == FC_UNITBUF || op->kind == FC_THROW || op->stream == FC_LOG;
+         op->kind == FC_UNITBUF || op->kind == FC_THROW || op->kind == FC_CLEAR ||
+         op->stream == FC_LOG;
 }
 
 /* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
@@ -107,6 +108,7 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_ABORT: abort();
     case FC_RETURN: *rc = (int)op->n; return 1;
     case FC_RAISE: raise((int)op->n); break;
+    case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;

@@ -33,6 +33,10 @@ nlohmann::json to_json(const wait_status& status);
 nlohmann::json writes_json(const trace_summary& t);
 /// "trace": the ordered event log and totals per call.
 nlohmann::json trace_json(const trace_summary& t);
+/// Each fault plan, whether it was reached, and the calls it selected.
+nlohmann::json faults_json(const trace_summary& t);
+/// "fault:   SPEC: what it did" for each fault plan ("never reached" if nothing).
+std::string fault_lines(const trace_summary& t);
 
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/observation.hpp"
 #include "flushcheck/reader_policy.hpp"
@@ -27,6 +28,8 @@ struct run_options {
   stdin_kind input = stdin_kind::null;
   std::string input_data;  ///< written to a pipe or pty stdin
   kill_plan kill;
+  /// Writes that fail or come up short, injected by the tracer (implies it).
+  std::vector<fault_plan> faults;
   /// Count write-family calls with the tracer (implied by write:N kills).
   bool trace = false;
   trace_backend backend = trace_backend::ptrace;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/traced_calls.hpp"
 
 namespace flushcheck {
@@ -40,6 +41,7 @@ struct trace_summary {
   std::int64_t stops = 0;                                ///< ptrace stops handled
   int processes = 0;                                     ///< processes and threads followed
   std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
+  std::vector<fault_result> faults;                      ///< one per fault plan, in the order given
 
   /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
   /// when stderr shares it) and to stderr's own sink (role "stderr").

@@ -9,7 +9,9 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/observation.hpp"
 #include "flushcheck/spawn.hpp"
@@ -22,8 +24,9 @@ namespace flushcheck {
 using file_id = std::pair<dev_t, ino_t>;
 
 struct tracer_options {
-  kill_plan kill;           ///< write:N and after-write:N are done by the tracer
-  file_id stdout_id{0, 0};  ///< the stdout sink: write:N counts calls to it
+  kill_plan kill;                  ///< write:N and after-write:N are done by the tracer
+  std::vector<fault_plan> faults;  ///< injected at the entry of the calls they select
+  file_id stdout_id{0, 0};         ///< the stdout sink: write:N counts calls to it
   file_id stderr_id{0, 0};
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };

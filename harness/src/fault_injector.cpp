@@ -1,0 +1,135 @@
+#include "fault_injector.hpp"
+
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <string>
+
+#include "proc_status.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+void set_syscall_arg(user_regs_struct& regs, int i, unsigned long long v) {
+  switch (i) {
+    case 0: regs.rdi = v; break;
+    case 1: regs.rsi = v; break;
+    case 2: regs.rdx = v; break;
+    case 3: regs.r10 = v; break;
+    case 4: regs.r8 = v; break;
+    default: regs.r9 = v; break;
+  }
+}
+
+/// Whether the kernel would raise SIGPIPE with this call's EPIPE: not for
+/// sendto / sendmsg with MSG_NOSIGNAL (send(2)).
+bool epipe_raises_sigpipe(const decoded_call& c, const user_regs_struct& regs) {
+  if (c.call == traced_call::sendto) return (syscall_arg(regs, 3) & MSG_NOSIGNAL) == 0;
+  if (c.call == traced_call::sendmsg) return (syscall_arg(regs, 2) & MSG_NOSIGNAL) == 0;
+  return true;
+}
+
+}  // namespace
+
+fault_injector::fault_injector(std::vector<fault_plan> plans) : plans_(std::move(plans)) {
+  for (const auto& f : plans_) results_.push_back({f.text(), {}});
+}
+
+bool fault_injector::targets(const fault_plan& f, const destination_counters& d) const {
+  switch (f.where) {
+    case fault_plan::target::stdout_sink: return d.role.starts_with("stdout");
+    case fault_plan::target::stderr_sink: return d.role.ends_with("stderr");
+    case fault_plan::target::file: return d.what == f.path;
+  }
+  return false;
+}
+
+bool fault_injector::at_entry(pid_t p, const destination_counters& dest, std::int64_t call,
+                              decoded_call& c, user_regs_struct& regs, std::int64_t t_us) {
+  for (std::size_t i = 0; i < plans_.size(); ++i) {
+    const auto& f = plans_[i];
+    if (!targets(f, dest) || !f.selects(call)) continue;
+    fault_event e{call, t_us, p, to_string(c.call), c.bytes, false, ""};
+    e.result = f.error != 0 ? fail_call(p, f, c, regs) : shorten(p, f, c, regs);
+    e.applied = f.error != 0 || c.bytes != e.requested;
+    results_[i].events.push_back(std::move(e));
+    return results_[i].events.back().applied;  // the first plan that selects a call has it
+  }
+  return false;
+}
+
+/// Skipped at its entry (orig_rax -1), the call returns -errno (seccomp(2),
+/// SECCOMP_RET_TRACE). EPIPE also raises SIGPIPE, as the kernel does.
+std::string fault_injector::fail_call(pid_t p, const fault_plan& f, decoded_call& c,
+                                      user_regs_struct& regs) {
+  bool sigpipe = f.error == EPIPE && epipe_raises_sigpipe(c, regs);
+  regs.orig_rax = static_cast<unsigned long long>(-1);
+  regs.rax = static_cast<unsigned long long>(-static_cast<long long>(f.error));
+  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  if (sigpipe) ::syscall(SYS_tgkill, tgid_of(p), p, SIGPIPE);
+  c.bytes = 0;
+  return errno_name(f.error) + (sigpipe ? " and SIGPIPE" : "");
+}
+
+std::string fault_injector::shorten(pid_t p, const fault_plan& f, decoded_call& c,
+                                    user_regs_struct& regs) {
+  const auto& info_ = info(c.call);
+  if (info_.bytes != byte_count::arg && info_.bytes != byte_count::iovec)
+    return std::string(
+               "not applied: the tracer shortens write, writev, pwrite64, pwritev, "
+               "pwritev2 and sendto, not ") +
+           info_.name;
+  if (f.short_bytes >= c.bytes)
+    return "not applied: short:" + std::to_string(f.short_bytes) + " is not shorter than the " +
+           std::to_string(c.bytes) + " bytes asked for";
+  if (info_.bytes == byte_count::iovec) return shorten_iovec(p, f, c, regs);
+  set_syscall_arg(regs, info_.bytes_arg, static_cast<unsigned long long>(f.short_bytes));
+  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  std::string out = "short: " + std::to_string(f.short_bytes) + " of " + std::to_string(c.bytes);
+  c.bytes = f.short_bytes;
+  return out + " bytes";
+}
+
+/// Keeps the iovecs that hold the first K bytes: the count register drops
+/// the rest, and the last one's length is cut in the program's memory for
+/// the call, then put back at its exit (the program never sees it).
+std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_call& c,
+                                          user_regs_struct& regs) {
+  const auto& info_ = info(c.call);
+  auto base = syscall_arg(regs, info_.bytes_arg);
+  auto count = std::min<unsigned long long>(syscall_arg(regs, info_.bytes_arg + 1), 1024);
+  std::vector<iovec> vec(count);
+  iovec local{vec.data(), count * sizeof(iovec)};
+  iovec remote{reinterpret_cast<void*>(base), count * sizeof(iovec)};
+  if (::process_vm_readv(p, &local, 1, &remote, 1, 0) != static_cast<ssize_t>(local.iov_len))
+    return "not applied: the iovec could not be read";
+  std::size_t j = 0, before = 0;
+  while (before + vec[j].iov_len <= static_cast<std::size_t>(f.short_bytes) && j + 1 < count)
+    before += vec[j++].iov_len;
+  auto len_addr = base + j * sizeof(iovec) + offsetof(iovec, iov_len);
+  auto cut = static_cast<unsigned long long>(f.short_bytes) - before;
+  if (::ptrace(PTRACE_POKEDATA, p, len_addr, reinterpret_cast<void*>(cut)) != 0)
+    return "not applied: the iovec could not be written";
+  restores_[p] = {len_addr, vec[j].iov_len};
+  set_syscall_arg(regs, info_.bytes_arg + 1, j + 1);
+  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  std::string out = "short: " + std::to_string(f.short_bytes) + " of " + std::to_string(c.bytes);
+  c.bytes = f.short_bytes;
+  return out + " bytes";
+}
+
+void fault_injector::at_exit(pid_t p) {
+  auto it = restores_.find(p);
+  if (it == restores_.end()) return;
+  ::ptrace(PTRACE_POKEDATA, p, it->second.addr, reinterpret_cast<void*>(it->second.len));
+  restores_.erase(it);
+}
+
+}  // namespace flushcheck::detail
