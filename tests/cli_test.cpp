@@ -569,5 +569,22 @@ TEST(docs, semantics_lists_every_property_as_the_catalogue_says) {
       << "docs/semantics.md is out of date: run ci/update-docs";
 }
 
+TEST(docs, faults_lists_every_fault_and_backpressure_property) {
+  auto r = cli({"matrix", "--properties"});
+  ASSERT_EQ(r.code, 0);
+  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/faults.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  std::istringstream lines(r.out);
+  int listed = 0;
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("- `fault.") || line.starts_with("- `backpressure.")) {
+      ++listed;
+      EXPECT_NE(doc.str().find(line + "\n"), std::string::npos)
+          << line << "\ndocs/faults.md is out of date: run ci/update-docs";
+    }
+  EXPECT_GE(listed, 9);
+}
+
 }  // namespace
 }  // namespace flushcheck

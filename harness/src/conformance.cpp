@@ -61,6 +61,8 @@ const std::vector<property>& catalogue() {
     detail::add_death_properties(v);
     detail::add_iostream_properties(v);
     detail::add_merged_and_error_properties(v);
+    detail::add_fault_properties(v);
+    detail::add_backpressure_properties(v);
     return v;
   }();
   return all;

@@ -14,7 +14,11 @@ std::string repro_command(const run_options& o) {
   if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
   if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
   if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + o.kill.text();
-  if (o.trace && !o.kill.needs_tracer()) cmd += " --trace";
+  for (const auto& f : o.faults) cmd += " --fault=" + shell_quote(f.text());
+  if (o.reader.what != reader_policy::kind::prompt) cmd += " --reader=" + o.reader.text();
+  if (o.pipe_size != 0) cmd += " --pipe-size=" + std::to_string(o.pipe_size);
+  if (o.nonblock) cmd += " --nonblock";
+  if (o.trace && !o.kill.needs_tracer() && o.faults.empty()) cmd += " --trace";
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);
   return cmd;

@@ -286,8 +286,8 @@ int fc_load(int argc, char** argv, struct fc_script* script) {
 
 void fc_report(int index, const struct fc_op* op, const char* call, int err) {
   char line[300];
-  int n = snprintf(line, sizeof line, "%s: op %d '%s': %s: %s\n", fc_program_name, index + 1,
-                   op->text, call, strerror(err));
+  int n = snprintf(line, sizeof line, "%s: op %d '%s': %s: %s (errno %d)\n", fc_program_name,
+                   index + 1, op->text, call, strerror(err), err);
   if (n > 0) {
     ssize_t ignored = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     (void)ignored;

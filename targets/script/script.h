@@ -79,7 +79,8 @@ extern int fc_io_error; /* set by fc_report: the target then exits 1 */
 int fc_load(int argc, char** argv, struct fc_script* script);
 
 /* One line on fd 2, written with write(2) so stdio's buffers stay as they
- * are: "<prog>: op 3 'flush out': fflush: No space left on device". */
+ * are: "<prog>: op 3 'flush out': fflush: No space left on device (errno 28)"
+ * (the number, because the text differs between C libraries). */
 void fc_report(int index, const struct fc_op* op, const char* call, int err);
 
 /* N payload bytes of op INDEX, plus '\n' if NEWLINE; NUL-terminated. */

@@ -58,5 +58,7 @@ void add_stdio_properties(std::vector<property>& out);
 void add_death_properties(std::vector<property>& out);
 void add_iostream_properties(std::vector<property>& out);
 void add_merged_and_error_properties(std::vector<property>& out);
+void add_fault_properties(std::vector<property>& out);
+void add_backpressure_properties(std::vector<property>& out);
 
 }  // namespace flushcheck::detail
