@@ -555,15 +555,19 @@ TEST(cli, matrix_markdown_has_the_table) {
 namespace flushcheck {
 namespace {
 
+std::string source_file(const std::string& path) {
+  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/" + path);
+  std::stringstream doc;
+  doc << in.rdbuf();
+  return doc.str();
+}
+
 TEST(docs, semantics_lists_every_property_as_the_catalogue_says) {
   // Golden: docs/semantics.md ends with `flushcheck matrix --properties`
   // (ci/update-docs rewrites it).
   auto r = cli({"matrix", "--properties"});
   ASSERT_EQ(r.code, 0);
-  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/semantics.md");
-  std::stringstream doc;
-  doc << in.rdbuf();
-  std::string text = doc.str();
+  std::string text = source_file("docs/semantics.md");
   ASSERT_GE(text.size(), r.out.size());
   EXPECT_EQ(text.substr(text.size() - r.out.size()), r.out)
       << "docs/semantics.md is out of date: run ci/update-docs";
@@ -572,15 +576,13 @@ TEST(docs, semantics_lists_every_property_as_the_catalogue_says) {
 TEST(docs, faults_lists_every_fault_and_backpressure_property) {
   auto r = cli({"matrix", "--properties"});
   ASSERT_EQ(r.code, 0);
-  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/faults.md");
-  std::stringstream doc;
-  doc << in.rdbuf();
+  std::string doc = source_file("docs/faults.md");
   std::istringstream lines(r.out);
   int listed = 0;
   for (std::string line; std::getline(lines, line);)
     if (line.starts_with("- `fault.") || line.starts_with("- `backpressure.")) {
       ++listed;
-      EXPECT_NE(doc.str().find(line + "\n"), std::string::npos)
+      EXPECT_NE(doc.find(line + "\n"), std::string::npos)
           << line << "\ndocs/faults.md is out of date: run ci/update-docs";
     }
   EXPECT_GE(listed, 9);
