@@ -1,5 +1,6 @@
 #include "fault_injector.hpp"
 
+#include <fnmatch.h>
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -46,7 +47,7 @@ bool fault_injector::targets(const fault_plan& f, const destination_counters& d)
   switch (f.where) {
     case fault_plan::target::stdout_sink: return d.role.starts_with("stdout");
     case fault_plan::target::stderr_sink: return d.role.ends_with("stderr");
-    case fault_plan::target::file: return d.what == f.path;
+    case fault_plan::target::file: return ::fnmatch(f.path.c_str(), d.what.c_str(), 0) == 0;
   }
   return false;
 }

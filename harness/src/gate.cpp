@@ -45,6 +45,18 @@ gate_run& gate_run::timeout(std::chrono::milliseconds t) {
   timeout_ = t;
   return *this;
 }
+gate_run& gate_run::fault(std::string spec) {
+  faults_.push_back(std::move(spec));
+  return *this;
+}
+gate_run& gate_run::reader(const std::string& policy) {
+  reader_ = reader_policy::parse(policy);
+  return *this;
+}
+gate_run& gate_run::nonblock(bool on) {
+  nonblock_ = on;
+  return *this;
+}
 
 namespace {
 
@@ -78,14 +90,24 @@ std::string read_file(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+/// TEXT with each "{logdir}" replaced by DIR.
+std::string with_logdir(std::string text, const std::string& dir) {
+  for (auto at = text.find("{logdir}"); at != std::string::npos; at = text.find("{logdir}"))
+    text.replace(at, 8, dir);
+  return text;
+}
+
+}  // namespace
+
 gate_result gate_run::run() const {
   temp_dir dir;
   run_options o;
-  for (auto a : argv_) {
-    for (auto at = a.find("{logdir}"); at != std::string::npos; at = a.find("{logdir}"))
-      a.replace(at, 8, dir.path);
-    o.argv.push_back(std::move(a));
-  }
+  for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir.path));
+  for (const auto& f : faults_) o.faults.push_back(fault_plan::parse(with_logdir(f, dir.path)));
+  o.reader = reader_;
+  o.nonblock = nonblock_;
   o.env = clean_environment();
   o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir.path);
   for (const auto& e : env_) o.env.push_back(e);
@@ -136,6 +158,13 @@ long gate_result::stdout_writes() const {
 }
 long gate_result::stderr_writes() const {
   return obs.trace ? static_cast<long>(obs.trace->stderr_write_calls()) : 0;
+}
+
+const fault_result& gate_result::fault(std::size_t i) const {
+  if (!obs.trace || i >= obs.trace->faults.size())
+    throw std::out_of_range("no fault " + std::to_string(i) + " in this run (" +
+                            std::to_string(obs.trace ? obs.trace->faults.size() : 0) + " given)");
+  return obs.trace->faults[i];
 }
 
 std::ostream& operator<<(std::ostream& os, const gate_result& r) {

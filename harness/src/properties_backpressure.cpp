@@ -22,9 +22,10 @@ verdict paused_reader_blocks_writer(property_context& ctx) {
   v.pass = v.pass && full;
   v.observed = std::to_string(obs.out.bytes) + " bytes in a pipe of " +
                std::to_string(obs.out.pipe_size) + ", " + obs.status.describe();
-  v.explanation = "a writer whose reader reads nothing blocks once the pipe holds its capacity "
-                  "(and is still blocked at the cut): saw " +
-                  v.observed;
+  v.explanation =
+      "a writer whose reader reads nothing blocks once the pipe holds its capacity "
+      "(and is still blocked at the cut): saw " +
+      v.observed;
   v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)},
                {"pipe_size", static_cast<std::int64_t>(obs.out.pipe_size)}};
   return v;
@@ -33,9 +34,10 @@ verdict paused_reader_blocks_writer(property_context& ctx) {
 verdict closed_reader_sigpipe(property_context& ctx) {
   auto obs = run_with_reader(ctx, "marker a; write 3; flush; line 2; exit 0", "close-after=0");
   verdict v = status_is(obs, wait_status::signaled(SIGPIPE));
-  v.explanation = "a write to a pipe with no reader raises SIGPIPE, whose default ends the "
-                  "process: " +
-                  obs.status.describe();
+  v.explanation =
+      "a write to a pipe with no reader raises SIGPIPE, whose default ends the "
+      "process: " +
+      obs.status.describe();
   return v;
 }
 

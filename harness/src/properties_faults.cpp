@@ -9,7 +9,8 @@ namespace {
 
 const int k_errnos[] = {EAGAIN, EINTR, ENOSPC, EIO};
 
-observation run_faulted(property_context& ctx, const std::string& script, const std::string& fault) {
+observation run_faulted(property_context& ctx, const std::string& script,
+                        const std::string& fault) {
   run_options o;
   o.faults.push_back(fault_plan::parse(fault));
   return ctx.run(script, o);
@@ -39,7 +40,8 @@ verdict flush_reports_error(property_context& ctx) {
     bool told = obs.err.data.find(flush_call(ctx)) != std::string::npos &&
                 (ctx.language() == lang::cxx || obs.err.data.find(errno_part) != std::string::npos);
     std::string said = flush_call(ctx) + (ctx.language() == lang::c ? "..." + errno_part : "");
-    v.observed += (v.observed.empty() ? "" : ", ") + errno_name(e) + (told ? ": reported" : ": silent");
+    v.observed +=
+        (v.observed.empty() ? "" : ", ") + errno_name(e) + (told ? ": reported" : ": silent");
     note_failure(v, told, ctx,
                  "with " + errno_name(e) + " at the flush's write, expected '" + said +
                      "' on stderr, got " + show(obs.err.data));
@@ -56,7 +58,8 @@ verdict failed_bytes_dropped(property_context& ctx) {
   for (int e : {EAGAIN, EINTR, ENOSPC}) {
     auto obs = run_faulted(ctx, "write 3; flush; flush; exit 0", errno_name(e) + "@write:1");
     bool dropped = obs.out.bytes == 0;
-    v.observed += (v.observed.empty() ? "" : ", ") + errno_name(e) + (dropped ? ": dropped" : ": kept");
+    v.observed +=
+        (v.observed.empty() ? "" : ", ") + errno_name(e) + (dropped ? ": dropped" : ": kept");
     v.figures[errno_name(e) + "_bytes_later"] = static_cast<std::int64_t>(obs.out.bytes);
     note_failure(v, dropped, ctx,
                  "after " + errno_name(e) + " the second flush sent " + show(obs.out.data) +
@@ -70,19 +73,21 @@ verdict short_write_completed(property_context& ctx) {
   std::int64_t calls = obs.trace ? obs.trace->stdout_write_calls() : -1;
   verdict v;
   v.pass = obs.out.data == payload(0, 30) && calls == 2;
-  v.observed = std::to_string(obs.out.bytes) + " of 30 bytes in " + std::to_string(calls) + " calls";
-  v.explanation = "a write that takes 1 of 30 bytes is followed by one for the other 29: saw " +
-                  v.observed;
+  v.observed =
+      std::to_string(obs.out.bytes) + " of 30 bytes in " + std::to_string(calls) + " calls";
+  v.explanation =
+      "a write that takes 1 of 30 bytes is followed by one for the other 29: saw " + v.observed;
   v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)}, {"write_calls", calls}};
   return v;
 }
 
 verdict output_after_failed_flush(property_context& ctx) {
   auto obs = run_faulted(ctx, "write 3; flush; line 2; flush; exit 0", "EAGAIN@write:1");
-  return record(obs.out.bytes == 3 ? "later output goes out" : "later output: " + show(obs.out.data),
-                "the error indicator stays set (ISO C 7.21.10.3) but does not stop later "
-                "writes: after a failed flush, " +
-                    show(obs.out.data) + " reached the reader");
+  return record(
+      obs.out.bytes == 3 ? "later output goes out" : "later output: " + show(obs.out.data),
+      "the error indicator stays set (ISO C 7.21.10.3) but does not stop later "
+      "writes: after a failed flush, " +
+          show(obs.out.data) + " reached the reader");
 }
 
 verdict cout_bad_after_failed_flush(property_context& ctx) {

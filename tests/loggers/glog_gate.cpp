@@ -97,5 +97,34 @@ TEST(glog_gate, failure_signal_handler_flushes_on_segv_and_term) {
       "observation");
 }
 
+// The INFO file full for good (ENOSPC at every write), with every record
+// flushed (logbuflevel -1): glog ignores what fflush returns, so each record
+// is lost without a word. GLOG_stop_logging_if_full_disk ("avoid logging to
+// the disk if the disk is full", glog/logging.h) changes nothing here: glog
+// checks errno after fwrite only (src/logging.cc LogFileObject::Write, whose
+// own comment says fwrite does not fail for small messages), and the error
+// comes from the flush: still one write per record, 20 of 20.
+TEST(glog_gate, a_full_disk_loses_every_record_silently_stop_logging_flag_or_not) {
+  for (const char* stop : {"0", "1"}) {
+    auto r = glog("return")
+                 .env("GLOG_logbuflevel=-1")
+                 .env(std::string("GLOG_stop_logging_if_full_disk=") + stop)
+                 .fault("ENOSPC@file:{logdir}/*log.INFO.*:every")
+                 .kill_at_marker(1)
+                 .run();
+    const auto& info = r.file("log.INFO.");
+    EXPECT_EQ(info.content, "") << r;
+    EXPECT_EQ(r.fault().events.size(), static_cast<std::size_t>(records)) << r;
+    EXPECT_EQ(info.write_calls, records) << "glog went on writing" << r;
+    EXPECT_EQ(r.obs.err.data, "") << "nothing reported" << r;
+    add(std::string("GLOG_logbuflevel=-1, stop_logging_if_full_disk=") + stop +
+            ", ENOSPC at every write",
+        "INFO file", "SIGKILL", info.content, -1, "observation",
+        std::string("all lost, nothing reported") +
+            (stop[0] == '1' ? "; the flag never stops the writes (errno checked after fwrite)"
+                            : ""));
+  }
+}
+
 }  // namespace
 }  // namespace flushcheck

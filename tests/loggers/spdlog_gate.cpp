@@ -129,5 +129,42 @@ TEST(spdlog_gate, async_logger_shutdown_drains_and_sigkill_keeps_a_prefix) {
       overrun.file("app.log").content, -1, "observation", "in order; drops allowed");
 }
 
+// ENOSPC at the 10th write to the log file (flush_on(info): one write per
+// record): file_helper::flush throws "Failed flush to file" (spdlog
+// details/file_helper-inl.h) and the logger's default error handler prints
+// "[*** LOG ERROR #0001 ***]" to stderr (logger-inl.h): the failure is
+// reported, that record is lost (glibc drops a failed write's bytes), the
+// others arrive in order.
+TEST(spdlog_gate, enospc_on_the_log_file_reaches_the_error_handler) {
+  auto r = gate_run({prog, "file_flush_on_info", std::to_string(records), "return"})
+               .watch("app.log")
+               .fault("ENOSPC@file:{logdir}/app.log:write:10")
+               .run();
+  ASSERT_EQ(r.fault().events.size(), 1u) << r;
+  const auto& f = r.file("app.log");
+  EXPECT_NE(r.obs.err.data.find("[*** LOG ERROR #0001 ***]"), std::string::npos) << r;
+  EXPECT_NE(r.obs.err.data.find("No space left on device"), std::string::npos) << r;
+  EXPECT_TRUE(records_in_order(f.content)) << r;
+  EXPECT_EQ(loggers::survived(f.content), records - 1) << r;
+  EXPECT_FALSE(records_through(f.content, records - 1)) << "record 9 was lost" << r;
+  add("basic_file_sink, flush_on(info), ENOSPC at write 10", "file", "return", f.content,
+      f.write_calls, "promise", "reported by the error handler; that record lost");
+}
+
+// EAGAIN at the 10th write of stdout_sink (a non-blocking stdout whose pipe
+// is full): stdout_sink_base::log ignores what fwrite and fflush return
+// (sinks/stdout_sinks-inl.h), so the record is lost and nothing says so.
+TEST(spdlog_gate, eagain_on_stdout_loses_a_record_silently) {
+  auto r =
+      gate_run({prog, "stdout", std::to_string(records), "return"}).fault("EAGAIN@write:10").run();
+  ASSERT_EQ(r.fault().events.size(), 1u) << r;
+  EXPECT_TRUE(records_in_order(r.obs.out.data)) << r;
+  EXPECT_EQ(loggers::survived(r.obs.out.data), records - 1) << r;
+  EXPECT_EQ(r.obs.err.data, "") << "no error reported" << r;
+  EXPECT_EQ(r.obs.status, wait_status::exited(0)) << r;
+  add("stdout_sink, EAGAIN at write 10", "pipe", "return", r.obs.out.data, r.stdout_writes(),
+      "observation", "one record lost, nothing reported");
+}
+
 }  // namespace
 }  // namespace flushcheck

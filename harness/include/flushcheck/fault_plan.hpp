@@ -17,7 +17,9 @@ struct fault_plan {
   enum class pattern { nth, every, random };
 
   target where = target::stdout_sink;
-  std::string path;              ///< target::file: absolute, symlinks of existing parts resolved
+  /// target::file: absolute, symlinks of existing parts resolved; a glob
+  /// (fnmatch(3): "/logs/*.INFO.*") for a file named when the program runs.
+  std::string path;
   int error = 0;                 ///< the errno the call fails with; 0: a short write
   std::int64_t short_bytes = 0;  ///< short:K: the kernel is asked for the first K bytes only
   pattern when = pattern::nth;
@@ -30,7 +32,7 @@ struct fault_plan {
 
   /// WHAT@[DEST:]WHEN. WHAT: an errno name (EAGAIN, EWOULDBLOCK, EINTR,
   /// ENOSPC, EIO, EPIPE, EFBIG, EDQUOT, EBADF) or short:K. DEST: stdout
-  /// (the default), stderr or file:PATH. WHEN: write:N, write:NxK, every or
+  /// (the default), stderr or file:PATH (a glob). WHEN: write:N, write:NxK, every or
   /// random=P,seed=S. Throws usage_error (prefix "--fault=TEXT: ").
   static fault_plan parse(std::string_view text);
   /// parse's inverse.

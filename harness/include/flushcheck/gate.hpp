@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/observation.hpp"
+#include "flushcheck/reader_policy.hpp"
 #include "flushcheck/sink.hpp"
 
 namespace flushcheck {
@@ -36,6 +38,9 @@ struct gate_result {
   /// Write-family calls to stdout's sink (stdout+stderr when merged).
   long stdout_writes() const;
   long stderr_writes() const;
+  /// The I-th fault given to gate_run::fault(), with the calls it hit (none:
+  /// never reached); throws std::out_of_range if there is no such fault.
+  const fault_result& fault(std::size_t i = 0) const;
 };
 std::ostream& operator<<(std::ostream& os, const gate_result& r);
 
@@ -57,6 +62,15 @@ class gate_run {
   gate_run& kill_at_marker(long n, int sig = SIGKILL) { return cut(kill_plan::at_marker(n, sig)); }
   gate_run& kill_at_write(long n, int sig = SIGKILL) { return cut(kill_plan::at_write(n, sig)); }
   gate_run& timeout(std::chrono::milliseconds t);
+  /// A write that fails or comes up short (docs/faults.md): "EAGAIN@write:3",
+  /// "ENOSPC@file:{logdir}/app.log:write:2" ({logdir} as in the arguments).
+  /// Parsed by run(), which throws usage_error for a bad spec.
+  gate_run& fault(std::string spec);
+  /// How stdout's sink is read: "paused", "close-after=100", ... (docs/cli.md);
+  /// throws usage_error at once for a bad policy.
+  gate_run& reader(const std::string& policy);
+  /// O_NONBLOCK on the program's stdout and stderr, as from a non-blocking parent.
+  gate_run& nonblock(bool on = true);
   /// Runs the program traced; throws spawn_error if it cannot start.
   gate_result run() const;
 
@@ -68,6 +82,9 @@ class gate_run {
   std::optional<sink_kind> err_ = sink_kind::pipe;
   kill_plan cut_;
   std::chrono::milliseconds timeout_{20000};
+  std::vector<std::string> faults_;
+  reader_policy reader_;
+  bool nonblock_ = false;
 };
 
 /// A check's outcome: true or false, and why, for people.
