@@ -364,6 +364,25 @@ TEST(cli, explore_cuts_at_markers_and_samples_when_asked) {
   expect_one_line_error(cli({"explore", "--", "/nonexistent/prog"}), 3, "/nonexistent/prog");
 }
 
+// dash writes each echo at once and completes a short write (xwrite loops):
+// an EAGAIN loses that line alone, a short write nothing.
+TEST(cli, explore_faults_at_every_write_lists_the_lines_each_loses) {
+  auto r = cli(
+      {"explore", "--json", "--faults=EAGAIN,short:1", "--", "/bin/sh", "-c", "echo a; echo b"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto run = nlohmann::json::parse(r.out)["runs"][0];
+  ASSERT_EQ(run["cuts"].size(), 4u) << r.out;  // 2 writes x 2 faults, no signal cuts
+  EXPECT_EQ(run["cuts"][0]["fault"], "EAGAIN@write:1");
+  EXPECT_EQ(run["cuts"][0]["lost"], nlohmann::json::array({"a"}));
+  EXPECT_EQ(run["cuts"][0]["prefix"], false);  // "b" arrived after the gap
+  EXPECT_EQ(run["cuts"][1]["lost"], nlohmann::json::array({"b"}));
+  EXPECT_EQ(run["cuts"][2]["fault"], "short:1@write:1");
+  EXPECT_EQ(run["cuts"][2]["lost"], nlohmann::json::array());
+  EXPECT_EQ(run["cuts"][3]["lines"], 2);
+  expect_one_line_error(cli({"explore", "--faults=EAGAN", "--", "/bin/true"}), 2,
+                        "--faults=EAGAN: unknown errno");
+}
+
 TEST(cli, shell_echo_is_unbuffered_everywhere) {
   for (const char* sink : {"pipe", "pty", "file"}) {
     auto j = run_json({std::string("--stdout=") + sink, "--kill=KILL@marker:1", "--", "/bin/sh",

@@ -68,6 +68,7 @@ struct explore_command {
   std::string stdin_kind = "null";
   std::string input;
   std::string signals = "KILL";
+  std::string faults;
   std::size_t max_cuts = 200;
   long timeout_ms = 10000;
   bool json = false;

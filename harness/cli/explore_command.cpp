@@ -21,6 +21,10 @@ explore_command::explore_command(CLI::App& parent) {
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
   app->add_option("--signal", signals, "signals to cut with, comma-separated (KILL, TERM, ...)")
       ->capture_default_str();
+  app->add_option("--faults", faults,
+                  "faults to inject at each write to stdout, one run each, comma-separated: "
+                  "EAGAIN, ENOSPC, EINTR, ..., short:K (the WHAT of run --fault); alone, no "
+                  "signal cuts are made (add --signal for both)");
   app->add_option("--max-cuts", max_cuts,
                   "per sink: more cuts than this are sampled evenly (and the report says so)")
       ->capture_default_str()
@@ -67,6 +71,18 @@ int explore_command::execute() {
     auto sig = parse_signal(name);
     if (!sig) throw usage_error("--signal=" + name + ": not a signal name or number");
     e.signals.push_back(*sig);
+  }
+  if (!faults.empty()) {
+    for (const auto& what : split_commas(faults)) {
+      try {
+        fault_plan::parse(what + "@write:1");  // a bad WHAT is a usage error now
+      } catch (const usage_error& bad) {
+        std::string why = bad.what();
+        throw usage_error("--faults=" + what + why.substr(why.find(": ")));
+      }
+      e.faults.push_back(what);
+    }
+    if (app->count("--signal") == 0) e.signals.clear();
   }
   e.max_cuts = max_cuts;
   apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);

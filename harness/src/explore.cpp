@@ -31,6 +31,53 @@ std::vector<kill_plan> boundaries(long markers, long writes, int sig) {
   return cuts;
 }
 
+/// A run of the exploration: a cut, or a fault at one write (no cut).
+struct planned {
+  kill_plan cut;
+  std::optional<fault_plan> fault;
+};
+
+std::vector<planned> plan_runs(const explore_options& o, long markers, long writes) {
+  std::vector<planned> runs;
+  for (int sig : o.signals)
+    for (auto& c : boundaries(markers, writes, sig)) runs.push_back({c, std::nullopt});
+  for (const auto& what : o.faults)
+    for (long w = 1; w <= writes; ++w)
+      runs.push_back({{}, fault_plan::parse(what + "@write:" + std::to_string(w))});
+  return runs;
+}
+
+/// A fault run: the reference lines that arrived, in order (a fault may drop
+/// lines in the middle), and those that did not.
+void match_lines(explored_cut& c, const std::vector<std::string>& ref_lines) {
+  auto got = lines_of(c.survived);
+  std::size_t g = 0;
+  for (const auto& line : ref_lines) {
+    if (g < got.size() && got[g] == line) {
+      ++g;
+      ++c.lines_survived;
+    } else {
+      c.lost.push_back(line);
+    }
+  }
+  for (; g < got.size(); ++g) c.torn += got[g];  // bytes that are no line of the reference
+}
+
+explored_cut judge_fault(const observation& reference, const fault_plan& f,
+                         const observation& obs) {
+  explored_cut c;
+  c.fault = f;
+  c.fault_applied = obs.trace && !obs.trace->faults.empty() &&
+                    !obs.trace->faults.front().events.empty() &&
+                    obs.trace->faults.front().events.front().applied;
+  c.delivered = c.fault_applied;
+  c.status = obs.status;
+  c.survived = obs.out.data;
+  c.prefix = reference.out.data.compare(0, c.survived.size(), c.survived) == 0;
+  match_lines(c, lines_of(reference.out.data));
+  return c;
+}
+
 explored_cut judge(const observation& reference, const kill_plan& cut, const observation& obs) {
   explored_cut c;
   c.cut = cut;
@@ -68,24 +115,24 @@ std::vector<explored_sink> explore(const explore_options& o) {
     s.reference = run(ref);
     s.writes = s.reference.trace ? s.reference.trace->stdout_write_calls() : 0;
     s.markers = static_cast<long>(s.reference.markers.size());
-    std::vector<kill_plan> cuts;
-    for (int sig : o.signals)
-      for (auto& c : boundaries(s.markers, s.writes, sig)) cuts.push_back(c);
+    std::vector<planned> cuts = plan_runs(o, s.markers, s.writes);
     s.cuts_total = cuts.size();
     if (cuts.size() > o.max_cuts && o.max_cuts >= 2) {
       // Evenly spaced, first and last kept: deterministic, so a rerun agrees.
-      std::vector<kill_plan> picked;
+      std::vector<planned> picked;
       for (std::size_t i = 0; i < o.max_cuts; ++i)
         picked.push_back(cuts[i * (cuts.size() - 1) / (o.max_cuts - 1)]);
       cuts = std::move(picked);
       s.sampled = true;
     }
-    for (const auto& cut : cuts) {
+    for (const auto& p : cuts) {
       run_options r = o.base;
       r.stdout_sink = sink;
-      r.kill = cut;
+      r.kill = p.cut;
       r.trace = false;
-      s.cuts.push_back(judge(s.reference, cut, run(r)));
+      if (p.fault) r.faults = {*p.fault};
+      s.cuts.push_back(p.fault ? judge_fault(s.reference, *p.fault, run(r))
+                               : judge(s.reference, p.cut, run(r)));
     }
     result.push_back(std::move(s));
   }
@@ -99,16 +146,18 @@ nlohmann::json to_json(const std::vector<explored_sink>& result) {
     for (const auto& c : s.cuts) {
       nlohmann::json lost = nlohmann::json::array();
       for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
-      cuts.push_back({{"cut", c.cut.when_text()},
-                      {"signal", signal_name(c.cut.signal)},
-                      {"delivered", c.delivered},
-                      {"exit", to_json(c.status)},
-                      {"survived", bytes_as_code_points(c.survived)},
-                      {"bytes", c.survived.size()},
-                      {"lines", c.lines_survived},
-                      {"lost", lost},
-                      {"torn", bytes_as_code_points(c.torn)},
-                      {"prefix", c.prefix}});
+      cuts.push_back(
+          {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
+           {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
+           {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
+           {"delivered", c.delivered},
+           {"exit", to_json(c.status)},
+           {"survived", bytes_as_code_points(c.survived)},
+           {"bytes", c.survived.size()},
+           {"lines", c.lines_survived},
+           {"lost", lost},
+           {"torn", bytes_as_code_points(c.torn)},
+           {"prefix", c.prefix}});
     }
     const auto ref_lines = lines_of(s.reference.out.data).size();
     runs.push_back({{"stdout", std::string(to_string(s.sink))},
@@ -152,10 +201,16 @@ std::string explore_table(const std::vector<explored_sink>& result) {
       std::string survived =
           std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
       if (!c.torn.empty()) survived += " +" + std::to_string(c.torn.size()) + "B";
-      std::snprintf(line, sizeof line, "  %-16s %-7s %-22s %-18s %s%s\n", c.cut.when_text().c_str(),
-                    signal_name(c.cut.signal).c_str(),
-                    c.delivered ? c.status.describe().c_str() : "(not reached)", survived.c_str(),
-                    lost.c_str(), c.prefix ? "" : "  NOT A PREFIX");
+      std::string what = c.fault ? c.fault->text() : c.cut.when_text();
+      std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
+      std::snprintf(line, sizeof line, "  %-16s %-7s %-22s %-18s %s%s\n", what.c_str(), sig.c_str(),
+                    c.delivered ? c.status.describe().c_str()
+                    : c.fault   ? "(not applied)"
+                                : "(not reached)",
+                    survived.c_str(), lost.c_str(),
+                    c.prefix  ? ""
+                    : c.fault ? "  (a gap)"
+                              : "  NOT A PREFIX");
       os << line;
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 /// `flushcheck explore`: run any program once traced, then cut it at every
 /// marker and at every write boundary of its stdout, with each requested
-/// signal, and report per cut what survived and which lines were lost.
+/// signal, or fail each of its writes to stdout with each requested fault,
+/// and report per run what survived and which lines were lost.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,13 +18,18 @@ struct explore_options {
   run_options base;  ///< argv, env, stderr sink, stdin, timeout
   std::vector<sink_kind> stdout_sinks{sink_kind::pipe};
   std::vector<int> signals{SIGKILL};
+  /// Faults to inject at each write to stdout, one run each ("EAGAIN",
+  /// "short:1": the WHAT of --fault); those runs are not cut.
+  std::vector<std::string> faults;
   /// More cuts than this (per sink, all signals) are sampled evenly, the
   /// first and last boundary always in; the report says so.
   std::size_t max_cuts = 200;
 };
 
 struct explored_cut {
-  kill_plan cut;
+  kill_plan cut;                    ///< never for a fault run
+  std::optional<fault_plan> fault;  ///< the fault of a fault run
+  bool fault_applied = false;
   bool delivered = false;
   wait_status status = wait_status::exited(0);
   std::string survived;            ///< stdout bytes at the reader
@@ -38,7 +44,7 @@ struct explored_sink {
   observation reference;  ///< the uncut, traced run
   long writes = 0;        ///< write-family calls to stdout's destination
   long markers = 0;
-  std::size_t cuts_total = 0;  ///< boundaries x signals
+  std::size_t cuts_total = 0;  ///< boundaries x signals, plus writes x faults
   bool sampled = false;
   std::vector<explored_cut> cuts;
 };
