@@ -95,6 +95,41 @@ TEST(reader, paused_until_a_marker_reads_from_that_marker_on) {
   EXPECT_EQ(obs.out.data, "AAA\nDDD\n");  // each op writes its own letter
 }
 
+// --timeline: dd's one 100,000-byte write blocks at the pipe's capacity
+// until the reader, paused until the shell's marker 200 ms later, reads.
+TEST(reader, the_timeline_says_how_long_a_write_blocked_behind_a_paused_reader) {
+  auto o = opts({"/bin/sh", "-c",
+                 "dd if=/dev/zero bs=100000 count=1 status=none & sleep 0.2; echo go >&3; "
+                 "read x <&3; wait"});
+  o.reader = reader_policy::parse("paused-until=marker:1");
+  o.timeline = true;
+  auto obs = run(o);
+  ASSERT_TRUE(obs.trace && obs.trace->writes_timed);
+  EXPECT_EQ(obs.out.bytes, 100000u);
+  const trace_event* dd_write = nullptr;
+  for (const auto& e : obs.trace->events)
+    if (e.call == traced_call::write && e.bytes == 100000) dd_write = &e;
+  ASSERT_NE(dd_write, nullptr);
+  EXPECT_EQ(dd_write->result, 100000);
+  ASSERT_EQ(obs.markers.size(), 1u);
+  // It entered before the marker; it and the first read came only once the
+  // marker released the reader (the sleep is 200 ms; the marker's own time is
+  // taken after the reads it releases).
+  EXPECT_LT(dd_write->t_us, obs.markers[0].t_us);
+  EXPECT_GE(dd_write->returned_us - dd_write->t_us, 100000) << "blocked behind the reader";
+  ASSERT_FALSE(obs.out.chunks.empty());
+  EXPECT_GE(obs.out.chunks.front().t_us - dd_write->t_us, 100000) << "nothing read before";
+}
+
+TEST(reader, untimed_writes_have_no_return_time) {
+  auto o = opts({"/bin/sh", "-c", "echo a"});
+  o.trace = true;
+  auto obs = run(o);
+  ASSERT_TRUE(obs.trace);
+  EXPECT_FALSE(obs.trace->writes_timed);
+  for (const auto& e : obs.trace->events) EXPECT_EQ(e.returned_us, -1);
+}
+
 bool has_python() { return ::access("/usr/bin/python3", X_OK) == 0; }
 
 const char* k_big_write =

@@ -40,6 +40,7 @@ struct run_command {
   long pipe_size = 0;
   bool nonblock = false;
   std::vector<std::string> faults;
+  bool timeline = false;
   long timeout_ms = 10000;
   bool json = false;
   bool trace = false;

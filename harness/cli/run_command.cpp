@@ -77,6 +77,9 @@ run_command::run_command(CLI::App& parent) {
   app->add_flag("--nonblock", nonblock,
                 "O_NONBLOCK on the program's stdout and stderr (as from a non-blocking parent)");
   add_fault_option(app, faults);
+  app->add_flag("--timeline", timeline,
+                "with the tracer, also stop each write to stdout at its exit: when it returned "
+                "(how long it blocked), and per chunk how many writes had entered and returned");
   app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
@@ -104,6 +107,7 @@ int run_command::execute() {
   o.faults = parse_faults(faults);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.trace = trace;
+  o.timeline = timeline;
   o.argv = command;
   o.env = current_environment();
   o.on_spawn = remember_child;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "flushcheck/signals.hpp"
+#include "timeline.hpp"
 
 namespace flushcheck {
 
@@ -28,9 +29,25 @@ nlohmann::json strings_json(const std::vector<std::string>& v) {
 
 namespace {
 
-nlohmann::json stream_json(const stream_observation& s) {
+/// With a trace: each chunk also says how many writes to the stream's sink
+/// had entered (and, timed, returned) when it arrived.
+nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t,
+                           const std::string& role) {
   nlohmann::json chunks = nlohmann::json::array();
-  for (const auto& c : s.chunks) chunks.push_back({{"t_us", c.t_us}, {"bytes", c.bytes}});
+  std::vector<detail::chunk_writes> w;
+  if (t) w = detail::writes_before_chunks(*t, role, s.chunks);
+  for (std::size_t i = 0; i < s.chunks.size(); ++i) {
+    nlohmann::json c = {{"t_us", s.chunks[i].t_us}, {"bytes", s.chunks[i].bytes}};
+    if (t) c["writes_entered"] = w[i].entered;
+    if (t && t->writes_timed) c["writes_returned"] = w[i].returned;
+    chunks.push_back(std::move(c));
+  }
+  return chunks;
+}
+
+nlohmann::json stream_json(const stream_observation& s, const trace_summary* t,
+                           const std::string& role) {
+  nlohmann::json chunks = chunks_json(s, t, role);
   return {{"sink", s.sink},           {"data", bytes_as_code_points(s.data)},
           {"bytes", s.bytes},         {"hash", s.hash},
           {"kept", s.kept},           {"reader", s.reader},
@@ -73,9 +90,10 @@ nlohmann::json writes_json(const trace_summary& t) {
 nlohmann::json trace_json(const trace_summary& t) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& e : t.events)
-    events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes});
+    events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes, e.returned_us, e.result});
   return {{"events", events},
-          {"event_fields", {"t_us", "pid", "call", "fd", "bytes"}},
+          {"event_fields", {"t_us", "pid", "call", "fd", "bytes", "returned_us", "result"}},
+          {"writes_timed", t.writes_timed},
           {"events_dropped", t.events_dropped},
           {"totals", calls_json(t.totals)},
           {"stops", t.stops},
@@ -122,11 +140,12 @@ nlohmann::json to_json(const observation& obs) {
                  {"t_us", obs.kill->t_us}};
   else
     j["kill"] = nullptr;
-  j["stdout"] = stream_json(obs.out);
+  const trace_summary* t = obs.trace ? &*obs.trace : nullptr;
+  j["stdout"] = stream_json(obs.out, t, "stdout");
   if (obs.err.sink == "stdout")
     j["stderr"] = {{"sink", "stdout"}};
   else
-    j["stderr"] = stream_json(obs.err);
+    j["stderr"] = stream_json(obs.err, t, "stderr");
   nlohmann::json markers = nlohmann::json::array();
   for (const auto& m : obs.markers)
     markers.push_back({{"label", bytes_as_code_points(m.label)},
@@ -160,6 +179,25 @@ std::string fault_line(const fault_result& f) {
   if (f.events.size() > shown)
     line += "; and " + std::to_string(f.events.size() - shown) + " more (--json lists all)";
   return line + "\n";
+}
+
+/// --timeline: "timeline: 3 writes to stdout returned, ...; the longest, write #2 ...".
+std::string timeline_line(const trace_summary& t, const stream_observation& out) {
+  if (!t.writes_timed) return "";
+  auto w = detail::stdout_write_timing(t);
+  std::ostringstream s;
+  s << "timeline: " << w.timed << " writes to stdout returned, " << w.blocked_us / 1000.0
+    << " ms in them";
+  if (w.longest)
+    s << "; the longest, write #" << w.longest->number << " (" << w.longest->bytes << " bytes) at "
+      << w.longest->t_us / 1000.0 << " ms, blocked " << w.longest->blocked_us / 1000.0 << " ms";
+  if (w.never_returned > 0) s << "; " << w.never_returned << " never returned";
+  if (!out.chunks.empty()) {
+    auto first = detail::writes_before_chunks(t, "stdout", {out.chunks.front()}).front();
+    s << "; the first chunk arrived at " << out.chunks.front().t_us / 1000.0 << " ms, after "
+      << first.entered << " writes had entered";
+  }
+  return s.str() + "\n";
 }
 
 }  // namespace
@@ -207,7 +245,7 @@ std::string summary(const observation& obs) {
       if (d.write_calls > 0)
         s << "writes:  " << d.write_calls << " calls, " << d.bytes << " bytes to " << d.what
           << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
-  if (obs.trace) s << fault_lines(*obs.trace);
+  if (obs.trace) s << fault_lines(*obs.trace) << timeline_line(*obs.trace, obs.out);
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
   return s.str();
 }

@@ -217,11 +217,13 @@ class run_loop {
       if (!o_.faults.empty())
         throw usage_error("--fault=" + o_.faults.front().text() +
                           " needs the ptrace backend (perf only counts)");
+      if (o_.timeline) throw usage_error("--timeline needs the ptrace backend (perf only counts)");
       child_.start_counted(req);
-    } else if (o_.trace || o_.kill.needs_tracer() || !o_.faults.empty()) {
+    } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {
       tracer_options t;
       t.kill = o_.kill;
       t.faults = o_.faults;
+      t.time_writes = o_.timeline;
       t.stdout_id = id_of(out_.child_fd());
       t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
       t.start = start_;

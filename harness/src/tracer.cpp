@@ -124,6 +124,7 @@ struct tracer::state {
     std::size_t event;  // index in summary.events, or past its end (dropped)
   };
   std::unordered_map<pid_t, pending_result> results;  // byte_count::result calls in progress
+  std::unordered_map<pid_t, std::size_t> timed;  // time_writes: the event of a write in progress
   long observed_writes = 0;
   cut_state cut;
   detail::fault_injector faults{{}};
@@ -150,7 +151,9 @@ struct tracer::state {
   bool must_hold(pid_t p, const detail::decoded_call& c);
   void inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs);
   bool is_cut_call(const destination_counters& d) const;
-  bool stop_at_exit(pid_t p) const { return results.count(p) != 0 || faults.needs_exit(p); }
+  bool stop_at_exit(pid_t p) const {
+    return results.count(p) != 0 || timed.count(p) != 0 || faults.needs_exit(p);
+  }
   bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
   bool account(pid_t p, const detail::decoded_call& c);
   void count_write(destination_counters& d, std::int64_t bytes);
@@ -160,6 +163,7 @@ struct tracer::state {
   void resume(pid_t p, bool stop_at_exit);
   void on_syscall_exit(pid_t p);
   void take_result(pid_t p);
+  void take_return_time(pid_t p);
 
   // The cut.
   void cut_reached(pid_t p, const user_regs_struct& regs);
@@ -290,6 +294,7 @@ void tracer::state::on_new_tracee(pid_t parent) {
 
 void tracer::state::on_exit(pid_t p, int raw) {
   results.erase(p);
+  timed.erase(p);
   faults.forget(p);
   look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
@@ -396,7 +401,7 @@ bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
   ++summary.totals[i];
   std::size_t event = summary.events.size();
   if (event < k_max_events)
-    summary.events.push_back({now_us(), p, c.call, c.fd, c.bytes});
+    summary.events.push_back({now_us(), p, c.call, c.fd, c.bytes, d});
   else
     event = SIZE_MAX, ++summary.events_dropped;
   if (d < 0) return false;
@@ -408,7 +413,9 @@ bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
     results[p] = {d, event};
   else
     count_write(dest, c.bytes);
-  return dest.role.starts_with("stdout");
+  bool out = dest.role.starts_with("stdout");
+  if (out && opt.time_writes && event != SIZE_MAX) timed[p] = event;
+  return out;
 }
 
 void tracer::state::count_write(destination_counters& d, std::int64_t bytes) {
@@ -459,6 +466,7 @@ void tracer::state::resume_observed(pid_t p, const user_regs_struct& regs) {
 
 void tracer::state::on_syscall_exit(pid_t p) {
   take_result(p);
+  take_return_time(p);
   faults.at_exit(p);
   bool was_in_flight = cut.in_flight.erase(p) != 0;
   if (p == cut.thread && cut.at == cut_state::phase::waiting) {
@@ -479,6 +487,18 @@ void tracer::state::take_result(pid_t p) {
   count_write(summary.destinations[static_cast<std::size_t>(it->second.dest)], n);
   if (it->second.event < summary.events.size()) summary.events[it->second.event].bytes = n;
   results.erase(it);
+}
+
+/// time_writes: when a write to stdout's sink returned, and what.
+void tracer::state::take_return_time(pid_t p) {
+  auto it = timed.find(p);
+  if (it == timed.end()) return;
+  errno = 0;
+  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
+  auto& e = summary.events[it->second];
+  e.returned_us = now_us();
+  e.result = errno == 0 ? rax : 0;
+  timed.erase(it);
 }
 
 void tracer::state::cut_reached(pid_t p, const user_regs_struct& regs) {
@@ -540,7 +560,7 @@ void tracer::state::release_held() {
     }
     account(p, c);
     ++observed_writes;
-    resume(p, results.count(p) != 0);
+    resume(p, stop_at_exit(p));
   }
 }
 
@@ -601,6 +621,7 @@ trace_summary tracer::finish() {
   std::lock_guard lock(s_->mu);
   if (s_->error) std::rethrow_exception(s_->error);
   s_->summary.faults = s_->faults.results();
+  s_->summary.writes_timed = s_->opt.time_writes;
   return std::move(s_->summary);
 }
 

@@ -32,6 +32,10 @@ struct run_options {
   std::vector<fault_plan> faults;
   /// Count write-family calls with the tracer (implied by write:N kills).
   bool trace = false;
+  /// With the tracer: stop each write to stdout's sink at its exit too, so
+  /// that the event log says when it returned (how long it blocked) and
+  /// each chunk how many writes had entered and returned before it arrived.
+  bool timeline = false;
   trace_backend backend = trace_backend::ptrace;
   /// What is kept of each stream's bytes (all are counted and hashed).
   keep_policy keep;

@@ -19,6 +19,11 @@ struct trace_event {
   traced_call call = traced_call::write;
   int fd = -1;
   std::int64_t bytes = 0;  ///< write family: requested bytes, or the result (byte_count::result)
+  int dest = -1;           ///< index in trace_summary::destinations, -1 for none
+  /// With tracer_options::time_writes, a write to stdout's sink: when it
+  /// returned (-1: not timed, or it never returned) and what (-errno on failure).
+  std::int64_t returned_us = -1;
+  std::int64_t result = 0;
 };
 
 /// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
@@ -42,6 +47,7 @@ struct trace_summary {
   int processes = 0;                                     ///< processes and threads followed
   std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
   std::vector<fault_result> faults;                      ///< one per fault plan, in the order given
+  bool writes_timed = false;  ///< tracer_options::time_writes: returns are in the event log
 
   /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
   /// when stderr shares it) and to stderr's own sink (role "stderr").

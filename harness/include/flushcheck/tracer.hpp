@@ -28,6 +28,9 @@ struct tracer_options {
   std::vector<fault_plan> faults;  ///< injected at the entry of the calls they select
   file_id stdout_id{0, 0};         ///< the stdout sink: write:N counts calls to it
   file_id stderr_id{0, 0};
+  /// Stop each write to the stdout sink at its exit too (one more stop per
+  /// write): the event log gets when it returned and its result.
+  bool time_writes = false;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 

@@ -1,0 +1,52 @@
+#include "timeline.hpp"
+
+#include <algorithm>
+
+namespace flushcheck::detail {
+namespace {
+
+bool has_role(const trace_summary& t, const trace_event& e, const std::string& role) {
+  if (e.dest < 0 || !is_write_family(e.call)) return false;
+  const auto& r = t.destinations[static_cast<std::size_t>(e.dest)].role;
+  return role == "stdout" ? r.starts_with("stdout") : r.ends_with(role);
+}
+
+}  // namespace
+
+std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, const std::string& role,
+                                               const std::vector<chunk>& chunks) {
+  std::vector<std::int64_t> entries, returns;
+  for (const auto& e : t.events)
+    if (has_role(t, e, role)) {
+      entries.push_back(e.t_us);
+      if (e.returned_us >= 0) returns.push_back(e.returned_us);
+    }
+  std::sort(returns.begin(), returns.end());  // entries are in order already
+  std::vector<chunk_writes> out;
+  for (const auto& c : chunks)
+    out.push_back({std::upper_bound(entries.begin(), entries.end(), c.t_us) - entries.begin(),
+                   std::upper_bound(returns.begin(), returns.end(), c.t_us) - returns.begin()});
+  return out;
+}
+
+write_timing stdout_write_timing(const trace_summary& t) {
+  write_timing w;
+  if (!t.writes_timed) return w;
+  std::int64_t number = 0;
+  for (const auto& e : t.events) {
+    if (!has_role(t, e, "stdout")) continue;
+    ++number;
+    if (e.returned_us < 0) {
+      ++w.never_returned;
+      continue;
+    }
+    ++w.timed;
+    std::int64_t blocked = e.returned_us - e.t_us;
+    w.blocked_us += blocked;
+    if (!w.longest || blocked > w.longest->blocked_us)
+      w.longest = {number, e.t_us, blocked, e.bytes};
+  }
+  return w;
+}
+
+}  // namespace flushcheck::detail
