@@ -1,7 +1,9 @@
 // Readers that push back (--reader, --pipe-size, --nonblock) on real pipes,
-// with programs no one here wrote: dd, yes, python3.
+// and ptys, with programs no one here wrote: dd, yes, sh, python3, node.
 #include <gtest/gtest.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/error.hpp"
@@ -121,6 +123,30 @@ TEST(reader, the_timeline_says_how_long_a_write_blocked_behind_a_paused_reader) 
   EXPECT_GE(obs.out.chunks.front().t_us - dd_write->t_us, 100000) << "nothing read before";
 }
 
+// A pty's output queue fills too, but not at a fixed count: the tty layer
+// moves bytes from the writer's side to the line discipline in a kernel
+// work item, so where the writer blocks depends on timing (15,000 to 22,048
+// bytes here, raw or cooked). Bounds, not a number: more than one tty read
+// buffer (4 KiB), less than a pipe.
+TEST(reader, a_paused_reader_on_a_pty_blocks_the_writer_too) {
+  for (auto s : {sink_kind::pty, sink_kind::pty_cooked}) {
+    auto o = dd(1000, 1000);
+    o.stdout_sink = s;
+    o.reader = reader_policy::parse("paused");
+    o.kill = kill_plan::at_time(200);
+    o.timeline = true;
+    auto obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::signaled(SIGKILL)) << to_string(s);
+    EXPECT_GT(obs.out.bytes, 4096u) << to_string(s);
+    EXPECT_LT(obs.out.bytes, 65536u) << to_string(s);
+    ASSERT_TRUE(obs.trace);
+    std::int64_t blocked = 0;
+    for (const auto& e : obs.trace->events)
+      if (e.call == traced_call::write && e.returned_us < 0) ++blocked;
+    EXPECT_EQ(blocked, 1) << "one write, blocked at the cut, never returned: " << to_string(s);
+  }
+}
+
 TEST(reader, untimed_writes_have_no_return_time) {
   auto o = opts({"/bin/sh", "-c", "echo a"});
   o.trace = true;
@@ -128,6 +154,29 @@ TEST(reader, untimed_writes_have_no_return_time) {
   ASSERT_TRUE(obs.trace);
   EXPECT_FALSE(obs.trace->writes_timed);
   for (const auto& e : obs.trace->events) EXPECT_EQ(e.returned_us, -1);
+}
+
+bool has_node() { return ::access("/usr/bin/node", X_OK) == 0; }
+
+// nodejs/node#2972, #6456: Node makes a pipe stdout non-blocking and writes
+// it asynchronously; process.exit() does not wait for the queue. Facing a
+// paused reader, 200,000 bytes become one write that takes 65,536 (the
+// pipe's capacity), one that fails with EAGAIN, and an exit 0.
+TEST(reader, node_process_exit_drops_what_a_full_pipe_did_not_take) {
+  if (!has_node()) GTEST_SKIP() << "node is not installed (Debian package nodejs)";
+  auto o =
+      opts({"/usr/bin/node", "-e", "process.stdout.write('x'.repeat(200000)); process.exit(0)"});
+  o.reader = reader_policy::parse("paused");
+  o.timeline = true;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  EXPECT_EQ(obs.out.bytes, 65536u);
+  std::vector<std::int64_t> results;
+  for (const auto& e : obs.trace->events)
+    if (e.returned_us >= 0) results.push_back(e.result);
+  ASSERT_GE(results.size(), 2u);
+  EXPECT_EQ(results[0], 65536);    // a partial write of the 200,000
+  EXPECT_EQ(results[1], -EAGAIN);  // the rest, refused: the pipe is non-blocking
 }
 
 bool has_python() { return ::access("/usr/bin/python3", X_OK) == 0; }
