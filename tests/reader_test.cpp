@@ -30,8 +30,9 @@ TEST(reader_policy, parses_every_mode_and_refuses_the_rest) {
   EXPECT_EQ(reader_policy::parse("paused-until=marker:2").n, 2u);
   EXPECT_EQ(reader_policy::parse("chunk=3").text(), "chunk=3");
   EXPECT_EQ(reader_policy::parse("close-after=0").text(), "close-after=0");
+  EXPECT_EQ(reader_policy::parse("rate=64K").text(), "rate=65536");
   for (const char* bad : {"", "fast", "paused-until=marker:0", "paused-until=2", "chunk=0",
-                          "chunk=", "chunk=-1", "close-after=x"})
+                          "chunk=", "chunk=-1", "close-after=x", "rate=0", "rate=", "rate=1T"})
     EXPECT_THROW(reader_policy::parse(bad), usage_error) << bad;
 }
 
@@ -75,6 +76,27 @@ TEST(reader, close_after_refuses_to_close_the_terminal_input_is_typed_into) {
   o.input = stdin_kind::pty;
   o.reader = reader_policy::parse("close-after=10");
   EXPECT_THROW(run(o), usage_error);
+}
+
+// rate=N: by the time of each read the reader has taken no more than N
+// bytes a second since it started (its clock starts after the run's, so the
+// run's clock bounds it too); the writer is held up by the full pipe. The
+// last read comes after the program has ended, when the limit is lifted.
+TEST(reader, a_rate_limited_reader_never_reads_ahead_of_its_rate) {
+  auto o = dd(30000, 10);  // 300,000 bytes: ~2.3 s at 100 KiB/s once the pipe is full
+  o.reader = reader_policy::parse("rate=100K");
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(obs.out.bytes, 300000u);
+  ASSERT_GE(obs.out.chunks.size(), 10u);
+  std::uint64_t read = 0;
+  for (std::size_t i = 0; i + 1 < obs.out.chunks.size(); ++i) {
+    read += obs.out.chunks[i].bytes;
+    EXPECT_LE(read, 102400u * static_cast<std::uint64_t>(obs.out.chunks[i].t_us) / 1000000 + 1)
+        << "read " << i << " at " << obs.out.chunks[i].t_us << " us";
+  }
+  EXPECT_LE(obs.out.chunks.back().bytes, obs.out.pipe_size);
+  EXPECT_GE(obs.duration_us, (300000 - 65536) * 1000000LL / 102400) << "held back by the reader";
 }
 
 TEST(reader, chunk_reads_at_most_n_bytes_a_read) {

@@ -26,8 +26,16 @@ reader_policy reader_policy::parse(std::string_view text) {
   if (text.starts_with("chunk=")) return {kind::chunk, parse_n(text.substr(6), text, 1)};
   if (text.starts_with("close-after="))
     return {kind::close_after, parse_n(text.substr(12), text, 0)};
+  if (text.starts_with("rate=")) {
+    auto v = detail::parse_number(text.substr(5), 1, k_max_n, true);
+    if (!v)
+      throw usage_error("--reader=" + std::string(text) + ": '" + std::string(text.substr(5)) +
+                        "' is not a byte rate from 1 to 2^40 a second (K, M, G: powers of 1024)");
+    return {kind::rate, *v};
+  }
   throw usage_error("--reader=" + std::string(text) +
-                    ": expected prompt, paused, paused-until=marker:N, chunk=N or close-after=N");
+                    ": expected prompt, paused, paused-until=marker:N, chunk=N, close-after=N or "
+                    "rate=BYTES");
 }
 
 std::string reader_policy::text() const {
@@ -37,6 +45,7 @@ std::string reader_policy::text() const {
     case kind::paused_until: return "paused-until=marker:" + std::to_string(n);
     case kind::chunk: return "chunk=" + std::to_string(n);
     case kind::close_after: return "close-after=" + std::to_string(n);
+    case kind::rate: return "rate=" + std::to_string(n);
   }
   return "?";
 }

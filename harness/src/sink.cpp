@@ -34,6 +34,11 @@ std::string temp_dir() {
   const char* t = std::getenv("TMPDIR");
   return t != nullptr && *t != '\0' ? t : "/tmp";
 }
+
+/// rate=N reads once it has earned 10 ms of its rate (at least a byte, at
+/// most 64 KiB): ~100 reads a second, not one per byte.
+std::uint64_t rate_batch(std::uint64_t n) { return std::clamp<std::uint64_t>(n / 100, 1, 65536); }
+
 }  // namespace
 
 void remove_temporary_files() noexcept {
@@ -127,13 +132,41 @@ sink::~sink() {
 bool sink::reading() const noexcept {
   bool paused = policy_.what == reader_policy::kind::paused ||
                 policy_.what == reader_policy::kind::paused_until;
-  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !paused);
+  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !paused) &&
+         !rate_limited();
 }
 
-/// How much one read may take: the buffer, a chunk=N reader's N, or what a
-/// close-after=N reader has left (0: it closes now).
-std::size_t sink::read_size(std::size_t buffer) const noexcept {
+bool sink::rate_limited() const noexcept {
+  return policy_.what == reader_policy::kind::rate && !released_ && rate_start_ &&
+         allowance(std::chrono::steady_clock::now()) < rate_batch(policy_.n);
+}
+
+std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const noexcept {
+  if (policy_.what != reader_policy::kind::rate || released_) return UINT64_MAX;
+  if (!rate_start_) return 0;
+  auto us = static_cast<std::uint64_t>(std::max<std::int64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(now - *rate_start_).count(), 0));
+  // n <= 2^40 and a day is < 2^37 us: each product stays below 2^64.
+  std::uint64_t earned = us / 1000000 * policy_.n + us % 1000000 * policy_.n / 1000000;
+  std::uint64_t read = capture_.total();
+  return earned > read ? earned - read : 0;
+}
+
+std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const noexcept {
+  if (policy_.what != reader_policy::kind::rate || released_ || !rate_start_ || !reader_)
+    return std::nullopt;
+  // The first microsecond at which a batch more is earned.
+  std::uint64_t want = capture_.total() + rate_batch(policy_.n);
+  std::uint64_t us =
+      want / policy_.n * 1000000 + (want % policy_.n * 1000000 + policy_.n - 1) / policy_.n;
+  return *rate_start_ + std::chrono::microseconds(us);
+}
+
+std::size_t sink::read_size(std::size_t buffer,
+                            std::chrono::steady_clock::time_point now) const noexcept {
   if (policy_.what == reader_policy::kind::chunk) return std::min<std::uint64_t>(buffer, policy_.n);
+  if (policy_.what == reader_policy::kind::rate)
+    return std::min<std::uint64_t>(buffer, allowance(now));
   if (policy_.what == reader_policy::kind::close_after)
     return std::min<std::uint64_t>(buffer, policy_.n - std::min(policy_.n, capture_.total()));
   return buffer;
@@ -153,10 +186,13 @@ void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
 
 bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
+  if (policy_.what == reader_policy::kind::rate && !rate_start_)
+    rate_start_ = std::chrono::steady_clock::now();
   if (!reading()) return static_cast<bool>(reader_);  // paused: data may wait
   char buf[65536];
   for (;;) {
-    std::size_t want = read_size(sizeof buf);
+    std::size_t want = read_size(sizeof buf, std::chrono::steady_clock::now());
+    if (policy_.what == reader_policy::kind::rate && rate_limited()) return true;  // over its rate
     if (want == 0) {  // close-after=N: N bytes read; the writer meets EPIPE from now on
       reader_.reset();
       return false;
@@ -167,7 +203,9 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
       auto t_us = std::chrono::duration_cast<std::chrono::microseconds>(now - start).count();
       capture_.append({buf, static_cast<std::size_t>(n)});
       if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
-      if (now >= stop_at) return true;
+      // rate=N: one read per wake-up (the loop wakes at its next byte), not a
+      // spin of one-byte reads as the allowance grows.
+      if (now >= stop_at || policy_.what == reader_policy::kind::rate) return true;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;

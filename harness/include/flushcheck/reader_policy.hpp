@@ -15,12 +15,13 @@ struct reader_policy {
     paused_until,  ///< as paused, or until the program reaches marker n
     chunk,         ///< reads at once, n bytes a read at most
     close_after,   ///< reads n bytes, then closes its end (the writer meets EPIPE)
+    rate,          ///< reads at most n bytes a second, on average since its first look
   };
   kind what = kind::prompt;
   std::uint64_t n = 0;
 
-  /// "prompt", "paused", "paused-until=marker:N", "chunk=N", "close-after=N".
-  /// Throws usage_error.
+  /// "prompt", "paused", "paused-until=marker:N", "chunk=N", "close-after=N",
+  /// "rate=BYTES" (a second; K, M, G: powers of 1024). Throws usage_error.
   static reader_policy parse(std::string_view text);
   /// parse's inverse.
   std::string text() const;

@@ -68,8 +68,11 @@ class sink {
   void set_reader(reader_policy policy) noexcept { policy_ = policy; }
   const reader_policy& reader() const noexcept { return policy_; }
   void release() noexcept { released_ = true; }
-  /// Whether the reader would read now (open, and not paused).
+  /// Whether the reader would read now (open, not paused, not over its rate).
   bool reading() const noexcept;
+  /// A rate=N reader that has read its allowance: when it may read again
+  /// (the run loop wakes then). nullopt for any other.
+  std::optional<std::chrono::steady_clock::time_point> next_read_at() const noexcept;
   /// A pipe sink's capacity (F_SETPIPE_SZ); the kernel rounds it up to a
   /// power of two pages. Throws harness_error.
   void set_pipe_size(std::size_t bytes);
@@ -98,7 +101,11 @@ class sink {
  private:
   sink() = default;
   void read_file();
-  std::size_t read_size(std::size_t buffer) const noexcept;
+  std::size_t read_size(std::size_t buffer,
+                        std::chrono::steady_clock::time_point now) const noexcept;
+  bool rate_limited() const noexcept;
+  /// rate=N: bytes it may read by NOW, past what it has read.
+  std::uint64_t allowance(std::chrono::steady_clock::time_point now) const noexcept;
   sink_kind kind_ = sink_kind::pipe;
   unique_fd child_;
   unique_fd reader_;
@@ -110,6 +117,8 @@ class sink {
   reader_policy policy_;
   bool released_ = false;
   std::size_t pipe_size_ = 0;
+  /// rate=N: the reader's first look, where its allowance starts.
+  std::optional<std::chrono::steady_clock::time_point> rate_start_;
 };
 
 }  // namespace flushcheck
