@@ -383,6 +383,26 @@ TEST(cli, explore_faults_at_every_write_lists_the_lines_each_loses) {
                         "--faults=EAGAN: unknown errno");
 }
 
+// glibc, fully buffered on a pipe (st_blksize 4096): 1,000 six-byte lines
+// leave in two writes. EAGAIN at the first loses its 682 lines and the line
+// it cut (whose tail fwrite then refuses); at the second, the reader keeps
+// 682 whole lines and the torn head of the next.
+TEST(cli, explore_faults_on_a_buffered_stream_lose_whole_blocks) {
+  std::string script;
+  for (int i = 0; i < 1000; ++i) script += "line 5; ";
+  auto r = cli({"explore", "--json", "--faults=EAGAIN", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                script + "exit 0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto cuts = nlohmann::json::parse(r.out)["runs"][0]["cuts"];
+  ASSERT_EQ(cuts.size(), 2u) << r.out;
+  EXPECT_EQ(cuts[0]["lost"].size(), 683u);
+  EXPECT_EQ(cuts[0]["lines"], 317);
+  EXPECT_EQ(cuts[0]["torn"], "");
+  EXPECT_EQ(cuts[1]["lines"], 682);
+  EXPECT_EQ(cuts[1]["torn"], "AAAA");
+  EXPECT_EQ(cuts[1]["lost"].size(), 318u);
+}
+
 TEST(cli, shell_echo_is_unbuffered_everywhere) {
   for (const char* sink : {"pipe", "pty", "file"}) {
     auto j = run_json({std::string("--stdout=") + sink, "--kill=KILL@marker:1", "--", "/bin/sh",

@@ -70,7 +70,8 @@ TEST(fault_plan, refuses_bad_specs_with_the_reason) {
   EXPECT_NE(why("EAGAIN@random=1.5,seed=1").find("not a probability"), std::string::npos);
   EXPECT_NE(why("EAGAIN@write:0").find("not a number from 1"), std::string::npos);
   EXPECT_NE(why("EAGAIN@write:1x0").find("not a number from 1"), std::string::npos);
-  EXPECT_NE(why("short:-1@write:1").find("not a number from 0"), std::string::npos);
+  EXPECT_NE(why("short:-1@write:1").find("not a number from 1"), std::string::npos);
+  EXPECT_NE(why("short:0@every").find("not a number from 1"), std::string::npos);
   EXPECT_NE(why("EAGAIN").find("expected WHAT@WHEN"), std::string::npos);
   EXPECT_NE(why("EAGAIN@file:write:1").find("expected file:PATH:WHEN"), std::string::npos);
   EXPECT_NE(why("EAGAIN@sometime").find("WHEN is"), std::string::npos);

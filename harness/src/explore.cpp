@@ -1,5 +1,6 @@
 #include "flushcheck/explore.hpp"
 
+#include <set>
 #include <sstream>
 
 #include "flushcheck/report.hpp"
@@ -48,19 +49,26 @@ std::vector<planned> plan_runs(const explore_options& o, long markers, long writ
 }
 
 /// A fault run: the reference lines that arrived, in order (a fault may drop
-/// lines in the middle), and those that did not.
+/// lines in the middle), and those that did not. A line that is no line of
+/// the reference still to come (the ends of two lines glued where a failed
+/// write dropped the bytes between them) is torn, and skipped.
 void match_lines(explored_cut& c, const std::vector<std::string>& ref_lines) {
   auto got = lines_of(c.survived);
+  std::multiset<std::string> ahead(ref_lines.begin(), ref_lines.end());
   std::size_t g = 0;
   for (const auto& line : ref_lines) {
+    while (g < got.size() && got[g] != line && ahead.count(got[g]) == 0) c.torn += got[g++] + "\n";
     if (g < got.size() && got[g] == line) {
       ++g;
       ++c.lines_survived;
     } else {
       c.lost.push_back(line);
     }
+    ahead.erase(ahead.find(line));
   }
-  for (; g < got.size(); ++g) c.torn += got[g];  // bytes that are no line of the reference
+  for (; g < got.size(); ++g) c.torn += got[g] + "\n";
+  if (!c.survived.empty() && c.survived.back() != '\n' && !c.torn.empty())
+    c.torn.pop_back();  // the last piece had no newline of its own
 }
 
 explored_cut judge_fault(const observation& reference, const fault_plan& f,

@@ -60,7 +60,13 @@ bool fault_injector::at_entry(pid_t p, const destination_counters& dest, std::in
     fault_event e{call, t_us, p, to_string(c.call), c.bytes, false, ""};
     e.result = f.error != 0 ? fail_call(p, f, c, regs) : shorten(p, f, c, regs);
     e.applied = f.error != 0 || c.bytes != e.requested;
+    if (results_[i].events.size() >= max_events) {  // "every" on a program that retries forever
+      ++results_[i].events_dropped;
+      return e.applied;
+    }
     results_[i].events.push_back(std::move(e));
+    if (auto r = restores_.find(p); r != restores_.end() && r->second.plan == SIZE_MAX)
+      r->second.plan = i, r->second.event = results_[i].events.size() - 1;
     return results_[i].events.back().applied;  // the first plan that selects a call has it
   }
   return false;
@@ -118,7 +124,8 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
   auto cut = static_cast<unsigned long long>(f.short_bytes) - before;
   if (::ptrace(PTRACE_POKEDATA, p, len_addr, reinterpret_cast<void*>(cut)) != 0)
     return "not applied: the iovec could not be written";
-  restores_[p] = {len_addr, vec[j].iov_len};
+  restores_[p] = {len_addr, vec[j].iov_len, info_.bytes_arg + 1,
+                  syscall_arg(regs, info_.bytes_arg + 1)};
   set_syscall_arg(regs, info_.bytes_arg + 1, j + 1);
   ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
   std::string out = "short: " + std::to_string(f.short_bytes) + " of " + std::to_string(c.bytes);
@@ -129,7 +136,21 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
 void fault_injector::at_exit(pid_t p) {
   auto it = restores_.find(p);
   if (it == restores_.end()) return;
-  ::ptrace(PTRACE_POKEDATA, p, it->second.addr, reinterpret_cast<void*>(it->second.len));
+  const auto& r = it->second;
+  ::ptrace(PTRACE_POKEDATA, p, r.addr, reinterpret_cast<void*>(r.len));
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) == 0) {
+    auto rax = static_cast<long long>(regs.rax);
+    if (rax == -512 || rax == -513 || rax == -514 || rax == -516) {  // ERESTART*
+      set_syscall_arg(regs, r.count_arg, r.count);
+      ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+      if (r.plan < results_.size() && r.event < results_[r.plan].events.size()) {
+        auto& e = results_[r.plan].events[r.event];
+        e.applied = false;
+        e.result = "not applied: interrupted by a signal, the call is restarted whole";
+      }
+    }
+  }
   restores_.erase(it);
 }
 

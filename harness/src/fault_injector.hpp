@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +19,9 @@ namespace flushcheck::detail {
 
 class fault_injector {
  public:
+  /// Events kept per plan; more are only counted (fault_result::events_dropped).
+  static constexpr std::size_t max_events = 100000;
+
   explicit fault_injector(std::vector<fault_plan> plans);
 
   bool empty() const noexcept { return plans_.empty(); }
@@ -29,6 +33,8 @@ class fault_injector {
   /// Whether P's call must stop at its exit (an iovec length to put back).
   bool needs_exit(pid_t p) const { return restores_.count(p) != 0; }
   /// At the exit of P's shortened iovec call: the program's iovec as it was.
+  /// Interrupted by a signal to be restarted (ERESTART*), the call gets its
+  /// own iovec count back too: the kernel restarts the program's call whole.
   void at_exit(pid_t p);
   /// P has ended.
   void forget(pid_t p) { restores_.erase(p); }
@@ -41,8 +47,11 @@ class fault_injector {
   std::string shorten_iovec(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
 
   struct restore {
-    unsigned long long addr;  // an iov_len in the program's memory
-    unsigned long long len;   // its value
+    unsigned long long addr;                 // an iov_len in the program's memory
+    unsigned long long len;                  // its value
+    int count_arg;                           // the argument holding the iovec count
+    unsigned long long count;                // its value
+    std::size_t plan = SIZE_MAX, event = 0;  // the fault_event it belongs to
   };
   std::vector<fault_plan> plans_;
   std::vector<fault_result> results_;

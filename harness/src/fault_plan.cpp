@@ -31,7 +31,9 @@ std::string errno_list() {
 
 void parse_what(fault_plan& f, std::string_view what, std::string_view whole) {
   if (what.starts_with("short:")) {
-    f.short_bytes = count(what.substr(6), whole, 0);
+    // Not 0: a write of a non-empty buffer never returns 0, and stdio would
+    // loop on it forever.
+    f.short_bytes = count(what.substr(6), whole, 1);
     return;
   }
   for (const auto& [name, e] : fault_errnos())

@@ -94,7 +94,8 @@ namespace {
 
 /// TEXT with each "{logdir}" replaced by DIR.
 std::string with_logdir(std::string text, const std::string& dir) {
-  for (auto at = text.find("{logdir}"); at != std::string::npos; at = text.find("{logdir}"))
+  for (auto at = text.find("{logdir}"); at != std::string::npos;
+       at = text.find("{logdir}", at + dir.size()))
     text.replace(at, 8, dir);
   return text;
 }

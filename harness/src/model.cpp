@@ -505,7 +505,9 @@ class simulation {
         if (op.stream == FC_LOG) clog_tied_ = op.n != 0;
         break;
       case FC_UNITBUF: unitbuf_[stream_index(op.stream)] = op.n != 0; break;
-      case FC_IGNORE: ignored_[static_cast<std::size_t>(op.n)] = true; break;
+      case FC_IGNORE:  // signal() refuses SIGKILL and SIGSTOP (EINVAL)
+        if (op.n != SIGKILL && op.n != SIGSTOP) ignored_[static_cast<std::size_t>(op.n)] = true;
+        break;
       case FC_READ:
       case FC_GETLINE:
         if (cxx() && cin_tied_) cout_flush();

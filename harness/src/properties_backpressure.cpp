@@ -15,7 +15,7 @@ observation run_with_reader(property_context& ctx, const std::string& script,
 
 verdict paused_reader_blocks_writer(property_context& ctx) {
   run_options o;
-  o.kill = kill_plan::at_time(200);
+  o.kill = kill_plan::at_time(300);
   auto obs = run_with_reader(ctx, "write 200000; flush; exit 0", "paused", o);
   verdict v = status_is(obs, wait_status::signaled(SIGKILL));
   bool full = obs.out.bytes == obs.out.pipe_size && obs.out.pipe_size > 0;

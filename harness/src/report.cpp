@@ -38,8 +38,9 @@ nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t,
   if (t) w = detail::writes_before_chunks(*t, role, s.chunks);
   for (std::size_t i = 0; i < s.chunks.size(); ++i) {
     nlohmann::json c = {{"t_us", s.chunks[i].t_us}, {"bytes", s.chunks[i].bytes}};
-    if (t) c["writes_entered"] = w[i].entered;
-    if (t && t->writes_timed) c["writes_returned"] = w[i].returned;
+    auto known = [](std::int64_t n) { return n < 0 ? nlohmann::json() : nlohmann::json(n); };
+    if (t) c["writes_entered"] = known(w[i].entered);
+    if (t && t->writes_timed) c["writes_returned"] = known(w[i].returned);
     chunks.push_back(std::move(c));
   }
   return chunks;
@@ -114,7 +115,8 @@ nlohmann::json faults_json(const trace_summary& t) {
                         {"result", e.result}});
     faults.push_back({{"spec", bytes_as_code_points(f.spec)},
                       {"reached", !f.events.empty()},
-                      {"events", events}});
+                      {"events", events},
+                      {"events_dropped", f.events_dropped}});
   }
   return faults;
 }
@@ -176,8 +178,9 @@ std::string fault_line(const fault_result& f) {
         << " bytes): " << e.result << " at " << e.t_us / 1000.0 << " ms";
     line += one.str();
   }
-  if (f.events.size() > shown)
-    line += "; and " + std::to_string(f.events.size() - shown) + " more (--json lists all)";
+  auto more = static_cast<std::int64_t>(f.events.size()) + f.events_dropped -
+              static_cast<std::int64_t>(std::min(f.events.size(), shown));
+  if (more > 0) line += "; and " + std::to_string(more) + " more (--json lists them)";
   return line + "\n";
 }
 

@@ -153,8 +153,9 @@ std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const n
 }
 
 std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const noexcept {
-  if (policy_.what != reader_policy::kind::rate || released_ || !rate_start_ || !reader_)
-    return std::nullopt;
+  // Only while over its rate: otherwise data itself wakes the loop (POLLIN),
+  // and a time already past would make it spin on an empty pipe.
+  if (!rate_limited() || !reader_) return std::nullopt;
   // The first microsecond at which a batch more is earned.
   std::uint64_t want = capture_.total() + rate_batch(policy_.n);
   std::uint64_t us =

@@ -1,6 +1,7 @@
 #include "timeline.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace flushcheck::detail {
 namespace {
@@ -22,10 +23,18 @@ std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, const std
       if (e.returned_us >= 0) returns.push_back(e.returned_us);
     }
   std::sort(returns.begin(), returns.end());  // entries are in order already
+  // Past the event log's cap the counts are unknown (-1), not short.
+  std::int64_t logged_until =
+      t.events_dropped > 0 && !t.events.empty() ? t.events.back().t_us : INT64_MAX;
   std::vector<chunk_writes> out;
-  for (const auto& c : chunks)
+  for (const auto& c : chunks) {
+    if (c.t_us > logged_until) {
+      out.push_back({-1, -1});
+      continue;
+    }
     out.push_back({std::upper_bound(entries.begin(), entries.end(), c.t_us) - entries.begin(),
                    std::upper_bound(returns.begin(), returns.end(), c.t_us) - returns.begin()});
+  }
   return out;
 }
 

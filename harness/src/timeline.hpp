@@ -11,7 +11,8 @@
 namespace flushcheck::detail {
 
 /// Writes to the sink of ROLE ("stdout" or "stderr") that had entered, and
-/// (with --timeline) returned, when a chunk arrived.
+/// (with --timeline) returned, when a chunk arrived; -1 for a chunk after the
+/// last event the log kept (trace_summary::events_dropped).
 struct chunk_writes {
   std::int64_t entered = 0;
   std::int64_t returned = 0;

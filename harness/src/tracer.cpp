@@ -143,6 +143,7 @@ struct tracer::state {
   void on_signal_stop(pid_t p, int sig);
   void on_exit(pid_t p, int raw);
   void on_new_tracee(pid_t parent);
+  void forget_calls_in_progress(pid_t p);
   int destination(pid_t p, int fd);
   void forget_fd(int lo, int hi);
 
@@ -256,6 +257,10 @@ void tracer::state::on_stop(pid_t p, int raw) {
   } else if (event == PTRACE_EVENT_EXEC) {
     for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
       it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
+    forget_calls_in_progress(p);
+    unsigned long former = 0;  // a thread that exec'd took the leader's id: no exit reported
+    if (::ptrace(PTRACE_GETEVENTMSG, p, nullptr, &former) == 0)
+      forget_calls_in_progress(static_cast<pid_t>(former));
   } else if (event == 0 && sig == (SIGTRAP | 0x80)) {
     return on_syscall_exit(p);
   } else if (event == 0) {
@@ -292,10 +297,16 @@ void tracer::state::on_new_tracee(pid_t parent) {
   ++summary.processes;
 }
 
-void tracer::state::on_exit(pid_t p, int raw) {
+/// P's call in progress is gone (its thread ended, or an exec replaced it):
+/// nothing of it may be applied to the next call that stops there.
+void tracer::state::forget_calls_in_progress(pid_t p) {
   results.erase(p);
   timed.erase(p);
   faults.forget(p);
+}
+
+void tracer::state::on_exit(pid_t p, int raw) {
+  forget_calls_in_progress(p);
   look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
   if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
@@ -522,6 +533,7 @@ void tracer::state::send_cut_if_ready() {
     // the write is then made as if restarted (SA_RESTART).
     auto& r = cut.regs;
     rewound[p] = {r.rip, r.orig_rax, r.rdi, r.rsi, r.rdx};  // rip after the re-run
+    forget_calls_in_progress(p);  // the call does not happen now; its re-run is not counted
     r.rax = r.orig_rax;
     r.orig_rax = static_cast<unsigned long long>(-1);
     r.rip -= 2;

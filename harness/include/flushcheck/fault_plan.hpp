@@ -61,8 +61,9 @@ struct fault_event {
 
 /// A plan and the calls it selected; none: "never reached".
 struct fault_result {
-  std::string spec;  ///< fault_plan::text()
-  std::vector<fault_event> events;
+  std::string spec;                 ///< fault_plan::text()
+  std::vector<fault_event> events;  ///< the first 100,000
+  std::int64_t events_dropped = 0;  ///< calls it selected past those
 };
 
 }  // namespace flushcheck
