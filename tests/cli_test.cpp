@@ -433,6 +433,22 @@ TEST(cli, program_built_against_musl) {
   }
 }
 
+// dash's xwrite loops on a short write: with every write cut to one byte,
+// "hello\n" takes exactly 6 calls, 6 bytes; the last (1 byte) cannot be
+// shortened and says so.
+TEST(cli, count_with_short_writes_counts_each_retry) {
+  auto r = cli({"count", "--json", "--fault=short:1@every", "--", "/bin/sh", "-c", "echo hello"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  auto out = with_role(j["writes"], "stdout");
+  EXPECT_EQ(out["calls"], 6);
+  EXPECT_EQ(out["bytes"], 6);
+  auto events = j["faults"][0]["events"];
+  ASSERT_EQ(events.size(), 6u);
+  EXPECT_EQ(events[0]["result"], "short: 1 of 6 bytes");
+  EXPECT_EQ(events[5]["applied"], false);
+}
+
 TEST(cli, count_and_trace_report_writes_per_destination) {
   auto r = cli({"count", "--json", "--", "/bin/sh", "-c", "echo a; echo b; echo c >&2"});
   ASSERT_EQ(r.code, 0) << r.err;
