@@ -18,16 +18,29 @@ unsigned long long syscall_arg(const user_regs_struct& regs, int i) noexcept {
   }
 }
 
-std::int64_t remote_iov_bytes(pid_t p, unsigned long long iov, unsigned long long count) {
-  iovec vec[1024];
-  count = std::min<unsigned long long>(count, 1024);
-  iovec local{vec, count * sizeof(iovec)};
-  iovec remote{reinterpret_cast<void*>(iov), count * sizeof(iovec)};
+void set_syscall_arg(user_regs_struct& regs, int i, unsigned long long v) noexcept {
+  switch (i) {
+    case 0: regs.rdi = v; break;
+    case 1: regs.rsi = v; break;
+    case 2: regs.rdx = v; break;
+    case 3: regs.r10 = v; break;
+    case 4: regs.r8 = v; break;
+    default: regs.r9 = v; break;
+  }
+}
+
+std::vector<iovec> remote_iovecs(pid_t p, unsigned long long iov, unsigned long long count) {
+  std::vector<iovec> vec(std::min<unsigned long long>(count, 1024));
+  iovec local{vec.data(), vec.size() * sizeof(iovec)};
+  iovec remote{reinterpret_cast<void*>(iov), vec.size() * sizeof(iovec)};
   ssize_t n = ::process_vm_readv(p, &local, 1, &remote, 1, 0);
-  if (n < 0) return 0;
+  vec.resize(n < 0 ? 0 : static_cast<std::size_t>(n) / sizeof(iovec));
+  return vec;
+}
+
+std::int64_t remote_iov_bytes(pid_t p, unsigned long long iov, unsigned long long count) {
   std::int64_t total = 0;
-  for (std::size_t i = 0; i < static_cast<std::size_t>(n) / sizeof(iovec); ++i)
-    total += static_cast<std::int64_t>(vec[i].iov_len);
+  for (const auto& v : remote_iovecs(p, iov, count)) total += static_cast<std::int64_t>(v.iov_len);
   return total;
 }
 

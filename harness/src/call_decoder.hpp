@@ -3,10 +3,12 @@
 // which call, which destination fd, how many bytes (x86_64 calling
 // convention; traced_calls.hpp says where each call keeps them).
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "flushcheck/traced_calls.hpp"
 
@@ -20,11 +22,16 @@ struct decoded_call {
 
 /// Argument I (0-5) of the call REGS is stopped at.
 unsigned long long syscall_arg(const user_regs_struct& regs, int i) noexcept;
+/// Sets argument I (0-5) in REGS (to be written back with PTRACE_SETREGS).
+void set_syscall_arg(user_regs_struct& regs, int i, unsigned long long v) noexcept;
 
 /// The traced call thread P is stopped at the entry of, or nullopt.
 std::optional<decoded_call> decode_call(pid_t p, const user_regs_struct& regs);
 
-/// The sum of the lengths of COUNT iovecs at IOV in P's memory (at most 1024).
+/// The COUNT iovecs at IOV in P's memory (at most 1024; fewer if not all
+/// could be read).
+std::vector<iovec> remote_iovecs(pid_t p, unsigned long long iov, unsigned long long count);
+/// The sum of their lengths.
 std::int64_t remote_iov_bytes(pid_t p, unsigned long long iov, unsigned long long count);
 
 }  // namespace flushcheck::detail

@@ -56,32 +56,12 @@ std::string keep_policy::text() const {
   return "?";
 }
 
-capture::capture(keep_policy policy) : policy_(policy), hash_state_(XXH3_createState()) {
+capture::capture(keep_policy policy)
+    : policy_(policy), hash_state_(XXH3_createState(), [](void* s) {
+        XXH3_freeState(static_cast<XXH3_state_t*>(s));
+      }) {
   if (hash_state_ == nullptr) throw std::bad_alloc();
-  XXH3_64bits_reset(static_cast<XXH3_state_t*>(hash_state_));
-}
-
-capture::~capture() { XXH3_freeState(static_cast<XXH3_state_t*>(hash_state_)); }
-
-capture::capture(capture&& o) noexcept
-    : policy_(o.policy_),
-      total_(std::exchange(o.total_, 0)),
-      head_(std::move(o.head_)),
-      tail_(std::move(o.tail_)),
-      tail_start_(std::exchange(o.tail_start_, 0)),
-      hash_state_(std::exchange(o.hash_state_, nullptr)) {}
-
-capture& capture::operator=(capture&& o) noexcept {
-  if (this != &o) {
-    XXH3_freeState(static_cast<XXH3_state_t*>(hash_state_));
-    policy_ = o.policy_;
-    total_ = std::exchange(o.total_, 0);
-    head_ = std::move(o.head_);
-    tail_ = std::move(o.tail_);
-    tail_start_ = std::exchange(o.tail_start_, 0);
-    hash_state_ = std::exchange(o.hash_state_, nullptr);
-  }
-  return *this;
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(hash_state_.get()));
 }
 
 std::size_t capture::head_room() const noexcept {
@@ -104,7 +84,7 @@ std::uint64_t capture::dropped_at() const noexcept { return head_.size(); }
 
 void capture::append(std::string_view bytes) {
   if (hash_state_ != nullptr)
-    XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_), bytes.data(), bytes.size());
+    XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
   total_ += bytes.size();
   std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_.size()));
   head_.append(bytes.data(), to_head);
@@ -132,8 +112,9 @@ void capture::append_tail(std::string_view bytes) {
 }
 
 std::string capture::hash() const {
-  auto h = hash_state_ != nullptr ? XXH3_64bits_digest(static_cast<XXH3_state_t*>(hash_state_))
-                                  : XXH3_64bits(nullptr, 0);
+  auto h = hash_state_ != nullptr
+               ? XXH3_64bits_digest(static_cast<XXH3_state_t*>(hash_state_.get()))
+               : XXH3_64bits(nullptr, 0);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -75,10 +75,7 @@ explored_cut judge_fault(const observation& reference, const fault_plan& f,
                          const observation& obs) {
   explored_cut c;
   c.fault = f;
-  c.fault_applied = obs.trace && !obs.trace->faults.empty() &&
-                    !obs.trace->faults.front().events.empty() &&
-                    obs.trace->faults.front().events.front().applied;
-  c.delivered = c.fault_applied;
+  c.delivered = obs.trace && !obs.trace->faults.empty() && obs.trace->faults.front().applied();
   c.status = obs.status;
   c.survived = obs.out.data;
   c.prefix = reference.out.data.compare(0, c.survived.size(), c.survived) == 0;

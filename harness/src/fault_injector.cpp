@@ -18,23 +18,19 @@
 namespace flushcheck::detail {
 namespace {
 
-void set_syscall_arg(user_regs_struct& regs, int i, unsigned long long v) {
-  switch (i) {
-    case 0: regs.rdi = v; break;
-    case 1: regs.rsi = v; break;
-    case 2: regs.rdx = v; break;
-    case 3: regs.r10 = v; break;
-    case 4: regs.r8 = v; break;
-    default: regs.r9 = v; break;
-  }
-}
-
 /// Whether the kernel would raise SIGPIPE with this call's EPIPE: not for
 /// sendto / sendmsg with MSG_NOSIGNAL (send(2)).
 bool epipe_raises_sigpipe(const decoded_call& c, const user_regs_struct& regs) {
   if (c.call == traced_call::sendto) return (syscall_arg(regs, 3) & MSG_NOSIGNAL) == 0;
   if (c.call == traced_call::sendmsg) return (syscall_arg(regs, 2) & MSG_NOSIGNAL) == 0;
   return true;
+}
+
+/// The kernel's ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND and
+/// ERESTART_RESTARTBLOCK (include/linux/errno.h, not exported to user space):
+/// a call's result at its exit stop when a signal interrupts it to be restarted.
+bool to_be_restarted(long long rax) {
+  return rax == -512 || rax == -513 || rax == -514 || rax == -516;
 }
 
 }  // namespace
@@ -99,6 +95,11 @@ std::string fault_injector::shorten(pid_t p, const fault_plan& f, decoded_call& 
   if (info_.bytes == byte_count::iovec) return shorten_iovec(p, f, c, regs);
   set_syscall_arg(regs, info_.bytes_arg, static_cast<unsigned long long>(f.short_bytes));
   ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  return shortened(f, c);
+}
+
+/// "short: K of N bytes"; C now asks for the K bytes.
+std::string fault_injector::shortened(const fault_plan& f, decoded_call& c) {
   std::string out = "short: " + std::to_string(f.short_bytes) + " of " + std::to_string(c.bytes);
   c.bytes = f.short_bytes;
   return out + " bytes";
@@ -112,11 +113,8 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
   const auto& info_ = info(c.call);
   auto base = syscall_arg(regs, info_.bytes_arg);
   auto count = std::min<unsigned long long>(syscall_arg(regs, info_.bytes_arg + 1), 1024);
-  std::vector<iovec> vec(count);
-  iovec local{vec.data(), count * sizeof(iovec)};
-  iovec remote{reinterpret_cast<void*>(base), count * sizeof(iovec)};
-  if (::process_vm_readv(p, &local, 1, &remote, 1, 0) != static_cast<ssize_t>(local.iov_len))
-    return "not applied: the iovec could not be read";
+  auto vec = remote_iovecs(p, base, count);
+  if (vec.size() != count || count == 0) return "not applied: the iovec could not be read";
   std::size_t j = 0, before = 0;
   while (before + vec[j].iov_len <= static_cast<std::size_t>(f.short_bytes) && j + 1 < count)
     before += vec[j++].iov_len;
@@ -128,9 +126,7 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
                   syscall_arg(regs, info_.bytes_arg + 1)};
   set_syscall_arg(regs, info_.bytes_arg + 1, j + 1);
   ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
-  std::string out = "short: " + std::to_string(f.short_bytes) + " of " + std::to_string(c.bytes);
-  c.bytes = f.short_bytes;
-  return out + " bytes";
+  return shortened(f, c);
 }
 
 void fault_injector::at_exit(pid_t p) {
@@ -140,8 +136,7 @@ void fault_injector::at_exit(pid_t p) {
   ::ptrace(PTRACE_POKEDATA, p, r.addr, reinterpret_cast<void*>(r.len));
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) == 0) {
-    auto rax = static_cast<long long>(regs.rax);
-    if (rax == -512 || rax == -513 || rax == -514 || rax == -516) {  // ERESTART*
+    if (to_be_restarted(static_cast<long long>(regs.rax))) {
       set_syscall_arg(regs, r.count_arg, r.count);
       ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
       if (r.plan < results_.size() && r.event < results_[r.plan].events.size()) {

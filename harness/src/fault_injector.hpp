@@ -45,6 +45,7 @@ class fault_injector {
   std::string fail_call(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
   std::string shorten(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
   std::string shorten_iovec(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
+  static std::string shortened(const fault_plan& f, decoded_call& c);
 
   struct restore {
     unsigned long long addr;                 // an iov_len in the program's memory

@@ -88,10 +88,6 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-}  // namespace
-
-namespace {
-
 /// TEXT with each "{logdir}" replaced by DIR.
 std::string with_logdir(std::string text, const std::string& dir) {
   for (auto at = text.find("{logdir}"); at != std::string::npos;

@@ -24,8 +24,8 @@ std::string flush_call(const property_context& ctx) {
 /// The run's one fault hit a call, and the program went on to its "exit 0":
 /// what the check reads is the library's doing, not a crash's.
 bool fault_hit_and_exited(const observation& obs) {
-  return obs.trace && !obs.trace->faults.empty() && !obs.trace->faults[0].events.empty() &&
-         obs.trace->faults[0].events[0].applied && obs.status == wait_status::exited(0);
+  return obs.trace && !obs.trace->faults.empty() && obs.trace->faults[0].applied() &&
+         obs.status == wait_status::exited(0);
 }
 
 /// Keeps the first failure of several runs, with the repro of its run.

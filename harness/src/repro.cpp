@@ -18,7 +18,8 @@ std::string repro_command(const run_options& o) {
   if (o.reader.what != reader_policy::kind::prompt) cmd += " --reader=" + o.reader.text();
   if (o.pipe_size != 0) cmd += " --pipe-size=" + std::to_string(o.pipe_size);
   if (o.nonblock) cmd += " --nonblock";
-  if (o.trace && !o.kill.needs_tracer() && o.faults.empty()) cmd += " --trace";
+  if (o.timeline) cmd += " --timeline";
+  if (o.trace && !o.kill.needs_tracer() && o.faults.empty() && !o.timeline) cmd += " --trace";
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);
   return cmd;

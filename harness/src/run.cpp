@@ -327,7 +327,7 @@ class run_loop {
 
   int poll_timeout_ms(clock::time_point now) {
     auto next = child_.running() ? next_event() : deadline_;
-    if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a rate=N reader's next byte
+    if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a rate=N reader's next batch
     auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     if (child_.running() && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
     return static_cast<int>(std::clamp<long>(ms, 0, 1000));

@@ -21,8 +21,6 @@
 #include <bit>
 #include <cerrno>
 #include <cstddef>
-#include <cstring>
-#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>

@@ -5,6 +5,7 @@
 /// 8 MiB, so that an output up to 16 MiB is kept whole).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -26,9 +27,6 @@ struct keep_policy {
 class capture {
  public:
   explicit capture(keep_policy policy = {});
-  ~capture();
-  capture(capture&&) noexcept;
-  capture& operator=(capture&&) noexcept;
 
   void append(std::string_view bytes);
 
@@ -55,7 +53,8 @@ class capture {
   std::string head_;
   std::string tail_;            // a ring of tail_room() bytes once full
   std::size_t tail_start_ = 0;  // the ring's oldest byte
-  void* hash_state_ = nullptr;  // XXH3_state_t*
+  // XXH3_state_t*, freed with XXH3_freeState (xxhash.h stays out of this header).
+  std::unique_ptr<void, void (*)(void*)> hash_state_{nullptr, nullptr};
 };
 
 }  // namespace flushcheck

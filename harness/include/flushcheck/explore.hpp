@@ -29,8 +29,7 @@ struct explore_options {
 struct explored_cut {
   kill_plan cut;                    ///< never for a fault run
   std::optional<fault_plan> fault;  ///< the fault of a fault run
-  bool fault_applied = false;
-  bool delivered = false;
+  bool delivered = false;           ///< the cut was reached; a fault run: the fault was applied
   wait_status status = wait_status::exited(0);
   std::string survived;            ///< stdout bytes at the reader
   std::size_t lines_survived = 0;  ///< whole lines of the reference run that arrived

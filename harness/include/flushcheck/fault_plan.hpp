@@ -64,6 +64,8 @@ struct fault_result {
   std::string spec;                 ///< fault_plan::text()
   std::vector<fault_event> events;  ///< the first 100,000
   std::int64_t events_dropped = 0;  ///< calls it selected past those
+  /// The first call it selected was faulted as planned.
+  bool applied() const noexcept { return !events.empty() && events.front().applied; }
 };
 
 }  // namespace flushcheck
