@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "flushcheck/error.hpp"
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/model.hpp"
 
 namespace flushcheck {
@@ -205,6 +206,123 @@ TEST(model, refuses_what_it_does_not_cover) {
   EXPECT_THROW(predict_text(pipe, "write 1; close out"), usage_error);
   const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic"};
   EXPECT_THROW(predict_text(setup(bionic, sink_kind::pipe), "write 1"), usage_error);
+}
+
+// -- failed and short writes (injected faults, /dev/full) --------------------
+
+model_setup with_faults(model_setup s, std::initializer_list<const char*> specs) {
+  for (const char* f : specs) s.faults.push_back(fault_plan::parse(f));
+  return s;
+}
+
+TEST(model_faults, a_failed_flush_drops_the_buffer_and_is_reported) {
+  // glibc's new_do_write and musl's __stdio_write empty the buffer whatever
+  // the call returned: "AAA" is gone, "CC" goes out at exit; the target
+  // reports the fflush on stderr (one write) and exits 1.
+  for (const auto& profile : {glibc(), musl()}) {
+    auto p = predict_text(with_faults(setup(profile, sink_kind::pipe), {"EAGAIN@write:1"}),
+                          "write 3; flush; write 2");
+    EXPECT_EQ(p.data[0], "CC") << profile.version;
+    EXPECT_EQ(p.reports, 1);
+    EXPECT_EQ(p.writes[0], std::make_pair(2L, 2L));
+    EXPECT_EQ(p.writes[1], std::make_pair(1L, 1L));
+    EXPECT_EQ(p.status, wait_status::exited(1));
+  }
+}
+
+TEST(model_faults, a_short_write_is_completed_by_a_second_call) {
+  for (const auto& profile : {glibc(), musl()}) {
+    auto p = predict_text(with_faults(setup(profile, sink_kind::pipe), {"short:3@write:1"}),
+                          "write 10; flush");
+    EXPECT_EQ(out_calls(p), (sizes{3, 7})) << profile.version;
+    EXPECT_EQ(p.data[0], std::string(10, 'A'));
+    EXPECT_EQ(p.reports, 0);
+  }
+}
+
+TEST(model_faults, glibc_fwrite_reports_success_when_its_line_flush_fails) {
+  // Line buffered and already putting, "BBB\n" fits: _IO_new_file_xsputn
+  // copies it, its flush fails, it returns EOF, and _IO_fwrite counts EOF
+  // as all written (iofwrite.c). musl's __fwritex returns 0: reported.
+  const auto pty = setup(glibc(), sink_kind::pty);
+  auto g = predict_text(with_faults(pty, {"ENOSPC@write:2"}), "line 3; line 3");
+  EXPECT_EQ(g.data[0], "AAA\n");
+  EXPECT_EQ(g.reports, 0);
+  EXPECT_EQ(g.status, wait_status::exited(0));
+  auto m = predict_text(with_faults(setup(musl(), sink_kind::pty), {"ENOSPC@write:2"}),
+                        "line 3; line 3");
+  EXPECT_EQ(m.data[0], "AAA\n");
+  EXPECT_EQ(m.reports, 1);
+  EXPECT_EQ(m.status, wait_status::exited(1));
+  // Not all of it fits: the count is short, reported.
+  EXPECT_EQ(predict_text(with_faults(pty, {"ENOSPC@write:2"}), "line 3; line 5000").reports, 1);
+}
+
+TEST(model_faults, a_bad_cout_refuses_output_until_cleared) {
+  const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
+  // flush fails: badbit. Cleared by the target after its report, "DD" goes out.
+  auto cleared = predict_text(with_faults(pipe, {"EIO@write:1"}), "write 3; flush; write 2");
+  EXPECT_EQ(cleared.data[0], "CC");
+  EXPECT_EQ(cleared.reports, 1);
+  // "clear off": the write and the flush after it are refused and reported too.
+  auto bad =
+      predict_text(with_faults(pipe, {"EIO@write:1"}), "clear off; write 3; flush; write 2; flush");
+  EXPECT_EQ(bad.data[0], "");
+  EXPECT_EQ(bad.reports, 3);
+  EXPECT_EQ(bad.writes[0], std::make_pair(1L, 1L));
+}
+
+TEST(model_faults, epipe_kills_unless_sigpipe_is_ignored) {
+  const auto pipe = setup(glibc(), sink_kind::pipe);
+  auto killed = predict_text(with_faults(pipe, {"EPIPE@write:1"}), "write 3; flush; write 2");
+  EXPECT_EQ(killed.status, wait_status::signaled(SIGPIPE));
+  EXPECT_EQ(killed.data[0], "");
+  EXPECT_EQ(killed.reports, 0);
+  auto ignored =
+      predict_text(with_faults(pipe, {"EPIPE@write:1"}), "ignore PIPE; write 3; flush; write 2");
+  EXPECT_EQ(ignored.status, wait_status::exited(1));
+  EXPECT_EQ(ignored.data[0], "DD");
+  // after-write:1 on the same call: SIGKILL ends it first, SIGTERM waits
+  // behind SIGPIPE (the lower number).
+  const char* s = "write 3; flush";
+  EXPECT_EQ(predict_text(with_faults(pipe, {"EPIPE@write:1"}), s, kill_plan::after_write(1)).status,
+            wait_status::signaled(SIGKILL));
+  EXPECT_EQ(
+      predict_text(with_faults(pipe, {"EPIPE@write:1"}), s, kill_plan::after_write(1, SIGTERM))
+          .status,
+      wait_status::signaled(SIGPIPE));
+  // write:1 stops the call before the fault: the cut's signal only.
+  EXPECT_EQ(
+      predict_text(with_faults(pipe, {"EPIPE@write:1"}), s, kill_plan::at_write(1, SIGTERM)).status,
+      wait_status::signaled(SIGTERM));
+}
+
+TEST(model_faults, dev_full_is_exact) {
+  // Every call with bytes fails with ENOSPC; each failed op is reported.
+  auto p = predict_text(setup(glibc(), sink_kind::full), "write 3; flush; line 2; putc 2");
+  EXPECT_TRUE(p.exact);
+  EXPECT_EQ(p.reports, 1);  // the flush; the rest is buffered, and exit reports nothing
+  EXPECT_EQ(p.writes[0], std::make_pair(2L, 2L));
+  EXPECT_EQ(p.status, wait_status::exited(1));
+  EXPECT_TRUE(p.exit_code_known);
+  // musl's empty writev (printf on an unbuffered stdout) never reaches the driver.
+  auto m = predict_text(setup(musl(), sink_kind::full), "setvbuf none; printf 0");
+  EXPECT_EQ(m.writes[0], std::make_pair(1L, 1L));
+  EXPECT_EQ(m.reports, 0);
+}
+
+TEST(model_faults, refuses_what_it_does_not_port) {
+  const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
+  EXPECT_THROW(predict_text(with_faults(pipe, {"EIO@file:/tmp/x:every"}), "write 1"), usage_error);
+  EXPECT_THROW(predict_text(with_faults(pipe, {"short:1@stderr:every"}), "write 1"), usage_error);
+  auto merged = pipe;
+  merged.stderr_sink.reset();
+  EXPECT_THROW(predict_text(with_faults(merged, {"short:1@every"}), "write 1"), usage_error);
+  EXPECT_THROW(predict_text(with_faults(pipe, {"EIO@every"}), "sync_with_stdio off; write 1"),
+               usage_error);
+  EXPECT_THROW(predict_text(with_faults(pipe, {"EIO@stderr:every"}), "write 1; throw"),
+               usage_error);
+  EXPECT_NO_THROW(predict_text(with_faults(pipe, {"short:1@every"}), "write 1 err"));
 }
 
 // The names are the JSON, Markdown and skip-message text: what the targets print.

@@ -28,13 +28,14 @@ std::uint64_t seed() {
   return std::random_device{}();
 }
 
-void check(const char* name, lang l, cut_family family) {
+void check(const char* name, lang l, cut_family family, bool faults = false) {
   if (l == lang::cxx && test_target_set().iostream_script.empty())
     GTEST_SKIP() << test_target_set().name << " has no C++ target";
   const auto s = seed();
   std::cout << name << ": " << cases() << " cases, seed " << s << ", profile "
             << test_target_set().profile.version << std::endl;
-  const auto r = testing::check_against_model(name, test_target_set(), l, family, cases(), s);
+  const auto r =
+      testing::check_against_model(name, test_target_set(), l, family, cases(), s, faults);
   std::cout << r.message << std::endl;
   for (const auto& f : r.flaky) ADD_FAILURE() << "flaky case (seed " << s << "): " << f;
   EXPECT_TRUE(r.passed) << r.message;
@@ -48,6 +49,9 @@ TEST(model_property, cxx_markers_and_endings) {
   check("cxx_markers_and_endings", lang::cxx, cut_family::markers_and_endings);
 }
 TEST(model_property, cxx_write_cuts) { check("cxx_write_cuts", lang::cxx, cut_family::writes); }
+// Faulted runs: --fault plans (errnos, short writes) and cuts of both families.
+TEST(model_property, c_faults) { check("c_faults", lang::c, cut_family::writes, true); }
+TEST(model_property, cxx_faults) { check("cxx_faults", lang::cxx, cut_family::writes, true); }
 
 }  // namespace
 }  // namespace flushcheck

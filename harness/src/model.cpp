@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bitset>
+#include <cerrno>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include "flushcheck/error.hpp"
 #include "flushcheck/escape.hpp"
 #include "flushcheck/signals.hpp"
+#include "model_file.hpp"
 
 namespace flushcheck {
 
@@ -44,280 +46,9 @@ std::size_t sink_blksize(sink_kind s) {
 
 namespace {
 
-constexpr std::size_t glibc_bufsiz = 8192;  // BUFSIZ
-constexpr std::size_t musl_bufsiz = 1024;   // BUFSIZ
-constexpr std::size_t musl_unget = 8;       // UNGET, taken from a setvbuf buffer
+using detail::c_file;
 
 bool is_tty(sink_kind s) { return s == sink_kind::pty || s == sink_kind::pty_cooked; }
-
-/// Where a FILE's write calls go: emit(k) is one write-family call of the
-/// next k bytes of its channel (k may be 0: musl's empty writev).
-using emitter = std::function<void(std::size_t)>;
-
-/// A C FILE reduced to what decides write calls.
-class c_file {
- public:
-  virtual ~c_file() = default;
-  virtual void fwrite(std::string_view data) = 0;
-  virtual void putc(char c) = 0;
-  virtual void printf(std::string_view data) { fwrite(data); }
-  virtual void fflush() = 0;
-  virtual void setvbuf(int mode, std::size_t size) = 0;
-};
-
-/// glibc 2.36 libio: _IO_new_file_xsputn, _IO_new_file_overflow,
-/// _IO_default_xsputn, _IO_file_doallocate, _IO_setvbuf.
-class glibc_file final : public c_file {
- public:
-  glibc_file(bool unbuffered, bool tty, std::size_t blksize, emitter emit)
-      : unbuf_(unbuffered), tty_(tty), blksize_(blksize), emit_(std::move(emit)) {}
-
-  void fwrite(std::string_view s) override {
-    std::size_t to_do = s.size();
-    std::size_t count = 0;
-    bool must_flush = false;
-    if (line_ && putting_) {
-      count = cap_ - pending_;
-      if (count >= s.size()) {
-        auto nl = s.rfind('\n');
-        if (nl != std::string_view::npos) {
-          count = nl + 1;
-          must_flush = true;
-        }
-      }
-    } else {
-      count = write_space();
-    }
-    if (count > 0) {
-      count = std::min(count, to_do);
-      pending_ += count;
-      s.remove_prefix(count);
-      to_do -= count;
-    }
-    if (to_do + (must_flush ? 1 : 0) > 0) {
-      overflow_eof();
-      const std::size_t block = cap_;
-      const std::size_t direct = to_do - (block >= 128 ? to_do % block : 0);
-      if (direct > 0) {
-        emit_(direct);
-        s.remove_prefix(direct);
-        to_do -= direct;
-      }
-      if (to_do > 0) default_xsputn(s);
-    }
-  }
-
-  void putc(char c) override {
-    if (write_space() == 0)
-      overflow(c);
-    else
-      ++pending_;
-  }
-
-  void fflush() override {
-    if (putting_ && pending_ > 0) write_pending();
-  }
-
-  void setvbuf(int mode, std::size_t size) override {
-    switch (mode) {
-      case FC_BUF_FULL:
-        line_ = unbuf_ = false;
-        if (size == 0) {
-          if (!has_buf_) {
-            doallocate();
-            line_ = false;
-          }
-          return;
-        }
-        break;
-      case FC_BUF_LINE:
-        unbuf_ = false;
-        line_ = true;
-        if (size == 0) return;
-        break;
-      default:
-        line_ = false;
-        unbuf_ = true;
-        size = 0;
-    }
-    // _IO_default_setbuf: sync, then the new buffer, write pointers reset.
-    fflush();
-    if (size == 0) {
-      unbuf_ = true;
-      cap_ = 1;  // _shortbuf
-    } else {
-      unbuf_ = false;
-      cap_ = size;
-    }
-    has_buf_ = true;
-    putting_ = false;
-  }
-
- private:
-  /// _IO_write_end - _IO_write_ptr: 0 until a write set the stream to
-  /// putting, and always 0 when line buffered or unbuffered.
-  std::size_t write_space() const {
-    if (!putting_ || line_ || unbuf_) return 0;
-    return cap_ - pending_;
-  }
-
-  void doallocate() {
-    if (has_buf_) return;
-    has_buf_ = true;
-    if (unbuf_) {  // _IO_doallocbuf: an unbuffered stream gets _shortbuf
-      cap_ = 1;
-      return;
-    }
-    cap_ = blksize_ > 0 && blksize_ < glibc_bufsiz ? blksize_ : glibc_bufsiz;
-    if (tty_) line_ = true;
-  }
-
-  void start_putting() {
-    if (!putting_ || !has_buf_) {
-      doallocate();
-      putting_ = true;
-    }
-  }
-
-  void write_pending() {
-    const std::size_t k = pending_;
-    pending_ = 0;
-    if (k > 0) emit_(k);
-  }
-
-  void overflow_eof() {
-    start_putting();
-    write_pending();
-  }
-
-  void overflow(char c) {
-    start_putting();
-    if (pending_ == cap_) write_pending();
-    ++pending_;
-    if (unbuf_ || (line_ && c == '\n')) write_pending();
-  }
-
-  void default_xsputn(std::string_view s) {
-    while (!s.empty()) {
-      std::size_t space = std::min(write_space(), s.size());
-      pending_ += space;
-      s.remove_prefix(space);
-      if (s.empty()) break;
-      overflow(s.front());
-      s.remove_prefix(1);
-    }
-  }
-
-  bool unbuf_;
-  bool tty_;
-  std::size_t blksize_;
-  emitter emit_;
-  bool line_ = false;
-  bool has_buf_ = false;
-  bool putting_ = false;
-  std::size_t cap_ = 0;
-  std::size_t pending_ = 0;
-};
-
-/// musl 1.2: __fwritex, __overflow, __stdio_write (one writev of the
-/// buffer and the new bytes), __stdout_write (the tty test at the first
-/// write), setvbuf (UNGET bytes of a given buffer are not used).
-class musl_file final : public c_file {
- public:
-  musl_file(bool is_stdout, bool tty, emitter emit)
-      : buf_size_(is_stdout ? musl_bufsiz : 0),
-        lbf_(is_stdout ? '\n' : -1),
-        stdout_first_(is_stdout),
-        tty_(tty),
-        emit_(std::move(emit)) {}
-
-  void fwrite(std::string_view s) override {
-    if (!wend_) towrite();
-    if (s.size() > buf_size_ - pending_) {
-      write(s.size());
-      return;
-    }
-    if (lbf_ >= 0) {
-      auto nl = s.rfind('\n');
-      if (nl != std::string_view::npos) {
-        write(nl + 1);
-        s.remove_prefix(nl + 1);
-      }
-    }
-    pending_ += s.size();
-  }
-
-  void putc(char c) override {
-    if (static_cast<unsigned char>(c) != lbf_ && wend_ && pending_ < buf_size_) {
-      ++pending_;
-      return;
-    }
-    if (!wend_) towrite();
-    if (pending_ < buf_size_ && static_cast<unsigned char>(c) != lbf_) {
-      ++pending_;
-      return;
-    }
-    write(1);
-  }
-
-  void printf(std::string_view s) override {
-    if (buf_size_ != 0) {
-      fwrite(s);
-      return;
-    }
-    // vfprintf on an unbuffered FILE: an 80-byte buffer of its own, then
-    // f->write(f, 0, 0), which makes a call even with nothing to write.
-    const std::size_t saved = buf_size_;
-    buf_size_ = 80;
-    wend_ = false;
-    fwrite(s);
-    write(0);
-    buf_size_ = saved;
-    wend_ = false;
-  }
-
-  void fflush() override {
-    if (pending_ > 0) write(0);
-  }
-
-  void setvbuf(int mode, std::size_t size) override {
-    lbf_ = -1;
-    if (mode == FC_BUF_NONE) {
-      buf_size_ = 0;
-    } else {
-      if (size >= musl_unget) buf_size_ = size - musl_unget;
-      if (mode == FC_BUF_LINE && buf_size_ != 0) lbf_ = '\n';
-    }
-    svb_ = true;
-  }
-
- private:
-  void towrite() {
-    wend_ = true;
-    pending_ = 0;
-  }
-
-  /// f->write(f, s, len): one writev of the buffer and len new bytes.
-  void write(std::size_t len) {
-    if (stdout_first_) {
-      stdout_first_ = false;
-      if (!svb_ && !tty_) lbf_ = -1;
-    }
-    const std::size_t k = pending_ + len;
-    pending_ = 0;
-    wend_ = true;
-    emit_(k);
-  }
-
-  std::size_t buf_size_;
-  int lbf_;
-  bool stdout_first_;
-  bool tty_;
-  emitter emit_;
-  bool svb_ = false;
-  bool wend_ = false;
-  std::size_t pending_ = 0;
-};
 
 /// A C++ stream buffer whose flushes the model does not port (libstdc++'s
 /// stdio_filebuf after sync_with_stdio(false)): what it was given may be at
@@ -348,9 +79,8 @@ class simulation {
         p.cxxlib != cxx_impl::libcxx)
       throw usage_error("the model has no port of C++ library '" +
                         std::string(to_string(p.cxxlib)) + "'");
-    const sink_kind err_sink = setup.stderr_sink.value_or(setup.stdout_sink);
     out_ = make_file(true, setup.stdout_sink, channel::c_out);
-    err_ = make_file(false, err_sink, channel::c_err);
+    err_ = make_file(false, setup.stderr_sink.value_or(setup.stdout_sink), channel::c_err);
   }
 
   prediction run(const kill_plan& cut) {
@@ -358,39 +88,44 @@ class simulation {
     validate();
     prediction p;
     try {
-      for (op_ = 0; op_ < static_cast<int>(script_.ops.size()); ++op_) {
-        const fc_op& op = script_.ops[op_];
-        if (op.kind == FC_MARKER) {
-          ++markers_;
-          if (cut_.when == kill_plan::when_kind::marker && markers_ == cut_.n) throw cut_reached{};
-        }
-        if (end_op(op, p)) {
-          finish(p);
-          return p;
-        }
-        step(op);
-      }
-      op_ = static_cast<int>(script_.ops.size());
-      exit_flush();
-      p.status = wait_status::exited(0);
-      p.exit_code_known = !fails_writes();
-      finish(p);
-    } catch (const cut_reached&) {
-      p.kill_delivered = true;
-      p.status = wait_status::signaled(cut_.signal);
-      finish(p);
+      run_ops(p);
+    } catch (const ended& e) {
+      p.kill_delivered = e.cut;
+      p.status = e.status;
     }
+    finish(p);
     return p;
   }
 
  private:
-  struct cut_reached {};
+  /// The program ended inside a call: the cut's signal, or SIGPIPE.
+  struct ended {
+    wait_status status;
+    bool cut = false;
+  };
+
+  void run_ops(prediction& p) {
+    for (op_ = 0; op_ < static_cast<int>(script_.ops.size()); ++op_) {
+      const fc_op& op = script_.ops[op_];
+      if (op.kind == FC_MARKER) {
+        ++markers_;
+        if (cut_.when == kill_plan::when_kind::marker && markers_ == cut_.n)
+          throw ended{wait_status::signaled(cut_.signal), true};
+      }
+      if (end_op(op, p)) return;
+      step(op);
+    }
+    op_ = static_cast<int>(script_.ops.size());
+    // The targets return 1 when they reported an error, then exit flushes.
+    p.status = wait_status::exited(reports_ > 0 ? 1 : 0);
+    exit_flush();
+  }
 
   std::unique_ptr<c_file> make_file(bool is_stdout, sink_kind k, channel ch) {
-    emitter e = [this, ch](std::size_t n) { emit(ch, n); };
+    detail::write_call call = [this, ch](std::string_view bytes) { return write_call(ch, bytes); };
     if (setup_.profile.libc == libc_impl::musl)
-      return std::make_unique<musl_file>(is_stdout, is_tty(k), e);
-    return std::make_unique<glibc_file>(!is_stdout, is_tty(k), blksize(k), e);
+      return detail::make_musl_file(is_stdout, is_tty(k), std::move(call));
+    return detail::make_glibc_file(!is_stdout, is_tty(k), blksize(k), std::move(call));
   }
 
   /// st_blksize per sink kind, asked of the kernel once per process.
@@ -409,11 +144,18 @@ class simulation {
     return d == 0 ? setup_.stdout_sink : setup_.stderr_sink.value_or(setup_.stdout_sink);
   }
   bool fails_writes() const {
-    return setup_.stdout_sink == sink_kind::full ||
-           setup_.stderr_sink.value_or(setup_.stdout_sink) == sink_kind::full;
+    return dest_sink(0) == sink_kind::full || dest_sink(1) == sink_kind::full;
+  }
+  /// Whether plan F counts and faults the calls to destination D.
+  bool reaches(const fault_plan& f, int d) const {
+    return f.where == fault_plan::target::stdout_sink ? d == 0 : d == dest_of(channel::c_err);
+  }
+  bool faults_reach(int d) const {
+    return std::any_of(setup_.faults.begin(), setup_.faults.end(),
+                       [&](const fault_plan& f) { return reaches(f, d); });
   }
 
-  void validate() {
+  void validate() const {
     std::array<bool, 2> wrote{};
     for (std::size_t i = 0; i < script_.ops.size(); ++i) {
       const auto& op = script_.ops[i];
@@ -427,21 +169,90 @@ class simulation {
         wrote[1] = wrote[1] || op.stream != FC_OUT;
       }
     }
+    validate_faults();
+  }
+
+  /// What the model does not port under faults, refused rather than guessed.
+  void validate_faults() const {
+    for (const auto& f : setup_.faults) {
+      if (f.where == fault_plan::target::file)
+        throw usage_error("the model covers faults on stdout's and stderr's destinations only");
+      if (f.error == 0 && reaches(f, dest_of(channel::c_err)))
+        throw usage_error(
+            "the model covers short writes only where no error report goes: the targets "
+            "report on stderr's destination with one write(2) of strerror's text");
+    }
+    if (setup_.faults.empty()) return;
+    const auto has = [&](fc_op_kind k) {
+      return std::any_of(script_.ops.begin(), script_.ops.end(),
+                         [k](const fc_op& op) { return op.kind == k && !(k == FC_SYNC && op.n); });
+    };
+    if (setup_.language == lang::cxx && setup_.profile.cxxlib == cxx_impl::libstdcxx &&
+        has(FC_SYNC))
+      throw usage_error(
+          "the model does not cover faults after sync_with_stdio(false) on libstdc++: its own "
+          "stream buffers are not ported");
+    if (has(FC_THROW) && faults_reach(dest_of(channel::c_err)))
+      throw usage_error(
+          "the model does not cover faults on stderr's destination with an uncaught "
+          "exception: the terminate handler's writes are not ported");
   }
 
   // -- calls ---------------------------------------------------------------
 
-  void emit(channel ch, std::size_t n) {
-    if (cut_.needs_tracer() && dest_of(ch) == 0) {
-      ++dest0_calls_;
-      if (cut_.when == kill_plan::when_kind::write && dest0_calls_ == cut_.n) throw cut_reached{};
+  struct kernel_result {
+    long bytes = 0;  ///< taken, or -1
+    bool sigpipe = false;
+  };
+
+  /// What the kernel does with the NTH call of N bytes to destination D:
+  /// the first fault plan that selects the call decides, as in the tracer;
+  /// /dev/full fails every call that has bytes (an empty writev returns 0
+  /// before the driver: fs/read_write.c, do_iter_write).
+  kernel_result kernel(int d, long nth, std::size_t n) const {
+    for (const auto& f : setup_.faults) {
+      if (!reaches(f, d) || !f.selects(nth)) continue;
+      if (f.error == 0)
+        return {
+            static_cast<long>(std::min<std::size_t>(n, static_cast<std::size_t>(f.short_bytes)))};
+      return {-1, f.error == EPIPE};
     }
-    const auto c = static_cast<std::size_t>(ch);
-    calls_.push_back({ch, delivered_[c], delivered_[c] + n, op_});
-    delivered_[c] += n;
-    if (cut_.when == kill_plan::when_kind::after_write && dest_of(ch) == 0 &&
-        dest0_calls_ == cut_.n)
-      throw cut_reached{};
+    if (dest_sink(d) == sink_kind::full && n > 0) return {-1};
+    return {static_cast<long>(n)};
+  }
+
+  /// One write-family call of channel CH's BYTES (REPORT: a target's error
+  /// report): the cut at its entry, the kernel's result, the cut after it,
+  /// SIGPIPE.
+  long write_call(channel ch, std::string_view bytes, bool report = false) {
+    const int d = dest_of(ch);
+    const long nth = ++calls_on_[d];
+    const bool cut_here = d == 0 && nth == cut_.n;
+    if (cut_here && cut_.when == kill_plan::when_kind::write)
+      throw ended{wait_status::signaled(cut_.signal), true};
+    const kernel_result r = kernel(d, nth, bytes.size());
+    record(ch, bytes, r.bytes, report);
+    const bool cut_after = cut_here && cut_.when == kill_plan::when_kind::after_write;
+    // Both pending at once: SIGKILL ends the process first, else the lower
+    // number (SIGPIPE, 13) is delivered first (kernel/signal.c, next_signal).
+    if (r.sigpipe && !ignored_[SIGPIPE])
+      throw ended{wait_status::signaled(cut_after && cut_.signal == SIGKILL ? SIGKILL : SIGPIPE),
+                  cut_after};
+    if (cut_after) throw ended{wait_status::signaled(cut_.signal), true};
+    return r.bytes;
+  }
+
+  void record(channel ch, std::string_view bytes, long result, bool report) {
+    auto& got = delivered_[static_cast<std::size_t>(ch)];
+    const std::size_t from = got.size();
+    if (!report && result > 0) got.append(bytes.substr(0, static_cast<std::size_t>(result)));
+    calls_.push_back({ch, from, got.size(), op_, bytes.size(), result, report});
+  }
+
+  /// The targets' error report: one write(2) to fd 2, never retried.
+  void report() {
+    ++reports_;
+    write_call(channel::c_err, "target error report", true);
   }
 
   // -- ops -----------------------------------------------------------------
@@ -455,15 +266,18 @@ class simulation {
   void give(channel ch, const std::string& bytes) { meant_[static_cast<std::size_t>(ch)] += bytes; }
 
   bool cxx() const { return setup_.language == lang::cxx; }
+  bool libcxx() const { return setup_.profile.cxxlib == cxx_impl::libcxx; }
   bool loose() const { return cxx() && !synced_ && setup_.profile.cxxlib == cxx_impl::libstdcxx; }
+  c_file& file(fc_stream s) { return s == FC_ERR ? *err_ : *out_; }
+  static channel c_channel(fc_stream s) { return s == FC_ERR ? channel::c_err : channel::c_out; }
 
   /// The op ends the program: record the status and what flushes first.
   bool end_op(const fc_op& op, prediction& p) {
     switch (op.kind) {
       case FC_EXIT:
       case FC_RETURN:
-        exit_flush();
         p.status = wait_status::exited(static_cast<int>(op.n));
+        exit_flush();
         return true;
       case FC_UEXIT:
       case FC_QUICK_EXIT: p.status = wait_status::exited(static_cast<int>(op.n)); return true;
@@ -490,14 +304,18 @@ class simulation {
       // reach the FILE as one byte; put is what tells putc from fwrite.
       case FC_NEWLINE: output(op, "\n", cxx()); break;
       case FC_PUTC: output(op, payload(op.n, false), true); break;
-      case FC_ENDL:
-        output(op, "\n", true);
-        cxx_flush(op.stream);
-        break;
+      case FC_ENDL: endl(op.stream); break;
       case FC_PRINTF:
-      case FC_FPUTS: c_output(op.kind, op.stream, payload(op.n, false)); break;
-      case FC_FLUSH: flush_op(op); break;
-      case FC_SETVBUF: (op.stream == FC_ERR ? err_ : out_)->setvbuf(op.mode, op.n); break;
+      case FC_FPUTS: c_call(op, payload(op.n, false)); break;
+      case FC_FLUSH: cxx() ? cxx_flush_op(op.stream) : c_flush_op(op.stream); break;
+      case FC_SETVBUF: file(op.stream).setvbuf(op.mode, static_cast<std::size_t>(op.n)); break;
+      default: setting(op);
+    }
+  }
+
+  /// The ops that change a setting, and stdin's reads.
+  void setting(const fc_op& op) {
+    switch (op.kind) {
       case FC_SYNC: synced_ = op.n != 0; break;
       case FC_TIE:
         if (op.stream == FC_IN) cin_tied_ = op.n != 0;
@@ -505,12 +323,13 @@ class simulation {
         if (op.stream == FC_LOG) clog_tied_ = op.n != 0;
         break;
       case FC_UNITBUF: unitbuf_[stream_index(op.stream)] = op.n != 0; break;
+      case FC_CLEAR: clear_ = op.n != 0; break;
       case FC_IGNORE:  // signal() refuses SIGKILL and SIGSTOP (EINVAL)
         if (op.n != SIGKILL && op.n != SIGSTOP) ignored_[static_cast<std::size_t>(op.n)] = true;
         break;
       case FC_READ:
-      case FC_GETLINE:
-        if (cxx() && cin_tied_) cout_flush();
+      case FC_GETLINE:  // istream's sentry flushes tie() (cin is good: the target clears it)
+        if (cxx() && cin_tied_) cxx_flush(FC_OUT);
         break;
       default: break;  // marker, sleep, a raise of an ignored signal
     }
@@ -518,53 +337,96 @@ class simulation {
 
   static int stream_index(fc_stream s) { return s == FC_ERR ? 1 : s == FC_LOG ? 2 : 0; }
 
-  /// C stdio output of one op (C, or printf/fputs from C++).
-  void c_output(fc_op_kind kind, fc_stream s, const std::string& bytes) {
-    const channel ch = s == FC_ERR ? channel::c_err : channel::c_out;
-    give(ch, bytes);
-    c_file& f = s == FC_ERR ? *err_ : *out_;
-    if (kind == FC_PRINTF)
-      f.printf(bytes);
-    else
-      f.fwrite(bytes);
+  // -- C stdio ---------------------------------------------------------------
+
+  /// printf("%s") or fputs (from C or C++): reported when it fails.
+  void c_call(const fc_op& op, const std::string& bytes) {
+    const fc_stream s = op.kind == FC_PRINTF ? FC_OUT : op.stream;
+    give(c_channel(s), bytes);
+    const bool ok = op.kind == FC_PRINTF ? file(s).printf(bytes) : file(s).fputs(bytes);
+    if (!ok) report();
   }
 
-  /// write/line/newline/putc/endl's newline: C stdio in C, an ostream in C++.
-  void output(const fc_op& op, const std::string& bytes, bool per_char) {
-    if (!cxx()) {
-      const channel ch = op.stream == FC_ERR ? channel::c_err : channel::c_out;
-      give(ch, bytes);
-      c_file& f = op.stream == FC_ERR ? *err_ : *out_;
-      if (per_char)
-        for (char c : bytes) f.putc(c);
-      else
-        f.fwrite(bytes);
-      return;
+  /// fwrite of the bytes, or a putc loop that stops at the first EOF:
+  /// reported once when it fails (targets/script/stdio_script.c).
+  void c_output(const fc_op& op, const std::string& bytes, bool per_char) {
+    give(c_channel(op.stream), bytes);
+    c_file& f = file(op.stream);
+    bool ok = true;
+    if (per_char) {
+      for (std::size_t i = 0; ok && i < bytes.size(); ++i) ok = f.putc(bytes[i]);
+    } else if (!bytes.empty()) {
+      ok = f.fwrite(bytes);
     }
-    // C++: each put() and each write() is one unformatted output function:
-    // sentry (flushes tie()), the bytes, then unitbuf's flush ([ostream]).
+    if (!ok) report();
+  }
+
+  void c_flush_op(fc_stream s) {
+    const bool ok = s == FC_ALL ? all_c_flush() : file(s).fflush();
+    if (!ok) report();
+  }
+
+  /// fflush(NULL) and exit's flush: glibc walks _IO_list_all (stderr,
+  /// stdout); musl flushes stdout, then stderr. Each is flushed whatever
+  /// the other did.
+  bool all_c_flush() {
+    const bool musl = setup_.profile.libc == libc_impl::musl;
+    const bool first = (musl ? out_ : err_)->fflush();
+    const bool second = (musl ? err_ : out_)->fflush();
+    return first && second;
+  }
+
+  // -- C++ streams -----------------------------------------------------------
+
+  bool good(fc_stream s) const { return good_[stream_index(s)]; }
+  void set_bad(fc_stream s) {
+    if (!loose()) good_[stream_index(s)] = false;
+  }
+
+  /// write/line/newline/putc: C stdio in C, an ostream in C++.
+  void output(const fc_op& op, const std::string& bytes, bool per_char) {
+    if (!cxx()) return c_output(op, bytes, per_char);
+    unformatted(op.stream, bytes, per_char, op.kind == FC_PUTC);
+    check(op.stream);
+  }
+
+  /// os << std::endl: put('\n'), then flush().
+  void endl(fc_stream s) {
+    unformatted(s, "\n", true, false);
+    cxx_flush(s);
+    check(s);
+  }
+
+  /// Each put() and each write() is one unformatted output function
+  /// ([ostream.unformatted]): sentry, the bytes, ~sentry. PUT_LOOP: the
+  /// target's putc loop, which runs while the stream is good.
+  void unformatted(fc_stream s, const std::string& bytes, bool per_char, bool put_loop) {
     const auto pieces = per_char ? bytes.size() : std::size_t{1};
     for (std::size_t i = 0; i < pieces; ++i) {
-      sentry(op.stream);
-      std::string piece = per_char ? bytes.substr(i, 1) : bytes;
-      if (loose()) {
-        give(cxx_channel(op.stream), piece);
-        loose_[loose_index(op.stream)].output(piece.size());
-      } else {
-        // stdio_sync_filebuf (libstdc++) / __stdoutbuf (libc++): xsputn is
-        // fwrite; overflow is putc in libstdc++ but a one-byte fwrite in
-        // libc++, which differs where glibc's first fwrite into a small
-        // setvbuf buffer goes straight to write(2).
-        const channel ch = op.stream == FC_OUT ? channel::c_out : channel::c_err;
-        give(ch, piece);
-        c_file& f = op.stream == FC_OUT ? *out_ : *err_;
-        if (per_char && setup_.profile.cxxlib == cxx_impl::libstdcxx)
-          f.putc(piece[0]);
-        else
-          f.fwrite(piece);
-      }
-      if (unitbuf_[stream_index(op.stream)]) pubsync(op.stream);
+      if (put_loop && !good(s)) break;
+      const std::string piece = per_char ? bytes.substr(i, 1) : bytes;
+      const bool ok = sentry(s);
+      give(loose() ? cxx_channel(s) : c_channel(stdio_of(s)), piece);
+      if (ok) put(s, piece, per_char);
+      end_sentry(s);
     }
+  }
+
+  /// The stdio FILE under a synced C++ stream: clog writes to stderr.
+  static fc_stream stdio_of(fc_stream s) { return s == FC_OUT ? FC_OUT : FC_ERR; }
+
+  /// The bytes through the stream buffer. stdio_sync_filebuf (libstdc++)
+  /// and __stdoutbuf (libc++): xsputn is fwrite; overflow is putc in
+  /// libstdc++, a one-byte fwrite in libc++ (which glibc's fwrite reports
+  /// as written even when its line flush failed).
+  void put(fc_stream s, const std::string& piece, bool per_char) {
+    if (loose()) {
+      loose_[loose_index(s)].output(piece.size());
+      return;
+    }
+    c_file& f = file(stdio_of(s));
+    const bool ok = per_char && !libcxx() ? f.putc(piece[0]) : f.fwrite(piece);
+    if (!ok) set_bad(s);
   }
 
   /// libstdc++'s own buffers after sync_with_stdio(false): cout's, and
@@ -574,58 +436,57 @@ class simulation {
     return s == FC_OUT ? channel::cxx_out : channel::cxx_err;
   }
 
-  void sentry(fc_stream s) {
-    if ((s == FC_ERR && cerr_tied_) || (s == FC_LOG && clog_tied_)) cout_flush();
+  /// sentry: only a good stream, whose tie() is flushed first.
+  bool sentry(fc_stream s) {
+    if (!good(s)) return false;
+    if ((s == FC_ERR && cerr_tied_) || (s == FC_LOG && clog_tied_)) cxx_flush(FC_OUT);
+    return true;
   }
 
-  void pubsync(fc_stream s) {
+  /// ~sentry: unitbuf syncs the buffer, in libstdc++ 12 whatever the
+  /// stream's state, in libc++ 14 only when it is good (their <ostream>).
+  void end_sentry(fc_stream s) {
+    if (!unitbuf_[stream_index(s)] || (libcxx() && !good(s))) return;
+    if (!pubsync(s)) set_bad(s);
+  }
+
+  bool pubsync(fc_stream s) {
     if (loose()) {
       loose_[loose_index(s)].flush();
-      return;
+      return true;
     }
-    (s == FC_OUT ? *out_ : *err_).fflush();
+    return file(stdio_of(s)).fflush();
   }
 
-  /// ostream::flush(): a sentry, then pubsync (LWG 581).
+  /// ostream::flush(): an unformatted output function (LWG 581).
   void cxx_flush(fc_stream s) {
-    sentry(s);
-    pubsync(s);
-  }
-  void cout_flush() { cxx_flush(FC_OUT); }
-
-  void flush_op(const fc_op& op) {
-    if (!cxx()) {
-      if (op.stream == FC_ALL) {
-        all_c_flush();
-      } else {
-        (op.stream == FC_ERR ? *err_ : *out_).fflush();
-      }
-      return;
-    }
-    if (op.stream == FC_ALL) {  // iostream_script: cout, cerr, clog, fflush(NULL)
-      cxx_flush(FC_OUT);
-      cxx_flush(FC_ERR);
-      cxx_flush(FC_LOG);
-      all_c_flush();
-      return;
-    }
-    cxx_flush(op.stream);
+    if (sentry(s) && !pubsync(s)) set_bad(s);
+    end_sentry(s);
   }
 
-  /// fflush(NULL) and exit's flush: glibc walks _IO_list_all (stderr,
-  /// stdout); musl flushes stdout, then stderr.
-  void all_c_flush() {
-    if (setup_.profile.libc == libc_impl::musl) {
-      out_->fflush();
-      err_->fflush();
-    } else {
-      err_->fflush();
-      out_->fflush();
+  void cxx_flush_op(fc_stream s) {
+    if (s != FC_ALL) {
+      cxx_flush(s);
+      check(s);
+      return;
     }
+    for (fc_stream each : {FC_OUT, FC_ERR, FC_LOG}) {  // iostream_script: then fflush(NULL)
+      cxx_flush(each);
+      check(each);
+    }
+    if (!all_c_flush()) report();
+  }
+
+  /// The target's check() after an op: a stream that is not good is
+  /// reported, then cleared unless "clear off".
+  void check(fc_stream s) {
+    if (good(s)) return;
+    report();
+    if (clear_) good_[stream_index(s)] = true;
   }
 
   /// exit(): the C++ runtime's ios_base::Init destructor flushes cout, cerr
-  /// and clog; then stdio flushes every FILE.
+  /// and clog; then stdio flushes every FILE. Nothing is reported.
   void exit_flush() {
     if (cxx()) {
       cxx_flush(FC_OUT);
@@ -640,50 +501,70 @@ class simulation {
   void finish(prediction& p) {
     p.meant = full_meant();
     p.calls = calls_;
-    for (std::size_t c = 0; c < channel_count; ++c) p.bounds[c] = {delivered_[c], delivered_[c]};
-    std::array<long, 2> exact_calls{};
+    p.reports = reports_;
+    for (std::size_t c = 0; c < channel_count; ++c) {
+      p.stream[c] = delivered_[c];
+      p.bounds[c] = {delivered_[c].size(), delivered_[c].size()};
+    }
+    count_calls(p);
+    widen_loose(p);
+    if (p.runtime_message) widen_terminate(p);
+    if (merged()) p.writes[1] = {0, 0};
+  }
+
+  /// Every call is known: each destination gets exactly the bytes of its calls.
+  void count_calls(prediction& p) const {
+    std::array<long, 2> n{};
     for (const auto& call : calls_) {
       const int d = dest_of(call.ch);
-      ++exact_calls[d];
-      p.data[d] +=
-          p.meant[static_cast<std::size_t>(call.ch)].substr(call.from, call.to - call.from);
+      ++n[d];
+      if (!call.report)
+        p.data[d] +=
+            p.stream[static_cast<std::size_t>(call.ch)].substr(call.from, call.to - call.from);
     }
     // write:N stops the N-th call at its entry: the tracer saw it, no byte moved.
-    if (p.kill_delivered && cut_.when == kill_plan::when_kind::write) ++exact_calls[0];
-    for (int d = 0; d < 2; ++d) p.writes[d] = {exact_calls[d], exact_calls[d]};
+    if (p.kill_delivered && cut_.when == kill_plan::when_kind::write) ++n[0];
+    for (int d = 0; d < 2; ++d) p.writes[d] = {n[d], n[d]};
+  }
+
+  /// libstdc++ after sync_with_stdio(false): its streams' MAY is all they
+  /// were given, MUST what their flushes pushed, their calls a range.
+  void widen_loose(prediction& p) const {
     for (int i = 0; i < 2; ++i) {
       const auto& b = loose_[i];
       if (b.ops == 0 && b.given == 0) continue;
-      const auto ch = static_cast<std::size_t>(cxx_channel(i == 0 ? FC_OUT : FC_ERR));
-      p.bounds[ch] = {b.flushed, b.given};
-      p.writes[dest_of(static_cast<channel>(ch))].first += b.flushed > 0 ? 1 : 0;
-      p.writes[dest_of(static_cast<channel>(ch))].second += b.calls_hi;
+      const auto ch = cxx_channel(i == 0 ? FC_OUT : FC_ERR);
+      const auto c = static_cast<std::size_t>(ch);
+      p.stream[c] = meant_[c];
+      p.bounds[c] = {b.flushed, b.given};
+      p.writes[dest_of(ch)].first += b.flushed > 0 ? 1 : 0;
+      p.writes[dest_of(ch)].second += b.calls_hi;
       p.exact = false;
     }
-    if (!p.exact)
-      p.notes.push_back(
-          "libstdc++ after sync_with_stdio(false): the model does not port stdio_filebuf's "
-          "flushes, so its streams' MAY is all they were given and their calls are a range");
-    if (fails_writes()) {
-      const long ops = static_cast<long>(script_.ops.size()) + 1;
-      for (int d = 0; d < 2; ++d)
-        if (dest_sink(d) == sink_kind::full) p.writes[d].first = 0;
-      for (int d = 0; d < 2; ++d) p.writes[d].second += ops;  // + the target's error reports
-      p.notes.push_back(
-          "/dev/full: every write fails; a failed write can end a putc loop and musl's printf "
-          "writes nothing after an error, so the calls are a range and each op may report once "
-          "on stderr");
-      p.exit_code_known = false;
+    if (p.exact) return;
+    p.notes.push_back(
+        "libstdc++ after sync_with_stdio(false): the model does not port stdio_filebuf's "
+        "flushes, so its streams' MAY is all they were given and their calls are a range");
+    if (!fails_writes()) return;
+    const long ops = static_cast<long>(script_.ops.size()) + 1;
+    for (int d = 0; d < 2; ++d) {
+      if (dest_sink(d) == sink_kind::full) p.writes[d].first = 0;
+      p.writes[d].second += ops;  // + the target's error reports
     }
-    if (p.runtime_message) {
-      // The terminate handler writes through C's stderr: with a buffered
-      // stderr that may push out (or strand) what was pending there.
-      auto& e = p.bounds[static_cast<std::size_t>(channel::c_err)];
-      e.may = meant_[static_cast<std::size_t>(channel::c_err)].size();
-      if (e.may != e.must) p.exact = false;
-      p.writes[merged() ? 0 : 1].second += 16;
-    }
-    if (merged()) p.writes[1] = {0, 0};
+    p.notes.push_back(
+        "/dev/full with libstdc++'s own stream buffers: what their failed writes do is not "
+        "ported, so the calls are a range and each op may report once on stderr");
+    p.exit_code_known = false;
+  }
+
+  /// The terminate handler writes through C's stderr: with a buffered
+  /// stderr that may push out (or strand) what was pending there.
+  void widen_terminate(prediction& p) const {
+    const auto c = static_cast<std::size_t>(channel::c_err);
+    p.stream[c] += err_->pending();
+    p.bounds[c].may = p.stream[c].size();
+    if (p.bounds[c].may != p.bounds[c].must) p.exact = false;
+    p.writes[merged() ? 0 : 1].second += 16;
   }
 
   /// Everything each channel is given if the script runs to its end (what
@@ -705,18 +586,21 @@ class simulation {
   std::unique_ptr<c_file> out_;
   std::unique_ptr<c_file> err_;
   std::array<std::string, channel_count> meant_;
-  std::array<std::size_t, channel_count> delivered_{};
+  std::array<std::string, channel_count> delivered_;
   std::array<loose_buffer, 2> loose_{};
   std::vector<model_call> calls_;
+  std::array<long, 2> calls_on_{};  ///< write-family calls per destination so far
+  int reports_ = 0;
   int op_ = 0;
   long markers_ = 0;
-  long dest0_calls_ = 0;
   bool synced_ = true;
   bool cin_tied_ = true;
   std::bitset<65> ignored_;  // "ignore SIG": a later "raise SIG" does nothing
   bool cerr_tied_ = true;
   bool clog_tied_ = false;
   std::array<bool, 3> unitbuf_{false, true, false};
+  std::array<bool, 3> good_{true, true, true};  ///< cout, cerr, clog: neither bad nor failed
+  bool clear_ = true;  ///< the target clears a stream after reporting it ("clear off")
   bool finishing_ = false;
 };
 
@@ -728,11 +612,11 @@ std::string prediction::describe() const {
     if (meant[c].empty()) continue;
     const auto& b = bounds[c];
     out += std::string(to_string(static_cast<channel>(c))) + ": MUST " +
-           printable(meant[c].substr(0, b.must), 240) + " (" + std::to_string(b.must) +
+           printable(stream[c].substr(0, b.must), 240) + " (" + std::to_string(b.must) +
            " bytes), MAY " +
            (b.may == b.must
                 ? std::string("the same")
-                : printable(meant[c].substr(0, b.may), 240) + " (" + std::to_string(b.may) + ")") +
+                : printable(stream[c].substr(0, b.may), 240) + " (" + std::to_string(b.may) + ")") +
            ", of " + std::to_string(meant[c].size()) + " given\n";
   }
   out += "write calls: stdout's destination " + std::to_string(writes[0].first) +
@@ -740,6 +624,11 @@ std::string prediction::describe() const {
          ", stderr's " + std::to_string(writes[1].first) +
          (writes[1].second != writes[1].first ? ".." + std::to_string(writes[1].second) : "") +
          "\n";
+  long failed = 0;
+  for (const auto& c : calls) failed += c.result < 0 || c.result < static_cast<long>(c.requested);
+  if (failed > 0 || reports > 0)
+    out += std::to_string(failed) + " failed or short, " + std::to_string(reports) +
+           " error reports\n";
   for (const auto& n : notes) out += "note: " + n + "\n";
   return out;
 }

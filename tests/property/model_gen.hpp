@@ -4,6 +4,7 @@
 // tests and the property benchmark.
 #include <rapidcheck.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <optional>
@@ -63,7 +64,9 @@ inline rc::Gen<fc_stream> gen_stream(lang l) {
   return rc::gen::weightedElement<fc_stream>({{4, FC_OUT}, {2, FC_ERR}, {1, FC_LOG}});
 }
 
-inline rc::Gen<fc_op> gen_op(lang l, bool with_input) {
+/// Faulted scripts also ignore SIGPIPE (so EPIPE takes the error path)
+/// and, in C++, stop clearing a stream the target reported ("clear off").
+inline rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults = false) {
   using namespace rc;
   std::vector<std::pair<std::size_t, Gen<fc_op>>> ops = {
       {5, gen::apply([](fc_stream s, long n) { return make_op(FC_WRITE, s, n); }, gen_stream(l),
@@ -90,6 +93,10 @@ inline rc::Gen<fc_op> gen_op(lang l, bool with_input) {
     ops.push_back({1, gen::map(gen::inRange<long>(1, 8),
                                [](long n) { return make_op(FC_READ, FC_OUT, n); })});
     ops.push_back({1, gen::just(make_op(FC_GETLINE))});
+  }
+  if (faults) {
+    ops.push_back({1, gen::just(make_op(FC_IGNORE, FC_OUT, SIGPIPE))});
+    if (l == lang::cxx) ops.push_back({1, gen::just(make_op(FC_CLEAR, FC_OUT, 0))});
   }
   if (l == lang::cxx) {
     ops.push_back({3, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_ENDL, s); })});
@@ -121,16 +128,17 @@ inline rc::Gen<std::vector<fc_op>> gen_ending(lang l) {
 
 /// Makes a generated (or shrunk) op list a script the model covers:
 /// setvbuf only before a stream's first operation, sync_with_stdio only
-/// first, markers labelled m1.., at most 61 ops so that every op's byte is
-/// its own (docs/script.md), C ops only for C.
-inline script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l) {
+/// first (NO_SYNC: never), markers labelled m1.., at most 61 ops so that
+/// every op's byte is its own (docs/script.md), C ops only for C.
+inline script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l,
+                        bool no_sync = false) {
   script s;
   bool used_out = false, used_err = false, set_out = false, set_err = false;
   int markers = 0;
   for (auto op : ops) {
     if (s.ops.size() >= 60) break;
     if (l == lang::c && op.stream == FC_LOG) op.stream = FC_OUT;
-    if (op.kind == FC_SYNC && !s.ops.empty()) continue;
+    if (op.kind == FC_SYNC && (no_sync || !s.ops.empty())) continue;
     if (op.kind == FC_SETVBUF) {
       const bool err = op.stream == FC_ERR;
       if (err ? (used_err || set_err) : (used_out || set_out)) continue;
@@ -172,36 +180,96 @@ inline rc::Gen<setup_choice> gen_setup() {
       gen::inRange(0, 3), gen::arbitrary<bool>());
 }
 
-/// A whole case for PROFILE in language L; cuts of FAMILY.
-inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family) {
+/// One --fault plan. Errnos on stdout's or stderr's destination; short
+/// writes only on stdout's when stderr has its own sink (the targets'
+/// error reports are never torn): small ones on single calls, larger ones
+/// on every call or a random subset.
+inline rc::Gen<fault_plan> gen_fault(bool short_ok) {
   using namespace rc;
-  return gen::mapcat(gen_setup(), [l, profile, family](const setup_choice& sc) {
+  return gen::apply(
+      [short_ok](int what, bool to_stderr, int when, long n, long times, int p, unsigned seed) {
+        static const int errnos[] = {EAGAIN, ENOSPC, EPIPE, EINTR, EIO};
+        fault_plan f;
+        f.when = when < 4    ? fault_plan::pattern::nth
+                 : when == 4 ? fault_plan::pattern::every
+                             : fault_plan::pattern::random;
+        f.n = n;
+        f.times = when < 2 ? 1 : when < 4 ? times : 1;
+        f.probability = p == 0 ? 0.2 : 0.5;
+        f.seed = seed;
+        const bool nth = f.when == fault_plan::pattern::nth;
+        if (short_ok && !to_stderr && what >= 5) {
+          static const long small[] = {1, 2, 5, 100, 1000}, large[] = {100, 1000, 4000};
+          f.short_bytes = nth ? small[what % 5] : large[what % 3];
+        } else {
+          f.error = errnos[what % 5];
+        }
+        f.where = to_stderr ? fault_plan::target::stderr_sink : fault_plan::target::stdout_sink;
+        return f;
+      },
+      gen::inRange(0, 10), gen::weightedElement<bool>({{3, false}, {1, true}}), gen::inRange(0, 7),
+      gen::inRange<long>(1, 7), gen::inRange<long>(2, 5), gen::inRange(0, 2),
+      gen::inRange<unsigned>(1, 1000));
+}
+
+/// Drops what the model does not port under faults: an uncaught exception
+/// when a plan reaches stderr's destination (the terminate handler writes there).
+inline void fit_faults(model_case& c) {
+  if (c.setup.faults.empty() || c.ops.ops.empty() || c.ops.ops.back().kind != FC_THROW) return;
+  for (const auto& f : c.setup.faults)
+    if (f.where == fault_plan::target::stderr_sink || !c.setup.stderr_sink) {
+      c.ops.ops.pop_back();
+      return;
+    }
+}
+
+/// A cut of FAMILY for case C: a marker (or none: the script's own ending),
+/// or write:N / after-write:N with N among the calls the uncut run makes.
+inline kill_plan pick_cut(const model_case& c, cut_family family, int kind, long raw, bool term) {
+  const int sig = term ? SIGTERM : SIGKILL;
+  if (family == cut_family::markers_and_endings) {
+    long markers = 0;
+    for (const auto& op : c.ops.ops) markers += op.kind == FC_MARKER ? 1 : 0;
+    return kind != 0 && markers > 0 ? kill_plan::at_marker(1 + raw % markers, sig) : kill_plan{};
+  }
+  const prediction whole = predict(c.setup, c.ops, kill_plan{});
+  if (!whole.exact || whole.writes[0].first == 0) return {};
+  const long n = 1 + raw % whole.writes[0].first;
+  return kind == 0 ? kill_plan::at_write(n, sig) : kill_plan::after_write(n, sig);
+}
+
+/// A whole case for PROFILE in language L; cuts of FAMILY. FAULTS: one or
+/// two --fault plans, and cuts of either family.
+inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family,
+                                    bool faults = false) {
+  using namespace rc;
+  return gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
+    const bool short_ok = sc.err.has_value();
+    auto gen_plans =
+        faults ? gen::resize(
+                     2, gen::nonEmpty(gen::container<std::vector<fault_plan>>(gen_fault(short_ok))))
+               : gen::just(std::vector<fault_plan>{});
+    auto families = faults ? gen::element(cut_family::markers_and_endings, cut_family::writes)
+                           : gen::just(family);
     return gen::apply(
-        [l, profile, family, sc](const std::vector<fc_op>& ops, const std::vector<fc_op>& ending,
-                                 int cut_kind, long raw, bool term) {
+        [l, profile, sc](const std::vector<fc_op>& ops, const std::vector<fc_op>& ending,
+                         std::vector<fault_plan> plans, cut_family fam, int cut_kind, long raw,
+                         bool term) {
           model_case c;
           c.setup.language = l;
           c.setup.profile = profile;
           c.setup.stdout_sink = sc.out;
           c.setup.stderr_sink = sc.err;
           c.setup.input = sc.input;
-          c.ops = normalize(ops, ending, l);
-          const int sig = term ? SIGTERM : SIGKILL;
-          if (family == cut_family::markers_and_endings) {
-            long markers = 0;
-            for (const auto& op : c.ops.ops) markers += op.kind == FC_MARKER ? 1 : 0;
-            if (cut_kind != 0 && markers > 0) c.cut = kill_plan::at_marker(1 + raw % markers, sig);
-            return c;
-          }
-          // write:N / after-write:N, N among the calls the uncut run makes.
-          const prediction whole = predict(c.setup, c.ops, kill_plan{});
-          if (!whole.exact || whole.writes[0].first == 0) return c;
-          const long n = 1 + raw % whole.writes[0].first;
-          c.cut = cut_kind == 0 ? kill_plan::at_write(n, sig) : kill_plan::after_write(n, sig);
+          c.setup.faults = std::move(plans);
+          c.ops = normalize(ops, ending, l, !c.setup.faults.empty());
+          fit_faults(c);
+          c.cut = pick_cut(c, fam, cut_kind, raw, term);
           return c;
         },
-        gen::container<std::vector<fc_op>>(gen_op(l, !sc.input.empty())), gen_ending(l),
-        gen::inRange(0, 2), gen::inRange<long>(0, 1000), gen::arbitrary<bool>());
+        gen::container<std::vector<fc_op>>(gen_op(l, !sc.input.empty(), faults)), gen_ending(l),
+        gen_plans, families, gen::inRange(0, 2), gen::inRange<long>(0, 1000),
+        gen::arbitrary<bool>());
   });
 }
 
@@ -219,12 +287,12 @@ struct property_report {
 /// Checks CASES generated cases of language L and cut FAMILY on TARGETS with
 /// RapidCheck (seed SEED), shrinking a failure. NAME is for the reproduce line.
 inline property_report check_against_model(const std::string& name, const target_set& targets,
-                                           lang l, cut_family family, int cases,
-                                           std::uint64_t seed) {
+                                           lang l, cut_family family, int cases, std::uint64_t seed,
+                                           bool faults = false) {
   property_report r;
   r.seed = seed;
   r.cases = cases;
-  const auto gen = gen_case(l, targets.profile, family);
+  const auto gen = gen_case(l, targets.profile, family, faults);
   // Shrinking keeps a candidate only when it fails, so the last failing
   // case seen is the shrunk counterexample RapidCheck reports.
   std::optional<model_case> last_failed;
@@ -271,5 +339,6 @@ inline void showValue(const model_case& c, std::ostream& os) {
   os << "script: " << c.ops.text() << "\nstdout: " << to_string(c.setup.stdout_sink) << ", stderr: "
      << (c.setup.stderr_sink ? std::string(to_string(*c.setup.stderr_sink)) : "stdout")
      << ", stdin: " << (c.setup.input.empty() ? "null" : "pipe") << ", cut: " << c.cut.text();
+  for (const auto& f : c.setup.faults) os << ", --fault=" << f.text();
 }
 }  // namespace flushcheck

@@ -9,7 +9,9 @@
 /// profile is exact the model predicts every write call; where it is not
 /// (libstdc++'s own filebufs after sync_with_stdio(false), a destination that
 /// fails every write) it widens MAY and the call range instead of guessing,
-/// and says so in `notes`.
+/// and says so in `notes`. It knows what each profile does when a write
+/// fails or is short (an injected fault, /dev/full), and refuses the few
+/// combinations it does not port.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -17,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "flushcheck/fault_plan.hpp"
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/profile.hpp"
 #include "flushcheck/script.hpp"
@@ -42,16 +45,24 @@ struct model_setup {
   sink_kind stdout_sink = sink_kind::pipe;
   std::optional<sink_kind> stderr_sink = sink_kind::pipe;  ///< nullopt: 2>&1
   std::string input;  ///< stdin's contents (a pipe; empty: /dev/null)
+  /// --fault plans on stdout's and stderr's destinations (not files; short
+  /// writes only where no error report goes).
+  std::vector<fault_plan> faults;
 };
 
-/// One write-family call: bytes [from, to) of a channel's output.
+/// One write-family call: it delivered bytes [from, to) of its channel's
+/// `stream`, or (REPORT) it was a target's error report on fd 2.
 struct model_call {
   channel ch = channel::c_out;
   std::size_t from = 0;
   std::size_t to = 0;
-  int op = 0;  ///< the op that made it (ops.size(): at exit)
+  int op = 0;                 ///< the op that made it (ops.size(): at exit)
+  std::size_t requested = 0;  ///< bytes asked for
+  long result = 0;            ///< what the kernel returned: bytes taken, or -1
+  bool report = false;
 };
 
+/// Prefix lengths of a channel's `stream`.
 struct byte_bounds {
   std::size_t must = 0;  ///< this many bytes are at the reader
   std::size_t may = 0;   ///< at most this many are
@@ -59,8 +70,12 @@ struct byte_bounds {
 
 /// Destination 0 is stdout's sink, 1 stderr's (unused when merged).
 struct prediction {
-  std::array<std::string, channel_count> meant;   ///< all a channel was given, whole script
-  std::array<byte_bounds, channel_count> bounds;  ///< at the cut
+  std::array<std::string, channel_count> meant;  ///< all a channel was given, whole script
+  /// At the cut, per channel: the bytes it wrote, then those that may
+  /// still follow (a widened channel's). A failed write leaves a hole: the
+  /// stream is not always a prefix of `meant`.
+  std::array<std::string, channel_count> stream;
+  std::array<byte_bounds, channel_count> bounds;  ///< at the cut, of `stream`
   /// Every call is known: each reader gets exactly `data`.
   bool exact = true;
   std::array<std::string, 2> data;
@@ -69,6 +84,7 @@ struct prediction {
   bool kill_delivered = false;  ///< the cut point was reached
   wait_status status = wait_status::exited(0);
   bool exit_code_known = true;  ///< false: the target may exit 1 on an I/O error
+  int reports = 0;              ///< the target's one-line error reports (one write(2) each to fd 2)
   /// The C++ runtime prints to stderr after this (uncaught exception).
   bool runtime_message = false;
   std::vector<model_call> calls;   ///< the exact calls up to the cut, in order
