@@ -206,16 +206,16 @@ class simulation {
   };
 
   /// What the kernel does with the NTH call of N bytes to destination D:
-  /// the first fault plan that selects the call decides, as in the tracer;
-  /// /dev/full fails every call that has bytes (an empty writev returns 0
-  /// before the driver: fs/read_write.c, do_iter_write).
+  /// the first fault plan that selects the call decides, as in the tracer
+  /// (a short write still reaches the sink); /dev/full fails every call that
+  /// has bytes (an empty writev returns 0 before the driver:
+  /// fs/read_write.c, do_iter_write).
   kernel_result kernel(int d, long nth, std::size_t n) const {
     for (const auto& f : setup_.faults) {
       if (!reaches(f, d) || !f.selects(nth)) continue;
-      if (f.error == 0)
-        return {
-            static_cast<long>(std::min<std::size_t>(n, static_cast<std::size_t>(f.short_bytes)))};
-      return {-1, f.error == EPIPE};
+      if (f.error != 0) return {-1, f.error == EPIPE};
+      n = std::min(n, static_cast<std::size_t>(f.short_bytes));
+      break;
     }
     if (dest_sink(d) == sink_kind::full && n > 0) return {-1};
     return {static_cast<long>(n)};

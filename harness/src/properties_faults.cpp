@@ -113,6 +113,32 @@ verdict cout_bad_after_failed_flush(property_context& ctx) {
   return v;
 }
 
+/// Line buffered, already putting: the failing flush is the one at the
+/// newline of an output that fit in the buffer. Reported, or lost silently?
+verdict failed_line_flush_reported(property_context& ctx) {
+  struct run_of {
+    const char* what;    ///< the output whose line flush fails
+    const char* script;  ///< its second line is the failing one
+    const char* call;    ///< how the target names the call when it reports it
+  };
+  const std::vector<run_of> runs =
+      ctx.language() == lang::c
+          ? std::vector<run_of>{{"fwrite", "line 3; line 3; exit 0", "fwrite: "}}
+          : std::vector<run_of>{{"write", "line 3; line 3; exit 0", "ostream::write: "},
+                                {"endl", "line 3; write 3; endl; exit 0", "std::endl: "}};
+  std::string seen;
+  for (const auto& r : runs) {
+    auto obs = run_faulted(ctx, r.script, "ENOSPC@write:2");
+    const bool told = obs.err.data.find(r.call) != std::string::npos;
+    seen += std::string(seen.empty() ? "" : ", ") + r.what +
+            (!fault_hit_and_exited(obs) ? " (fault not reached)"
+             : told                     ? " reported"
+                                        : " silent");
+  }
+  return record(seen, "on a line-buffered stdout the write of a line fails (ENOSPC): " + seen +
+                          "; the line is gone either way (the buffer is dropped)");
+}
+
 }  // namespace
 
 void add_fault_properties(std::vector<property>& out) {
@@ -159,6 +185,19 @@ void add_fault_properties(std::vector<property>& out) {
                  .langs = c_only,
                  .sinks = buffered_sinks,
                  .check = output_after_failed_flush});
+  out.push_back({.name = "fault.failed_line_flush_reported",
+                 .group = "faults",
+                 .level = tier::observed,
+                 .source = "glibc libio/iofwrite.c (_IO_fwrite counts an EOF from _IO_sputn, "
+                           "\"we did not manage to flush the buffer\", as all written); musl "
+                           "src/stdio/__fwritex.c (returns what f->write wrote); libstdc++ "
+                           "stdio_sync_filebuf::overflow is putc, libc++ __stdoutbuf::overflow a "
+                           "one-byte fwrite",
+                 .claim = "whether a line that a line-buffered stdout fails to write at its "
+                          "newline is reported by fwrite, ostream::write and std::endl",
+                 .langs = both_langs,
+                 .sinks = tty_sinks,
+                 .check = failed_line_flush_reported});
   out.push_back({.name = "fault.cout_bad_after_failed_flush",
                  .group = "faults",
                  .level = tier::required,

@@ -207,7 +207,7 @@ inline rc::Gen<fault_plan> gen_fault(bool short_ok) {
         f.where = to_stderr ? fault_plan::target::stderr_sink : fault_plan::target::stdout_sink;
         return f;
       },
-      gen::inRange(0, 10), gen::weightedElement<bool>({{3, false}, {1, true}}), gen::inRange(0, 7),
+      gen::inRange(0, 12), gen::weightedElement<bool>({{3, false}, {1, true}}), gen::inRange(0, 7),
       gen::inRange<long>(1, 7), gen::inRange<long>(2, 5), gen::inRange(0, 2),
       gen::inRange<unsigned>(1, 1000));
 }
@@ -245,10 +245,13 @@ inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_fam
   using namespace rc;
   return gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
     const bool short_ok = sc.err.has_value();
-    auto gen_plans =
-        faults ? gen::resize(
-                     2, gen::nonEmpty(gen::container<std::vector<fault_plan>>(gen_fault(short_ok))))
-               : gen::just(std::vector<fault_plan>{});
+    // One or two plans (gen::resize would also shrink every value in them).
+    auto gen_plans = faults ? gen::mapcat(gen::inRange(1, 3),
+                                          [short_ok](int n) {
+                                            return gen::container<std::vector<fault_plan>>(
+                                                static_cast<std::size_t>(n), gen_fault(short_ok));
+                                          })
+                            : gen::just(std::vector<fault_plan>{});
     auto families = faults ? gen::element(cut_family::markers_and_endings, cut_family::writes)
                            : gen::just(family);
     return gen::apply(
@@ -272,6 +275,28 @@ inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_fam
         gen::arbitrary<bool>());
   });
 }
+
+/// How many of a faulted property's cases met each kind of failure (the
+/// model's view of the runs that agreed with it): proof that they ran.
+struct fault_tally {
+  int failed = 0, short_write = 0, reported = 0, sigpipe = 0;
+  void add(const prediction& p) {
+    bool f = false, s = false;
+    for (const auto& c : p.calls) {
+      f = f || c.result < 0;
+      s = s || (c.result >= 0 && static_cast<std::size_t>(c.result) < c.requested);
+    }
+    failed += f;
+    short_write += s;
+    reported += p.reports > 0;
+    sigpipe += p.status == wait_status::signaled(SIGPIPE);
+  }
+  std::string text() const {
+    return " (" + std::to_string(failed) + " with a failed call, " + std::to_string(short_write) +
+           " with a short write, " + std::to_string(reported) + " with error reports, " +
+           std::to_string(sigpipe) + " killed by SIGPIPE)";
+  }
+};
 
 /// What one property run found.
 struct property_report {
@@ -297,9 +322,11 @@ inline property_report check_against_model(const std::string& name, const target
   // case seen is the shrunk counterexample RapidCheck reports.
   std::optional<model_case> last_failed;
   std::optional<model_outcome> last_outcome;
+  fault_tally tally;
   auto prop = [&] {
     const model_case c = *gen;
     model_outcome o = run_against_model(targets, c);
+    if (o.v.pass) tally.add(o.p);
     if (o.flaky) {
       r.flaky.push_back(c.ops.text() + "\n" + o.v.explanation + "\nreproduce: " + o.v.repro);
       return;
@@ -323,7 +350,8 @@ inline property_report check_against_model(const std::string& name, const target
     r.message = os.str();
   } else if (result.what == seeded_result::outcome::passed) {
     r.passed = true;
-    r.message = name + ": " + std::to_string(result.cases) + " cases agree with the model";
+    r.message = name + ": " + std::to_string(result.cases) + " cases agree with the model" +
+                (faults ? tally.text() : "");
   } else if (result.what == seeded_result::outcome::gave_up) {
     r.message = name + ": gave up: " + result.description;
   } else {
