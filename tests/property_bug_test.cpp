@@ -1,7 +1,7 @@
 // The model-based properties can fail: stdio_script built with one injected
-// buffering bug each is run through the same properties, which must find
-// the bug, shrink it to a script of at most 3 ops, and print a `flushcheck
-// run` line that reproduces the failing run.
+// bug each (buffering, or errors left unreported) is run through the same properties, which must
+// find the bug, shrink it to a script of at most 3 ops, and print a `flushcheck run` line that
+// reproduces the failing run.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +16,7 @@ struct bug {
   const char* name;
   const char* stdio_script;
   testing::cut_family family;
+  bool faults = false;  ///< the faulted property (c_faults) must find it
 };
 
 void PrintTo(const bug& b, std::ostream* os) { *os << b.name; }
@@ -26,7 +27,8 @@ TEST_P(injected_bug, is_found_shrunk_and_reproduced) {
   const bug& b = GetParam();
   const target_set bugged = probe_target_set(b.name, b.stdio_script, "");
   constexpr std::uint64_t seed = 20261130;  // fixed: the test is the same every run
-  const auto r = testing::check_against_model(b.name, bugged, lang::c, b.family, 300, seed);
+  const auto r =
+      testing::check_against_model(b.name, bugged, lang::c, b.family, 300, seed, b.faults);
   std::cout << r.message << std::endl;
   ASSERT_FALSE(r.passed) << b.name << ": 300 cases did not find the injected bug";
   ASSERT_TRUE(r.counterexample && r.outcome);
@@ -61,7 +63,9 @@ INSTANTIATE_TEST_SUITE_P(
                       bug{"double_byte", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_DOUBLE_BYTE,
                           testing::cut_family::markers_and_endings},
                       bug{"buffer_plus_one", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_BUFFER_PLUS_ONE,
-                          testing::cut_family::writes}),
+                          testing::cut_family::writes},
+                      bug{"silent_errors", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_SILENT_ERRORS,
+                          testing::cut_family::writes, true}),
     [](const ::testing::TestParamInfo<bug>& p) { return std::string(p.param.name); });
 
 }  // namespace
