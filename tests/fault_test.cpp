@@ -1,5 +1,5 @@
 // --fault: writes that fail or come up short, injected by the tracer at a
-// call's entry, on real programs (the script targets, python3, sh).
+// call's entry, on real programs (the script targets, python3, sh, dd).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -141,6 +141,26 @@ TEST(fault, epipe_raises_sigpipe_and_an_ignoring_program_sees_the_error) {
   auto lives = run(script("ignore PIPE; write 3; flush; line 2; exit 0", {"EPIPE@write:1"}));
   EXPECT_EQ(lives.status, wait_status::exited(0));
   EXPECT_NE(lives.err.data.find("fflush: Broken pipe"), std::string::npos) << lives.err.data;
+}
+
+// coreutils dd (src/dd.c, iwrite) retries EINTR and a short write itself,
+// where stdio gives up at EINTR; it stops at ENOSPC and says so.
+TEST(fault, dd_retries_eintr_and_short_writes_and_stops_at_enospc) {
+  if (::access("/usr/bin/dd", X_OK) != 0) GTEST_SKIP() << "skipped: no /usr/bin/dd (coreutils)";
+  const std::vector<std::string> dd = {"/usr/bin/dd", "if=/dev/zero", "bs=1000", "count=3"};
+  for (const char* retried : {"EINTR@write:1", "short:1@write:1"}) {
+    auto obs = run(opts(dd, {retried}));
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << retried;
+    EXPECT_EQ(obs.out.bytes, 3000u) << retried;
+    EXPECT_EQ(obs.trace->stdout_write_calls(), 4) << retried;  // 3 blocks + the retry
+    EXPECT_TRUE(only_fault(obs).applied()) << retried;
+  }
+  auto full = run(opts(dd, {"ENOSPC@write:2"}));
+  EXPECT_EQ(full.status, wait_status::exited(1));
+  EXPECT_EQ(full.out.bytes, 1000u);
+  EXPECT_EQ(full.trace->stdout_write_calls(), 2);
+  EXPECT_NE(full.err.data.find("No space left on device"), std::string::npos) << full.err.data;
+  EXPECT_NE(full.err.data.find("1+0 records out"), std::string::npos) << full.err.data;
 }
 
 TEST(fault, a_fault_past_the_last_call_is_never_reached) {

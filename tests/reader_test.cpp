@@ -31,8 +31,10 @@ TEST(reader_policy, parses_every_mode_and_refuses_the_rest) {
   EXPECT_EQ(reader_policy::parse("chunk=3").text(), "chunk=3");
   EXPECT_EQ(reader_policy::parse("close-after=0").text(), "close-after=0");
   EXPECT_EQ(reader_policy::parse("rate=64K").text(), "rate=65536");
-  for (const char* bad : {"", "fast", "paused-until=marker:0", "paused-until=2", "chunk=0",
-                          "chunk=", "chunk=-1", "close-after=x", "rate=0", "rate=", "rate=1T"})
+  EXPECT_EQ(reader_policy::parse("paused-then-close=300").text(), "paused-then-close=300");
+  for (const char* bad :
+       {"", "fast", "paused-until=marker:0", "paused-until=2", "chunk=0", "chunk=", "chunk=-1",
+        "close-after=x", "rate=0", "rate=", "rate=1T", "paused-then-close=0", "paused-then-close="})
     EXPECT_THROW(reader_policy::parse(bad), usage_error) << bad;
 }
 
@@ -70,11 +72,31 @@ TEST(reader, close_after_gives_the_writer_epipe) {
   EXPECT_EQ(obs.out.bytes, 1000u);
 }
 
+// A consumer that hangs, then goes away: dd blocked on the full pipe wakes
+// with EPIPE and dies of SIGPIPE at the close, not before; what the pipe
+// held is never read. A program that ends first is read whole, at once.
+TEST(reader, paused_then_close_wakes_a_blocked_writer_with_sigpipe) {
+  auto o = dd(100000, 1);
+  o.reader = reader_policy::parse("paused-then-close=200");
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::signaled(SIGPIPE));
+  EXPECT_EQ(obs.out.bytes, 0u);
+  EXPECT_GE(obs.duration_us, 200000);
+  auto quick = opts({"/bin/sh", "-c", "printf abc"});
+  quick.reader = reader_policy::parse("paused-then-close=5000");
+  auto done = run(quick);
+  EXPECT_EQ(done.status, wait_status::exited(0));
+  EXPECT_EQ(done.out.data, "abc");
+  EXPECT_LT(done.duration_us, 4000000);
+}
+
 TEST(reader, close_after_refuses_to_close_the_terminal_input_is_typed_into) {
   auto o = opts({"/bin/cat"});
   o.stdout_sink = sink_kind::pty;
   o.input = stdin_kind::pty;
   o.reader = reader_policy::parse("close-after=10");
+  EXPECT_THROW(run(o), usage_error);
+  o.reader = reader_policy::parse("paused-then-close=10");
   EXPECT_THROW(run(o), usage_error);
 }
 

@@ -71,7 +71,8 @@ run_command::run_command(CLI::App& parent) {
                   "how the stdout sink is read: prompt, paused (nothing until the program has "
                   "ended), paused-until=marker:N, chunk=N (N bytes a read at most), "
                   "close-after=N (then its end is closed: the writer meets EPIPE), rate=BYTES "
-                  "(a second, while the program runs; K, M, G)")
+                  "(a second, while the program runs; K, M, G), paused-then-close=MS (reads "
+                  "nothing and closes its end after MS ms, unless the program ended first)")
       ->capture_default_str();
   app->add_option("--pipe-size", pipe_size, "pipe sinks' capacity in bytes (F_SETPIPE_SZ)")
       ->check(CLI::Range(1L, 1L << 30));

@@ -67,6 +67,27 @@ verdict nonblocking_full_pipe(property_context& ctx) {
   return v;
 }
 
+/// exit() flushes 150,000 buffered bytes into a pipe nobody reads: the
+/// write blocks at the pipe's capacity until the reader goes away at 300 ms.
+verdict exit_blocked_then_reader_closes(property_context& ctx) {
+  const char* s = "setvbuf full 200000 out; write 150000; exit 0";
+  auto killed = run_with_reader(ctx, s, "paused-then-close=300");
+  auto ignoring = run_with_reader(ctx, std::string("ignore PIPE; ") + s, "paused-then-close=300");
+  verdict v = status_is(killed, wait_status::signaled(SIGPIPE));
+  const bool lived = ignoring.status == wait_status::exited(0);
+  const bool none = killed.out.bytes == 0 && ignoring.out.bytes == 0;
+  v.pass = v.pass && lived && none;
+  v.observed = killed.status.describe() + "; SIGPIPE ignored: " + ignoring.status.describe() +
+               "; " + std::to_string(killed.out.bytes + ignoring.out.bytes) + " bytes read";
+  v.explanation =
+      "a write blocked in exit()'s flush wakes with EPIPE when the reader closes: SIGPIPE ends "
+      "the program (ignored: exit goes on with its status), and what the pipe held is gone "
+      "with it: saw " +
+      v.observed;
+  v.figures = {{"bytes", static_cast<std::int64_t>(killed.out.bytes)}};
+  return v;
+}
+
 }  // namespace
 
 void add_backpressure_properties(std::vector<property>& out) {
@@ -98,6 +119,18 @@ void add_backpressure_properties(std::vector<property>& out) {
                  .langs = both_langs,
                  .sinks = pipe_sink,
                  .check = closed_reader_epipe_when_ignored});
+  out.push_back({.name = "backpressure.exit_blocked_then_reader_closes",
+                 .group = "backpressure",
+                 .level = tier::required,
+                 .source = "POSIX write(2) (a blocked write to a pipe whose reader goes away: "
+                           "EPIPE and SIGPIPE); pipe(7); Linux fs/pipe.c pipe_write (wakes "
+                           "with -EPIPE once no reader is left)",
+                 .claim = "exit() blocked flushing into a paused pipe dies of SIGPIPE when the "
+                          "reader closes (exits with its own status if SIGPIPE is ignored); "
+                          "nothing it flushed is read",
+                 .langs = both_langs,
+                 .sinks = pipe_sink,
+                 .check = exit_blocked_then_reader_closes});
   out.push_back({.name = "backpressure.nonblocking_full_pipe",
                  .group = "backpressure",
                  .level = tier::observed,

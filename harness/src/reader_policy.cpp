@@ -26,6 +26,8 @@ reader_policy reader_policy::parse(std::string_view text) {
   if (text.starts_with("chunk=")) return {kind::chunk, parse_n(text.substr(6), text, 1)};
   if (text.starts_with("close-after="))
     return {kind::close_after, parse_n(text.substr(12), text, 0)};
+  if (text.starts_with("paused-then-close="))
+    return {kind::paused_then_close, parse_n(text.substr(18), text, 1)};
   if (text.starts_with("rate=")) {
     auto v = detail::parse_number(text.substr(5), 1, k_max_n, true);
     if (!v)
@@ -34,8 +36,8 @@ reader_policy reader_policy::parse(std::string_view text) {
     return {kind::rate, *v};
   }
   throw usage_error("--reader=" + std::string(text) +
-                    ": expected prompt, paused, paused-until=marker:N, chunk=N, close-after=N or "
-                    "rate=BYTES");
+                    ": expected prompt, paused, paused-until=marker:N, chunk=N, close-after=N, "
+                    "rate=BYTES or paused-then-close=MS");
 }
 
 std::string reader_policy::text() const {
@@ -46,6 +48,7 @@ std::string reader_policy::text() const {
     case kind::chunk: return "chunk=" + std::to_string(n);
     case kind::close_after: return "close-after=" + std::to_string(n);
     case kind::rate: return "rate=" + std::to_string(n);
+    case kind::paused_then_close: return "paused-then-close=" + std::to_string(n);
   }
   return "?";
 }

@@ -188,11 +188,12 @@ class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
     if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
-    if (o.reader.what == reader_policy::kind::close_after && o.input == stdin_kind::pty &&
-        out_.is_pty())
-      throw usage_error(
-          "--reader=close-after with --stdin=pty: closing the stdout pty would "
-          "close the terminal the input is typed into");
+    const bool closes = o.reader.what == reader_policy::kind::close_after ||
+                        o.reader.what == reader_policy::kind::paused_then_close;
+    if (closes && o.input == stdin_kind::pty && out_.is_pty())
+      throw usage_error("--reader=" + o.reader.text() +
+                        " with --stdin=pty: closing the stdout pty would close the terminal the "
+                        "input is typed into");
     out_.set_reader(o.reader);
     for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
       if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);
@@ -327,7 +328,7 @@ class run_loop {
 
   int poll_timeout_ms(clock::time_point now) {
     auto next = child_.running() ? next_event() : deadline_;
-    if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a rate=N reader's next batch
+    if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a reader's next batch or close
     auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
     if (child_.running() && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
     return static_cast<int>(std::clamp<long>(ms, 0, 1000));

@@ -130,22 +130,20 @@ sink::~sink() {
 }
 
 bool sink::reading() const noexcept {
-  bool paused = policy_.what == reader_policy::kind::paused ||
-                policy_.what == reader_policy::kind::paused_until;
-  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !paused) &&
+  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !policy_.pauses()) &&
          !rate_limited();
 }
 
 bool sink::rate_limited() const noexcept {
-  return policy_.what == reader_policy::kind::rate && !released_ && rate_start_ &&
+  return policy_.what == reader_policy::kind::rate && !released_ && first_look_ &&
          allowance(std::chrono::steady_clock::now()) < rate_batch(policy_.n);
 }
 
 std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const noexcept {
   if (policy_.what != reader_policy::kind::rate || released_) return UINT64_MAX;
-  if (!rate_start_) return 0;
+  if (!first_look_) return 0;
   auto us = static_cast<std::uint64_t>(std::max<std::int64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(now - *rate_start_).count(), 0));
+      std::chrono::duration_cast<std::chrono::microseconds>(now - *first_look_).count(), 0));
   // n <= 2^40 and a day is < 2^37 us: each product stays below 2^64.
   std::uint64_t earned = us / 1000000 * policy_.n + us % 1000000 * policy_.n / 1000000;
   std::uint64_t read = capture_.total();
@@ -153,6 +151,7 @@ std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const n
 }
 
 std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const noexcept {
+  if (closes_at()) return closes_at();
   // Only while over its rate: otherwise data itself wakes the loop (POLLIN),
   // and a time already past would make it spin on an empty pipe.
   if (!rate_limited() || !reader_) return std::nullopt;
@@ -160,7 +159,14 @@ std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const 
   std::uint64_t want = capture_.total() + rate_batch(policy_.n);
   std::uint64_t us =
       want / policy_.n * 1000000 + (want % policy_.n * 1000000 + policy_.n - 1) / policy_.n;
-  return *rate_start_ + std::chrono::microseconds(us);
+  return *first_look_ + std::chrono::microseconds(us);
+}
+
+std::optional<std::chrono::steady_clock::time_point> sink::closes_at() const noexcept {
+  if (policy_.what != reader_policy::kind::paused_then_close || released_ || !reader_ ||
+      !first_look_)
+    return std::nullopt;
+  return *first_look_ + std::chrono::milliseconds(policy_.n);
 }
 
 std::size_t sink::read_size(std::size_t buffer,
@@ -187,8 +193,11 @@ void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
 
 bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
-  if (policy_.what == reader_policy::kind::rate && !rate_start_)
-    rate_start_ = std::chrono::steady_clock::now();
+  if (!first_look_) first_look_ = std::chrono::steady_clock::now();
+  if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at) {
+    reader_.reset();  // paused-then-close=MS: the writer meets EPIPE from now on
+    return false;
+  }
   if (!reading()) return static_cast<bool>(reader_);  // paused: data may wait
   char buf[65536];
   for (;;) {

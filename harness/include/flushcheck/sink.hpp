@@ -70,9 +70,12 @@ class sink {
   void release() noexcept { released_ = true; }
   /// Whether the reader would read now (open, not paused, not over its rate).
   bool reading() const noexcept;
-  /// A rate=N reader that has read its allowance: when it may read again
-  /// (the run loop wakes then). nullopt for any other.
+  /// When the run loop must wake for the reader: a rate=N reader that has
+  /// read its allowance may read again, a paused-then-close=MS reader closes.
+  /// nullopt for any other.
   std::optional<std::chrono::steady_clock::time_point> next_read_at() const noexcept;
+  /// paused-then-close=MS, not yet released: when it closes its end.
+  std::optional<std::chrono::steady_clock::time_point> closes_at() const noexcept;
   /// A pipe sink's capacity (F_SETPIPE_SZ); the kernel rounds it up to a
   /// power of two pages. Throws harness_error.
   void set_pipe_size(std::size_t bytes);
@@ -117,8 +120,9 @@ class sink {
   reader_policy policy_;
   bool released_ = false;
   std::size_t pipe_size_ = 0;
-  /// rate=N: the reader's first look, where its allowance starts.
-  std::optional<std::chrono::steady_clock::time_point> rate_start_;
+  /// The reader's first look: where a rate=N allowance starts and a
+  /// paused-then-close=MS wait.
+  std::optional<std::chrono::steady_clock::time_point> first_look_;
 };
 
 }  // namespace flushcheck
