@@ -72,7 +72,7 @@ run_command::run_command(CLI::App& parent) {
                   "ended), paused-until=marker:N, chunk=N (N bytes a read at most), "
                   "close-after=N (then its end is closed: the writer meets EPIPE), rate=BYTES "
                   "(a second, while the program runs; K, M, G), paused-then-close=MS (reads "
-                  "nothing and closes its end after MS ms, unless the program ended first)")
+                  "nothing and closes its end MS ms into the run, unless the program ended first)")
       ->capture_default_str();
   app->add_option("--pipe-size", pipe_size, "pipe sinks' capacity in bytes (F_SETPIPE_SZ)")
       ->check(CLI::Range(1L, 1L << 30));

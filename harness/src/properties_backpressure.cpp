@@ -68,11 +68,11 @@ verdict nonblocking_full_pipe(property_context& ctx) {
 }
 
 /// exit() flushes 150,000 buffered bytes into a pipe nobody reads: the
-/// write blocks at the pipe's capacity until the reader goes away at 300 ms.
+/// write blocks at the pipe's capacity until the reader goes away at 200 ms.
 verdict exit_blocked_then_reader_closes(property_context& ctx) {
   const char* s = "setvbuf full 200000 out; write 150000; exit 0";
-  auto killed = run_with_reader(ctx, s, "paused-then-close=300");
-  auto ignoring = run_with_reader(ctx, std::string("ignore PIPE; ") + s, "paused-then-close=300");
+  auto killed = run_with_reader(ctx, s, "paused-then-close=200");
+  auto ignoring = run_with_reader(ctx, std::string("ignore PIPE; ") + s, "paused-then-close=200");
   verdict v = status_is(killed, wait_status::signaled(SIGPIPE));
   const bool lived = ignoring.status == wait_status::exited(0);
   const bool none = killed.out.bytes == 0 && ignoring.out.bytes == 0;

@@ -162,11 +162,15 @@ std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const 
   return *first_look_ + std::chrono::microseconds(us);
 }
 
+void sink::set_reader(reader_policy policy) noexcept {
+  policy_ = policy;
+  if (policy.what == reader_policy::kind::paused_then_close)
+    close_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(policy.n);
+}
+
 std::optional<std::chrono::steady_clock::time_point> sink::closes_at() const noexcept {
-  if (policy_.what != reader_policy::kind::paused_then_close || released_ || !reader_ ||
-      !first_look_)
-    return std::nullopt;
-  return *first_look_ + std::chrono::milliseconds(policy_.n);
+  if (!close_at_ || released_ || !reader_) return std::nullopt;
+  return close_at_;
 }
 
 std::size_t sink::read_size(std::size_t buffer,
@@ -193,7 +197,8 @@ void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
 
 bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
-  if (!first_look_) first_look_ = std::chrono::steady_clock::now();
+  if (policy_.what == reader_policy::kind::rate && !first_look_)
+    first_look_ = std::chrono::steady_clock::now();
   if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at) {
     reader_.reset();  // paused-then-close=MS: the writer meets EPIPE from now on
     return false;

@@ -16,7 +16,7 @@ struct reader_policy {
     chunk,              ///< reads at once, n bytes a read at most
     close_after,        ///< reads n bytes, then closes its end (the writer meets EPIPE)
     rate,               ///< reads at most n bytes a second, on average since its first look
-    paused_then_close,  ///< reads nothing, and closes its end n ms after its first look
+    paused_then_close,  ///< reads nothing, and closes its end n ms after the run starts
   };
   kind what = kind::prompt;
   std::uint64_t n = 0;

@@ -65,7 +65,8 @@ class sink {
   /// How the reader reads (pipe, pty). A paused reader reads nothing until
   /// release(): the run loop releases it when the program has ended, at the
   /// deadline, or at the marker it waits for.
-  void set_reader(reader_policy policy) noexcept { policy_ = policy; }
+  /// paused-then-close=MS counts its MS from here.
+  void set_reader(reader_policy policy) noexcept;
   const reader_policy& reader() const noexcept { return policy_; }
   void release() noexcept { released_ = true; }
   /// Whether the reader would read now (open, not paused, not over its rate).
@@ -120,9 +121,10 @@ class sink {
   reader_policy policy_;
   bool released_ = false;
   std::size_t pipe_size_ = 0;
-  /// The reader's first look: where a rate=N allowance starts and a
-  /// paused-then-close=MS wait.
+  /// rate=N: the reader's first look, where its allowance starts.
   std::optional<std::chrono::steady_clock::time_point> first_look_;
+  /// paused-then-close=MS: when it closes its end (set_reader + MS).
+  std::optional<std::chrono::steady_clock::time_point> close_at_;
 };
 
 }  // namespace flushcheck
