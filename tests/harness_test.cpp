@@ -17,6 +17,7 @@
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
+#include "flushcheck/script.hpp"
 #include "flushcheck/signals.hpp"
 
 namespace flushcheck {
@@ -422,12 +423,23 @@ TEST(run, notes_name_variables_that_change_buffering) {
 }
 
 TEST(scripts, malformed_scripts_exit_64_with_one_line) {
-  for (const char* bad : {"wrte 3", "write", "write x", "setvbuf huge", "endl"}) {
+  for (const char* bad :
+       {"wrte 3", "write", "write x", "setvbuf huge", "endl", "fork 1", "fork 65"}) {
     auto obs = run(script(bad));
     EXPECT_EQ(obs.status, wait_status::exited(64)) << bad;
     EXPECT_EQ(std::count(obs.err.data.begin(), obs.err.data.end(), '\n'), 1) << obs.err.data;
     EXPECT_EQ(obs.err.data.rfind("stdio_script: bad script: op 1", 0), 0u) << obs.err.data;
   }
+}
+
+// fork N: every process runs the rest; the run ends when the last one has
+// closed the sink, so all of their bytes are read (the parent does not wait).
+TEST(scripts, fork_runs_the_rest_in_every_process) {
+  auto obs = run(script("setvbuf none; fork 3; write 2; sleep 50; write 1; exit 0"));
+  EXPECT_EQ(obs.status, wait_status::exited(0));
+  EXPECT_EQ(std::count(obs.out.data.begin(), obs.out.data.end(), 'C'), 6) << obs.out.data;
+  EXPECT_EQ(std::count(obs.out.data.begin(), obs.out.data.end(), 'E'), 3) << obs.out.data;
+  EXPECT_EQ(script::parse("fork 4").text(), "fork 4");
 }
 
 TEST(scripts, payload_names_the_op_that_wrote_each_byte) {

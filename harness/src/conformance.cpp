@@ -63,6 +63,8 @@ const std::vector<property>& catalogue() {
     detail::add_merged_and_error_properties(v);
     detail::add_fault_properties(v);
     detail::add_backpressure_properties(v);
+    detail::add_pipe_properties(v);
+    detail::add_concurrency_properties(v);
     return v;
   }();
   return all;

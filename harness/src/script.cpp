@@ -81,6 +81,7 @@ std::string op_text(const fc_op& op) {
     case FC_THROW: return "throw";
     case FC_IGNORE: return "ignore " + signal_name(static_cast<int>(op.n));
     case FC_CLEAR: return "clear " + on;
+    case FC_FORK: return "fork " + n;
   }
   return "?";
 }

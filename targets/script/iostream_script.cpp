@@ -146,6 +146,7 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
     case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); break;
     case FC_CLEAR: g_clear = op.n != 0; break;
+    case FC_FORK: fc_fork(index, &op); break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

@@ -63,7 +63,7 @@ static const struct fc_opdef k_ops[] = {
     {"abort", FC_ABORT, ""},        {"return", FC_RETURN, "n"},
     {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
     {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
-    {"clear", FC_CLEAR, "B"},
+    {"clear", FC_CLEAR, "B"},       {"fork", FC_FORK, "N"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
@@ -186,6 +186,8 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "'all' is only for flush");
   if (op->kind == FC_SETVBUF && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
+  if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
+    return fail(err, errlen, index, op->text, "fork takes 2 to 64 processes");
   return 0;
 }
 
@@ -305,6 +307,17 @@ char* fc_payload(int index, long n, int newline) {
   if (newline) buf[n++] = '\n';
   buf[n] = '\0';
   return buf;
+}
+
+void fc_fork(int index, const struct fc_op* op) {
+  for (long i = 1; i < op->n; ++i) {
+    pid_t pid = fork();
+    if (pid == 0) return; /* a child: on with the script */
+    if (pid < 0) {
+      fc_report(index, op, "fork", errno);
+      return;
+    }
+  }
 }
 
 void fc_sleep_ms(long ms) {

@@ -36,7 +36,8 @@ enum fc_op_kind {
   FC_CRASH,      /* crash              a real invalid memory write (SIGSEGV)  */
   FC_THROW,      /* throw              uncaught exception (C++)               */
   FC_IGNORE,     /* ignore SIG         signal(SIG, SIG_IGN)                   */
-  FC_CLEAR       /* clear on|off       C++: clear() a stream that went bad    */
+  FC_CLEAR,      /* clear on|off       C++: clear() a stream that went bad    */
+  FC_FORK        /* fork N             N-1 more processes run the rest        */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };
@@ -87,6 +88,12 @@ void fc_report(int index, const struct fc_op* op, const char* call, int err);
 char* fc_payload(int index, long n, int newline);
 
 void fc_sleep_ms(long ms);
+
+/* fork N: N-1 children, each (and the parent) running the rest of the
+ * script from the next op with a copy of every stdio buffer, unflushed
+ * bytes included. Nobody waits: each ends on its own, and the sinks stay
+ * open until the last one has. A failed fork is reported (op INDEX). */
+void fc_fork(int index, const struct fc_op* op);
 
 /* "libc=glibc 2.36": FC_LIBC_NAME when the build names it (musl has no
  * macro of its own), else glibc's version, else "unknown". */

@@ -113,6 +113,7 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_RETURN: *rc = (int)op->n; return 1;
     case FC_RAISE: raise((int)op->n); break;
     case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
+    case FC_FORK: fc_fork(index, op); break;
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;

@@ -60,5 +60,7 @@ void add_iostream_properties(std::vector<property>& out);
 void add_merged_and_error_properties(std::vector<property>& out);
 void add_fault_properties(std::vector<property>& out);
 void add_backpressure_properties(std::vector<property>& out);
+void add_pipe_properties(std::vector<property>& out);
+void add_concurrency_properties(std::vector<property>& out);
 
 }  // namespace flushcheck::detail
