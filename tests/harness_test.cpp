@@ -423,8 +423,8 @@ TEST(run, notes_name_variables_that_change_buffering) {
 }
 
 TEST(scripts, malformed_scripts_exit_64_with_one_line) {
-  for (const char* bad :
-       {"wrte 3", "write", "write x", "setvbuf huge", "endl", "fork 1", "fork 65"}) {
+  for (const char* bad : {"wrte 3", "write", "write x", "setvbuf huge", "endl", "fork 1", "fork 65",
+                          "threads 1", "threads 65"}) {
     auto obs = run(script(bad));
     EXPECT_EQ(obs.status, wait_status::exited(64)) << bad;
     EXPECT_EQ(std::count(obs.err.data.begin(), obs.err.data.end(), '\n'), 1) << obs.err.data;
@@ -440,6 +440,20 @@ TEST(scripts, fork_runs_the_rest_in_every_process) {
   EXPECT_EQ(std::count(obs.out.data.begin(), obs.out.data.end(), 'C'), 6) << obs.out.data;
   EXPECT_EQ(std::count(obs.out.data.begin(), obs.out.data.end(), 'E'), 3) << obs.out.data;
   EXPECT_EQ(script::parse("fork 4").text(), "fork 4");
+}
+
+// threads N: every thread runs the rest; main waits for them all before
+// it returns, so exit's flush sends what each one buffered.
+TEST(scripts, threads_run_the_rest_in_every_thread) {
+  for (const char* target : {FLUSHCHECK_TARGET_STDIO_SCRIPT, FLUSHCHECK_TARGET_IOSTREAM_SCRIPT}) {
+    auto obs = run(opts({target, "threads 3; write 2; sleep 20; line 1; threads 2; write 1"}));
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << target;
+    const auto& d = obs.out.data;
+    EXPECT_EQ(std::count(d.begin(), d.end(), 'B'), 6) << target << ": " << d;
+    EXPECT_EQ(std::count(d.begin(), d.end(), 'D'), 3) << target << ": " << d;
+    EXPECT_EQ(std::count(d.begin(), d.end(), 'F'), 6) << target << ": " << d;  // 3 threads x 2
+  }
+  EXPECT_EQ(script::parse("threads 4").text(), "threads 4");
 }
 
 TEST(scripts, payload_names_the_op_that_wrote_each_byte) {

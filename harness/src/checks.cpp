@@ -11,6 +11,29 @@ std::string payload(int index, std::size_t n) {
   return std::string(n, flushcheck_payload_char(index));
 }
 
+namespace {
+
+bool is_record(std::string_view line, const std::vector<std::size_t>& runs) {
+  for (std::size_t n : runs) {
+    if (line.size() < n || n == 0) return false;
+    if (line.substr(0, n).find_first_not_of(line.front()) != std::string_view::npos) return false;
+    line.remove_prefix(n);
+  }
+  return line.empty();
+}
+
+}  // namespace
+
+record_count count_records(std::string_view data, const std::vector<std::size_t>& runs) {
+  record_count c;
+  while (!data.empty()) {
+    const auto nl = data.find('\n');
+    ++(is_record(data.substr(0, nl), runs) ? c.whole : c.torn);
+    data.remove_prefix(nl == data.npos ? data.size() : nl + 1);
+  }
+  return c;
+}
+
 std::string show(const std::string& bytes) { return "\"" + printable(bytes, 120) + "\""; }
 
 namespace {

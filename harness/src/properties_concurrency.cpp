@@ -30,6 +30,50 @@ verdict fork_duplicates_unflushed_buffer(property_context& ctx) {
   return v;
 }
 
+/// THREADS threads each run OPS (";"-separated) COPIES times over; no
+/// ending: main joins them, then returns (exit's flush).
+std::string threaded(int threads, const std::string& ops, int copies) {
+  std::string s = "threads " + std::to_string(threads);
+  for (int i = 0; i < copies; ++i) s += "; " + ops;
+  return s;
+}
+
+/// 4 threads, 25 lines of 100 bytes each, one fwrite (C) or one
+/// ostream::write (C++) a line.
+verdict threaded_lines(property_context& ctx, const char* call) {
+  auto obs = ctx.run(threaded(4, "line 99", 25));
+  const auto c = count_records(obs.out.data, {99});
+  verdict v = status_is(obs, wait_status::exited(0));
+  v.pass = v.pass && c.torn == 0 && c.whole == 100;
+  v.observed = std::to_string(c.whole) + " whole, " + std::to_string(c.torn) + " torn";
+  v.explanation =
+      std::string("4 threads, 100 lines of 100 bytes, one ") + call + " each: " + v.observed;
+  v.figures = {{"whole", static_cast<std::int64_t>(c.whole)},
+               {"torn", static_cast<std::int64_t>(c.torn)}};
+  return v;
+}
+
+verdict threads_fwrite_lines_whole(property_context& ctx) { return threaded_lines(ctx, "fwrite"); }
+verdict threads_cout_line_writes_whole(property_context& ctx) {
+  return threaded_lines(ctx, "cout.write");
+}
+
+/// Lines of 100 calls each (putc, cout.put, then the newline) from 8
+/// threads, each pausing 1 ms halfway through a line: nothing makes a line
+/// one unit. (Without the pause, lines of a few insertions tore in some
+/// runs and not in others: the row would flap.)
+verdict threads_piecewise_lines(property_context& ctx) {
+  auto obs = ctx.run(threaded(8, "putc 50; sleep 1; putc 49; newline", 10));
+  const auto c = count_records(obs.out.data, {50, 49});
+  verdict v =
+      record(c.torn > 0 ? "lines torn" : "none torn in this run",
+             "8 threads, 80 lines of 99 one-byte calls and a newline: " + std::to_string(c.torn) +
+                 " of " + std::to_string(c.whole + c.torn) + " torn");
+  v.figures = {{"whole", static_cast<std::int64_t>(c.whole)},
+               {"torn", static_cast<std::int64_t>(c.torn)}};
+  return v;
+}
+
 }  // namespace
 
 void add_concurrency_properties(std::vector<property>& out) {
@@ -45,6 +89,39 @@ void add_concurrency_properties(std::vector<property>& out) {
                  .langs = both_langs,
                  .sinks = all_sinks,
                  .check = fork_duplicates_unflushed_buffer});
+  out.push_back({.name = "concurrency.threads_fwrite_lines_whole",
+                 .group = "concurrency",
+                 .level = tier::required,
+                 .source = "POSIX flockfile (every function on a FILE * but the _unlocked ones "
+                           "behaves as if it locked the stream); ISO C 7.21.2p7 (each stream "
+                           "has a lock; a function holds it for the whole call)",
+                 .claim = "lines written with one fwrite each from 4 threads arrive whole",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = threads_fwrite_lines_whole});
+  out.push_back({.name = "concurrency.threads_cout_line_writes_whole",
+                 .group = "concurrency",
+                 .level = tier::documented,
+                 .source = "C++ [iostreams.threadsafety] (no data race on a synchronized "
+                           "standard stream, characters may interleave); libstdc++ "
+                           "stdio_sync_filebuf::xsputn and libc++ __stdoutbuf::xsputn are one "
+                           "fwrite (locked)",
+                 .claim = "lines written with one cout.write each from 4 threads arrive whole "
+                          "(synced cout)",
+                 .langs = cxx_only,
+                 .sinks = all_sinks,
+                 .check = threads_cout_line_writes_whole});
+  out.push_back({.name = "concurrency.threads_piecewise_lines",
+                 .group = "concurrency",
+                 .level = tier::observed,
+                 .source = "ISO C 7.21.2p7 (the lock is per call); C++ [iostreams.threadsafety] "
+                           "(interleaving between insertions is allowed)",
+                 .claim = "whether lines made of one call per byte (putc; cout.put, as in "
+                          "cout << a << b << '\\n' with one-byte insertions) from 8 threads "
+                          "arrive torn",
+                 .langs = both_langs,
+                 .sinks = all_sinks,
+                 .check = threads_piecewise_lines});
 }
 
 }  // namespace flushcheck::detail

@@ -18,24 +18,6 @@ std::string record_writers(int procs, int records, std::size_t n) {
   return s + "; exit 0";
 }
 
-struct record_count {
-  std::size_t whole = 0;
-  std::size_t torn = 0;  ///< lines that are not N bytes of one letter
-};
-
-/// Splits DATA at newlines: a record is whole when it is N bytes of one letter.
-record_count count_records(std::string_view data, std::size_t n) {
-  record_count c;
-  while (!data.empty()) {
-    const auto nl = data.find('\n');
-    const auto line = data.substr(0, nl);
-    const bool whole = line.size() == n && line.find_first_not_of(line.front()) == line.npos;
-    ++(whole ? c.whole : c.torn);
-    data.remove_prefix(nl == data.npos ? data.size() : nl + 1);
-  }
-  return c;
-}
-
 /// 300,000 bytes in one write(2) against a reader that reads nothing: the
 /// pipe takes its capacity and the call blocks (the tracer saw it enter,
 /// never return) until the cut, at each --pipe-size.
@@ -76,7 +58,7 @@ verdict pipe_buf_writes_whole(property_context& ctx) {
   run_options o;
   o.pipe_size = 4096;
   auto obs = ctx.run(record_writers(4, 25, 4095), o);
-  const auto c = count_records(obs.out.data, 4095);
+  const auto c = count_records(obs.out.data, {4095});
   verdict v = status_is(obs, wait_status::exited(0));
   v.pass = v.pass && c.torn == 0 && c.whole == 100;
   v.observed = std::to_string(c.whole) + " whole, " + std::to_string(c.torn) + " torn";
@@ -94,7 +76,7 @@ verdict large_writes_interleave(property_context& ctx) {
   run_options o;
   o.pipe_size = 4096;
   auto obs = ctx.run(record_writers(4, 4, 99999), o);
-  const auto c = count_records(obs.out.data, 99999);
+  const auto c = count_records(obs.out.data, {99999});
   verdict v = record(c.torn > 0 ? "records over PIPE_BUF torn" : "none torn in this run",
                      "4 writers, 16 records of 100,000 bytes, one write(2) each, through a "
                      "4096-byte pipe: " +

@@ -82,6 +82,7 @@ std::string op_text(const fc_op& op) {
     case FC_IGNORE: return "ignore " + signal_name(static_cast<int>(op.n));
     case FC_CLEAR: return "clear " + on;
     case FC_FORK: return "fork " + n;
+    case FC_THREADS: return "threads " + n;
   }
   return "?";
 }

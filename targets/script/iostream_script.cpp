@@ -147,6 +147,7 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); break;
     case FC_CLEAR: g_clear = op.n != 0; break;
     case FC_FORK: fc_fork(index, &op); break;
+    case FC_THREADS: break;  // run_ops starts them
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault
@@ -155,6 +156,30 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
   }
   return false;
+}
+
+fc_script g_script{};
+
+void run_rest(int from);
+
+// Runs ops FROM.. to the end; true when one returned from main (code in rc).
+// "threads N" starts N-1 threads that run the ops after it too.
+bool run_ops(int from, int& rc) {
+  for (int i = from; i < g_script.count; ++i) {
+    const fc_op& op = g_script.ops[i];
+    if (op.kind == FC_THREADS) {
+      fc_start_threads(i, &op, run_rest);
+      continue;
+    }
+    if (run_op(i, op, rc)) return true;
+  }
+  return false;
+}
+
+// A thread's part: "return" ends the thread, not the program.
+void run_rest(int from) {
+  int rc = 0;
+  run_ops(from, rc);
 }
 
 }  // namespace
@@ -179,7 +204,9 @@ int main(int argc, char** argv) {
 #ifdef FC_BUG_CERR_UNTIED  // injected bug (tests only): cerr no longer flushes cout
   std::cerr.tie(nullptr);
 #endif
-  for (int i = 0; i < script.count; ++i)
-    if (run_op(i, script.ops[i], rc)) return rc;
+  g_script = script;
+  const bool returned = run_ops(0, rc);
+  fc_join_threads();
+  if (returned) return rc;
   return fc_io_error ? FC_EXIT_IO_ERROR : 0;
 }

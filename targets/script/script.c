@@ -8,6 +8,7 @@
 #include <gnu/libc-version.h>
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ static const struct fc_opdef k_ops[] = {
     {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
     {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
     {"clear", FC_CLEAR, "B"},       {"fork", FC_FORK, "N"},
+    {"threads", FC_THREADS, "N"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
@@ -188,6 +190,8 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
   if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
     return fail(err, errlen, index, op->text, "fork takes 2 to 64 processes");
+  if (op->kind == FC_THREADS && (op->n < 2 || op->n > 64))
+    return fail(err, errlen, index, op->text, "threads takes 2 to 64 threads");
   return 0;
 }
 
@@ -317,6 +321,56 @@ void fc_fork(int index, const struct fc_op* op) {
       fc_report(index, op, "fork", errno);
       return;
     }
+  }
+}
+
+struct fc_thread_start {
+  void (*rest)(int from);
+  int from;
+};
+
+/* Every thread started, by any thread (a later "threads" op starts more). */
+static pthread_t g_threads[64 * 64];
+static int g_thread_count;
+static pthread_mutex_t g_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void* fc_thread_main(void* arg) {
+  struct fc_thread_start start = *(struct fc_thread_start*)arg;
+  free(arg);
+  start.rest(start.from);
+  return NULL;
+}
+
+void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from)) {
+  for (long i = 1; i < op->n; ++i) {
+    struct fc_thread_start* start = malloc(sizeof *start);
+    int err = start == NULL ? ENOMEM : 0;
+    if (start != NULL) {
+      start->rest = rest;
+      start->from = index + 1;
+    }
+    pthread_mutex_lock(&g_threads_lock);
+    if (err == 0 && g_thread_count == (int)(sizeof g_threads / sizeof g_threads[0])) err = EAGAIN;
+    if (err == 0) err = pthread_create(&g_threads[g_thread_count], NULL, fc_thread_main, start);
+    if (err == 0) ++g_thread_count;
+    pthread_mutex_unlock(&g_threads_lock);
+    if (err != 0) {
+      free(start);
+      fc_report(index, op, "pthread_create", err);
+      return;
+    }
+  }
+}
+
+void fc_join_threads(void) {
+  for (int i = 0;; ++i) {
+    pthread_t t;
+    pthread_mutex_lock(&g_threads_lock);
+    const int more = i < g_thread_count;
+    if (more) t = g_threads[i];
+    pthread_mutex_unlock(&g_threads_lock);
+    if (!more) return;
+    pthread_join(t, NULL);
   }
 }
 

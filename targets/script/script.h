@@ -37,7 +37,8 @@ enum fc_op_kind {
   FC_THROW,      /* throw              uncaught exception (C++)               */
   FC_IGNORE,     /* ignore SIG         signal(SIG, SIG_IGN)                   */
   FC_CLEAR,      /* clear on|off       C++: clear() a stream that went bad    */
-  FC_FORK        /* fork N             N-1 more processes run the rest        */
+  FC_FORK,       /* fork N             N-1 more processes run the rest        */
+  FC_THREADS     /* threads N          N-1 more threads run the rest          */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };
@@ -94,6 +95,13 @@ void fc_sleep_ms(long ms);
  * bytes included. Nobody waits: each ends on its own, and the sinks stay
  * open until the last one has. A failed fork is reported (op INDEX). */
 void fc_fork(int index, const struct fc_op* op);
+
+/* threads N: N-1 new threads each call REST(INDEX + 1), which runs the rest
+ * of the script as the calling thread goes on to do; a thread that reaches
+ * "return" ends there. fc_join_threads() waits for all of them (the
+ * targets call it before returning from main). A failed start is reported. */
+void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from));
+void fc_join_threads(void);
 
 /* "libc=glibc 2.36": FC_LIBC_NAME when the build names it (musl has no
  * macro of its own), else glibc's version, else "unknown". */

@@ -114,6 +114,7 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_RAISE: raise((int)op->n); break;
     case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
     case FC_FORK: fc_fork(index, op); break;
+    case FC_THREADS: break; /* run_ops starts them */
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;
@@ -122,6 +123,29 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     default: break;
   }
   return 0;
+}
+
+static struct fc_script g_script;
+static void run_rest(int from);
+
+/* Runs ops FROM.. to the end; 1 when one returned from main (code in *RC).
+ * "threads N" starts N-1 threads that run the ops after it too. */
+static int run_ops(int from, int* rc) {
+  for (int i = from; i < g_script.count; ++i) {
+    const struct fc_op* op = &g_script.ops[i];
+    if (op->kind == FC_THREADS) {
+      fc_start_threads(i, op, run_rest);
+      continue;
+    }
+    if (run_op(i, op, rc)) return 1;
+  }
+  return 0;
+}
+
+/* A thread's part: "return" ends the thread, not the program. */
+static void run_rest(int from) {
+  int rc = 0;
+  run_ops(from, &rc);
 }
 
 int main(int argc, char** argv) {
@@ -154,7 +178,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < script.count; ++i)
     if (script.ops[i].kind == FC_EXIT) script.ops[i].kind = FC_UEXIT;
 #endif
-  for (int i = 0; i < script.count; ++i)
-    if (run_op(i, &script.ops[i], &rc)) return rc;
-  return fc_io_error ? FC_EXIT_IO_ERROR : 0;
+  g_script = script;
+  const int returned = run_ops(0, &rc);
+  fc_join_threads();
+  return returned ? rc : fc_io_error ? FC_EXIT_IO_ERROR : 0;
 }

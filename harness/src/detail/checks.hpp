@@ -2,6 +2,7 @@
 // Building blocks the property checks share: payload bytes, reading the
 // visible counts at markers, and verdicts with readable explanations.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flushcheck/conformance.hpp"
@@ -19,6 +20,15 @@ inline const std::vector<lang> cxx_only = {lang::cxx};
 
 /// The bytes op INDEX of a script writes (docs/script.md): N times its letter.
 std::string payload(int index, std::size_t n);
+
+/// Records of several writers, one a line: whole when a line is made of
+/// runs of RUNS bytes each of one letter (one op's payload: {99}, or {50,
+/// 49} for a line of two writes), torn otherwise.
+struct record_count {
+  std::size_t whole = 0;
+  std::size_t torn = 0;
+};
+record_count count_records(std::string_view data, const std::vector<std::size_t>& runs);
 
 /// Printable form of bytes for explanations: "AAA\n" -> "AAA\\n".
 std::string show(const std::string& bytes);
