@@ -1,10 +1,12 @@
 // The harness on real processes, pipes and ptys: sinks, markers, kills,
 // deadlines, stdin, environment, fds, and errors.
 #include <gtest/gtest.h>
+#include <linux/magic.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -413,6 +415,24 @@ TEST(run, missing_or_unexecutable_program_is_a_spawn_error) {
   std::fclose(f);
   ::chmod(plain.c_str(), 0644);
   EXPECT_THROW(run(opts({plain})), spawn_error);
+}
+
+// The file sink is created under TMPDIR; the report names its file system.
+TEST(run, a_file_sink_names_its_file_system) {
+  struct statfs shm {};
+  if (::statfs("/dev/shm", &shm) != 0 || shm.f_type != TMPFS_MAGIC)
+    GTEST_SKIP() << "skipped: /dev/shm is not a tmpfs here";
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("TMPDIR", "/dev/shm", 1);
+  auto o = opts({"/bin/echo", "hi"});
+  o.stdout_sink = sink_kind::file;
+  auto obs = run(o);
+  old != nullptr ? ::setenv("TMPDIR", saved.c_str(), 1) : ::unsetenv("TMPDIR");
+  EXPECT_EQ(obs.out.fs, "tmpfs");
+  EXPECT_EQ(obs.out.data, "hi\n");
+  EXPECT_EQ(obs.err.fs, "");  // a pipe
+  EXPECT_NE(summary(obs).find("on file (tmpfs)"), std::string::npos);
 }
 
 TEST(run, notes_name_variables_that_change_buffering) {

@@ -49,11 +49,17 @@ nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t,
 nlohmann::json stream_json(const stream_observation& s, const trace_summary* t,
                            const std::string& role) {
   nlohmann::json chunks = chunks_json(s, t, role);
-  return {{"sink", s.sink},           {"data", bytes_as_code_points(s.data)},
-          {"bytes", s.bytes},         {"hash", s.hash},
-          {"kept", s.kept},           {"reader", s.reader},
-          {"pipe_size", s.pipe_size}, {"dropped_at", s.dropped_at},
-          {"dropped", s.dropped},     {"reads", s.reads},
+  return {{"sink", s.sink},
+          {"data", bytes_as_code_points(s.data)},
+          {"bytes", s.bytes},
+          {"hash", s.hash},
+          {"kept", s.kept},
+          {"reader", s.reader},
+          {"pipe_size", s.pipe_size},
+          {"fs", s.fs},
+          {"dropped_at", s.dropped_at},
+          {"dropped", s.dropped},
+          {"reads", s.reads},
           {"chunks", chunks}};
 }
 
@@ -227,6 +233,7 @@ std::string summary(const observation& obs) {
       return;
     }
     s << name << ":  " << st.bytes << " bytes on " << st.sink;
+    if (!st.fs.empty()) s << " (" << st.fs << ")";
     if (st.reads != 0 && st.sink != "file") s << " in " << st.reads << " reads";
     if (!st.reader.empty() && st.reader != "prompt") s << " (reader " << st.reader << ")";
     s << "\n";

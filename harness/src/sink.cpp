@@ -11,6 +11,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "file_system.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/pty.hpp"
 
@@ -116,6 +117,7 @@ sink sink::open(sink_kind kind, keep_policy keep) {
       s.path_ = templ;
       s.listed_ = detail::listed_path(templ);
       s.reader_.reset(fd);  // kept for size and the final read; never polled
+      s.fs_ = detail::file_system_of(fd);
       s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
       break;
     }
@@ -253,6 +255,7 @@ stream_observation sink::finish(std::int64_t end_us) {
   if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(o.bytes)}};
   o.hash = capture_.hash();
   o.pipe_size = pipe_size_;
+  o.fs = fs_;
   o.reader = kind_ == sink_kind::pipe || is_pty() ? policy_.text() : "";
   o.kept = capture_.policy().text();
   o.dropped_at = capture_.dropped_at();

@@ -32,6 +32,9 @@ struct stream_observation {
   std::string kept;             ///< the keep policy ("ends:8388608")
   std::string reader;           ///< pipe, pty: the reader policy ("prompt", "paused", ...)
   std::uint64_t pipe_size = 0;  ///< pipe: its capacity (F_GETPIPE_SZ)
+  /// file: the file system the file is on ("ext4", "tmpfs", "overlay", ...,
+  /// or its magic number in hex): what a write means there depends on it.
+  std::string fs;
   /// Bytes not in `data`: offsets [dropped_at, dropped_at + dropped) of the stream.
   std::uint64_t dropped_at = 0;
   std::uint64_t dropped = 0;

@@ -1,0 +1,33 @@
+#include "file_system.hpp"
+
+#include <linux/magic.h>
+#include <sys/vfs.h>
+
+#include <cstdio>
+#include <utility>
+
+namespace flushcheck::detail {
+namespace {
+
+constexpr std::pair<unsigned long, const char*> k_file_systems[] = {
+    {EXT4_SUPER_MAGIC, "ext4"},  // ext2 and ext3 share it
+    {TMPFS_MAGIC, "tmpfs"},       {OVERLAYFS_SUPER_MAGIC, "overlay"}, {XFS_SUPER_MAGIC, "xfs"},
+    {BTRFS_SUPER_MAGIC, "btrfs"}, {NFS_SUPER_MAGIC, "nfs"},           {RAMFS_MAGIC, "ramfs"},
+    {F2FS_SUPER_MAGIC, "f2fs"},   {SQUASHFS_MAGIC, "squashfs"},       {FUSE_SUPER_MAGIC, "fuse"},
+    {0x2fc12fc1UL, "zfs"},  // ZFS_SUPER_MAGIC (OpenZFS)
+};
+
+}  // namespace
+
+std::string file_system_of(int fd) {
+  struct statfs st {};
+  if (::fstatfs(fd, &st) != 0) return "";
+  const auto type = static_cast<unsigned long>(st.f_type);
+  for (const auto& [magic, name] : k_file_systems)
+    if (magic == type) return name;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%lx", type);
+  return hex;
+}
+
+}  // namespace flushcheck::detail
