@@ -1,8 +1,8 @@
-// The reference model: ports of glibc's libio (2.36, libio/fileops.c,
-// genops.c, iosetvbuf.c) and musl's stdio (1.2, src/stdio/__fwritex.c,
-// __overflow.c, __stdio_write.c, __stdout_write.c, setvbuf.c, vfprintf.c)
-// reduced to what decides write calls, plus the C++ streams of [ostream]
-// over them. docs/model.md says what each part rests on.
+// The reference model: a script run against the C FILEs (the ports of
+// glibc's libio and musl's stdio in model_glibc_file.cpp and
+// model_musl_file.cpp), the C++ streams of [ostream] over them, and the
+// kernel's side of each call (faults, /dev/full, the cut). docs/model.md
+// says what each part rests on.
 #include "flushcheck/model.hpp"
 
 #include <sys/stat.h>
@@ -122,7 +122,7 @@ class simulation {
   }
 
   std::unique_ptr<c_file> make_file(bool is_stdout, sink_kind k, channel ch) {
-    detail::write_call call = [this, ch](std::string_view bytes) { return write_call(ch, bytes); };
+    detail::write_call call = [this, ch](std::string_view bytes) { return make_call(ch, bytes); };
     if (setup_.profile.libc == libc_impl::musl)
       return detail::make_musl_file(is_stdout, is_tty(k), std::move(call));
     return detail::make_glibc_file(!is_stdout, is_tty(k), blksize(k), std::move(call));
@@ -226,7 +226,7 @@ class simulation {
   /// One write-family call of channel CH's BYTES (REPORT: a target's error
   /// report): the cut at its entry, the kernel's result, the cut after it,
   /// SIGPIPE.
-  long write_call(channel ch, std::string_view bytes, bool report = false) {
+  long make_call(channel ch, std::string_view bytes, bool report = false) {
     const int d = dest_of(ch);
     const long nth = ++calls_on_[d];
     const bool cut_here = d == 0 && nth == cut_.n;
@@ -237,9 +237,9 @@ class simulation {
     const bool cut_after = cut_here && cut_.when == kill_plan::when_kind::after_write;
     // Both pending at once: SIGKILL ends the process first, else the lower
     // number (SIGPIPE, 13) is delivered first (kernel/signal.c, next_signal).
+    const bool cut_first = cut_.signal == SIGKILL || cut_.signal < SIGPIPE;
     if (r.sigpipe && !ignored_[SIGPIPE])
-      throw ended{wait_status::signaled(cut_after && cut_.signal == SIGKILL ? SIGKILL : SIGPIPE),
-                  cut_after};
+      throw ended{wait_status::signaled(cut_after && cut_first ? cut_.signal : SIGPIPE), cut_after};
     if (cut_after) throw ended{wait_status::signaled(cut_.signal), true};
     return r.bytes;
   }
@@ -254,7 +254,7 @@ class simulation {
   /// The targets' error report: one write(2) to fd 2, never retried.
   void report() {
     ++reports_;
-    write_call(channel::c_err, "target error report", true);
+    make_call(channel::c_err, "target error report", true);
   }
 
   // -- ops -----------------------------------------------------------------

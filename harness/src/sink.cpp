@@ -137,15 +137,15 @@ bool sink::reading() const noexcept {
 }
 
 bool sink::rate_limited() const noexcept {
-  return policy_.what == reader_policy::kind::rate && !released_ && first_look_ &&
+  return policy_.what == reader_policy::kind::rate && !released_ && rate_start_ &&
          allowance(std::chrono::steady_clock::now()) < rate_batch(policy_.n);
 }
 
 std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const noexcept {
   if (policy_.what != reader_policy::kind::rate || released_) return UINT64_MAX;
-  if (!first_look_) return 0;
+  if (!rate_start_) return 0;
   auto us = static_cast<std::uint64_t>(std::max<std::int64_t>(
-      std::chrono::duration_cast<std::chrono::microseconds>(now - *first_look_).count(), 0));
+      std::chrono::duration_cast<std::chrono::microseconds>(now - *rate_start_).count(), 0));
   // n <= 2^40 and a day is < 2^37 us: each product stays below 2^64.
   std::uint64_t earned = us / 1000000 * policy_.n + us % 1000000 * policy_.n / 1000000;
   std::uint64_t read = capture_.total();
@@ -161,7 +161,7 @@ std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const 
   std::uint64_t want = capture_.total() + rate_batch(policy_.n);
   std::uint64_t us =
       want / policy_.n * 1000000 + (want % policy_.n * 1000000 + policy_.n - 1) / policy_.n;
-  return *first_look_ + std::chrono::microseconds(us);
+  return *rate_start_ + std::chrono::microseconds(us);
 }
 
 void sink::set_reader(reader_policy policy) noexcept {
@@ -199,8 +199,8 @@ void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
 
 bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
-  if (policy_.what == reader_policy::kind::rate && !first_look_)
-    first_look_ = std::chrono::steady_clock::now();
+  if (policy_.what == reader_policy::kind::rate && !rate_start_)
+    rate_start_ = std::chrono::steady_clock::now();
   if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at) {
     reader_.reset();  // paused-then-close=MS: the writer meets EPIPE from now on
     return false;

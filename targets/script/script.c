@@ -313,17 +313,6 @@ char* fc_payload(int index, long n, int newline) {
   return buf;
 }
 
-void fc_fork(int index, const struct fc_op* op) {
-  for (long i = 1; i < op->n; ++i) {
-    pid_t pid = fork();
-    if (pid == 0) return; /* a child: on with the script */
-    if (pid < 0) {
-      fc_report(index, op, "fork", errno);
-      return;
-    }
-  }
-}
-
 struct fc_thread_start {
   void (*rest)(int from);
   int from;
@@ -371,6 +360,21 @@ void fc_join_threads(void) {
     pthread_mutex_unlock(&g_threads_lock);
     if (!more) return;
     pthread_join(t, NULL);
+  }
+}
+
+void fc_fork(int index, const struct fc_op* op) {
+  for (long i = 1; i < op->n; ++i) {
+    pid_t pid = fork();
+    if (pid == 0) { /* a child, with the forking thread only: on with the script */
+      g_thread_count = 0;
+      pthread_mutex_init(&g_threads_lock, NULL);
+      return;
+    }
+    if (pid < 0) {
+      fc_report(index, op, "fork", errno);
+      return;
+    }
   }
 }
 

@@ -123,7 +123,7 @@ class sink {
   std::size_t pipe_size_ = 0;
   std::string fs_;  ///< file: the file system's name (fstatfs)
   /// rate=N: the reader's first look, where its allowance starts.
-  std::optional<std::chrono::steady_clock::time_point> first_look_;
+  std::optional<std::chrono::steady_clock::time_point> rate_start_;
   /// paused-then-close=MS: when it closes its end (set_reader + MS).
   std::optional<std::chrono::steady_clock::time_point> close_at_;
 };
