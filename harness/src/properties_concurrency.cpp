@@ -54,6 +54,13 @@ verdict threaded_lines(property_context& ctx, const char* call) {
 }
 
 verdict threads_fwrite_lines_whole(property_context& ctx) { return threaded_lines(ctx, "fwrite"); }
+
+/// The sources of threads_cout_line_writes_whole: synced cout over a
+/// locking stdio, in libstdc++ or libc++.
+bool synced_cout_is_one_fwrite(const impl_profile& p) {
+  return is_glibc_or_musl(p) && (p.cxxlib == cxx_impl::libstdcxx || p.cxxlib == cxx_impl::libcxx);
+}
+
 verdict threads_cout_line_writes_whole(property_context& ctx) {
   return threaded_lines(ctx, "cout.write");
 }
@@ -110,6 +117,7 @@ void add_concurrency_properties(std::vector<property>& out) {
                           "(synced cout)",
                  .langs = cxx_only,
                  .sinks = all_sinks,
+                 .applies = synced_cout_is_one_fwrite,
                  .check = threads_cout_line_writes_whole});
   out.push_back({.name = "concurrency.threads_piecewise_lines",
                  .group = "concurrency",
