@@ -139,9 +139,8 @@ verdict failed_line_flush_reported(property_context& ctx) {
                           "; the line is gone either way (the buffer is dropped)");
 }
 
-}  // namespace
-
-void add_fault_properties(std::vector<property>& out) {
+/// What a failed or short write does to the bytes and to the flush.
+void add_failed_write_properties(std::vector<property>& out) {
   out.push_back({.name = "fault.flush_reports_error",
                  .group = "faults",
                  .level = tier::required,
@@ -176,6 +175,10 @@ void add_fault_properties(std::vector<property>& out) {
                  .sinks = buffered_sinks,
                  .applies = is_glibc_or_musl,
                  .check = short_write_completed});
+}
+
+/// What the program can still do, and what it is told, after a failure.
+void add_after_failure_properties(std::vector<property>& out) {
   out.push_back({.name = "fault.output_after_failed_flush",
                  .group = "faults",
                  .level = tier::observed,
@@ -208,6 +211,13 @@ void add_fault_properties(std::vector<property>& out) {
                  .langs = cxx_only,
                  .sinks = buffered_sinks,
                  .check = cout_bad_after_failed_flush});
+}
+
+}  // namespace
+
+void add_fault_properties(std::vector<property>& out) {
+  add_failed_write_properties(out);
+  add_after_failure_properties(out);
 }
 
 }  // namespace flushcheck::detail
