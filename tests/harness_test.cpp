@@ -164,6 +164,19 @@ TEST(run, pty_end_of_data_loses_nothing) {
   EXPECT_EQ(obs.out.data.find_first_not_of('A'), std::string::npos);
 }
 
+TEST(run, pty_stays_open_while_the_program_runs) {
+  // A terminal's master stays open while the program runs, whatever fds the
+  // program closes. The harness holds a slave fd until the program ends:
+  // without it, closing fd 1 (the only slave fd) made the master read EIO,
+  // the harness closed it, and the write to /dev/tty 200 ms later failed.
+  auto o = opts({"/bin/sh", "-c", "exec 1>&-; sleep 0.2; echo late >/dev/tty"});
+  o.stdout_sink = sink_kind::pty;
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  EXPECT_EQ(obs.out.data, "late\n");
+  for (const auto& note : obs.notes) EXPECT_EQ(note.find("EIO"), std::string::npos) << note;
+}
+
 /// The ```sh example of docs/markers.md, as a user would paste it.
 std::string documented_shell_marker() {
   std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/markers.md");

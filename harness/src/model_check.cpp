@@ -86,6 +86,7 @@ class observation_check {
     if (obs_.trace) check_calls();
     check_end();
     v_.observed = seen_ + "ended " + obs_.status.describe();
+    for (const auto& note : obs_.notes) v_.observed += "; note: " + note;
     if (v_.pass) v_.explanation = "agrees with the model";
     return v_;
   }

@@ -260,8 +260,18 @@ class run_loop {
   /// Reads the streams until they are empty or the next timed event is due.
   void drain_all() { drain_all_until(next_event()); }
   void drain_all_until(clock::time_point stop_at) {
-    out_.drain(start_, stop_at);
-    if (err_) err_->drain(start_, stop_at);
+    drain_one(out_, stop_at);
+    if (err_) drain_one(*err_, stop_at);
+  }
+  /// A pty's end of data before the program's end cannot come while the
+  /// harness holds a slave fd: said in the notes if it ever does.
+  void drain_one(sink& s, clock::time_point stop_at) {
+    bool open = s.ended_us() < 0;
+    s.drain(start_, stop_at);
+    if (!open || s.ended_us() < 0 || !s.is_pty() || program_ended_) return;
+    notes_.push_back("the " + std::string(&s == &out_ ? "stdout" : "stderr") +
+                     " pty's master read EIO at " + std::to_string(s.ended_us()) +
+                     " us, before the program ended: what it wrote later was not read");
   }
 
   /// The deadline, or the time cut if it comes first and is still to be sent.
@@ -277,13 +287,20 @@ class run_loop {
     kill_->t_us = now_us();
   }
 
-  /// A paused reader reads once the program has ended, not at the cut: a
-  /// writer that SIGKILL woke in a blocked write(2) still fills the pipe
-  /// again if the reader empties it first (it checks for the signal only
-  /// when the pipe is full again), so reading at the cut would add up to a
-  /// pipe's worth of bytes the program never got to write before its death.
-  void release_reader_if_due() {
-    if (!child_.running()) out_.release();
+  /// Once the program has ended: a paused reader reads now, not at the cut
+  /// (a writer that SIGKILL woke in a blocked write(2) still fills the pipe
+  /// again if the reader empties it first: it checks for the signal only
+  /// when the pipe is full again, so reading at the cut would add up to a
+  /// pipe's worth of bytes the program never got to write before its
+  /// death). Then, once read, a pty's slave fd held by the harness is let go
+  /// (sink::program_ended).
+  void on_program_end() {
+    out_.release();
+    if (program_ended_) return;
+    program_ended_ = true;
+    drain_all();
+    out_.program_ended();
+    if (err_) err_->program_ended();
   }
 
   void on_marker(const std::string& label) {
@@ -326,26 +343,29 @@ class run_loop {
       notes_.push_back("fd 3 received a line over 64 KiB: not a marker; ignored");
   }
 
-  int poll_timeout_ms(clock::time_point now) {
-    auto next = child_.running() ? next_event() : deadline_;
+  int poll_timeout_ms(clock::time_point now, bool running) {
+    auto next = running ? next_event() : deadline_;
     if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a reader's next batch or close
     auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
-    if (child_.running() && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
+    if (running && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
     return static_cast<int>(std::clamp<long>(ms, 0, 1000));
   }
 
   void loop(input_source& in) {
     for (;;) {
-      if (!child_.running() && !readers_open()) {
+      // Read once per round: the child may end at any point of it, and a
+      // round that saw it running polls its wake fd (readable once it ends).
+      const bool running = child_.running();
+      if (!running) on_program_end();
+      if (!running && !readers_open()) {
         // The control channel may still hold markers of a child that just ended.
         if (control_) read_control();
         return;
       }
-      release_reader_if_due();
       auto now = clock::now();
       if (now >= deadline_) return on_deadline();
       if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
-          now >= start_ + std::chrono::milliseconds(o_.kill.n) && child_.running())
+          now >= start_ + std::chrono::milliseconds(o_.kill.n) && running)
         deliver_kill();
 
       pollfd fds[5];
@@ -359,9 +379,9 @@ class run_loop {
       if (streaming(out_) && out_events != 0) add(out_.reader_fd(), out_events);
       if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
       add(control_.get(), POLLIN);
-      if (child_.running()) add(child_.wake_fd(), POLLIN);
+      if (running) add(child_.wake_fd(), POLLIN);
       if (!in.pending.empty() && in.writer != out_.reader_fd()) add(in.writer, POLLOUT);
-      int r = ::poll(fds, nfds, poll_timeout_ms(now));
+      int r = ::poll(fds, nfds, poll_timeout_ms(now, running));
       if (r < 0 && errno != EINTR) throw_errno("poll");
       if (control_) read_control();
       drain_all();
@@ -376,6 +396,7 @@ class run_loop {
       child_.signal_group(SIGKILL);
       child_.wait();
       timed_out_ = true;
+      on_program_end();
     } else {
       notes_.push_back(
           "a process other than the child (a grandchild?) still held the output open when the "
@@ -445,7 +466,8 @@ class run_loop {
   std::optional<kill_event> kill_;
   std::vector<std::string> notes_;
   bool timed_out_ = false;
-  bool group_killed_ = false;  // at the deadline, and said so
+  bool group_killed_ = false;   // at the deadline, and said so
+  bool program_ended_ = false;  // on_program_end() has run
 };
 
 }  // namespace

@@ -229,6 +229,9 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
     if (n < 0 && errno == EAGAIN) return true;
     // 0 on a pipe, EIO on a pty master once every slave fd is closed.
     if (n == 0 || errno == EIO) {
+      ended_us_ = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
       reader_.reset();
       return false;
     }
@@ -247,6 +250,7 @@ stream_observation sink::finish(std::int64_t end_us) {
   if (kind_ == sink_kind::file && reader_) read_file();
 
   reader_.reset();
+  child_.reset();
   stream_observation o;
   o.sink = std::string(to_string(kind_));
   o.bytes = capture_.total();

@@ -58,8 +58,16 @@ class sink {
   /// The fd the child gets.
   int child_fd() const noexcept { return child_.get(); }
   /// Drops the harness's copy of the child's end (after spawn), so that end
-  /// of data can be seen.
-  void close_child_end() noexcept { child_.reset(); }
+  /// of data can be seen. A pty keeps it until program_ended().
+  void close_child_end() noexcept {
+    if (!is_pty()) child_.reset();
+  }
+  /// The program has ended and the run loop has read what it wrote: a pty
+  /// lets its copy of the slave go now. Its master reads EIO once the last
+  /// slave fd closes; holding one until here puts that end after every byte
+  /// the program's write calls took, whatever the scheduler does at its exit
+  /// (a descendant that still holds the pty is read until it closes it).
+  void program_ended() noexcept { child_.reset(); }
   /// The fd to poll for data, or -1 (file, null, full, or at end of data).
   int reader_fd() const noexcept { return reader_.get(); }
   /// How the reader reads (pipe, pty). A paused reader reads nothing until
@@ -86,9 +94,12 @@ class sink {
   /// Reads what is there now, without blocking, until none is left or the
   /// clock reaches STOP_AT (a writer that never stops must not hold up the
   /// run's deadline or a time cut); each chunk is timed from START. False at
-  /// end of data.
+  /// end of data (ended_us() says when).
   bool drain(std::chrono::steady_clock::time_point start,
              std::chrono::steady_clock::time_point stop_at);
+  /// When the reader met the end of data (EOF, a pty's EIO), from drain's
+  /// START; -1 before.
+  std::int64_t ended_us() const noexcept { return ended_us_; }
   /// Bytes that have reached the reader: pipe, pty: read so far; file: its size.
   std::size_t visible() const;
   /// Ends the reader (a file's content is read now) and gives what it saw;
@@ -118,6 +129,7 @@ class sink {
   capture capture_;
   std::vector<chunk> chunks_;
   std::uint64_t reads_ = 0;
+  std::int64_t ended_us_ = -1;
   reader_policy policy_;
   bool released_ = false;
   std::size_t pipe_size_ = 0;
