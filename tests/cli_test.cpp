@@ -650,8 +650,8 @@ TEST(docs, faults_lists_every_fault_and_backpressure_property) {
   EXPECT_GE(check_section_page("docs/faults.md", {"fault", "backpressure"}), 11);
 }
 
-TEST(docs, kernel_lists_every_pipe_and_concurrency_property) {
-  EXPECT_GE(check_section_page("docs/kernel.md", {"pipe", "concurrency"}), 4);
+TEST(docs, kernel_lists_every_pipe_concurrency_and_file_property) {
+  EXPECT_GE(check_section_page("docs/kernel.md", {"pipe", "concurrency", "file"}), 5);
 }
 
 }  // namespace

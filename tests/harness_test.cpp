@@ -489,6 +489,30 @@ TEST(scripts, threads_run_the_rest_in_every_thread) {
   EXPECT_EQ(script::parse("threads 4").text(), "threads 4");
 }
 
+// fsync syncs the fd and flushes nothing: the buffered line is not in the
+// file at the marker; on a pipe fsync fails (EINVAL) and is reported.
+TEST(scripts, fsync_syncs_the_fd_and_flushes_nothing) {
+  for (const char* target : {FLUSHCHECK_TARGET_STDIO_SCRIPT, FLUSHCHECK_TARGET_IOSTREAM_SCRIPT}) {
+    auto o = opts({target, "line 9; fsync out; marker m; fsync err; exit 0"});
+    o.stdout_sink = sink_kind::file;
+    o.stderr_sink = sink_kind::file;
+    o.trace = true;
+    auto obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << target << ": " << obs.err.data;
+    ASSERT_EQ(obs.markers.size(), 1u) << target;
+    EXPECT_EQ(obs.markers[0].stdout_visible, 0u) << target;
+    EXPECT_EQ(obs.out.data, "AAAAAAAAA\n") << target;  // written at exit
+    ASSERT_TRUE(obs.trace) << target;
+    EXPECT_EQ(obs.trace->totals[static_cast<std::size_t>(traced_call::fsync)], 2) << target;
+    o.stdout_sink = sink_kind::pipe;
+    o.stderr_sink = sink_kind::pipe;
+    obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << target;
+    EXPECT_NE(obs.err.data.find("fsync"), std::string::npos) << target << ": " << obs.err.data;
+  }
+  EXPECT_EQ(script::parse("fsync err").text(), "fsync err");
+}
+
 TEST(scripts, payload_names_the_op_that_wrote_each_byte) {
   auto obs = run(opts({FLUSHCHECK_TARGET_IOSTREAM_SCRIPT,
                        "write 2; printf 1; putc 3; line 1; fputs 2; newline; endl"}));

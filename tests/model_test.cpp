@@ -204,6 +204,7 @@ TEST(model, refuses_what_it_does_not_cover) {
   const auto pipe = setup(glibc(), sink_kind::pipe);
   EXPECT_THROW(predict_text(pipe, "write 1; setvbuf none"), usage_error);
   EXPECT_THROW(predict_text(pipe, "write 1; close out"), usage_error);
+  EXPECT_THROW(predict_text(pipe, "write 1; fsync out"), usage_error);  // EINVAL report on a pipe
   const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic"};
   EXPECT_THROW(predict_text(setup(bionic, sink_kind::pipe), "write 1"), usage_error);
 }

@@ -47,6 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
     bugs, wrong_variant,
     ::testing::Values(bug_case{"no_fflush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_NO_FFLUSH, lang::c,
                                "fflush.delivers", sink_kind::pipe},
+                      bug_case{"no_fflush_then_kill", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_NO_FFLUSH,
+                               lang::c, "file.written_bytes_survive_writer_death", sink_kind::file},
                       bug_case{"linebuf_stdout", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_LINEBUF_STDOUT,
                                lang::c, "stdout.mode_by_destination", sink_kind::file},
                       bug_case{"exit_no_flush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_EXIT_NO_FLUSH,

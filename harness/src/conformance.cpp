@@ -65,6 +65,7 @@ const std::vector<property>& catalogue() {
     detail::add_backpressure_properties(v);
     detail::add_pipe_properties(v);
     detail::add_concurrency_properties(v);
+    detail::add_file_properties(v);
     return v;
   }();
   return all;

@@ -160,6 +160,8 @@ class simulation {
     for (std::size_t i = 0; i < script_.ops.size(); ++i) {
       const auto& op = script_.ops[i];
       if (op.kind == FC_CLOSE) throw usage_error("the model does not cover 'close'");
+      if (op.kind == FC_FSYNC)  // EINVAL on a pipe or a pty: a report the model does not make
+        throw usage_error("the model does not cover 'fsync'");
       if (op.kind == FC_FORK || op.kind == FC_THREADS)
         throw usage_error("the model does not cover 'fork' and 'threads'");
       if (op.kind == FC_SYNC && i != 0)

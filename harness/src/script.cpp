@@ -83,6 +83,7 @@ std::string op_text(const fc_op& op) {
     case FC_CLEAR: return "clear " + on;
     case FC_FORK: return "fork " + n;
     case FC_THREADS: return "threads " + n;
+    case FC_FSYNC: return "fsync " + s;
   }
   return "?";
 }

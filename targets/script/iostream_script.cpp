@@ -148,6 +148,9 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_CLEAR: g_clear = op.n != 0; break;
     case FC_FORK: fc_fork(index, &op); break;
     case FC_THREADS: break;  // run_ops starts them
+    case FC_FSYNC:
+      if (::fsync(op.stream == FC_OUT ? 1 : 2) != 0) fc_report(index, &op, "fsync", errno);
+      break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

@@ -65,7 +65,7 @@ static const struct fc_opdef k_ops[] = {
     {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
     {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
     {"clear", FC_CLEAR, "B"},       {"fork", FC_FORK, "N"},
-    {"threads", FC_THREADS, "N"},
+    {"threads", FC_THREADS, "N"},   {"fsync", FC_FSYNC, "S"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {

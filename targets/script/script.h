@@ -38,7 +38,8 @@ enum fc_op_kind {
   FC_IGNORE,     /* ignore SIG         signal(SIG, SIG_IGN)                   */
   FC_CLEAR,      /* clear on|off       C++: clear() a stream that went bad    */
   FC_FORK,       /* fork N             N-1 more processes run the rest        */
-  FC_THREADS     /* threads N          N-1 more threads run the rest          */
+  FC_THREADS,    /* threads N          N-1 more threads run the rest          */
+  FC_FSYNC       /* fsync [out|err]    fsync(2) of the stream's fd (no flush)  */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };

@@ -52,15 +52,23 @@ struct trace_summary {
   /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
   /// when stderr shares it) and to stderr's own sink (role "stderr").
   std::int64_t stdout_write_calls() const {
-    return write_calls_with_role("stdout", "stdout+stderr");
+    return sum_with_role("stdout", "stdout+stderr", [](const auto& d) { return d.write_calls; });
   }
-  std::int64_t stderr_write_calls() const { return write_calls_with_role("stderr", "stderr"); }
+  std::int64_t stderr_write_calls() const {
+    return sum_with_role("stderr", "stderr", [](const auto& d) { return d.write_calls; });
+  }
+  /// Calls of kind C, of any family (fsync, close, ...), to stdout's sink.
+  std::int64_t stdout_calls(traced_call c) const {
+    return sum_with_role("stdout", "stdout+stderr",
+                         [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; });
+  }
 
  private:
-  std::int64_t write_calls_with_role(const char* a, const char* b) const {
+  template <class Count>
+  std::int64_t sum_with_role(const char* a, const char* b, Count count) const {
     std::int64_t n = 0;
     for (const auto& d : destinations)
-      if (d.role == a || d.role == b) n += d.write_calls;
+      if (d.role == a || d.role == b) n += count(d);
     return n;
   }
 };

@@ -72,5 +72,6 @@ void add_fault_properties(std::vector<property>& out);
 void add_backpressure_properties(std::vector<property>& out);
 void add_pipe_properties(std::vector<property>& out);
 void add_concurrency_properties(std::vector<property>& out);
+void add_file_properties(std::vector<property>& out);
 
 }  // namespace flushcheck::detail
