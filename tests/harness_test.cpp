@@ -511,6 +511,8 @@ TEST(scripts, fsync_syncs_the_fd_and_flushes_nothing) {
     EXPECT_NE(obs.err.data.find("fsync"), std::string::npos) << target << ": " << obs.err.data;
   }
   EXPECT_EQ(script::parse("fsync err").text(), "fsync err");
+  EXPECT_THROW(script::parse("fsync log"), usage_error);  // C has no clog: not stdout by default
+  EXPECT_THROW(script::parse("fsync all"), usage_error);
 }
 
 TEST(scripts, payload_names_the_op_that_wrote_each_byte) {

@@ -188,6 +188,8 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "'all' is only for flush");
   if (op->kind == FC_SETVBUF && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
+  if (op->kind == FC_FSYNC && op->stream == FC_LOG)
+    return fail(err, errlen, index, op->text, "fsync takes out or err");
   if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
     return fail(err, errlen, index, op->text, "fork takes 2 to 64 processes");
   if (op->kind == FC_THREADS && (op->n < 2 || op->n > 64))
