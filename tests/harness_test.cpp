@@ -168,7 +168,8 @@ TEST(run, pty_stays_open_while_the_program_runs) {
   // A terminal's master stays open while the program runs, whatever fds the
   // program closes. The harness holds a slave fd until the program ends:
   // without it, closing fd 1 (the only slave fd) made the master read EIO,
-  // the harness closed it, and the write to /dev/tty 200 ms later failed.
+  // the harness closed it, and that hang-up killed the shell with SIGHUP
+  // before its write to /dev/tty.
   auto o = opts({"/bin/sh", "-c", "exec 1>&-; sleep 0.2; echo late >/dev/tty"});
   o.stdout_sink = sink_kind::pty;
   auto obs = run(o);
