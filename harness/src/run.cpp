@@ -295,9 +295,9 @@ class run_loop {
   /// death). Then, once read, a pty's slave fd held by the harness is let go
   /// (sink::program_ended).
   void on_program_end() {
-    out_.release();
     if (program_ended_) return;
     program_ended_ = true;
+    out_.release();
     drain_all();
     out_.program_ended();
     if (err_) err_->program_ended();
