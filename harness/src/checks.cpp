@@ -34,6 +34,13 @@ record_count count_records(std::string_view data, const std::vector<std::size_t>
   return c;
 }
 
+std::string record_writers(int procs, int records, std::size_t n, const std::string& after_fork) {
+  std::string s = "setvbuf none; fork " + std::to_string(procs);
+  if (!after_fork.empty()) s += "; " + after_fork;
+  for (int i = 0; i < records; ++i) s += "; line " + std::to_string(n);
+  return s + "; exit 0";
+}
+
 std::string show(const std::string& bytes) { return "\"" + printable(bytes, 120) + "\""; }
 
 namespace {

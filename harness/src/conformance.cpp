@@ -43,8 +43,9 @@ case_result run_case(const property_case& c, const target_set& targets) {
   case_result r{c, {}, true};
   r.v = c.prop->check(ctx);
   if (r.v.repro.empty()) r.v.repro = ctx.last_command();
-  r.asserted = c.prop->level == tier::required ||
-               (c.prop->level == tier::documented && c.prop->applies(targets.profile));
+  r.asserted = r.v.skipped.empty() &&
+               (c.prop->level == tier::required ||
+                (c.prop->level == tier::documented && c.prop->applies(targets.profile)));
   return r;
 }
 
@@ -66,6 +67,7 @@ const std::vector<property>& catalogue() {
     detail::add_pipe_properties(v);
     detail::add_concurrency_properties(v);
     detail::add_file_properties(v);
+    detail::add_page_cache_properties(v);
     return v;
   }();
   return all;

@@ -54,12 +54,14 @@ std::size_t matrix::line_count() const {
 }
 
 std::string cell_text(const case_result& r) {
+  if (!r.v.skipped.empty()) return "skipped: " + r.v.skipped;
   if (!r.asserted)
     return r.c.prop->level == tier::observed ? r.v.observed : "(" + r.v.observed + ")";
   return r.v.pass ? "pass" : "FAIL";
 }
 
 const char* note_tag(const case_result& r) {
+  if (!r.v.skipped.empty()) return "skipped here: ";
   if (r.v.pass) return "";
   return r.asserted ? "FAIL " : "not asserted for this profile: ";
 }
@@ -107,7 +109,9 @@ std::vector<sink_kind> table_sinks(const std::vector<matrix_row>& rows) {
   return {used.begin(), used.end()};  // enum order: pty, pipe, file, full
 }
 
-bool worth_a_note(const case_result& r) { return !r.v.pass || r.c.prop->level == tier::observed; }
+bool worth_a_note(const case_result& r) {
+  return !r.v.pass || !r.v.skipped.empty() || r.c.prop->level == tier::observed;
+}
 
 void add_notes_and_failures(matrix& m) {
   for (std::size_t c = 0; c < m.columns.size(); ++c) {

@@ -28,7 +28,8 @@ nlohmann::json cell_json(const matrix& m, const case_result& r, std::size_t c) {
           {"observed", bytes_as_code_points(r.v.observed)},
           {"explanation", bytes_as_code_points(r.v.explanation)},
           {"repro", bytes_as_code_points(r.v.repro)},  // bytes as "data" is (docs/cli.md)
-          {"figures", r.v.figures}};
+          {"figures", r.v.figures},
+          {"skipped", r.v.skipped}};
 }
 
 // Cells in line order: by sink, then by column.

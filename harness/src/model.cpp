@@ -160,8 +160,10 @@ class simulation {
     for (std::size_t i = 0; i < script_.ops.size(); ++i) {
       const auto& op = script_.ops[i];
       if (op.kind == FC_CLOSE) throw usage_error("the model does not cover 'close'");
-      if (op.kind == FC_FSYNC)  // EINVAL on a pipe or a pty: a report the model does not make
-        throw usage_error("the model does not cover 'fsync'");
+      if (is_fd_op(op)) {  // under stdio; fsync's EINVAL on a pipe or a pty is not modelled
+        const std::string text = op_text(op);
+        throw usage_error("the model does not cover '" + text.substr(0, text.find(' ')) + "'");
+      }
       if (op.kind == FC_FORK || op.kind == FC_THREADS)
         throw usage_error("the model does not cover 'fork' and 'threads'");
       if (op.kind == FC_SYNC && i != 0)

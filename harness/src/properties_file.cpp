@@ -1,6 +1,7 @@
 // A regular file under the stdio buffer: what write(2) handed the kernel is
 // in the page cache and outlives the writer; what fsync adds is durability
-// (docs/kernel.md), which a death of the writer cannot show.
+// (docs/kernel.md), which a death of the writer cannot show. And several
+// processes that each open the file: O_APPEND or their own offsets.
 #include "detail/checks.hpp"
 
 namespace flushcheck::detail {
@@ -49,6 +50,36 @@ verdict written_bytes_survive_writer_death(property_context& ctx) {
   return v;
 }
 
+/// 4 processes, each with its own open of the file (`reopen MODE`), 4
+/// records of 100,000 bytes each, one write(2) a record: WANT of the 16
+/// whole, none torn, nothing else in the file.
+verdict opened_writers(property_context& ctx, const char* mode, std::size_t want,
+                       const std::string& how) {
+  auto obs = ctx.run(record_writers(4, 4, 99999, std::string("reopen ") + mode));
+  const auto c = count_records(obs.out.data, {99999});
+  verdict v = status_is(obs, wait_status::exited(0));
+  v.pass = v.pass && c.whole == want && c.torn == 0 && obs.out.bytes == want * 100000;
+  v.observed = std::to_string(obs.out.bytes) + " bytes, " + std::to_string(c.whole) +
+               " records whole, " + std::to_string(c.torn) + " torn";
+  v.explanation = "4 processes, each opening the file " + how +
+                  ", 16 records of 100,000 bytes: " + v.observed + " (want " +
+                  std::to_string(want) + " whole, " + std::to_string(16 - want) + " overwritten)";
+  v.figures = {{"whole", static_cast<std::int64_t>(c.whole)},
+               {"torn", static_cast<std::int64_t>(c.torn)}};
+  return v;
+}
+
+verdict o_append_writers_never_overwrite(property_context& ctx) {
+  return opened_writers(ctx, "append", 16, "O_APPEND");
+}
+
+/// Without O_APPEND each open starts at offset 0: the processes write the
+/// same records over the same bytes, so the file holds one process's worth
+/// whatever the timing.
+verdict own_offsets_overwrite(property_context& ctx) {
+  return opened_writers(ctx, "plain", 4, "without O_APPEND");
+}
+
 }  // namespace
 
 void add_file_properties(std::vector<property>& out) {
@@ -65,6 +96,29 @@ void add_file_properties(std::vector<property>& out) {
                  .langs = both_langs,
                  .sinks = file_only,
                  .check = written_bytes_survive_writer_death});
+  out.push_back({.name = "file.o_append_writers_never_overwrite",
+                 .group = "file",
+                 .level = tier::required,
+                 .source = "POSIX write(2) (O_APPEND: \"the file offset shall be set to the end "
+                           "of the file prior to each write and no intervening file "
+                           "modification operation shall occur between changing the file "
+                           "offset and the write operation\"); open(2) (O_APPEND)",
+                 .claim = "records of 100,000 bytes from 4 processes that each open the file "
+                          "O_APPEND arrive all 16 whole, none overwritten",
+                 .langs = c_only,
+                 .sinks = file_only,
+                 .check = o_append_writers_never_overwrite});
+  out.push_back({.name = "file.own_offsets_overwrite",
+                 .group = "file",
+                 .level = tier::required,
+                 .source = "POSIX open() (a new open file description, its offset at the start "
+                           "of the file); POSIX write(2) (writing proceeds from the file offset "
+                           "of the description)",
+                 .claim = "the same 4 processes opening the file without O_APPEND write over "
+                          "each other: the file holds 4 of the 16 records",
+                 .langs = c_only,
+                 .sinks = file_only,
+                 .check = own_offsets_overwrite});
 }
 
 }  // namespace flushcheck::detail

@@ -9,15 +9,6 @@ namespace {
 
 const std::vector<sink_kind> pipe_only = {sink_kind::pipe};
 
-/// "setvbuf none; fork PROCS; line N ...; exit 0": every process writes
-/// RECORDS records of N bytes and a newline, one write(2) each (an
-/// unbuffered stdout), op k's records all of letter k.
-std::string record_writers(int procs, int records, std::size_t n) {
-  std::string s = "setvbuf none; fork " + std::to_string(procs);
-  for (int i = 0; i < records; ++i) s += "; line " + std::to_string(n);
-  return s + "; exit 0";
-}
-
 /// 300,000 bytes in one write(2) against a reader that reads nothing: the
 /// pipe takes its capacity and the call blocks (the tracer saw it enter,
 /// never return) until the cut, at each --pipe-size.

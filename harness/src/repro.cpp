@@ -1,12 +1,26 @@
 // run_options back into the `flushcheck run` flags that make them.
 #include "flushcheck/repro.hpp"
 
+#include <cstdlib>
+
 #include "flushcheck/escape.hpp"
 
 namespace flushcheck {
 
+namespace {
+
+/// " TMPDIR=DIR" when a file sink is made under the harness's $TMPDIR: the
+/// file system the repro's file lands on is the run's (tmpfs or a disk).
+std::string sink_dir(const run_options& o) {
+  const char* t = std::getenv("TMPDIR");
+  const bool file = o.stdout_sink == sink_kind::file || o.stderr_sink == sink_kind::file;
+  return file && t != nullptr && *t != '\0' ? " TMPDIR=" + shell_quote(t) : "";
+}
+
+}  // namespace
+
 std::string repro_command(const run_options& o) {
-  std::string cmd = "env -i";
+  std::string cmd = "env -i" + sink_dir(o);
   for (const auto& kv : o.env) cmd += " " + kv;
   cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
   cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");

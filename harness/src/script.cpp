@@ -47,6 +47,16 @@ const char* mode_name(int mode) {
   return mode == FC_BUF_LINE ? "line" : mode == FC_BUF_NONE ? "none" : "full";
 }
 
+const char* open_mode_name(int mode) {
+  return mode == FC_OPEN_APPEND ? "append" : mode == FC_OPEN_DIRECT ? "direct" : "plain";
+}
+
+const char* advice_name(int advice) {
+  static const char* const names[] = {"normal",   "sequential", "random",
+                                      "willneed", "dontneed",   "noreuse"};
+  return advice >= 0 && advice <= FC_ADV_NOREUSE ? names[advice] : "normal";
+}
+
 }  // namespace
 
 std::string op_text(const fc_op& op) {
@@ -84,6 +94,10 @@ std::string op_text(const fc_op& op) {
     case FC_FORK: return "fork " + n;
     case FC_THREADS: return "threads " + n;
     case FC_FSYNC: return "fsync " + s;
+    case FC_REOPEN: return std::string("reopen ") + open_mode_name(op.mode) + " " + s;
+    case FC_SYSWRITE: return "syswrite " + n + " " + std::to_string(op.offset) + " " + s;
+    case FC_FADVISE: return std::string("fadvise ") + advice_name(op.mode) + " " + s;
+    case FC_RESIDENT: return "resident " + s;
   }
   return "?";
 }
@@ -100,6 +114,8 @@ bool is_output_op(const fc_op& op) {
     default: return false;
   }
 }
+
+bool is_fd_op(const fc_op& op) { return fc_is_fd_op(op.kind) != 0; }
 
 bool is_ending_op(const fc_op& op) {
   switch (op.kind) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "fd_ops.h"
 #include "flushcheck/marker.h"
 #include "script.h"
 
@@ -149,8 +150,12 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_FORK: fc_fork(index, &op); break;
     case FC_THREADS: break;  // run_ops starts them
     case FC_FSYNC:
-      if (::fsync(op.stream == FC_OUT ? 1 : 2) != 0) fc_report(index, &op, "fsync", errno);
+      if (::fsync(fc_fd_of(&op)) != 0) fc_report(index, &op, "fsync", errno);
       break;
+    case FC_REOPEN: fc_reopen(index, &op); break;
+    case FC_SYSWRITE: fc_syswrite(index, &op); break;
+    case FC_FADVISE: fc_fadvise(index, &op); break;
+    case FC_RESIDENT: fc_resident(index, &op); break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

@@ -46,7 +46,8 @@ struct fc_opdef {
   const char* name;
   enum fc_op_kind kind;
   /* argument shape: 'N' count, 'n' optional count, 'S' stream (optional),
-   * 'M' buffer mode, 'B' on/off, 'T' tie stream, 'L' label, 'G' signal */
+   * 'M' buffer mode, 'B' on/off, 'T' tie stream, 'L' label, 'G' signal,
+   * 'O' open mode, 'A' fadvise advice, 'o' optional offset */
   const char* args;
 };
 
@@ -66,6 +67,8 @@ static const struct fc_opdef k_ops[] = {
     {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
     {"clear", FC_CLEAR, "B"},       {"fork", FC_FORK, "N"},
     {"threads", FC_THREADS, "N"},   {"fsync", FC_FSYNC, "S"},
+    {"reopen", FC_REOPEN, "OS"},    {"syswrite", FC_SYSWRITE, "NoS"},
+    {"fadvise", FC_FADVISE, "AS"},  {"resident", FC_RESIDENT, "S"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
@@ -109,6 +112,20 @@ static int parse_mode(const char* tok, int* out) {
   return 0;
 }
 
+/* The index of TOK in the NULL-terminated WORDS into *OUT, or -1. */
+static int parse_word(const char* tok, const char* const* words, int* out) {
+  for (int i = 0; tok != NULL && words[i] != NULL; ++i)
+    if (strcmp(tok, words[i]) == 0) {
+      *out = i;
+      return 0;
+    }
+  return -1;
+}
+
+static const char* const k_open_modes[] = {"plain", "append", "direct", NULL};
+static const char* const k_advice[] = {"normal",   "sequential", "random", "willneed",
+                                       "dontneed", "noreuse",    NULL};
+
 static int parse_on_off(const char* tok, long* out) {
   if (tok != NULL && strcmp(tok, "on") == 0)
     *out = 1;
@@ -137,17 +154,26 @@ static const char k_bad_count[] = "expects a count (0 to 1000000000)";
  * sign starts a number too ("exit -1" is a bad count, not a stream). */
 static int optional_present(char shape, const char* a) {
   if (a == NULL) return 0;
-  if (shape == 'n') return isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+';
+  if (shape == 'n' || shape == 'o')
+    return isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+';
   return 1; /* 'S' */
 }
 
 /* Parses A (NULL when absent), the argument of shape SHAPE, into OP, and
  * sets *TOOK to whether it used A. NULL, or why A is wrong. */
 static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* took) {
-  *took = shape == 'n' || shape == 'S' ? optional_present(shape, a) : 1;
+  *took = shape == 'n' || shape == 'o' || shape == 'S' ? optional_present(shape, a) : 1;
   switch (shape) {
     case 'N': return a != NULL && parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
     case 'n': return !*took || parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
+    case 'o': return !*took || parse_count(a, &op->offset) == 0 ? NULL : k_bad_count;
+    case 'O':
+      return parse_word(a, k_open_modes, &op->mode) == 0 ? NULL
+                                                         : "mode must be plain, append or direct";
+    case 'A':
+      return parse_word(a, k_advice, &op->mode) == 0
+                 ? NULL
+                 : "advice must be normal, sequential, random, willneed, dontneed or noreuse";
     case 'S':
       return !*took || parse_stream(a, &op->stream) == 0 ? NULL
                                                          : "stream must be out, err, log or all";
@@ -167,6 +193,11 @@ static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* t
   return NULL;
 }
 
+int fc_is_fd_op(enum fc_op_kind kind) {
+  return kind == FC_FSYNC || kind == FC_REOPEN || kind == FC_SYSWRITE || kind == FC_FADVISE ||
+         kind == FC_RESIDENT;
+}
+
 /* Parses the tokens of one op against its definition. */
 static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op, char* err,
                     unsigned errlen, int index) {
@@ -175,6 +206,7 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
   op->kind = def->kind;
   op->stream = FC_OUT;
   op->n = 0;
+  op->offset = 0;
   op->mode = FC_BUF_FULL;
   op->label[0] = '\0';
   for (shape = def->args; *shape; ++shape) {
@@ -188,8 +220,10 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "'all' is only for flush");
   if (op->kind == FC_SETVBUF && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
-  if (op->kind == FC_FSYNC && op->stream == FC_LOG)
-    return fail(err, errlen, index, op->text, "fsync takes out or err");
+  if (fc_is_fd_op(op->kind) && op->stream == FC_LOG)
+    return fail(err, errlen, index, op->text, "an op on the fd takes out or err");
+  if (op->kind == FC_SYSWRITE && op->offset > 65536)
+    return fail(err, errlen, index, op->text, "the offset is 0 to 65536");
   if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
     return fail(err, errlen, index, op->text, "fork takes 2 to 64 processes");
   if (op->kind == FC_THREADS && (op->n < 2 || op->n > 64))

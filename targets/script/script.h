@@ -39,18 +39,36 @@ enum fc_op_kind {
   FC_CLEAR,      /* clear on|off       C++: clear() a stream that went bad    */
   FC_FORK,       /* fork N             N-1 more processes run the rest        */
   FC_THREADS,    /* threads N          N-1 more threads run the rest          */
-  FC_FSYNC       /* fsync [out|err]    fsync(2) of the stream's fd (no flush)  */
+  FC_FSYNC,      /* fsync [out|err]    fsync(2) of the stream's fd (no flush)  */
+  FC_REOPEN,     /* reopen plain|append|direct [out|err]  a new description    */
+  FC_SYSWRITE,   /* syswrite N [OFFSET] [out|err]  one write(2), no stdio      */
+  FC_FADVISE,    /* fadvise ADVICE [out|err]  posix_fadvise of the whole file  */
+  FC_RESIDENT    /* resident [out|err]  mincore: its pages in the page cache   */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };
 
 enum fc_bufmode { FC_BUF_FULL, FC_BUF_LINE, FC_BUF_NONE };
 
+enum fc_open_mode { FC_OPEN_PLAIN, FC_OPEN_APPEND, FC_OPEN_DIRECT };
+
+/* In the order of fd_ops.c's table: normal sequential random willneed
+ * dontneed noreuse. */
+enum fc_advice {
+  FC_ADV_NORMAL,
+  FC_ADV_SEQUENTIAL,
+  FC_ADV_RANDOM,
+  FC_ADV_WILLNEED,
+  FC_ADV_DONTNEED,
+  FC_ADV_NOREUSE
+};
+
 struct fc_op {
   enum fc_op_kind kind;
   enum fc_stream stream;
   long n;         /* byte count, size, code, ms, signal number or on(1)/off(0) */
-  int mode;       /* enum fc_bufmode for setvbuf */
+  long offset;    /* syswrite: the buffer's offset past a page boundary */
+  int mode;       /* enum fc_bufmode (setvbuf), fc_open_mode, fc_advice */
   char label[64]; /* marker label */
   char text[96];  /* the op as written, for error messages */
 };
@@ -66,6 +84,10 @@ char fc_payload_char(int index);
 
 /* Parses SRC. On error returns -1 and writes a one-line reason to ERR. */
 int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen);
+
+/* 1 for an op on the stream's fd, under stdio (fsync and fd_ops.h's):
+ * they take out or err, never log. */
+int fc_is_fd_op(enum fc_op_kind kind);
 
 /* Signal number for "KILL", "SIGKILL" or "9"; -1 if unknown. */
 int fc_signal_number(const char* name);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fd_ops.h"
 #include "flushcheck/marker.h"
 #include "script.h"
 
@@ -118,6 +119,10 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_FSYNC:
       if (fsync(fileno(stream_of(op->stream))) != 0) fc_report(index, op, "fsync", errno);
       break;
+    case FC_REOPEN: fc_reopen(index, op); break;
+    case FC_SYSWRITE: fc_syswrite(index, op); break;
+    case FC_FADVISE: fc_fadvise(index, op); break;
+    case FC_RESIDENT: fc_resident(index, op); break;
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;

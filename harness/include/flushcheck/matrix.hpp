@@ -88,13 +88,14 @@ struct matrix {
   std::size_t line_count() const;
 };
 
-/// A cell as the tables show it: pass / FAIL where asserted; otherwise the
-/// observed value, in parentheses for a documented property (not asserted
-/// for this profile).
+/// A cell as the tables show it: pass / FAIL where asserted; "skipped: WHY"
+/// where the machine cannot check it; otherwise the observed value, in
+/// parentheses for a documented property (not asserted for this profile).
 std::string cell_text(const case_result& r);
 
 /// What a note on R starts with: "FAIL ", "not asserted for this profile: "
-/// (a documented property failing elsewhere) or "" (an observed value).
+/// (a documented property failing elsewhere), "skipped here: " or "" (an
+/// observed value).
 const char* note_tag(const case_result& r);
 
 /// The matrix of what RAN: one column per element, rows in the order of

@@ -30,4 +30,8 @@ bool is_output_op(const fc_op& op);
 /// throw, raise of a terminating signal).
 bool is_ending_op(const fc_op& op);
 
+/// An op on the stream's file descriptor, under stdio: fsync, reopen,
+/// syswrite, fadvise, resident (targets/script/fd_ops.h).
+bool is_fd_op(const fc_op& op);
+
 }  // namespace flushcheck

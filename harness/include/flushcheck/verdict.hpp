@@ -15,6 +15,10 @@ struct verdict {
   /// What the check measured, by name, for programs ("buffer_bytes": 4096):
   /// `observed` is for people and is not parsed. In the matrix JSON.
   std::map<std::string, std::int64_t> figures;
+  /// Why this machine cannot check the claim ("tmpfs: O_DIRECT goes through
+  /// its page cache"); empty when it could. A case with a reason is skipped:
+  /// shown as such and never asserted, whatever `pass` says.
+  std::string skipped;
 };
 
 }  // namespace flushcheck

@@ -30,6 +30,12 @@ struct record_count {
 };
 record_count count_records(std::string_view data, const std::vector<std::size_t>& runs);
 
+/// "setvbuf none; fork PROCS; [AFTER_FORK;] line N ...; exit 0": every
+/// process writes RECORDS records of N bytes and a newline, one write(2)
+/// each (an unbuffered stdout), op k's records all of letter k.
+std::string record_writers(int procs, int records, std::size_t n,
+                           const std::string& after_fork = "");
+
 /// Printable form of bytes for explanations: "AAA\n" -> "AAA\\n".
 std::string show(const std::string& bytes);
 
@@ -73,5 +79,6 @@ void add_backpressure_properties(std::vector<property>& out);
 void add_pipe_properties(std::vector<property>& out);
 void add_concurrency_properties(std::vector<property>& out);
 void add_file_properties(std::vector<property>& out);
+void add_page_cache_properties(std::vector<property>& out);
 
 }  // namespace flushcheck::detail
