@@ -2,13 +2,13 @@ include(GoogleTest)
 
 # flushcheck_add_test(NAME SOURCES src... [LIBRARIES lib...] [LABELS label...]
 #                     [TARGETS target...] [PREFIX test-name-prefix/]
-#                     [ENVIRONMENT VAR=value] [TIMEOUT seconds])
+#                     [ENVIRONMENT VAR=value] [TIMEOUT seconds] [SECTIONS section...])
 # Builds one GoogleTest binary, passes the paths of the programs it runs as
 # FLUSHCHECK_TARGET_<NAME> compile definitions ($<TARGET_FILE:...>), and
 # registers every test case with ctest under the given labels.
 function(flushcheck_add_test name)
-  cmake_parse_arguments(arg "" "PREFIX;ENVIRONMENT;TIMEOUT" "SOURCES;LIBRARIES;LABELS;TARGETS"
-                        ${ARGN})
+  cmake_parse_arguments(arg "" "PREFIX;ENVIRONMENT;TIMEOUT"
+                        "SOURCES;LIBRARIES;LABELS;TARGETS;SECTIONS" ${ARGN})
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 120)
   endif()
@@ -31,8 +31,22 @@ function(flushcheck_add_test name)
   # several labels become one, joined by '/': ctest -L matches regexes, so
   # both "-L conformance" and "-L toolchain:musl" still select it.
   string(JOIN "/" labels ${arg_LABELS})
+  # SECTIONS: the catalogue's cases of section S (test names ".holds/S_...")
+  # get the label S too, so that `ctest -L pipe` selects them; one discovery
+  # per section, and one for the rest.
+  foreach(section IN LISTS arg_SECTIONS)
+    gtest_discover_tests(${name}
+      TEST_PREFIX "${arg_PREFIX}" TEST_FILTER "*.holds/${section}_*"
+      TEST_LIST ${name}_${section}_TESTS
+      PROPERTIES LABELS "${labels}/${section}" TIMEOUT ${arg_TIMEOUT} ${env_property}
+      DISCOVERY_TIMEOUT 30)
+  endforeach()
+  if(arg_SECTIONS)
+    string(REPLACE ";" "_*:*.holds/" filter "${arg_SECTIONS}")
+    set(filter_property TEST_FILTER "-*.holds/${filter}_*")
+  endif()
   gtest_discover_tests(${name}
-    TEST_PREFIX "${arg_PREFIX}"
+    TEST_PREFIX "${arg_PREFIX}" ${filter_property}
     PROPERTIES LABELS "${labels}" TIMEOUT ${arg_TIMEOUT} ${env_property}
     DISCOVERY_TIMEOUT 30)
 endfunction()
