@@ -364,6 +364,26 @@ TEST(cli, explore_cuts_at_markers_and_samples_when_asked) {
   expect_one_line_error(cli({"explore", "--", "/nonexistent/prog"}), 3, "/nonexistent/prog");
 }
 
+// A write a sync follows gets a cut of its own, between the write and the
+// fsync: there the line is in the file (the page cache), its fsync not yet made.
+TEST(cli, explore_cuts_between_a_write_and_its_fsync) {
+  auto r = cli({"explore", "--json", "--stdout=file", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                "line 3; flush; fsync; line 3; flush; fsync; line 2; exit 0"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto run = nlohmann::json::parse(r.out)["runs"][0];
+  EXPECT_EQ(run["reference"]["writes"], 3);
+  EXPECT_EQ(run["reference"]["syncs"], 2);
+  std::vector<std::string> cuts;
+  for (const auto& c : run["cuts"]) cuts.push_back(c["cut"]);
+  EXPECT_EQ(cuts, (std::vector<std::string>{"write:1", "after-write:1", "write:2", "after-write:2",
+                                            "write:3", "after-write:3"}));
+  EXPECT_EQ(run["cuts"][1]["lines"], 1);  // AAA\n written, its fsync not made: it survives
+  EXPECT_EQ(run["cuts"][3]["lines"], 2);
+  auto text = cli({"explore", "--stdout=file", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT,
+                   "line 1; flush; fsync; line 1; exit 0"});
+  EXPECT_NE(text.out.find("stdout's file was synced 1 time:"), std::string::npos) << text.out;
+}
+
 // dash writes each echo at once and completes a short write (xwrite loops):
 // an EAGAIN loses that line alone, a short write nothing.
 TEST(cli, explore_faults_at_every_write_lists_the_lines_each_loses) {

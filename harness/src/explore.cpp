@@ -22,13 +22,39 @@ std::vector<std::string> lines_of(const std::string& data) {
   return lines;
 }
 
+bool on_stdout(const trace_summary& t, const trace_event& e) {
+  return e.dest >= 0 && t.destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
+}
+
+/// The writes to stdout's sink (1-based) that a sync of it follows (fsync,
+/// fdatasync, sync_file_range before the next write there), but the last.
+std::vector<long> writes_before_a_sync(const trace_summary& t, long writes) {
+  std::vector<long> out;
+  long k = 0;
+  for (const auto& e : t.events) {
+    if (!on_stdout(t, e)) continue;
+    if (is_write_family(e.call)) ++k;
+    const bool sync = info(e.call).family == call_family::sync;
+    if (sync && k > 0 && k < writes && (out.empty() || out.back() != k)) out.push_back(k);
+  }
+  return out;
+}
+
 /// Cut points: every marker, the entry of every write (the state after
-/// the previous one) and the moment after the last write.
-std::vector<kill_plan> boundaries(long markers, long writes, int sig) {
+/// the previous one), right after each write a sync follows (between the
+/// write and its fsync) and the moment after the last write.
+std::vector<kill_plan> boundaries(const explored_sink& s, int sig) {
   std::vector<kill_plan> cuts;
-  for (long m = 1; m <= markers; ++m) cuts.push_back(kill_plan::at_marker(m, sig));
-  for (long w = 1; w <= writes; ++w) cuts.push_back(kill_plan::at_write(w, sig));
-  if (writes > 0) cuts.push_back(kill_plan::after_write(writes, sig));
+  for (long m = 1; m <= s.markers; ++m) cuts.push_back(kill_plan::at_marker(m, sig));
+  auto synced = s.synced_writes.begin();
+  for (long w = 1; w <= s.writes; ++w) {
+    cuts.push_back(kill_plan::at_write(w, sig));
+    if (synced != s.synced_writes.end() && *synced == w) {
+      cuts.push_back(kill_plan::after_write(w, sig));
+      ++synced;
+    }
+  }
+  if (s.writes > 0) cuts.push_back(kill_plan::after_write(s.writes, sig));
   return cuts;
 }
 
@@ -38,12 +64,12 @@ struct planned {
   std::optional<fault_plan> fault;
 };
 
-std::vector<planned> plan_runs(const explore_options& o, long markers, long writes) {
+std::vector<planned> plan_runs(const explore_options& o, const explored_sink& s) {
   std::vector<planned> runs;
   for (int sig : o.signals)
-    for (auto& c : boundaries(markers, writes, sig)) runs.push_back({c, std::nullopt});
+    for (auto& c : boundaries(s, sig)) runs.push_back({c, std::nullopt});
   for (const auto& what : o.faults)
-    for (long w = 1; w <= writes; ++w)
+    for (long w = 1; w <= s.writes; ++w)
       runs.push_back({{}, fault_plan::parse(what + "@write:" + std::to_string(w))});
   return runs;
 }
@@ -120,7 +146,13 @@ std::vector<explored_sink> explore(const explore_options& o) {
     s.reference = run(ref);
     s.writes = s.reference.trace ? s.reference.trace->stdout_write_calls() : 0;
     s.markers = static_cast<long>(s.reference.markers.size());
-    std::vector<planned> cuts = plan_runs(o, s.markers, s.writes);
+    if (s.reference.trace) {
+      s.syncs = s.reference.trace->stdout_calls(traced_call::fsync) +
+                s.reference.trace->stdout_calls(traced_call::fdatasync) +
+                s.reference.trace->stdout_calls(traced_call::sync_file_range);
+      s.synced_writes = writes_before_a_sync(*s.reference.trace, s.writes);
+    }
+    std::vector<planned> cuts = plan_runs(o, s);
     s.cuts_total = cuts.size();
     if (cuts.size() > o.max_cuts && o.max_cuts >= 2) {
       // Evenly spaced, first and last kept: deterministic, so a rerun agrees.
@@ -171,6 +203,7 @@ nlohmann::json to_json(const std::vector<explored_sink>& result) {
                       {"bytes", s.reference.out.data.size()},
                       {"lines", ref_lines},
                       {"writes", s.writes},
+                      {"syncs", s.syncs},
                       {"markers", s.markers}}},
                     {"cuts_total", s.cuts_total},
                     {"sampled", s.sampled},
@@ -186,6 +219,9 @@ std::string explore_table(const std::vector<explored_sink>& result) {
     os << "stdout=" << to_string(s.sink) << ": the uncut run wrote " << ref_lines << " lines ("
        << s.reference.out.data.size() << " bytes) in " << s.writes << " write calls, " << s.markers
        << " markers, and " << s.reference.status.describe() << "\n";
+    if (s.syncs > 0)
+      os << "  stdout's file was synced " << s.syncs << (s.syncs == 1 ? " time" : " times")
+         << ": each write a sync follows is cut right after it too (after-write:N)\n";
     for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
     if (s.sampled)
       os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total

@@ -1,6 +1,7 @@
 #pragma once
 /// `flushcheck explore`: run any program once traced, then cut it at every
-/// marker and at every write boundary of its stdout, with each requested
+/// marker and at every write boundary of its stdout (and between a write
+/// and the fsync that follows it), with each requested
 /// signal, or fail each of its writes to stdout with each requested fault,
 /// and report per run what survived and which lines were lost.
 #include <cstdint>
@@ -42,6 +43,10 @@ struct explored_sink {
   sink_kind sink = sink_kind::pipe;
   observation reference;  ///< the uncut, traced run
   long writes = 0;        ///< write-family calls to stdout's destination
+  long syncs = 0;         ///< fsync, fdatasync and sync_file_range of it
+  /// The writes a sync follows (1-based, the last write left out): each gets
+  /// an after-write:N cut, between the write and its sync.
+  std::vector<long> synced_writes;
   long markers = 0;
   std::size_t cuts_total = 0;  ///< boundaries x signals, plus writes x faults
   bool sampled = false;
