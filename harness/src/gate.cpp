@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -111,7 +113,7 @@ gate_result gate_run::run() const {
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = cut_;
-  o.trace = true;
+  o.trace = traced_ || cut_.needs_tracer() || !faults_.empty();
   o.keep = {keep_policy::kind::all, 0};  // records are counted over the whole output
   o.timeout = timeout_;
   gate_result r;
@@ -131,6 +133,7 @@ gate_result gate_run::run() const {
       log_file f;
       f.path = path;
       f.content = read_file(path);
+      f.write_calls = r.obs.trace ? 0 : -1;
       if (r.obs.trace)
         for (const auto& dest : r.obs.trace->destinations)
           if (dest.what == path) f.write_calls += dest.write_calls;
@@ -231,11 +234,47 @@ gate_check records_in_order(const std::string& text, const std::string& tag) {
   return {true, std::to_string(got.size()) + " records, increasing"};
 }
 
+gate_check records_each_once(const std::string& text, long logged, const std::string& tag) {
+  auto got = record_numbers(text, tag);
+  std::sort(got.begin(), got.end());
+  std::vector<long> missing, twice;
+  std::size_t i = 0;
+  for (long n = 0; n < logged; ++n) {
+    if (i == got.size() || got[i] != n) missing.push_back(n);
+    for (bool first = true; i < got.size() && got[i] == n; ++i, first = false)
+      if (!first) twice.push_back(n);
+  }
+  if (missing.empty() && twice.empty() && i == got.size())
+    return {true, "records 0.." + std::to_string(logged - 1) + " each arrived once"};
+  std::vector<long> extra(got.begin() + static_cast<std::ptrdiff_t>(i), got.end());
+  return {false, "of records 0.." + std::to_string(logged - 1) + ": missing [" + list(missing) +
+                     "], twice [" + list(twice) + "], not logged [" + list(extra) + "]"};
+}
+
 gate_check no_torn_record(const std::string& text) {
   if (text.empty() || text.back() == '\n') return {true, "every line is whole"};
   auto last = text.rfind('\n');
   return {false, "the last line is torn: \"" +
                      printable(text.substr(last == std::string::npos ? 0 : last + 1), 120) + "\""};
+}
+
+gate_check no_torn_record(const std::string& text, const std::string& whole_line) {
+  std::regex whole;
+  try {
+    whole = std::regex(whole_line, std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error& e) {
+    throw usage_error("no_torn_record: bad pattern '" + whole_line + "': " + e.what());
+  }
+  std::size_t lines = 0, torn = 0;
+  std::string first;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line); ++lines)
+    if (!std::regex_match(line, whole) && torn++ == 0) first = line;
+  if (!text.empty() && text.back() != '\n' && torn == 0) return no_torn_record(text);
+  if (torn == 0) return {true, std::to_string(lines) + " lines, every one a whole record"};
+  return {false, std::to_string(torn) + " of " + std::to_string(lines) +
+                     " lines torn (not one whole record), the first: \"" + printable(first, 160) +
+                     "\""};
 }
 
 gate_check one_write_per_record(long write_calls, const std::string& text, const std::string& tag) {

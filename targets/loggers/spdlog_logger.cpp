@@ -1,15 +1,17 @@
 // A program that logs with spdlog (Debian's libspdlog-dev) the way an
 // application would, for the gates in tests/loggers/spdlog_gate.cpp.
 //
-//   spdlog_logger CONFIG RECORDS DEATH
+//   spdlog_logger CONFIG RECORDS DEATH [THREADS]
 //
 // Logs RECORDS records "rec N" (every 5th at error level, the rest info),
-// then a marker "logged" (the gate may kill it there), then DEATH:
+// from THREADS threads at once (default 1: thread t logs N = t, t+THREADS,
+// ...), then a marker "logged" (the gate may kill it there), then DEATH:
 // return | exit | _exit | abort | shutdown_exit (spdlog::shutdown(), then _exit)
 // | release_shutdown_exit (the logger's last reference dropped, shutdown(), _exit)
 // | wait (marker "waited" after 1.5 s, then return: for flush_every).
 // CONFIG: file | file_flush_on_error | file_flush_on_info | file_flush_every |
-// stdout | stdout_color | stderr | async_block | async_overrun
+// stdout | stdout_color | stderr | async_block | async_overrun, and the
+// single-threaded loggers (_st: a null mutex) file_st | stdout_st | stdout_color_st
 // Files go to $FLUSHCHECK_LOG_DIR/app.log.
 #include <spdlog/async.h>
 #include <spdlog/sinks/basic_file_sink.h>
@@ -22,14 +24,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "flushcheck/marker.h"
 
 namespace {
 
 std::shared_ptr<spdlog::logger> make_logger(const std::string& config, const std::string& file) {
+  if (config == "file_st") return spdlog::basic_logger_st("app", file, true);
+  if (config == "stdout_st") return spdlog::stdout_logger_st("app");
+  if (config == "stdout_color_st") return spdlog::stdout_color_st("app");
   if (config == "stdout") return spdlog::stdout_logger_mt("app");
   if (config == "stdout_color") return spdlog::stdout_color_mt("app");
   if (config == "stderr") return spdlog::stderr_logger_mt("app");
@@ -50,25 +57,39 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& config, const std
   return l;
 }
 
+/// Records FIRST, FIRST+STEP, ... below RECORDS.
+void log_records(spdlog::logger& log, long first, long step, long records) {
+  for (long i = first; i < records; i += step) {
+    if (i % 5 == 4)
+      log.error("rec {} error", i);
+    else
+      log.info("rec {} info", i);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: spdlog_logger CONFIG RECORDS DEATH\n");
+  if (argc != 4 && argc != 5) {
+    std::fprintf(stderr, "usage: spdlog_logger CONFIG RECORDS DEATH [THREADS]\n");
     return 64;
   }
   const std::string config = argv[1], death = argv[3];
   const long records = std::atol(argv[2]);
+  const long threads = argc == 5 ? std::atol(argv[4]) : 1;
+  if (threads < 1 || threads > 64) {
+    std::fprintf(stderr, "spdlog_logger: THREADS is 1 to 64\n");
+    return 64;
+  }
   const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
   const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
   flushcheck_marker_init();
   auto log = make_logger(config, file);
-  for (long i = 0; i < records; ++i) {
-    if (i % 5 == 4)
-      log->error("rec {} error", i);
-    else
-      log->info("rec {} info", i);
-  }
+  std::vector<std::thread> others;
+  for (long t = 1; t < threads; ++t)
+    others.emplace_back(log_records, std::ref(*log), t, threads, records);
+  log_records(*log, 0, threads, records);
+  for (auto& t : others) t.join();
   flushcheck_marker("logged");
   if (death == "exit") std::exit(0);
   if (death == "_exit") _exit(0);

@@ -26,7 +26,7 @@ namespace flushcheck {
 struct log_file {
   std::string path;
   std::string content;
-  long write_calls = 0;  ///< write-family calls that reached it (from the tracer)
+  long write_calls = 0;  ///< write-family calls that reached it (from the tracer; -1 untraced)
 };
 
 struct gate_result {
@@ -71,7 +71,15 @@ class gate_run {
   gate_run& reader(const std::string& policy);
   /// O_NONBLOCK on the program's stdout and stderr, as from a non-blocking parent.
   gate_run& nonblock(bool on = true);
-  /// Runs the program traced; throws spawn_error if it cannot start.
+  /// Without the tracer (write counts unknown: -1 per file, 0 per sink),
+  /// unless a write cut or a fault needs it. For many threads at once: a
+  /// traced program's threads share one CPU (docs/tracing.md), which hides
+  /// the tears of threads that write at the same time.
+  gate_run& untraced() {
+    traced_ = false;
+    return *this;
+  }
+  /// Runs the program (traced unless untraced()); throws spawn_error if it cannot start.
   gate_result run() const;
 
  private:
@@ -85,6 +93,7 @@ class gate_run {
   std::vector<std::string> faults_;
   reader_policy reader_;
   bool nonblock_ = false;
+  bool traced_ = true;
 };
 
 /// A check's outcome: true or false, and why, for people.
@@ -107,8 +116,17 @@ gate_check records_prefix(const std::string& text, long logged, const std::strin
 /// What arrived is increasing record numbers (some may be missing: an
 /// overrun queue drops), none twice.
 gate_check records_in_order(const std::string& text, const std::string& tag = "rec ");
+/// Records 0..LOGGED-1 each arrived exactly once, in any order: what many
+/// writers at once (threads) can promise, where records_through's order cannot.
+gate_check records_each_once(const std::string& text, long logged, const std::string& tag = "rec ");
 /// Every line that holds a record is whole: TEXT ends with '\n'.
 gate_check no_torn_record(const std::string& text);
+/// The threaded mode, for many writers at once: every line of TEXT is one
+/// whole record, matching WHOLE_LINE (an ECMAScript regex of one record's
+/// line: R"(\[[^\]]*\] \[app\] \[(info|error)\] rec \d+ (info|error))"), and
+/// TEXT ends with '\n'. A line that does not match is torn: two records run
+/// together, or one cut short. Throws usage_error for a bad pattern.
+gate_check no_torn_record(const std::string& text, const std::string& whole_line);
 /// Exactly one write-family call per record that arrived.
 gate_check one_write_per_record(long write_calls, const std::string& text,
                                 const std::string& tag = "rec ");
