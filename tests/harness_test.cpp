@@ -516,6 +516,21 @@ TEST(scripts, fsync_syncs_the_fd_and_flushes_nothing) {
   EXPECT_THROW(script::parse("fsync all"), usage_error);
 }
 
+// lock / unlock are flockfile / funlockfile, putc_unlocked takes no lock:
+// C's stdio in both targets (the concurrency section's flockfile rows).
+TEST(scripts, lock_and_putc_unlocked_reach_cs_stdio) {
+  for (const char* target : {FLUSHCHECK_TARGET_STDIO_SCRIPT, FLUSHCHECK_TARGET_IOSTREAM_SCRIPT}) {
+    auto obs = run(opts({target, "lock; putc_unlocked 3; unlock; putc_unlocked 2 err; exit 0"}));
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << target << ": " << obs.err.data;
+    EXPECT_EQ(obs.out.data, "BBB") << target;
+    EXPECT_EQ(obs.err.data, "DD") << target;
+  }
+  EXPECT_EQ(script::parse("lock err; unlock; putc_unlocked 4").text(),
+            "lock err; unlock out; putc_unlocked 4 out");
+  for (const char* bad : {"lock log", "unlock all", "putc_unlocked", "putc_unlocked 3 log"})
+    EXPECT_THROW(script::parse(bad), usage_error) << bad;
+}
+
 TEST(scripts, payload_names_the_op_that_wrote_each_byte) {
   auto obs = run(opts({FLUSHCHECK_TARGET_IOSTREAM_SCRIPT,
                        "write 2; printf 1; putc 3; line 1; fputs 2; newline; endl"}));

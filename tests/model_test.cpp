@@ -205,7 +205,8 @@ TEST(model, refuses_what_it_does_not_cover) {
   EXPECT_THROW(predict_text(pipe, "write 1; setvbuf none"), usage_error);
   EXPECT_THROW(predict_text(pipe, "write 1; close out"), usage_error);
   EXPECT_THROW(predict_text(pipe, "write 1; fsync out"), usage_error);  // EINVAL report on a pipe
-  for (const char* fd_op : {"reopen append", "syswrite 4", "fadvise dontneed", "resident"})
+  for (const char* fd_op :
+       {"reopen append", "syswrite 4", "fadvise dontneed", "resident", "lock", "putc_unlocked 2"})
     EXPECT_THROW(predict_text(pipe, (std::string("write 1; ") + fd_op).c_str()), usage_error)
         << fd_op;
   const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic"};

@@ -81,6 +81,53 @@ verdict threads_piecewise_lines(property_context& ctx) {
   return v;
 }
 
+/// 8 threads, 10 lines each of 50 and 49 putc_unlocked calls with a 1 ms
+/// pause between the halves and a newline, inside flockfile/funlockfile
+/// when LOCKED. Lines of 50 + 49 bytes of one letter each are whole.
+struct unlocked_lines {
+  record_count records;
+  std::size_t bytes;
+};
+
+unlocked_lines run_unlocked_lines(property_context& ctx, bool locked) {
+  const std::string line = "putc_unlocked 50; sleep 1; putc_unlocked 49; newline";
+  auto obs = ctx.run(threaded(8, locked ? "lock out; " + line + "; unlock out" : line, 10));
+  return {count_records(obs.out.data, {50, 49}), obs.out.bytes};
+}
+
+std::string describe(const unlocked_lines& u) {
+  return std::to_string(u.records.whole) + " whole, " + std::to_string(u.records.torn) + " torn, " +
+         std::to_string(u.bytes) + " of 8000 bytes";
+}
+
+verdict flockfile_keeps_a_line_whole(property_context& ctx) {
+  const auto u = run_unlocked_lines(ctx, true);
+  verdict v;
+  v.pass = u.records.whole == 80 && u.records.torn == 0 && u.bytes == 8000;
+  v.observed = describe(u);
+  v.explanation =
+      "8 threads, 80 lines of 99 putc_unlocked calls and a newline, each line "
+      "between flockfile and funlockfile: " +
+      v.observed;
+  v.figures = {{"whole", static_cast<std::int64_t>(u.records.whole)},
+               {"torn", static_cast<std::int64_t>(u.records.torn)}};
+  return v;
+}
+
+/// Without the lock, the threads' calls go into the buffer in any order,
+/// and its pointer is updated by several threads at once: bytes may be lost
+/// or doubled too (the figures say; the cell says only whether lines tore).
+verdict threads_unlocked_calls(property_context& ctx) {
+  const auto u = run_unlocked_lines(ctx, false);
+  verdict v = record(
+      u.records.torn > 0 ? "lines torn" : "none torn in this run",
+      "8 threads, 80 lines of 99 putc_unlocked calls and a newline, no lock: " + describe(u));
+  v.figures = {{"whole", static_cast<std::int64_t>(u.records.whole)},
+               {"torn", static_cast<std::int64_t>(u.records.torn)},
+               {"bytes", static_cast<std::int64_t>(u.bytes)}};
+  return v;
+}
+
 }  // namespace
 
 void add_concurrency_properties(std::vector<property>& out) {
@@ -130,6 +177,29 @@ void add_concurrency_properties(std::vector<property>& out) {
                  .langs = both_langs,
                  .sinks = all_sinks,
                  .check = threads_piecewise_lines});
+  out.push_back({.name = "concurrency.flockfile_keeps_a_line_whole",
+                 .group = "concurrency",
+                 .level = tier::required,
+                 .source = "POSIX flockfile (\"can be used by a thread to delineate a sequence "
+                           "of I/O statements that are executed as a unit\"); POSIX "
+                           "getc_unlocked (the _unlocked functions are safe when the calling "
+                           "thread owns the (FILE *) object)",
+                 .claim = "lines of 99 putc_unlocked calls from 8 threads, each line between "
+                          "flockfile and funlockfile, arrive whole",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = flockfile_keeps_a_line_whole});
+  out.push_back({.name = "concurrency.threads_unlocked_calls",
+                 .group = "concurrency",
+                 .level = tier::observed,
+                 .source = "POSIX getc_unlocked (\"may safely be used in a multi-threaded program "
+                           "if and only if they are called while the invoking thread owns the "
+                           "(FILE *) object\"): without the lock nothing is promised",
+                 .claim = "what lines of putc_unlocked calls from 8 threads that do not take "
+                          "the lock look like (torn; bytes lost or doubled: the figures)",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = threads_unlocked_calls});
 }
 
 }  // namespace flushcheck::detail

@@ -98,6 +98,9 @@ std::string op_text(const fc_op& op) {
     case FC_SYSWRITE: return "syswrite " + n + " " + std::to_string(op.offset) + " " + s;
     case FC_FADVISE: return std::string("fadvise ") + advice_name(op.mode) + " " + s;
     case FC_RESIDENT: return "resident " + s;
+    case FC_LOCK: return "lock " + s;
+    case FC_UNLOCK: return "unlock " + s;
+    case FC_PUTC_UNLOCKED: return "putc_unlocked " + n + " " + s;
   }
   return "?";
 }
@@ -107,6 +110,7 @@ bool is_output_op(const fc_op& op) {
     case FC_WRITE:
     case FC_LINE:
     case FC_PUTC:
+    case FC_PUTC_UNLOCKED:
     case FC_PRINTF:
     case FC_FPUTS:
     case FC_NEWLINE:

@@ -156,6 +156,9 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_SYSWRITE: fc_syswrite(index, &op); break;
     case FC_FADVISE: fc_fadvise(index, &op); break;
     case FC_RESIDENT: fc_resident(index, &op); break;
+    case FC_LOCK:
+    case FC_UNLOCK: fc_lock(&op); break;
+    case FC_PUTC_UNLOCKED: fc_putc_unlocked(index, &op); break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

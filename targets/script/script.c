@@ -52,23 +52,43 @@ struct fc_opdef {
 };
 
 static const struct fc_opdef k_ops[] = {
-    {"write", FC_WRITE, "NS"},      {"line", FC_LINE, "NS"},
-    {"putc", FC_PUTC, "NS"},        {"printf", FC_PRINTF, "N"},
-    {"fputs", FC_FPUTS, "NS"},      {"newline", FC_NEWLINE, "S"},
-    {"endl", FC_ENDL, "S"},         {"flush", FC_FLUSH, "S"},
-    {"setvbuf", FC_SETVBUF, "MnS"}, {"sync_with_stdio", FC_SYNC, "B"},
-    {"tie", FC_TIE, "TB"},          {"unitbuf", FC_UNITBUF, "BS"},
-    {"read", FC_READ, "N"},         {"getline", FC_GETLINE, ""},
-    {"marker", FC_MARKER, "L"},     {"sleep", FC_SLEEP, "N"},
-    {"close", FC_CLOSE, "S"},       {"exit", FC_EXIT, "n"},
-    {"_exit", FC_UEXIT, "n"},       {"quick_exit", FC_QUICK_EXIT, "n"},
-    {"abort", FC_ABORT, ""},        {"return", FC_RETURN, "n"},
-    {"raise", FC_RAISE, "G"},       {"crash", FC_CRASH, ""},
-    {"throw", FC_THROW, ""},        {"ignore", FC_IGNORE, "G"},
-    {"clear", FC_CLEAR, "B"},       {"fork", FC_FORK, "N"},
-    {"threads", FC_THREADS, "N"},   {"fsync", FC_FSYNC, "S"},
-    {"reopen", FC_REOPEN, "OS"},    {"syswrite", FC_SYSWRITE, "NoS"},
-    {"fadvise", FC_FADVISE, "AS"},  {"resident", FC_RESIDENT, "S"},
+    {"write", FC_WRITE, "NS"},
+    {"line", FC_LINE, "NS"},
+    {"putc", FC_PUTC, "NS"},
+    {"printf", FC_PRINTF, "N"},
+    {"fputs", FC_FPUTS, "NS"},
+    {"newline", FC_NEWLINE, "S"},
+    {"endl", FC_ENDL, "S"},
+    {"flush", FC_FLUSH, "S"},
+    {"setvbuf", FC_SETVBUF, "MnS"},
+    {"sync_with_stdio", FC_SYNC, "B"},
+    {"tie", FC_TIE, "TB"},
+    {"unitbuf", FC_UNITBUF, "BS"},
+    {"read", FC_READ, "N"},
+    {"getline", FC_GETLINE, ""},
+    {"marker", FC_MARKER, "L"},
+    {"sleep", FC_SLEEP, "N"},
+    {"close", FC_CLOSE, "S"},
+    {"exit", FC_EXIT, "n"},
+    {"_exit", FC_UEXIT, "n"},
+    {"quick_exit", FC_QUICK_EXIT, "n"},
+    {"abort", FC_ABORT, ""},
+    {"return", FC_RETURN, "n"},
+    {"raise", FC_RAISE, "G"},
+    {"crash", FC_CRASH, ""},
+    {"throw", FC_THROW, ""},
+    {"ignore", FC_IGNORE, "G"},
+    {"clear", FC_CLEAR, "B"},
+    {"fork", FC_FORK, "N"},
+    {"threads", FC_THREADS, "N"},
+    {"fsync", FC_FSYNC, "S"},
+    {"reopen", FC_REOPEN, "OS"},
+    {"syswrite", FC_SYSWRITE, "NoS"},
+    {"fadvise", FC_FADVISE, "AS"},
+    {"resident", FC_RESIDENT, "S"},
+    {"lock", FC_LOCK, "S"},
+    {"unlock", FC_UNLOCK, "S"},
+    {"putc_unlocked", FC_PUTC_UNLOCKED, "NS"},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
@@ -198,6 +218,11 @@ int fc_is_fd_op(enum fc_op_kind kind) {
          kind == FC_RESIDENT;
 }
 
+/* Ops on C's FILE itself (its lock): out or err, never log. */
+static int is_c_stream_op(enum fc_op_kind kind) {
+  return kind == FC_LOCK || kind == FC_UNLOCK || kind == FC_PUTC_UNLOCKED;
+}
+
 /* Parses the tokens of one op against its definition. */
 static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op, char* err,
                     unsigned errlen, int index) {
@@ -222,6 +247,8 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
   if (fc_is_fd_op(op->kind) && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "an op on the fd takes out or err");
+  if (is_c_stream_op(op->kind) && (op->stream == FC_LOG || op->stream == FC_ALL))
+    return fail(err, errlen, index, op->text, "C's stdio: out or err");
   if (op->kind == FC_SYSWRITE && op->offset > 65536)
     return fail(err, errlen, index, op->text, "the offset is 0 to 65536");
   if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
@@ -412,6 +439,25 @@ void fc_fork(int index, const struct fc_op* op) {
       return;
     }
   }
+}
+
+void fc_lock(const struct fc_op* op) {
+  FILE* f = op->stream == FC_ERR ? stderr : stdout;
+  if (op->kind == FC_LOCK)
+    flockfile(f);
+  else
+    funlockfile(f);
+}
+
+void fc_putc_unlocked(int index, const struct fc_op* op) {
+  FILE* f = op->stream == FC_ERR ? stderr : stdout;
+  const char c = fc_payload_char(index);
+  errno = 0;
+  for (long i = 0; i < op->n; ++i)
+    if (putc_unlocked(c, f) == EOF) {
+      fc_report(index, op, "putc_unlocked", errno);
+      return;
+    }
 }
 
 void fc_sleep_ms(long ms) {
