@@ -31,9 +31,11 @@ function(flushcheck_add_test name)
   # several labels become one, joined by '/': ctest -L matches regexes, so
   # both "-L conformance" and "-L toolchain:musl" still select it.
   string(JOIN "/" labels ${arg_LABELS})
-  # SECTIONS: the catalogue's cases of section S (test names ".holds/S_...")
-  # get the label S too, so that `ctest -L pipe` selects them; one discovery
-  # per section, and one for the rest.
+  # SECTIONS: the catalogue's cases of section S get the label S too, so that
+  # `ctest -L pipe` selects them; one discovery per section, and one for the
+  # rest. A case's test name is its property's name with '.' as '_'
+  # (".holds/pipe_capacity_..."), so this keys on the name's prefix, which
+  # is the section (the property's group) for every property of these sections.
   foreach(section IN LISTS arg_SECTIONS)
     gtest_discover_tests(${name}
       TEST_PREFIX "${arg_PREFIX}" TEST_FILTER "*.holds/${section}_*"
@@ -41,6 +43,7 @@ function(flushcheck_add_test name)
       PROPERTIES LABELS "${labels}/${section}" TIMEOUT ${arg_TIMEOUT} ${env_property}
       DISCOVERY_TIMEOUT 30)
   endforeach()
+  set(filter_property "")
   if(arg_SECTIONS)
     string(REPLACE ";" "_*:*.holds/" filter "${arg_SECTIONS}")
     set(filter_property TEST_FILTER "-*.holds/${filter}_*")

@@ -41,7 +41,7 @@ TEST(fd_ops, reopen_gives_a_new_description_of_the_same_file) {
   for (const char* target : both_targets) {
     auto plain = run(script(target, "line 3; flush; reopen plain; line 1; exit 0"));
     EXPECT_EQ(plain.status, wait_status::exited(0)) << target << ": " << plain.err.data;
-    EXPECT_EQ(plain.out.data, "D\nA\n") << target;  // op 3 writes D
+    EXPECT_EQ(plain.out.data, "D\nA\n") << target;  // D: op 3's letter (ops count from 0)
     auto append = run(script(target, "line 3; flush; reopen append; line 1; exit 0"));
     EXPECT_EQ(append.out.data, "AAA\nD\n") << target;
   }

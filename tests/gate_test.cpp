@@ -16,7 +16,8 @@ TEST(gate_checks, threaded_no_torn_record_catches_interleaved_lines) {
       gate_run({FLUSHCHECK_TARGET_STDIO_SCRIPT, "threads 2; putc 5; sleep 200; putc 5; newline"})
           .untraced()
           .run();
-  ASSERT_EQ(torn.obs.out.data, "BBBBBBBBBBDDDDD\nDDDDD\n") << torn;  // ops 1 and 3
+  ASSERT_EQ(torn.obs.out.data, "BBBBBBBBBBDDDDD\nDDDDD\n")
+      << torn;  // payload letters of ops 1 and 3 (from 0)
   const auto check = no_torn_record(torn.obs.out.data, "B{5}D{5}");
   EXPECT_FALSE(check) << torn;
   EXPECT_NE(check.why.find("2 of 2 lines torn"), std::string::npos) << check;

@@ -237,16 +237,17 @@ gate_check records_in_order(const std::string& text, const std::string& tag) {
 gate_check records_each_once(const std::string& text, long logged, const std::string& tag) {
   auto got = record_numbers(text, tag);
   std::sort(got.begin(), got.end());
-  std::vector<long> missing, twice;
+  std::vector<long> missing, twice, extra;
   std::size_t i = 0;
+  for (; i < got.size() && got[i] < 0; ++i) extra.push_back(got[i]);  // "rec -3": never logged
   for (long n = 0; n < logged; ++n) {
     if (i == got.size() || got[i] != n) missing.push_back(n);
     for (bool first = true; i < got.size() && got[i] == n; ++i, first = false)
       if (!first) twice.push_back(n);
   }
-  if (missing.empty() && twice.empty() && i == got.size())
+  extra.insert(extra.end(), got.begin() + static_cast<std::ptrdiff_t>(i), got.end());
+  if (missing.empty() && twice.empty() && extra.empty())
     return {true, "records 0.." + std::to_string(logged - 1) + " each arrived once"};
-  std::vector<long> extra(got.begin() + static_cast<std::ptrdiff_t>(i), got.end());
   return {false, "of records 0.." + std::to_string(logged - 1) + ": missing [" + list(missing) +
                      "], twice [" + list(twice) + "], not logged [" + list(extra) + "]"};
 }

@@ -25,6 +25,7 @@ std::string escape_html(const std::string& s) {
 }
 
 const char* css_class(const case_result& r) {
+  if (!r.v.skipped.empty()) return "skip";
   if (!r.asserted) return "obs";
   return r.v.pass ? "pass" : "fail";
 }
@@ -35,7 +36,8 @@ void head(std::ostream& h) {
     << "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}"
     << "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}"
     << ".pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}"
-    << ".obs{background:#eef}code{font-size:12px}</style></head><body>\n"
+    << ".obs{background:#eef}.skip{background:#eee;color:#555}code{font-size:12px}</style></"
+       "head><body>\n"
     << "<h1>flushcheck conformance matrix</h1>\n";
 }
 

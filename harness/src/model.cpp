@@ -166,7 +166,7 @@ class simulation {
       }
       if (op.kind == FC_FORK || op.kind == FC_THREADS)
         throw usage_error("the model does not cover 'fork' and 'threads'");
-      if (op.kind == FC_LOCK || op.kind == FC_UNLOCK || op.kind == FC_PUTC_UNLOCKED)
+      if (fc_is_c_stream_op(op.kind))
         throw usage_error("the model does not cover 'lock', 'unlock' and 'putc_unlocked'");
       if (op.kind == FC_SYNC && i != 0)
         throw usage_error("the model covers sync_with_stdio only as the first op");

@@ -149,22 +149,14 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_CLEAR: g_clear = op.n != 0; break;
     case FC_FORK: fc_fork(index, &op); break;
     case FC_THREADS: break;  // run_ops starts them
-    case FC_FSYNC:
-      if (::fsync(fc_fd_of(&op)) != 0) fc_report(index, &op, "fsync", errno);
-      break;
-    case FC_REOPEN: fc_reopen(index, &op); break;
-    case FC_SYSWRITE: fc_syswrite(index, &op); break;
-    case FC_FADVISE: fc_fadvise(index, &op); break;
-    case FC_RESIDENT: fc_resident(index, &op); break;
-    case FC_LOCK:
-    case FC_UNLOCK: fc_lock(&op); break;
-    case FC_PUTC_UNLOCKED: fc_putc_unlocked(index, &op); break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault
       break;
     }
     case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
+    default:
+      if (!fc_run_fd_op(index, &op)) fc_run_c_stream_op(index, &op);
   }
   return false;
 }

@@ -218,8 +218,7 @@ int fc_is_fd_op(enum fc_op_kind kind) {
          kind == FC_RESIDENT;
 }
 
-/* Ops on C's FILE itself (its lock): out or err, never log. */
-static int is_c_stream_op(enum fc_op_kind kind) {
+int fc_is_c_stream_op(enum fc_op_kind kind) {
   return kind == FC_LOCK || kind == FC_UNLOCK || kind == FC_PUTC_UNLOCKED;
 }
 
@@ -247,7 +246,7 @@ static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_
     return fail(err, errlen, index, op->text, "setvbuf takes out or err");
   if (fc_is_fd_op(op->kind) && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "an op on the fd takes out or err");
-  if (is_c_stream_op(op->kind) && (op->stream == FC_LOG || op->stream == FC_ALL))
+  if (fc_is_c_stream_op(op->kind) && op->stream == FC_LOG)
     return fail(err, errlen, index, op->text, "C's stdio: out or err");
   if (op->kind == FC_SYSWRITE && op->offset > 65536)
     return fail(err, errlen, index, op->text, "the offset is 0 to 65536");
@@ -353,14 +352,20 @@ int fc_load(int argc, char** argv, struct fc_script* script) {
   return 0;
 }
 
-void fc_report(int index, const struct fc_op* op, const char* call, int err) {
-  char line[300];
-  int n = snprintf(line, sizeof line, "%s: op %d '%s': %s: %s (errno %d)\n", fc_program_name,
-                   index + 1, op->text, call, strerror(err), err);
+void fc_say(int index, const struct fc_op* op, const char* what) {
+  char line[400];
+  int n = snprintf(line, sizeof line, "%s: op %d '%s': %s\n", fc_program_name, index + 1, op->text,
+                   what);
   if (n > 0) {
     ssize_t ignored = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     (void)ignored;
   }
+}
+
+void fc_report(int index, const struct fc_op* op, const char* call, int err) {
+  char what[200];
+  snprintf(what, sizeof what, "%s: %s (errno %d)", call, strerror(err), err);
+  fc_say(index, op, what);
   fc_io_error = 1;
 }
 
@@ -441,16 +446,7 @@ void fc_fork(int index, const struct fc_op* op) {
   }
 }
 
-void fc_lock(const struct fc_op* op) {
-  FILE* f = op->stream == FC_ERR ? stderr : stdout;
-  if (op->kind == FC_LOCK)
-    flockfile(f);
-  else
-    funlockfile(f);
-}
-
-void fc_putc_unlocked(int index, const struct fc_op* op) {
-  FILE* f = op->stream == FC_ERR ? stderr : stdout;
+static void putc_unlocked_n(int index, const struct fc_op* op, FILE* f) {
   const char c = fc_payload_char(index);
   errno = 0;
   for (long i = 0; i < op->n; ++i)
@@ -458,6 +454,16 @@ void fc_putc_unlocked(int index, const struct fc_op* op) {
       fc_report(index, op, "putc_unlocked", errno);
       return;
     }
+}
+
+int fc_run_c_stream_op(int index, const struct fc_op* op) {
+  FILE* f = op->stream == FC_ERR ? stderr : stdout;
+  switch (op->kind) {
+    case FC_LOCK: flockfile(f); return 1;
+    case FC_UNLOCK: funlockfile(f); return 1;
+    case FC_PUTC_UNLOCKED: putc_unlocked_n(index, op, f); return 1;
+    default: return 0;
+  }
 }
 
 void fc_sleep_ms(long ms) {

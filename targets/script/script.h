@@ -111,6 +111,9 @@ int fc_load(int argc, char** argv, struct fc_script* script);
  * (the number, because the text differs between C libraries). */
 void fc_report(int index, const struct fc_op* op, const char* call, int err);
 
+/* One line on fd 2 with write(2), not an error: "<prog>: op 3 'resident': WHAT". */
+void fc_say(int index, const struct fc_op* op, const char* what);
+
 /* N payload bytes of op INDEX, plus '\n' if NEWLINE; NUL-terminated. */
 char* fc_payload(int index, long n, int newline);
 
@@ -129,11 +132,15 @@ void fc_fork(int index, const struct fc_op* op);
 void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from));
 void fc_join_threads(void);
 
-/* lock / unlock: flockfile / funlockfile of C's stdout or stderr. */
-void fc_lock(const struct fc_op* op);
-/* putc_unlocked N: N putc_unlocked calls of op INDEX's byte to C's stdout
- * or stderr; the lock is whatever the thread holds (lock), or none. */
-void fc_putc_unlocked(int index, const struct fc_op* op);
+/* 1 for an op on C's FILE itself, its lock (lock, unlock, putc_unlocked):
+ * they take out or err, never log. */
+int fc_is_c_stream_op(enum fc_op_kind kind);
+
+/* Runs op INDEX if it is one of those, on C's stdout or stderr in either
+ * target: lock / unlock are flockfile / funlockfile, putc_unlocked N is N
+ * putc_unlocked calls of the op's byte (the lock is whatever the thread
+ * holds, or none). 1 if it ran, 0 if OP is another kind. */
+int fc_run_c_stream_op(int index, const struct fc_op* op);
 
 /* "libc=glibc 2.36": FC_LIBC_NAME when the build names it (musl has no
  * macro of its own), else glibc's version, else "unknown". */

@@ -116,22 +116,14 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
     case FC_FORK: fc_fork(index, op); break;
     case FC_THREADS: break; /* run_ops starts them */
-    case FC_FSYNC:
-      if (fsync(fileno(stream_of(op->stream))) != 0) fc_report(index, op, "fsync", errno);
-      break;
-    case FC_REOPEN: fc_reopen(index, op); break;
-    case FC_SYSWRITE: fc_syswrite(index, op); break;
-    case FC_FADVISE: fc_fadvise(index, op); break;
-    case FC_RESIDENT: fc_resident(index, op); break;
-    case FC_LOCK:
-    case FC_UNLOCK: fc_lock(op); break;
-    case FC_PUTC_UNLOCKED: fc_putc_unlocked(index, op); break;
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;
       break;
     }
-    default: break;
+    default:
+      if (!fc_run_fd_op(index, op)) fc_run_c_stream_op(index, op);
+      break;
   }
   return 0;
 }
