@@ -30,9 +30,11 @@ std::vector<residency> residencies(const std::string& err) {
   std::istringstream in(err);
   for (std::string line; std::getline(in, line);) {
     residency r;
+    int end = 0;  // the whole rest of the line must be the report
     const auto at = line.rfind("': ");
-    if (at != std::string::npos &&
-        std::sscanf(line.c_str() + at + 3, "%ld of %ld pages resident", &r.resident, &r.pages) == 2)
+    const char* tail = at == std::string::npos ? "" : line.c_str() + at + 3;
+    if (std::sscanf(tail, "%ld of %ld pages resident%n", &r.resident, &r.pages, &end) == 2 &&
+        end > 0 && tail[end] == '\0')
       out.push_back(r);
   }
   return out;
