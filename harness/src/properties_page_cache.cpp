@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "detail/checks.hpp"
 
@@ -40,27 +41,30 @@ std::vector<residency> residencies(const std::string& err) {
   return out;
 }
 
-/// When the sink's file system cannot show the page cache at work: a
-/// verdict that says so (`skipped`: short, for the table), else none.
-std::optional<verdict> without_page_cache(const observation& obs) {
+/// A verdict that says the machine cannot check the claim: SHORT for the
+/// table (`skipped`), WHY for people. Not a pass: nothing was checked.
+verdict skipped(std::string short_reason, std::string why) {
   verdict v;
-  const auto at = obs.err.data.find("'reopen direct': open: ");
-  if (obs.out.fs == "tmpfs") {
-    v.skipped = "tmpfs";
-    v.explanation =
-        "tmpfs keeps its files in the page cache: its O_DIRECT (Linux 6.6 on) goes "
-        "through it, and there is no disk to drop pages to; set TMPDIR to a "
-        "directory on a disk file system";
-  } else if (at != std::string::npos) {
-    v.skipped = obs.out.fs + ": no O_DIRECT";
-    v.explanation = "the file system (" + obs.out.fs + ") refuses O_DIRECT: " +
-                    obs.err.data.substr(at + 23, obs.err.data.find('\n', at) - at - 23);
-  } else {
-    return std::nullopt;
-  }
-  v.pass = false;  // not a pass: nothing was checked
+  v.pass = false;
+  v.skipped = std::move(short_reason);
   v.observed = v.skipped;
+  v.explanation = std::move(why);
   return v;
+}
+
+/// When the sink's file system cannot show the page cache at work: a
+/// verdict that says so, else none.
+std::optional<verdict> without_page_cache(const observation& obs) {
+  if (obs.out.fs == "tmpfs")
+    return skipped("tmpfs",
+                   "tmpfs keeps its files in the page cache: its O_DIRECT (Linux 6.6 on) goes "
+                   "through it, and there is no disk to drop pages to; set TMPDIR to a "
+                   "directory on a disk file system");
+  const auto at = obs.err.data.find("'reopen direct': open: ");
+  if (at == std::string::npos) return std::nullopt;
+  return skipped(obs.out.fs + ": no O_DIRECT",
+                 "the file system (" + obs.out.fs + ") refuses O_DIRECT: " +
+                     obs.err.data.substr(at + 23, obs.err.data.find('\n', at) - at - 23));
 }
 
 /// The file systems whose O_DIRECT is known to refuse a misaligned buffer
@@ -69,15 +73,10 @@ std::optional<verdict> without_page_cache(const observation& obs) {
 /// skipped.
 std::optional<verdict> alignment_unknown(const observation& obs) {
   if (obs.out.fs == "ext4" || obs.out.fs == "xfs") return std::nullopt;
-  verdict v;
-  v.pass = false;
-  v.skipped = obs.out.fs + ": alignment rules not known";
-  v.explanation =
-      "O_DIRECT's alignment is the file system's; this row checks ext4 and xfs, "
-      "which refuse a misaligned buffer or length with EINVAL; on " +
-      obs.out.fs + " it is not asserted";
-  v.observed = v.skipped;
-  return v;
+  return skipped(obs.out.fs + ": alignment rules not known",
+                 "O_DIRECT's alignment is the file system's; this row checks ext4 and xfs, "
+                 "which refuse a misaligned buffer or length with EINVAL; on " +
+                     obs.out.fs + " it is not asserted");
 }
 
 /// Writes of 4096 bytes through O_DIRECT from buffers 1, 2, 4 .. 2048 bytes

@@ -19,8 +19,7 @@ static int open_again(int fd, int flags) {
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
   const int fresh = open(path, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fresh >= 0 && !(flags & O_NONBLOCK))
-    fcntl(fresh, F_SETFL, fcntl(fresh, F_GETFL) & ~O_NONBLOCK);
+  if (fresh >= 0) fcntl(fresh, F_SETFL, fcntl(fresh, F_GETFL) & ~O_NONBLOCK);
   return fresh;
 }
 

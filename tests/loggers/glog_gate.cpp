@@ -17,13 +17,7 @@ gate_run glog(const std::string& death, const std::string& handler = "") {
   return std::move(gate_run(argv).watch("log.INFO.").watch("log.WARNING."));
 }
 
-void add(const std::string& config, const std::string& dest, const std::string& death,
-         const std::string& text, long writes, const std::string& kind,
-         const std::string& note = "") {
-  const long n = loggers::survived(text);
-  loggers::add_row({"glog", config, dest, death, records, n,
-                    writes < 0 ? "-" : loggers::per_record(writes, n), kind, note});
-}
+const loggers::gate_table table{"glog", records};
 
 const std::vector<long> warnings{4, 9, 14, 19};
 
@@ -38,12 +32,12 @@ TEST(glog_gate, default_flushes_warnings_to_the_warning_file_only) {
   EXPECT_EQ(record_numbers(warn.content), warnings) << r;
   EXPECT_TRUE(no_torn_record(warn.content)) << r;
   EXPECT_EQ(warn.write_calls, 4) << "one write per WARNING" << r;
-  add("default (logbuflevel 0)", "WARNING file", "SIGKILL", warn.content, warn.write_calls,
-      "promise");
+  table.add("default (logbuflevel 0)", "WARNING file", "SIGKILL", warn.content, warn.write_calls,
+            "promise");
   const auto& info = r.file("log.INFO.");
   EXPECT_TRUE(records_prefix(info.content, records)) << r;
-  add("default (logbuflevel 0)", "INFO file", "SIGKILL", info.content, -1, "observation",
-      "WARNINGs do not flush the INFO file");
+  table.add("default (logbuflevel 0)", "INFO file", "SIGKILL", info.content, -1, "observation",
+            "WARNINGs do not flush the INFO file");
 }
 
 // The deliberately wrong configuration: WARNING buffered too (logbuflevel=1).
@@ -51,8 +45,8 @@ TEST(glog_gate, catches_warnings_left_in_the_buffer) {
   auto r = glog("return").env("GLOG_logbuflevel=1").kill_at_marker(1).run();
   const std::string warn = r.files.count("log.WARNING.") ? r.file("log.WARNING.").content : "";
   EXPECT_NE(record_numbers(warn), warnings) << "the gate must fail here" << r;
-  add("GLOG_logbuflevel=1", "WARNING file", "SIGKILL", warn, -1, "promise",
-      "the every-WARNING check fails, as it must");
+  table.add("GLOG_logbuflevel=1", "WARNING file", "SIGKILL", warn, -1, "promise",
+            "the every-WARNING check fails, as it must");
 }
 
 TEST(glog_gate, logbuflevel_minus_one_writes_every_record) {
@@ -61,7 +55,8 @@ TEST(glog_gate, logbuflevel_minus_one_writes_every_record) {
   EXPECT_TRUE(records_through(info.content, records - 1)) << r;
   EXPECT_TRUE(one_write_per_record(info.write_calls, info.content))
       << "the file header goes out with the first record" << r;
-  add("GLOG_logbuflevel=-1", "INFO file", "SIGKILL", info.content, info.write_calls, "promise");
+  table.add("GLOG_logbuflevel=-1", "INFO file", "SIGKILL", info.content, info.write_calls,
+            "promise");
 }
 
 TEST(glog_gate, logtostderr_is_one_write_per_record) {
@@ -69,14 +64,15 @@ TEST(glog_gate, logtostderr_is_one_write_per_record) {
   EXPECT_TRUE(records_through(r.obs.err.data, records - 1)) << r;
   EXPECT_TRUE(one_write_per_record(r.stderr_writes(), r.obs.err.data)) << r;
   EXPECT_TRUE(r.files.empty()) << "logtostderr writes no files" << r;
-  add("GLOG_logtostderr=1", "stderr pipe", "SIGKILL", r.obs.err.data, r.stderr_writes(), "promise");
+  table.add("GLOG_logtostderr=1", "stderr pipe", "SIGKILL", r.obs.err.data, r.stderr_writes(),
+            "promise");
 }
 
 TEST(glog_gate, logtostdout_on_a_pipe) {
   auto r = glog("return").env("GLOG_logtostdout=1").kill_at_marker(1).run();
   EXPECT_TRUE(records_prefix(r.obs.out.data, records)) << r;
-  add("GLOG_logtostdout=1", "stdout pipe", "SIGKILL", r.obs.out.data, r.stdout_writes(),
-      "observation", "buffered by stdio on a pipe");
+  table.add("GLOG_logtostdout=1", "stdout pipe", "SIGKILL", r.obs.out.data, r.stdout_writes(),
+            "observation", "buffered by stdio on a pipe");
 }
 
 // The failure signal handler flushes the log files before dying again.
@@ -85,16 +81,16 @@ TEST(glog_gate, failure_signal_handler_flushes_on_segv_and_term) {
     auto r = glog(death, "handler").env("GLOG_logbuflevel=1").run();
     EXPECT_EQ(r.obs.status.type(), wait_status::kind::signaled) << r;
     EXPECT_TRUE(records_through(r.file("log.INFO.").content, records - 1)) << death << r;
-    add("GLOG_logbuflevel=1, InstallFailureSignalHandler", "INFO file",
-        std::string("SIG") + (death == std::string("segv") ? "SEGV" : "TERM"),
-        r.file("log.INFO.").content, -1, "promise");
+    table.add("GLOG_logbuflevel=1, InstallFailureSignalHandler", "INFO file",
+              std::string("SIG") + (death == std::string("segv") ? "SEGV" : "TERM"),
+              r.file("log.INFO.").content, -1, "promise");
   }
   // SIGKILL cannot be handled: the handler changes nothing.
   auto r = glog("return", "handler").env("GLOG_logbuflevel=1").kill_at_marker(1).run();
   const std::string info = r.files.count("log.INFO.") ? r.file("log.INFO.").content : "";
   EXPECT_TRUE(records_prefix(info, records)) << r;
-  add("GLOG_logbuflevel=1, InstallFailureSignalHandler", "INFO file", "SIGKILL", info, -1,
-      "observation");
+  table.add("GLOG_logbuflevel=1, InstallFailureSignalHandler", "INFO file", "SIGKILL", info, -1,
+            "observation");
 }
 
 // The INFO file full for good (ENOSPC at every write), with every record
@@ -117,12 +113,12 @@ TEST(glog_gate, a_full_disk_loses_every_record_silently_stop_logging_flag_or_not
     EXPECT_EQ(r.fault().events.size(), static_cast<std::size_t>(records)) << r;
     EXPECT_EQ(info.write_calls, records) << "glog went on writing" << r;
     EXPECT_EQ(r.obs.err.data, "") << "nothing reported" << r;
-    add(std::string("GLOG_logbuflevel=-1, stop_logging_if_full_disk=") + stop +
-            ", ENOSPC at every write",
-        "INFO file", "SIGKILL", info.content, -1, "observation",
-        std::string("all lost, nothing reported") +
-            (stop[0] == '1' ? "; the flag never stops the writes (errno checked after fwrite)"
-                            : ""));
+    table.add(std::string("GLOG_logbuflevel=-1, stop_logging_if_full_disk=") + stop +
+                  ", ENOSPC at every write",
+              "INFO file", "SIGKILL", info.content, -1, "observation",
+              std::string("all lost, nothing reported") +
+                  (stop[0] == '1' ? "; the flag never stops the writes (errno checked after fwrite)"
+                                  : ""));
   }
 }
 

@@ -16,13 +16,7 @@ gate_result run_file(const std::string& config, const std::string& death, kill_p
   return gate_run({prog, config, std::to_string(records), death}).watch("app.log").cut(cut).run();
 }
 
-void add(const std::string& config, const std::string& dest, const std::string& death,
-         const std::string& text, long writes, const std::string& kind,
-         const std::string& note = "") {
-  loggers::add_row({"log4cxx", config, dest, death, records, loggers::survived(text),
-                    writes < 0 ? "-" : loggers::per_record(writes, loggers::survived(text)), kind,
-                    note});
-}
+const loggers::gate_table table{"log4cxx", records};
 
 // WriterAppender::setImmediateFlush (writerappender.h): "the appender will
 // flush at the end of each write. This is the default behavior." So every
@@ -33,8 +27,8 @@ TEST(log4cxx_gate, immediate_flush_keeps_every_record_at_sigkill) {
   EXPECT_TRUE(records_through(f.content, records - 1)) << r;
   EXPECT_TRUE(no_torn_record(f.content)) << r;
   EXPECT_TRUE(one_write_per_record(f.write_calls, f.content)) << r;
-  add("FileAppender (ImmediateFlush, the default)", "file", "SIGKILL", f.content, f.write_calls,
-      "promise");
+  table.add("FileAppender (ImmediateFlush, the default)", "file", "SIGKILL", f.content,
+            f.write_calls, "promise");
 }
 
 // The deliberately wrong configuration: BufferedIO (fileappender.h: the file
@@ -45,8 +39,8 @@ TEST(log4cxx_gate, catches_a_buffered_file_appender) {
   const auto& f = r.file("app.log");
   EXPECT_FALSE(records_through(f.content, records - 1)) << "the gate must fail here" << r;
   EXPECT_TRUE(records_prefix(f.content, records)) << r;
-  add("FileAppender, BufferedIO (8 KiB)", "file", "SIGKILL", f.content, f.write_calls, "promise",
-      "prefix only; the ImmediateFlush check fails, as it must");
+  table.add("FileAppender, BufferedIO (8 KiB)", "file", "SIGKILL", f.content, f.write_calls,
+            "promise", "prefix only; the ImmediateFlush check fails, as it must");
 }
 
 // writerappender.h warns that without ImmediateFlush "it is likely that the
@@ -58,11 +52,11 @@ TEST(log4cxx_gate, immediate_flush_off_alone_defers_nothing) {
   auto r = run_file("file_no_flush", "return", kill_plan::at_marker(1));
   const auto& f = r.file("app.log");
   EXPECT_TRUE(records_prefix(f.content, records)) << r;
-  add("FileAppender, ImmediateFlush off", "file", "SIGKILL", f.content, f.write_calls,
-      "observation",
-      loggers::survived(f.content) == records ? "all kept: no buffer without BufferedIO, "
-                                                "unlike writerappender.h's warning"
-                                              : "");
+  table.add("FileAppender, ImmediateFlush off", "file", "SIGKILL", f.content, f.write_calls,
+            "observation",
+            loggers::survived(f.content) == records ? "all kept: no buffer without BufferedIO, "
+                                                      "unlike writerappender.h's warning"
+                                                    : "");
 }
 
 // LogManager::shutdown() "Safely close[s] and remove[s] all appenders"
@@ -73,15 +67,15 @@ TEST(log4cxx_gate, buffered_io_is_written_at_shutdown_and_exit) {
     auto r = run_file("file_buffered", death);
     const auto& f = r.file("app.log");
     EXPECT_TRUE(records_through(f.content, records - 1)) << death << r;
-    add("FileAppender, BufferedIO (8 KiB)", "file",
-        std::string(death) == "shutdown_exit" ? "shutdown(), _exit" : death, f.content,
-        f.write_calls, std::string(death) == "shutdown_exit" ? "promise" : "observation");
+    table.add("FileAppender, BufferedIO (8 KiB)", "file",
+              std::string(death) == "shutdown_exit" ? "shutdown(), _exit" : death, f.content,
+              f.write_calls, std::string(death) == "shutdown_exit" ? "promise" : "observation");
   }
   for (const char* death : {"_exit", "abort"}) {
     auto r = run_file("file_buffered", death);
     EXPECT_TRUE(records_prefix(r.file("app.log").content, records)) << death << r;
-    add("FileAppender, BufferedIO (8 KiB)", "file", death, r.file("app.log").content, -1,
-        "observation");
+    table.add("FileAppender, BufferedIO (8 KiB)", "file", death, r.file("app.log").content, -1,
+              "observation");
   }
 }
 
@@ -90,15 +84,15 @@ TEST(log4cxx_gate, buffered_io_is_written_at_shutdown_and_exit) {
 TEST(log4cxx_gate, async_appender_drains_at_shutdown_and_sigkill_keeps_a_prefix) {
   auto drained = run_file("async", "shutdown_exit");
   EXPECT_TRUE(records_through(drained.file("app.log").content, records - 1)) << drained;
-  add("AsyncAppender over FileAppender", "file", "shutdown(), _exit",
-      drained.file("app.log").content, -1, "promise");
+  table.add("AsyncAppender over FileAppender", "file", "shutdown(), _exit",
+            drained.file("app.log").content, -1, "promise");
   for (const char* death : {"SIGKILL", "_exit"}) {
     const bool kill = std::string(death) == "SIGKILL";
     auto r =
         run_file("async", kill ? "return" : death, kill ? kill_plan::at_marker(1) : kill_plan{});
     EXPECT_TRUE(records_prefix(r.file("app.log").content, records)) << death << r;
-    add("AsyncAppender over FileAppender", "file", death, r.file("app.log").content, -1,
-        "observation", "only the prefix property is promised");
+    table.add("AsyncAppender over FileAppender", "file", death, r.file("app.log").content, -1,
+              "observation", "only the prefix property is promised");
   }
 }
 
@@ -114,8 +108,8 @@ TEST(log4cxx_gate, console_appender_flushes_every_record) {
     EXPECT_TRUE(records_through(r.obs.out.data, records - 1)) << r;
     EXPECT_TRUE(one_write_per_record(r.stdout_writes(), r.obs.out.data)) << r;
     EXPECT_TRUE(visible_at_marker(r.obs, 1, false, "rec 49")) << r;
-    add("ConsoleAppender (System.out)", std::string(to_string(sink)), "SIGKILL", r.obs.out.data,
-        r.stdout_writes(), "promise");
+    table.add("ConsoleAppender (System.out)", std::string(to_string(sink)), "SIGKILL",
+              r.obs.out.data, r.stdout_writes(), "promise");
   }
 }
 

@@ -18,13 +18,7 @@ gate_result run_file(const std::string& config, const std::string& death, kill_p
   return gate_run({prog, config, std::to_string(records), death}).watch("app.log").cut(cut).run();
 }
 
-void add(const std::string& config, const std::string& dest, const std::string& death,
-         const std::string& text, long writes, const std::string& kind,
-         const std::string& note = "") {
-  loggers::add_row({"spdlog", config, dest, death, records, loggers::survived(text),
-                    writes < 0 ? "-" : loggers::per_record(writes, loggers::survived(text)), kind,
-                    note});
-}
+const loggers::gate_table table{"spdlog", records};
 
 // The headline promise: with flush_on(err), every record up to the last
 // error is in the file when the process is SIGKILLed.
@@ -34,7 +28,8 @@ TEST(spdlog_gate, flush_on_error_keeps_every_record_through_the_last_error) {
   EXPECT_TRUE(records_through(f.content, records - 1)) << r;
   EXPECT_TRUE(no_torn_record(f.content)) << r;
   EXPECT_EQ(f.write_calls, records / 5) << "one flush per error record" << r;
-  add("basic_file_sink, flush_on(err)", "file", "SIGKILL", f.content, f.write_calls, "promise");
+  table.add("basic_file_sink, flush_on(err)", "file", "SIGKILL", f.content, f.write_calls,
+            "promise");
 }
 
 // The deliberately wrong configuration: no flush_on. The same check must
@@ -44,8 +39,8 @@ TEST(spdlog_gate, catches_a_file_sink_without_flush_on) {
   const auto& f = r.file("app.log");
   EXPECT_FALSE(records_through(f.content, records - 1)) << "the gate must fail here" << r;
   EXPECT_TRUE(records_prefix(f.content, records)) << r;  // what is promised: a prefix
-  add("basic_file_sink (default)", "file", "SIGKILL", f.content, f.write_calls, "promise",
-      "prefix only; the flush_on(err) check fails, as it must");
+  table.add("basic_file_sink (default)", "file", "SIGKILL", f.content, f.write_calls, "promise",
+            "prefix only; the flush_on(err) check fails, as it must");
 }
 
 TEST(spdlog_gate, flush_on_info_is_one_write_per_record) {
@@ -53,20 +48,22 @@ TEST(spdlog_gate, flush_on_info_is_one_write_per_record) {
   const auto& f = r.file("app.log");
   EXPECT_TRUE(records_through(f.content, records - 1)) << r;
   EXPECT_TRUE(one_write_per_record(f.write_calls, f.content)) << r;
-  add("basic_file_sink, flush_on(info)", "file", "SIGKILL", f.content, f.write_calls, "promise");
+  table.add("basic_file_sink, flush_on(info)", "file", "SIGKILL", f.content, f.write_calls,
+            "promise");
 }
 
 TEST(spdlog_gate, file_sink_is_flushed_at_exit_and_lost_at_abort) {
   for (const char* death : {"return", "exit"}) {
     auto r = run_file("file", death);
     EXPECT_TRUE(records_through(r.file("app.log").content, records - 1)) << death << r;
-    add("basic_file_sink (default)", "file", death, r.file("app.log").content,
-        r.file("app.log").write_calls, "promise");
+    table.add("basic_file_sink (default)", "file", death, r.file("app.log").content,
+              r.file("app.log").write_calls, "promise");
   }
   for (const char* death : {"_exit", "abort"}) {
     auto r = run_file("file", death);
     EXPECT_TRUE(records_prefix(r.file("app.log").content, records)) << death << r;
-    add("basic_file_sink (default)", "file", death, r.file("app.log").content, -1, "observation");
+    table.add("basic_file_sink (default)", "file", death, r.file("app.log").content, -1,
+              "observation");
   }
 }
 
@@ -75,8 +72,9 @@ TEST(spdlog_gate, flush_every_flushes_within_its_period) {
   auto r = run_file("file_flush_every", "wait", kill_plan::at_marker(2));
   const auto& f = r.file("app.log");
   EXPECT_TRUE(records_prefix(f.content, records)) << r;
-  add("basic_file_sink, flush_every(1s)", "file", "SIGKILL 1.5 s later", f.content, -1,
-      "observation", loggers::survived(f.content) == records ? "all flushed by the timer" : "");
+  table.add("basic_file_sink, flush_every(1s)", "file", "SIGKILL 1.5 s later", f.content, -1,
+            "observation",
+            loggers::survived(f.content) == records ? "all flushed by the timer" : "");
 }
 
 // stdout/stderr sinks flush every record: each survives SIGKILL, one write each.
@@ -102,8 +100,8 @@ TEST(spdlog_gate, console_sinks_flush_every_record) {
     EXPECT_TRUE(records_through(text, records - 1)) << r;
     EXPECT_TRUE(one_write_per_record(writes, text)) << r;
     EXPECT_TRUE(visible_at_marker(r.obs, 1, err, "rec 49")) << r;
-    add(std::string(config) + "_sink", std::string(to_string(sink)), "SIGKILL", text, writes,
-        "promise");
+    table.add(std::string(config) + "_sink", std::string(to_string(sink)), "SIGKILL", text, writes,
+              "promise");
   }
 }
 
@@ -115,20 +113,21 @@ TEST(spdlog_gate, console_sinks_flush_every_record) {
 TEST(spdlog_gate, async_logger_shutdown_drains_and_sigkill_keeps_a_prefix) {
   auto drained = run_file("async_block", "release_shutdown_exit");
   EXPECT_TRUE(records_through(drained.file("app.log").content, records - 1)) << drained;
-  add("async, block, logger released, shutdown(), _exit", "file", "_exit",
-      drained.file("app.log").content, -1, "promise");
+  table.add("async, block, logger released, shutdown(), _exit", "file", "_exit",
+            drained.file("app.log").content, -1, "promise");
   auto held = run_file("async_block", "shutdown_exit");
   EXPECT_TRUE(records_prefix(held.file("app.log").content, records)) << held;
-  add("async, block, logger held, shutdown(), _exit", "file", "_exit", held.file("app.log").content,
-      -1, "observation", "drained into the sink's FILE buffer, never flushed");
+  table.add("async, block, logger held, shutdown(), _exit", "file", "_exit",
+            held.file("app.log").content, -1, "observation",
+            "drained into the sink's FILE buffer, never flushed");
   auto killed = run_file("async_block", "return", kill_plan::at_marker(1));
   EXPECT_TRUE(records_prefix(killed.file("app.log").content, records)) << killed;
-  add("async, block", "file", "SIGKILL", killed.file("app.log").content, -1, "observation",
-      "only the prefix property is promised");
+  table.add("async, block", "file", "SIGKILL", killed.file("app.log").content, -1, "observation",
+            "only the prefix property is promised");
   auto overrun = run_file("async_overrun", "release_shutdown_exit");
   EXPECT_TRUE(records_in_order(overrun.file("app.log").content)) << overrun;
-  add("async, overrun_oldest (queue 16), shutdown()", "file", "_exit",
-      overrun.file("app.log").content, -1, "observation", "in order; drops allowed");
+  table.add("async, overrun_oldest (queue 16), shutdown()", "file", "_exit",
+            overrun.file("app.log").content, -1, "observation", "in order; drops allowed");
 }
 
 // ENOSPC at the 10th write to the log file (flush_on(info): one write per
@@ -149,8 +148,8 @@ TEST(spdlog_gate, enospc_on_the_log_file_reaches_the_error_handler) {
   EXPECT_TRUE(records_in_order(f.content)) << r;
   EXPECT_EQ(loggers::survived(f.content), records - 1) << r;
   EXPECT_FALSE(records_through(f.content, records - 1)) << "record 9 was lost" << r;
-  add("basic_file_sink, flush_on(info), ENOSPC at write 10", "file", "return", f.content,
-      f.write_calls, "promise", "reported by the error handler; that record lost");
+  table.add("basic_file_sink, flush_on(info), ENOSPC at write 10", "file", "return", f.content,
+            f.write_calls, "promise", "reported by the error handler; that record lost");
 }
 
 // EAGAIN at the 10th write of stdout_sink (a non-blocking stdout whose pipe
@@ -164,8 +163,8 @@ TEST(spdlog_gate, eagain_on_stdout_loses_a_record_silently) {
   EXPECT_EQ(loggers::survived(r.obs.out.data), records - 1) << r;
   EXPECT_EQ(r.obs.err.data, "") << "no error reported" << r;
   EXPECT_EQ(r.obs.status, wait_status::exited(0)) << r;
-  add("stdout_sink, EAGAIN at write 10", "pipe", "return", r.obs.out.data, r.stdout_writes(),
-      "observation", "one record lost, nothing reported");
+  table.add("stdout_sink, EAGAIN at write 10", "pipe", "return", r.obs.out.data, r.stdout_writes(),
+            "observation", "one record lost, nothing reported");
 }
 
 // Many threads, one logger (README: the _mt loggers are thread-safe, the _st
@@ -203,12 +202,10 @@ TEST(spdlog_gate, mt_loggers_keep_records_whole_from_8_threads) {
       EXPECT_TRUE(records_each_once(text, many)) << r;
     }
     std::cout << config << ": " << torn.why << "\n";  // the counts, which differ run to run
-    loggers::add_row({"spdlog", std::string(name) + ", 8 threads",
-                      sink == sink_kind::file ? "file" : "pty", "return", many,
-                      loggers::survived(text), "-", mt ? "promise" : "observation",
-                      torn ? "no line torn"
-                           : "lines torn: other threads' records between a "
-                             "record's pieces"});
+    loggers::gate_table{"spdlog", many}.add(
+        std::string(name) + ", 8 threads", sink == sink_kind::file ? "file" : "pty", "return", text,
+        -1, mt ? "promise" : "observation",
+        torn ? "no line torn" : "lines torn: other threads' records between a record's pieces");
   }
 }
 

@@ -41,4 +41,19 @@ inline std::string per_record(long writes, long records) {
   return buf;
 }
 
+/// One library's table: LOGGED records per case, a row per case.
+struct gate_table {
+  std::string library;
+  long logged = 0;
+  /// The row of a case whose records arrived as TEXT: survived counted,
+  /// writes per record from WRITES (-1: not measured, "-").
+  void add(const std::string& config, const std::string& dest, const std::string& death,
+           const std::string& text, long writes, const std::string& kind,
+           const std::string& note = "") const {
+    const long n = survived(text);
+    add_row({library, config, dest, death, logged, n, writes < 0 ? "-" : per_record(writes, n),
+             kind, note});
+  }
+};
+
 }  // namespace flushcheck::loggers
