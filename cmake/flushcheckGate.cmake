@@ -7,6 +7,7 @@
 # registers each of its test cases with ctest (label "gate" and LABELS).
 # Installed with the package (find_package(flushcheck)); docs/gate.md.
 include(GoogleTest)
+set(_flushcheck_gate_file_template "${CMAKE_CURRENT_LIST_DIR}/flushcheckGateFile.cmake.in")
 
 function(flushcheck_add_gate name)
   cmake_parse_arguments(arg "" "TIMEOUT" "SOURCES;LIBRARIES;PROGRAMS;LABELS" ${ARGN})
@@ -30,4 +31,39 @@ function(flushcheck_add_gate name)
   string(JOIN "/" labels gate ${arg_LABELS})
   gtest_discover_tests(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${arg_TIMEOUT}
                        DISCOVERY_TIMEOUT 30)
+endfunction()
+
+# flushcheck_add_gate_file(NAME FILE [PROGRAMS target...] [LABELS label...]
+#                          [TIMEOUT seconds])
+#
+# Registers each case of the gate file FILE (TOML, docs/gate.md) as the
+# ctest test NAME.CASE, which runs `flushcheck gate FILE --case CASE`
+# (labels "gate" and LABELS). "{TARGET}" in the file's strings is the path
+# of each target in PROGRAMS (`--var TARGET=PATH`). The cases are read with
+# `flushcheck gate FILE --list` when ctest loads the tests, so a case added
+# to the file is a test without reconfiguring; a file that does not parse is
+# one failing test, which says why.
+function(flushcheck_add_gate_file name file)
+  cmake_parse_arguments(arg "" "TIMEOUT" "LABELS;PROGRAMS" ${ARGN})
+  set(vars "")
+  foreach(p IN LISTS arg_PROGRAMS)
+    string(APPEND vars " --var \"${p}=$<TARGET_FILE:${p}>\"")
+  endforeach()
+  set(timeout 120)
+  if(arg_TIMEOUT)
+    set(timeout ${arg_TIMEOUT})
+  endif()
+  get_filename_component(file "${file}" ABSOLUTE)
+  string(JOIN "/" labels gate ${arg_LABELS})  # one label, as flushcheck_add_gate's
+  file(READ "${_flushcheck_gate_file_template}" template)
+  string(CONFIGURE "${template}" script @ONLY)
+  # One script per configuration (the CLI's path differs); ctest includes
+  # the one of the configuration it tests (-C), else the build type's.
+  set(base "${CMAKE_CURRENT_BINARY_DIR}/${name}_gate_file")
+  file(GENERATE OUTPUT "${base}_$<CONFIG>.cmake" CONTENT "${script}")
+  file(WRITE "${base}.cmake"
+       "if(EXISTS \"${base}_\${CTEST_CONFIGURATION_TYPE}.cmake\")\n"
+       "  include(\"${base}_\${CTEST_CONFIGURATION_TYPE}.cmake\")\n"
+       "else()\n  include(\"${base}_${CMAKE_BUILD_TYPE}.cmake\")\nendif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${base}.cmake")
 endfunction()

@@ -21,4 +21,5 @@ done
 cd "$work/build"
 ctest --output-on-failure
 ctest -N | grep -q "minilog_gate.catches_a_logger_without_flush_on"
+ctest -N | grep -q "minilog_file.catches_a_logger_without_flush_on"
 echo "package_test: the installed package built and ran the example gate"

@@ -10,6 +10,7 @@
 namespace flushcheck::cli {
 
 inline constexpr int exit_ok = 0;
+inline constexpr int exit_failed = 1;  ///< `gate`: a case failed
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
@@ -86,6 +87,18 @@ struct matrix_command {
   bool all = false;
   std::string html;
   std::string targets_dir;
+};
+
+struct gate_command {
+  explicit gate_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string file;
+  std::vector<std::string> only;
+  std::vector<std::string> vars;
+  bool list = false;
+  bool json = false;
+  std::string junit;
 };
 
 }  // namespace flushcheck::cli

@@ -1,5 +1,6 @@
-// The flushcheck CLI. Exit status: 0 it ran (whatever the child did),
-// 2 usage error, 3 the program could not be started, 4 harness failure.
+// The flushcheck CLI. Exit status: 0 it ran (whatever the child did; for
+// `gate`, every case passed), 1 a gate case failed, 2 usage error, 3 the program could not be
+// started, 4 harness failure.
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -68,11 +69,13 @@ const char* empty_option_value(int argc, char** argv) {
 
 int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
             flushcheck::cli::matrix_command& matrix_cmd, flushcheck::cli::count_command& count_cmd,
-            flushcheck::cli::explore_command& explore_cmd) {
+            flushcheck::cli::explore_command& explore_cmd,
+            flushcheck::cli::gate_command& gate_cmd) {
   if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
   if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
   if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
   if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
+  if (app.got_subcommand(gate_cmd.app)) return gate_cmd.execute();
   return flushcheck::cli::exit_usage;
 }
 
@@ -97,6 +100,7 @@ int main(int argc, char** argv) {
   flushcheck::cli::matrix_command matrix_cmd(app);
   flushcheck::cli::count_command count_cmd(app);
   flushcheck::cli::explore_command explore_cmd(app);
+  flushcheck::cli::gate_command gate_cmd(app);
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
@@ -114,7 +118,7 @@ int main(int argc, char** argv) {
     return flushcheck::cli::exit_usage;
   }
   try {
-    return with_report_written(execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd));
+    return with_report_written(execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd));
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -13,7 +13,9 @@
 
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/report.hpp"
+#include "flushcheck/repro.hpp"
 #include "flushcheck/run.hpp"
 
 namespace flushcheck {
@@ -109,14 +111,16 @@ gate_result gate_run::run() const {
   o.nonblock = nonblock_;
   o.env = clean_environment();
   o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir.path);
-  for (const auto& e : env_) o.env.push_back(e);
+  for (const auto& e : env_) o.env.push_back(with_logdir(e, dir.path));
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = cut_;
   o.trace = traced_ || cut_.needs_tracer() || !faults_.empty();
   o.keep = {keep_policy::kind::all, 0};  // records are counted over the whole output
   o.timeout = timeout_;
+  o.on_spawn = on_spawn_;
   gate_result r;
+  r.repro = "mkdir -p " + shell_quote(dir.path) + " && " + repro_command(o);
   r.obs = flushcheck::run(o);
   std::vector<std::string> names;
   if (DIR* d = ::opendir(dir.path.c_str())) {
@@ -172,7 +176,7 @@ std::ostream& operator<<(std::ostream& os, const gate_result& r) {
   for (const auto& [name, f] : r.files)
     os << "file " << name << ": " << f.content.size() << " bytes in " << f.write_calls
        << " writes: \"" << printable(f.content, 400) << "\"\n";
-  return os;
+  return os << "repeat: " << r.repro << "\n";
 }
 
 std::ostream& operator<<(std::ostream& os, const gate_check& c) {

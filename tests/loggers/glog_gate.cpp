@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "flushcheck/gate.hpp"
-#include "table.hpp"
+#include "flushcheck/logger_table.hpp"
 
 namespace flushcheck {
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "flushcheck/gate.hpp"
-#include "table.hpp"
+#include "flushcheck/logger_table.hpp"
 
 namespace flushcheck {
 namespace {

@@ -9,6 +9,7 @@
 ///                  .run();
 ///     EXPECT_TRUE(flushcheck::records_through(r.file("app.log").content, 19)) << r;
 #include <chrono>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -32,6 +33,9 @@ struct log_file {
 struct gate_result {
   observation obs;
   std::map<std::string, log_file> files;  ///< by the name given to watch()
+  /// The shell line that repeats the run: its log directory made again,
+  /// then `env -i ... flushcheck run ...` (the log files stay there).
+  std::string repro;
   /// The watched file NAME; throws std::out_of_range naming what exists if
   /// the program did not write it.
   const log_file& file(const std::string& name) const;
@@ -53,7 +57,7 @@ class gate_run {
   gate_run& stdout_to(sink_kind k);
   gate_run& stderr_to(sink_kind k);
   gate_run& stderr_to_stdout();
-  gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"
+  gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"; "{logdir}" replaced
   /// After the run, reads the file in the log directory whose name contains
   /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);
   /// symlinks are skipped. result.file(TEXT) is it.
@@ -79,6 +83,12 @@ class gate_run {
     traced_ = false;
     return *this;
   }
+  /// Called with the program's pid (its process group) when it starts, as
+  /// run_options::on_spawn: the CLI's signal handler kills that group.
+  gate_run& on_spawn(std::function<void(int)> f) {
+    on_spawn_ = std::move(f);
+    return *this;
+  }
   /// Runs the program (traced unless untraced()); throws spawn_error if it cannot start.
   gate_result run() const;
 
@@ -94,6 +104,7 @@ class gate_run {
   reader_policy reader_;
   bool nonblock_ = false;
   bool traced_ = true;
+  std::function<void(int)> on_spawn_;
 };
 
 /// A check's outcome: true or false, and why, for people.

@@ -1,7 +1,8 @@
 #pragma once
-// Each gate case adds its row to the table of docs/loggers.md: with
-// FLUSHCHECK_LOGGERS_TABLE=FILE set (ci/update-docs sets it), one
-// tab-separated line per case is appended to FILE.
+/// The table of docs/loggers.md: each gate case (a C++ gate in tests/loggers/
+/// or a gate file's case with a row) adds its row. With
+/// FLUSHCHECK_LOGGERS_TABLE=FILE set (ci/update-docs sets it), one
+/// tab-separated line per case is appended to FILE; without it, nothing.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -30,8 +31,8 @@ inline void add_row(const row& r) {
   }
 }
 
-inline long survived(const std::string& text) {
-  return static_cast<long>(record_numbers(text).size());
+inline long survived(const std::string& text, const std::string& tag = "rec ") {
+  return static_cast<long>(record_numbers(text, tag).size());
 }
 
 inline std::string per_record(long writes, long records) {

@@ -1,0 +1,35 @@
+#pragma once
+/// One reporter per format for a gate file's results (`flushcheck gate`),
+/// each in its own file (src/gate_report_{text,json,junit}.cpp), as for the
+/// matrix (matrix_report.hpp). Each takes the finished value and returns
+/// the whole output.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "flushcheck/gate_file.hpp"
+
+namespace flushcheck {
+
+struct gate_report {
+  std::string file;  ///< the gate file's path
+  std::vector<gate_case_result> cases;
+  std::size_t failed() const;
+};
+
+/// For people: a line per case (PASS, or FAIL with each failed expectation
+/// and the line that repeats the run), then the count.
+std::string gate_text(const gate_report& r);
+
+/// Every case and check ("schema": gate_json_schema_version; docs/cli.md).
+inline constexpr int gate_json_schema_version = 1;
+nlohmann::json to_json(const gate_report& r);
+
+/// JUnit XML as CI systems read it (Jenkins, GitLab, GitHub Actions'
+/// test reporters): <testsuites> with one <testsuite> per gate file, one
+/// <testcase> per case, a <failure> per failed case. Valid XML 1.0 whatever
+/// bytes the program wrote.
+std::string gate_junit(const gate_report& r);
+
+}  // namespace flushcheck

@@ -1,0 +1,241 @@
+// `flushcheck gate FILE` as a user runs it: gate files of sh programs (no
+// one here wrote sh), their verdicts and exit codes, the JUnit file read
+// back, and bad files answered with the line and the reason.
+#include <gtest/gtest.h>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "cli_runner.hpp"
+#include "flushcheck/run.hpp"
+#include "flushcheck/target_set.hpp"
+
+namespace flushcheck {
+namespace {
+
+/// A gate file with TEXT in the test's temporary directory; its path.
+std::string gate_file_with(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// sh prints records "rec 0".."rec 4", one printf (one write) each, then
+// waits at a marker: a program no one here wrote.
+const std::string five_records = R"(
+records = 5
+[defaults]
+command = ["sh", "-c", 'i=0; while [ $i -lt 5 ]; do printf "rec %d\n" $i; i=$((i+1)); done; echo logged >&3; read x <&3; exit 3']
+cut = "KILL@marker:1"
+
+[[case]]
+name = "all_five"
+[[case.expect]]
+records_through = 4
+max_writes_per_record = 1
+[[case.expect]]
+visible_at_marker = 1
+text = "rec 4"
+
+[[case]]
+name = "wants_ten"
+[[case.expect]]
+records_through = 9
+
+[[case]]
+name = "wrong_config_not_caught"
+[[case.expect]]
+records_through = 4
+holds = false
+)";
+
+TEST(gate_file, passes_and_fails_cases_with_the_line_that_repeats_them) {
+  const auto r = cli({"gate", gate_file_with("five.toml", five_records)});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  all_five (3 checks, killed by SIGKILL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL  wants_ten: records_through 9 in stdout: every record through 9 "
+                       "should have arrived in order; arrived: [0 1 2 3 4]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL  wrong_config_not_caught: records_through 4 in stdout (must fail): "
+                       "it held"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("repeat: mkdir -p '[^']+' && env -i .* "
+                                                  "flushcheck run --stdout=pipe .*--kill=KILL@"
+                                                  "marker:1 .*-- 'sh' '-c'")))
+      << r.out;
+  EXPECT_NE(r.out.find("five.toml: 1 of 3 cases passed"), std::string::npos) << r.out;
+}
+
+TEST(gate_file, json_has_every_check) {
+  const auto r = cli({"gate", "--json", gate_file_with("five.toml", five_records)});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["passed"], 1);
+  EXPECT_EQ(j["failed"], 2);
+  ASSERT_EQ(j["cases"].size(), 3u);
+  const auto& first = j["cases"][0];
+  EXPECT_EQ(first["status"], "killed by SIGKILL");
+  ASSERT_EQ(first["checks"].size(), 3u);
+  EXPECT_EQ(first["checks"][1]["what"], "max_writes_per_record 1 in stdout");
+  EXPECT_EQ(first["checks"][1]["why"],
+            "5 records arrived in 5 write calls (1 per record; at most 1)");
+  EXPECT_EQ(j["cases"][2]["checks"][0]["must_hold"], false);
+  EXPECT_EQ(j["cases"][2]["checks"][0]["held"], true);
+}
+
+TEST(gate_file, list_and_case_choose_what_runs) {
+  const std::string f = gate_file_with("five.toml", five_records);
+  const auto list = cli({"gate", f, "--list"});
+  EXPECT_EQ(list.code, 0);
+  EXPECT_EQ(list.out, "all_five\nwants_ten\nwrong_config_not_caught\n");
+  const auto one = cli({"gate", f, "--case", "all_five"});
+  EXPECT_EQ(one.code, 0) << one.out;
+  EXPECT_NE(one.out.find("1 of 1 cases passed"), std::string::npos) << one.out;
+}
+
+// The JUnit file as CI systems read it. Jenkins' schema
+// (jenkinsci/xunit-plugin, src/main/resources/org/jenkinsci/plugins/xunit/
+// types/model/xsd/junit-10.xsd) requires testsuite's name, tests, failures
+// and errors, and testcase's name; time is digits and a '.'; GitLab reads
+// testcase's classname and name and the failure's text.
+TEST(gate_file, junit_is_read_back_as_ci_systems_read_it) {
+  const std::string xml = ::testing::TempDir() + "gate.xml";
+  ASSERT_EQ(cli({"gate", gate_file_with("five.toml", five_records), "--junit", xml}).code, 1);
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  const auto& suites = doc.get_child("testsuites");
+  EXPECT_EQ(suites.get<int>("<xmlattr>.tests"), 3);
+  EXPECT_EQ(suites.get<int>("<xmlattr>.failures"), 2);
+  const auto& suite = suites.get_child("testsuite");
+  EXPECT_EQ(suite.get<std::string>("<xmlattr>.name"), "five");
+  EXPECT_EQ(suite.get<int>("<xmlattr>.errors"), 0);
+  EXPECT_TRUE(
+      std::regex_match(suite.get<std::string>("<xmlattr>.time"), std::regex(R"(\d+\.\d+)")));
+  std::vector<std::string> names, failures;
+  for (const auto& [tag, c] : suite) {
+    if (tag != "testcase") continue;
+    names.push_back(c.get<std::string>("<xmlattr>.name"));
+    EXPECT_EQ(c.get<std::string>("<xmlattr>.classname"), "flushcheck.gate.five");
+    if (auto f = c.get_child_optional("failure")) {
+      EXPECT_EQ(f->get<std::string>("<xmlattr>.type"), "expectation");
+      failures.push_back(f->get<std::string>("<xmlattr>.message"));
+      EXPECT_NE(f->data().find("repeat: mkdir -p"), std::string::npos) << f->data();
+    }
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"all_five", "wants_ten", "wrong_config_not_caught"}));
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_EQ(failures[0].rfind("records_through 9 in stdout: every record", 0), 0u) << failures[0];
+}
+
+// Control bytes and bytes that are not UTF-8 reach the XML through the
+// program's arguments (in the repeat line) and what it printed: the file
+// must still parse, with each such byte as the text "\xHH".
+TEST(gate_file, junit_stays_valid_xml_whatever_bytes_it_carries) {
+  const std::string xml = ::testing::TempDir() + "bytes.xml";
+  const std::string f = gate_file_with("bytes.toml", R"(
+[[case]]
+name = "odd_bytes"
+command = ["sh", "-c", 'printf "rec 0 \001\377 <&>\n"', "\u0001<&\"'>"]
+[[case.expect]]
+no_torn_record = 'rec \d+ ok'
+)");
+  ASSERT_EQ(cli({"gate", f, "--junit", xml}).code, 1);
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  const auto& failure = doc.get_child("testsuites.testsuite.testcase.failure");
+  EXPECT_NE(failure.data().find("\\x01<&\""), std::string::npos) << failure.data();
+  EXPECT_NE(failure.data().find("rec 0 \\x01\\xff <&>"), std::string::npos) << failure.data();
+}
+
+struct bad_file {
+  std::string text;
+  std::string error;  // after "flushcheck: PATH:"
+};
+
+TEST(gate_file, bad_files_get_the_line_and_the_reason) {
+  const std::string run = "[[case]]\nname = \"a\"\ncommand = [\"true\"]\n";
+  const std::vector<bad_file> cases = {
+      {"records = [", "1: Error while parsing array"},
+      {"recrods = 3\n" + run, "1: unknown key 'recrods'"},
+      {run, "1: case 'a': no [[case.expect]]"},
+      {"[[case]]\nname = \"a b\"", "1: a case needs a name of letters"},
+      {run + "[[case.expect]]\nin = \"file:app.log\"\nin_order = true", "6: in = \"file:app.log\""},
+      {run + "cut = \"KILL@marker:x\"\n[[case.expect]]\nin_order = true", "4: cut: "},
+      {run + "stdout = \"tty\"\n[[case.expect]]\nin_order = true", "4: stdout = \"tty\""},
+      {run + "[[case.expect]]\nno_torn_record = \"((\"", "5: no_torn_record: bad pattern"},
+      {run + "[[case.expect]]\nvisible_at_marker = 1", "4: visible_at_marker needs text"},
+      {run + "faults = [\"EAGAIN@write:2\", \"EWHAT@write:1\"]\n[[case.expect]]\nin_order = true",
+       "4: faults: "},
+      {run + "[[case.expect]]\nrecords_through = \"9\"", "5: records_through: expected an integer"},
+      {run + "[[case.expect]]\nin_order = true\n" + run + "[[case.expect]]\nin_order = true",
+       "6: a second case named 'a'"},
+      {"library = \"x\"", "1: no [[case]]"},
+  };
+  for (const auto& c : cases) {
+    const std::string path = gate_file_with("bad.toml", c.text);
+    const auto r = cli({"gate", path});
+    EXPECT_EQ(r.code, 2) << c.text;
+    EXPECT_EQ(r.err.rfind("flushcheck: " + path + ":" + c.error, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(gate_file, bad_flags_and_a_missing_program_have_their_exit_codes) {
+  const std::string f = gate_file_with("five.toml", five_records);
+  EXPECT_EQ(cli({"gate", ::testing::TempDir() + "none.toml"}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--case", "nope"}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--var", "novalue"}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--junit", "/proc/nonexistent/x.xml"}).code, 2);
+  const auto missing = cli({"gate", gate_file_with("missing.toml", R"(
+[[case]]
+name = "a"
+command = ["/nonexistent/program"]
+[[case.expect]]
+in_order = true
+)")});
+  EXPECT_EQ(missing.code, 3) << missing.err;
+  EXPECT_NE(missing.err.find("/nonexistent/program"), std::string::npos) << missing.err;
+}
+
+// A fault (docs/faults.md) in a gate file: the second printf's write fails
+// with EIO, sh says so on stderr, and record 1 is lost.
+TEST(gate_file, faults_lose_what_they_hit) {
+  const auto r = cli({"gate", gate_file_with("fault.toml", R"(
+[[case]]
+name = "eio"
+command = ["sh", "-c", 'for i in 0 1 2; do printf "rec %d\n" $i; done']
+faults = ["EIO@write:2"]
+[[case.expect]]
+records_through = 2
+holds = false
+[[case.expect]]
+in_order = true
+max_writes_per_record = 1.5
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  eio (3 checks"), std::string::npos) << r.out;
+}
+
+TEST(gate_file, vars_name_programs) {
+  const auto r = cli({"gate", "--var", "prog=/bin/echo", gate_file_with("var.toml", R"(
+[[case]]
+name = "echo"
+command = ["{prog}", "rec 0"]
+[[case.expect]]
+records_through = 0
+[[case.expect]]
+exit_code = 0
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace flushcheck
