@@ -183,5 +183,26 @@ TEST(boost_log_gate, async_sink_without_flush_keeps_a_prefix) {
   }
 }
 
+// ENOSPC at the 3rd write to the log file (auto_flush: one write per record).
+// text_file_backend finds its stream no longer good at the next record,
+// closes the file and opens it again with its open_mode, trunc by default
+// (text_file_backend.cpp): the records written before the failure are
+// erased with the failed one. Observed, not promised: what is asserted is
+// only that what is left is in order.
+TEST(boost_log_gate, enospc_once_on_the_file_erases_what_was_written) {
+  auto r = gate_run({prog, "file_auto_flush", std::to_string(records), "return"})
+               .watch("app.log")
+               .fault("ENOSPC@file:{logdir}/app.log:write:3")
+               .kill_at_marker(1)
+               .run();
+  ASSERT_EQ(r.fault().events.size(), 1u) << r;
+  EXPECT_TRUE(records_in_order(app_log(r))) << r;
+  const bool erased = record_numbers(app_log(r)).empty() || record_numbers(app_log(r))[0] != 0;
+  table.add(
+      "text_file_backend, auto_flush", "file", "ENOSPC at write 3, SIGKILL", app_log(r),
+      app_log_writes(r), "observation",
+      erased ? "records 0-2 gone: the file is reopened with trunc after the failed write" : "");
+}
+
 }  // namespace
 }  // namespace flushcheck

@@ -113,5 +113,24 @@ TEST(log4cxx_gate, console_appender_flushes_every_record) {
   }
 }
 
+// ENOSPC at the 3rd write to the log file (ImmediateFlush: one write per
+// record). FileOutputStream::write throws an IOException for the failed
+// write, and it leaves the logging call: nothing between the appender and
+// the application catches it, so the program ends in std::terminate
+// (SIGABRT) at the first failed write. Observed, not promised.
+TEST(log4cxx_gate, enospc_once_on_the_file_ends_the_program) {
+  auto r = gate_run({prog, "file", std::to_string(records), "return"})
+               .watch("app.log")
+               .fault("ENOSPC@file:{logdir}/app.log:write:3")
+               .run();
+  ASSERT_EQ(r.fault().events.size(), 1u) << r;
+  const auto& f = r.file("app.log");
+  EXPECT_TRUE(records_prefix(f.content, records)) << r;
+  const bool aborted = r.obs.status == wait_status::signaled(SIGABRT, r.obs.status.core_dumped());
+  table.add("FileAppender (ImmediateFlush, the default)", "file", "ENOSPC at write 3", f.content,
+            f.write_calls, "observation",
+            aborted ? "the IOException leaves the logging call: std::terminate, SIGABRT" : "");
+}
+
 }  // namespace
 }  // namespace flushcheck
