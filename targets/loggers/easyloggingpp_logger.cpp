@@ -1,0 +1,137 @@
+// A program that logs with Easylogging++ (9.97, Debian 12's
+// libeasyloggingpp-dev: the header and easylogging++.cc, no compiled
+// library) the way an application would, for the gates in
+// tests/loggers/easyloggingpp_gate.cpp.
+//
+//   easyloggingpp_logger CONFIG RECORDS DEATH
+//
+// Logs RECORDS records "rec N info" (every 5th "rec N warn", at WARNING) with
+// LOG(INFO) / LOG(WARNING) on the "default" logger, reconfigured from
+// el::Configurations: setToDefault(), then Format "%msg" at Level::Global (the
+// message alone; the log builder adds the '\n') and Filename
+// $FLUSHCHECK_LOG_DIR/app.log, which is opened when the logger is configured,
+// std::fstream out|app (File::newFileStream, easylogging++.cc:731; fstream_t,
+// easylogging++.h:535). Then a marker "logged" (the gate may kill it there),
+// then DEATH: return | exit | _exit | abort | segv (raise(SIGSEGV)) |
+// flush_exit (el::Loggers::flushAll(), then _exit) | logger_flush_exit (the
+// default logger's flush(), then _exit).
+//
+// CONFIG: default (setToDefault, ToStandardOutput off) | immediate_flush
+// (LoggingFlag::ImmediateFlush, LogFlushThreshold 100) | threshold_16
+// (LogFlushThreshold 16) | threshold_100 (LogFlushThreshold 100) | stdout
+// (ToFile off, ToStandardOutput on).
+//
+// How Easylogging++ flushes the file (DefaultLogDispatchCallback::dispatch,
+// easylogging++.cc:2219-2247): it writes the line into the std::fstream, then
+// flushes that stream if the ImmediateFlush flag is set or isFlushNeeded(level),
+// `++m_unflushedCount[level] >= logFlushThreshold(level)` (easylogging++.h:2265):
+// - the flags start at ELPP_DEFAULT_LOGGING_FLAGS, 0 (easylogging++.cc:2058):
+//   ImmediateFlush is off by default;
+// - setToDefault() sets LogFlushThreshold "0" (easylogging++.cc:376), so
+//   `++count >= 0` holds at every record: the default flushes every record;
+// - the count is kept per level, and reset only for the level that flushed
+//   (Logger::flush(Level, fstream*), easylogging++.cc:690); the levels share one
+//   std::fstream per file name (TypedConfigurations::insertFile,
+//   easylogging++.cc:1802), so a flush at INFO also sends the WARNINGs before it.
+// - Logger::flush() and Loggers::flushAll() flush the streams; so does
+//   ~RegisteredLoggers() (easylogging++.h:2355) when elStorage is destroyed at
+//   exit. _exit and abort destroy nothing.
+// ToStandardOutput writes `std::cout << line << std::flush` (ELPP_COUT and
+// ELPP_COUT_LINE, easylogging++.h:530 and 541): every record, whatever the
+// threshold.
+//
+// The crash handler: with ELPP_FEATURE_CRASH_LOG (required here), the
+// elCrashHandler that INITIALIZE_EASYLOGGINGPP defines installs
+// defaultCrashHandler (easylogging++.h:4536-4547, easylogging++.cc:2894-2917)
+// for SIGFPE, SIGILL, SIGSEGV and SIGINT (SIGABRT only with
+// ELPP_HANDLE_SIGABRT). It logs "CRASH HANDLED; ..." at FATAL on the default
+// logger, whose FATAL then logs "Aborting application..." and calls ::abort()
+// (Writer::triggerDispatch, easylogging++.cc:2645-2653): nothing is flushed
+// but what the logger's own threshold flushes.
+#include <easylogging++.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "flushcheck/marker.h"
+
+#if !defined(ELPP_FEATURE_CRASH_LOG) && !defined(ELPP_FEATURE_ALL)
+#error "build with ELPP_FEATURE_CRASH_LOG: the gate's segv rows expect the default crash handler"
+#endif
+
+INITIALIZE_EASYLOGGINGPP
+
+namespace {
+
+bool valid(const std::string& config, const std::string& death) {
+  bool known = false;
+  for (const char* c : {"default", "immediate_flush", "threshold_16", "threshold_100", "stdout"})
+    known = known || config == c;
+  if (!known) return false;
+  for (const char* d :
+       {"return", "exit", "_exit", "abort", "segv", "flush_exit", "logger_flush_exit"})
+    if (death == d) return true;
+  return false;
+}
+
+/// Reconfigures the default logger as CONFIG says (valid() said it is known).
+void configure(const std::string& config, const std::string& file) {
+  el::Configurations conf;
+  conf.setToDefault();  // easylogging++.cc:364: ToFile, ToStandardOutput on, threshold 0
+  // set() at Level::Global sets every level too (Configurations::set, easylogging++.cc:349).
+  conf.set(el::Level::Global, el::ConfigurationType::Format, "%msg");
+  conf.set(el::Level::Global, el::ConfigurationType::Filename, file);
+  const bool to_stdout = config == "stdout";
+  conf.set(el::Level::Global, el::ConfigurationType::ToFile, to_stdout ? "false" : "true");
+  conf.set(el::Level::Global, el::ConfigurationType::ToStandardOutput,
+           to_stdout ? "true" : "false");
+  if (config == "threshold_16")
+    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "16");
+  if (config == "threshold_100" || config == "immediate_flush")
+    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "100");
+  if (config == "immediate_flush") el::Loggers::addFlag(el::LoggingFlag::ImmediateFlush);
+  el::Loggers::reconfigureLogger("default", conf);
+}
+
+/// Ends the process as DEATH says; returns main's status for "return".
+int die(const std::string& death) {
+  if (death == "exit") std::exit(0);
+  if (death == "_exit") _exit(0);
+  if (death == "abort") std::abort();        // SIGABRT: not handled without ELPP_HANDLE_SIGABRT
+  if (death == "segv") std::raise(SIGSEGV);  // the crash handler logs, then aborts
+  if (death == "flush_exit") {
+    el::Loggers::flushAll();  // "to flush all log files for all levels" (README.md)
+    _exit(0);
+  }
+  if (death == "logger_flush_exit") {
+    el::Loggers::getLogger("default")->flush();  // Logger::flush, easylogging++.cc:680
+    _exit(0);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4 || !valid(argv[1], argv[3])) {
+    std::fprintf(stderr, "usage: easyloggingpp_logger CONFIG RECORDS DEATH\n");
+    return 64;
+  }
+  const std::string config = argv[1], death = argv[3];
+  const long records = std::atol(argv[2]);
+  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
+  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
+  flushcheck_marker_init();
+  configure(config, file);
+  for (long i = 0; i < records; ++i) {
+    if (i % 5 == 4)
+      LOG(WARNING) << "rec " << i << " warn";
+    else
+      LOG(INFO) << "rec " << i << " info";
+  }
+  flushcheck_marker("logged");
+  return die(death);
+}
