@@ -171,6 +171,8 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
       {run + "cut = \"KILL@marker:x\"\n[[case.expect]]\nin_order = true", "4: cut: "},
       {run + "stdout = \"tty\"\n[[case.expect]]\nin_order = true", "4: stdout = \"tty\""},
       {run + "[[case.expect]]\nno_torn_record = \"((\"", "5: no_torn_record: bad pattern"},
+      {run + "[[case.expect]]\nno_torn_record = '\\99999999999999999999'",
+       "5: no_torn_record: bad pattern"},
       {run + "[[case.expect]]\nvisible_at_marker = 1", "4: visible_at_marker needs text"},
       {run + "faults = [\"EAGAIN@write:2\", \"EWHAT@write:1\"]\n[[case.expect]]\nin_order = true",
        "4: faults: "},
@@ -222,6 +224,20 @@ max_writes_per_record = 1.5
 )")});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS  eio (3 checks"), std::string::npos) << r.out;
+}
+
+// A record line of 200,000 bytes: std::regex recursed once per character and
+// overflowed the stack at ~30,000 (record_pattern.hpp); Boost.Regex does not.
+TEST(gate_file, a_long_line_is_matched_without_recursion) {
+  const auto r = cli({"gate", gate_file_with("long.toml", R"(
+[[case]]
+name = "long"
+command = ["sh", "-c", 'printf "rec 0 "; head -c 200000 /dev/zero | tr "\0" 1; echo']
+[[case.expect]]
+no_torn_record = 'rec \d+ \d+'
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  long (1 check"), std::string::npos) << r.out;
 }
 
 TEST(gate_file, vars_name_programs) {

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <regex>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 #include <toml++/toml.h>
 
@@ -14,8 +15,9 @@
 #include "flushcheck/gate_file.hpp"
 #include "flushcheck/kill_plan.hpp"
 #include "flushcheck/reader_policy.hpp"
+#include "flushcheck/record_pattern.hpp"
 #include "flushcheck/signals.hpp"
-#include "flushcheck/sink.hpp"
+#include "flushcheck/sink_kind.hpp"
 
 namespace flushcheck {
 
@@ -144,9 +146,9 @@ void set_check(const context& cx, const toml::node& v, gate_expect& e) {
     if (v.is_string()) {
       e.text = text(cx, v, k);
       try {
-        std::regex check(e.text, std::regex::ECMAScript);
-      } catch (const std::regex_error& err) {
-        cx.fail(v, "no_torn_record: bad pattern '" + e.text + "': " + err.what());
+        record_pattern check(e.text);
+      } catch (const usage_error& err) {
+        cx.fail(v, std::string("no_torn_record: ") + err.what());
       }
     } else if (!boolean(cx, v, k)) {
       cx.fail(v, "no_torn_record = false checks nothing: leave it out");
@@ -290,11 +292,9 @@ gate_case parse_defaults(const context& cx, const toml::table& t, std::vector<st
   return d;
 }
 
-toml::table read_toml(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw usage_error(path + ": no such gate file");
+toml::table read_toml(std::string_view source, const std::string& path) {
   try {
-    return toml::parse_file(path);
+    return toml::parse(source, path);
   } catch (const toml::parse_error& e) {
     throw usage_error(path + ":" + std::to_string(e.source().begin.line) + ": " +
                       std::string(e.description()));
@@ -318,7 +318,17 @@ context make_context(const std::string& path, const std::vector<std::string>& va
 }  // namespace
 
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
-  const toml::table doc = read_toml(path);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw usage_error(path + ": no such gate file");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (!(text << in.rdbuf())) throw usage_error(path + ": cannot read it");
+  return parse_gate_text(text.str(), path, vars);
+}
+
+gate_file parse_gate_text(std::string_view source, const std::string& path,
+                          const std::vector<std::string>& vars) {
+  const toml::table doc = read_toml(source, path);
   gate_file f;
   f.path = path;
   if (auto r = doc["records"]; r)

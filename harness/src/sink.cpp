@@ -18,12 +18,6 @@
 namespace flushcheck {
 
 namespace {
-constexpr std::pair<sink_kind, std::string_view> k_names[] = {
-    {sink_kind::pty, "pty"},   {sink_kind::pty_cooked, "pty-cooked"},
-    {sink_kind::pipe, "pipe"}, {sink_kind::file, "file"},
-    {sink_kind::null, "null"}, {sink_kind::full, "full"},
-};
-
 // The table remove_temporary_files() reads from a signal handler: a path
 // is written, then its slot marked in use (release); the handler reads the
 // mark (acquire), then the path.
@@ -75,18 +69,6 @@ listed_path::~listed_path() {
 }
 
 }  // namespace detail
-
-std::string_view to_string(sink_kind kind) noexcept {
-  for (auto [k, name] : k_names)
-    if (k == kind) return name;
-  return "?";
-}
-
-std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept {
-  for (auto [k, name] : k_names)
-    if (name == text) return k;
-  return std::nullopt;
-}
 
 sink sink::open(sink_kind kind, keep_policy keep) {
   sink s;

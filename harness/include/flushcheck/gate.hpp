@@ -134,7 +134,8 @@ gate_check records_each_once(const std::string& text, long logged, const std::st
 gate_check no_torn_record(const std::string& text);
 /// The threaded mode, for many writers at once: every line of TEXT is one
 /// whole record, matching WHOLE_LINE (an ECMAScript regex of one record's
-/// line: R"(\[[^\]]*\] \[app\] \[(info|error)\] rec \d+ (info|error))"), and
+/// line, matched by Boost.Regex: record_pattern.hpp;
+/// R"(\[[^\]]*\] \[app\] \[(info|error)\] rec \d+ (info|error))"), and
 /// TEXT ends with '\n'. A line that does not match is torn: two records run
 /// together, or one cut short. Throws usage_error for a bad pattern.
 gate_check no_torn_record(const std::string& text, const std::string& whole_line);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flushcheck/gate.hpp"
@@ -67,6 +68,9 @@ struct gate_file {
 /// and "{NAME}" VALUE for each "NAME=VALUE" of VARS (`--var`; what CMake's
 /// flushcheck_add_gate_file passes for PROGRAMS).
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars = {});
+/// The same for TEXT, named PATH in messages ("{here}" is PATH's directory).
+gate_file parse_gate_text(std::string_view text, const std::string& path,
+                          const std::vector<std::string>& vars = {});
 
 struct gate_check_result {
   gate_expect expect;

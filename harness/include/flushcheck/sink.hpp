@@ -12,15 +12,10 @@
 #include "flushcheck/capture.hpp"
 #include "flushcheck/observation.hpp"
 #include "flushcheck/reader_policy.hpp"
+#include "flushcheck/sink_kind.hpp"
 #include "flushcheck/unique_fd.hpp"
 
 namespace flushcheck {
-
-enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
-
-/// "pty", "pty-cooked", "pipe", "file", "null", "full".
-std::string_view to_string(sink_kind kind) noexcept;
-std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;
 
 /// Removes the file sinks' temporary files that exist now. Async-signal-safe:
 /// for the CLI's handler of SIGINT, SIGTERM and SIGHUP, so that an

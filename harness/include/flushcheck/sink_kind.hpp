@@ -1,0 +1,14 @@
+#pragma once
+/// The kinds of sink a child's fd 1 or 2 can go to, and their names.
+#include <optional>
+#include <string_view>
+
+namespace flushcheck {
+
+enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
+
+/// "pty", "pty-cooked", "pipe", "file", "null", "full".
+std::string_view to_string(sink_kind kind) noexcept;
+std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;
+
+}  // namespace flushcheck
