@@ -47,7 +47,7 @@ function(flushcheck_add_gate_file name file)
   cmake_parse_arguments(arg "" "TIMEOUT" "LABELS;PROGRAMS" ${ARGN})
   set(vars "")
   foreach(p IN LISTS arg_PROGRAMS)
-    string(APPEND vars " --var \"${p}=$<TARGET_FILE:${p}>\"")
+    string(APPEND vars " --var [==[${p}=$<TARGET_FILE:${p}>]==]")
   endforeach()
   set(timeout 120)
   if(arg_TIMEOUT)
@@ -58,12 +58,15 @@ function(flushcheck_add_gate_file name file)
   file(READ "${_flushcheck_gate_file_template}" template)
   string(CONFIGURE "${template}" script @ONLY)
   # One script per configuration (the CLI's path differs); ctest includes
-  # the one of the configuration it tests (-C), else the build type's.
+  # the one of the configuration it tests (-C), else the build type's (a
+  # multi-config generator needs -C, as for any of its tests).
   set(base "${CMAKE_CURRENT_BINARY_DIR}/${name}_gate_file")
   file(GENERATE OUTPUT "${base}_$<CONFIG>.cmake" CONTENT "${script}")
   file(WRITE "${base}.cmake"
        "if(EXISTS \"${base}_\${CTEST_CONFIGURATION_TYPE}.cmake\")\n"
        "  include(\"${base}_\${CTEST_CONFIGURATION_TYPE}.cmake\")\n"
-       "else()\n  include(\"${base}_${CMAKE_BUILD_TYPE}.cmake\")\nendif()\n")
+       "elseif(EXISTS \"${base}_${CMAKE_BUILD_TYPE}.cmake\")\n"
+       "  include(\"${base}_${CMAKE_BUILD_TYPE}.cmake\")\n"
+       "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${base}.cmake")
 endfunction()

@@ -7,6 +7,9 @@
 #include <boost/property_tree/xml_parser.hpp>
 #include <nlohmann/json.hpp>
 
+#include <stdlib.h>
+
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -18,9 +21,26 @@
 namespace flushcheck {
 namespace {
 
-/// A gate file with TEXT in the test's temporary directory; its path.
+/// A file in a directory of this test's own, removed at exit (ctest runs
+/// the tests of this file in parallel: a shared name would be written by one
+/// while another reads it).
+std::string test_path(const std::string& name) {
+  struct own_dir {
+    std::string path;
+    own_dir() {
+      path = ::testing::TempDir() + "gate_file_test." +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".XXXXXX";
+      if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp " + path);
+    }
+    ~own_dir() { std::filesystem::remove_all(path); }
+  };
+  static const own_dir dir;
+  return dir.path + "/" + name;
+}
+
+/// A gate file with TEXT in the test's own directory; its path.
 std::string gate_file_with(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = test_path(name);
   std::ofstream(path) << text;
   return path;
 }
@@ -107,7 +127,7 @@ TEST(gate_file, list_and_case_choose_what_runs) {
 // and errors, and testcase's name; time is digits and a '.'; GitLab reads
 // testcase's classname and name and the failure's text.
 TEST(gate_file, junit_is_read_back_as_ci_systems_read_it) {
-  const std::string xml = ::testing::TempDir() + "gate.xml";
+  const std::string xml = test_path("gate.xml");
   ASSERT_EQ(cli({"gate", gate_file_with("five.toml", five_records), "--junit", xml}).code, 1);
   boost::property_tree::ptree doc;
   ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
@@ -135,19 +155,32 @@ TEST(gate_file, junit_is_read_back_as_ci_systems_read_it) {
   EXPECT_EQ(failures[0].rfind("records_through 9 in stdout: every record", 0), 0u) << failures[0];
 }
 
-// Control bytes and bytes that are not UTF-8 reach the XML through the
-// program's arguments (in the repeat line) and what it printed: the file
-// must still parse, with each such byte as the text "\xHH".
+/// Whether PATH is well-formed XML 1.0 to expat (python3's xml.etree), which,
+/// unlike Boost.PropertyTree's parser, rejects characters XML does not allow.
+bool well_formed(const std::string& path) {
+  run_options o;
+  o.argv = {"python3", "-c", "import sys, xml.etree.ElementTree as e; e.parse(sys.argv[1])", path};
+  o.env = clean_environment();
+  const auto obs = run(o);
+  EXPECT_EQ(obs.err.data, "");
+  return obs.status == wait_status::exited(0);
+}
+
+// Control bytes, U+FFFF and bytes that are not UTF-8 reach the XML through
+// the program's arguments (in the repeat line), what it printed and the gate
+// file's name: the file must still be XML, with each such byte as "\xHH".
 TEST(gate_file, junit_stays_valid_xml_whatever_bytes_it_carries) {
-  const std::string xml = ::testing::TempDir() + "bytes.xml";
-  const std::string f = gate_file_with("bytes.toml", R"(
+  const std::string xml = test_path("bytes.xml");
+  // The file's name is not UTF-8 (F8 is no lead byte), an argument is U+FFFF.
+  const std::string f = gate_file_with("bytes-\xf8\x80\x80.toml", R"(
 [[case]]
 name = "odd_bytes"
-command = ["sh", "-c", 'printf "rec 0 \001\377 <&>\n"', "\u0001<&\"'>"]
+command = ["sh", "-c", 'printf "rec 0 \001\377 <&>\n"', "\u0001<&\"'>", "\uFFFF"]
 [[case.expect]]
 no_torn_record = 'rec \d+ ok'
 )");
   ASSERT_EQ(cli({"gate", f, "--junit", xml}).code, 1);
+  EXPECT_TRUE(well_formed(xml));
   boost::property_tree::ptree doc;
   ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
   const auto& failure = doc.get_child("testsuites.testsuite.testcase.failure");
@@ -180,6 +213,23 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
       {run + "[[case.expect]]\nin_order = true\n" + run + "[[case.expect]]\nin_order = true",
        "6: a second case named 'a'"},
       {"library = \"x\"", "1: no [[case]]"},
+      {run + "[[case.expect]]\nmax_writes_per_record = 9007199254740993",
+       "5: max_writes_per_record"},
+      {run + "[[case.expect]]\nmax_writes_per_record = nan", "5: max_writes_per_record"},
+      {run + "[[case.expect]]\nvisible_at_marker = 0\ntext = \"x\"",
+       "5: visible_at_marker: expected"},
+      {run +
+           "watch = [\"a\"]\n[[case.expect]]\nin = \"file:a\"\nvisible_at_marker = 1\ntext = \"x\"",
+       "5: visible_at_marker reads stdout or stderr"},
+      {run + "stdout = \"null\"\n[[case.expect]]\nin_order = true", "6: in = \"stdout\", but"},
+      {run + "traced = false\n[[case.expect]]\nmax_writes_per_record = 1",
+       "6: max_writes_per_record needs"},
+      {"records = -1\n" + run + "[[case.expect]]\nin_order = true", "1: records: expected"},
+      {"[[case]]\nname = \"a\"\ncommand = [\"{nope}\"]\n[[case.expect]]\nin_order = true",
+       "3: unknown placeholder {nope}"},
+      {"[[case]]\nname = \"a\"\ncommand = [\"x\", \"{records}\"]\n[[case.expect]]\nin_order = true",
+       "3: unknown placeholder {records} (set records = N)"},
+      {run + "stdout = \"a\\nb\"\n[[case.expect]]\nin_order = true", "4: stdout = \"a\\nb\""},
   };
   for (const auto& c : cases) {
     const std::string path = gate_file_with("bad.toml", c.text);
@@ -192,7 +242,7 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
 
 TEST(gate_file, bad_flags_and_a_missing_program_have_their_exit_codes) {
   const std::string f = gate_file_with("five.toml", five_records);
-  EXPECT_EQ(cli({"gate", ::testing::TempDir() + "none.toml"}).code, 2);
+  EXPECT_EQ(cli({"gate", test_path("none.toml")}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--case", "nope"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--var", "novalue"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--junit", "/proc/nonexistent/x.xml"}).code, 2);
@@ -204,7 +254,8 @@ command = ["/nonexistent/program"]
 in_order = true
 )")});
   EXPECT_EQ(missing.code, 3) << missing.err;
-  EXPECT_NE(missing.err.find("/nonexistent/program"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.out.find("ERROR a: cannot start /nonexistent/program"), std::string::npos)
+      << missing.out;
 }
 
 // A fault (docs/faults.md) in a gate file: the second printf's write fails
@@ -238,6 +289,82 @@ no_torn_record = 'rec \d+ \d+'
 )")});
   EXPECT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS  long (1 check"), std::string::npos) << r.out;
+}
+
+// holds = false must not pass when the check could not look: here the log
+// file was never written and no record arrived to divide the writes by.
+TEST(gate_file, a_check_that_could_not_look_fails_even_when_it_must_fail) {
+  const auto r = cli({"gate", gate_file_with("unchecked.toml", R"(
+[[case]]
+name = "unchecked"
+command = ["true"]
+watch = ["app.log"]
+[[case.expect]]
+in = "file:app.log"
+records_through = 0
+holds = false
+[[case.expect]]
+max_writes_per_record = 1
+)")});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  unchecked: records_through 0 in file:app.log (must fail): could not "
+                       "check: the program wrote no log file 'app.log'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("max_writes_per_record 1 in stdout: could not check: no record arrived"),
+            std::string::npos)
+      << r.out;
+}
+
+// {here}, {records}, --var and the run's {logdir} in one case; env in place
+// of the clean environment's own PATH; stderr merged into stdout.
+TEST(gate_file, placeholders_env_and_a_merged_stderr) {
+  const std::string f = gate_file_with("places.toml", R"(
+records = 3
+[[case]]
+name = "places"
+command = ["sh", "-c", 'echo "rec 0 $1 $2 {records}"; echo "rec 1 $PATH" >&2; echo "rec 2 $FLUSHCHECK_LOG_DIR"', "sh", "{here}", "{who}"]
+env = { PATH = "/bin:/usr/bin:/opt/x y" }
+stderr = "stdout"
+[[case.expect]]
+records_through = 2
+no_torn_record = 'rec 0 /\S+ me 3|rec 1 /bin:/usr/bin:/opt/x y|rec 2 /\S+/flushcheck-gate-\w+'
+)");
+  const auto r = cli({"gate", "--json", "--var", "who=me", f});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string repro = j["cases"][0]["repro"];
+  EXPECT_NE(repro.find(" PATH='/bin:/usr/bin:/opt/x y' "), std::string::npos) << repro;
+  EXPECT_EQ(repro.find("PATH=/usr/local/bin"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("--stderr=stdout"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("--timeout=20000"), std::string::npos) << repro;
+}
+
+// A program that cannot start is an <error>, the other cases still run and
+// the JUnit file is whole; the exit status is 3, as for `flushcheck run`.
+TEST(gate_file, a_program_that_cannot_start_is_an_error_case) {
+  const std::string xml = test_path("spawn.xml");
+  const auto r = cli({"gate", "--junit", xml, gate_file_with("spawn.toml", R"(
+[[case]]
+name = "missing"
+command = ["/nonexistent/program"]
+[[case.expect]]
+in_order = true
+[[case]]
+name = "present"
+command = ["echo", "rec 0"]
+[[case.expect]]
+records_through = 0
+)")});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("ERROR missing: cannot start /nonexistent/program"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("PASS  present"), std::string::npos) << r.out;
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  EXPECT_EQ(doc.get<int>("testsuites.<xmlattr>.errors"), 1);
+  EXPECT_EQ(doc.get<int>("testsuites.<xmlattr>.failures"), 0);
+  EXPECT_EQ(doc.get<std::string>("testsuites.testsuite.testcase.error.<xmlattr>.type"), "spawn");
 }
 
 TEST(gate_file, vars_name_programs) {

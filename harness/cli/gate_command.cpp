@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/gate_report.hpp"
 
 namespace flushcheck::cli {
@@ -24,7 +25,8 @@ gate_command::gate_command(CLI::App& parent) {
   app->add_option("--junit", junit, "also write JUnit XML to this file (for CI systems)");
   app->footer(
       "Exit status: 0 every case passed, 1 a case failed, 2 a bad gate file or flag (with\n"
-      "the file's line and the reason), 3 a program could not be started, 4 harness failure.");
+      "the file's line and the reason), 3 a program could not be started (the other cases\n"
+      "still run and are reported), 4 harness failure.");
 }
 
 namespace {
@@ -34,7 +36,8 @@ std::vector<const gate_case*> chosen(const gate_file& f, const std::vector<std::
   std::vector<const gate_case*> out;
   for (const auto& name : only)
     if (std::none_of(f.cases.begin(), f.cases.end(), [&](auto& c) { return c.name == name; }))
-      throw usage_error("--case=" + name + ": " + f.path + " has no case of that name");
+      throw usage_error("--case=" + printable(name, 200) + ": " + f.path +
+                        " has no case of that name");
   for (const auto& c : f.cases)
     if (only.empty() || std::find(only.begin(), only.end(), c.name) != only.end())
       out.push_back(&c);
@@ -58,6 +61,7 @@ int gate_command::execute() {
   for (const gate_case* c : chosen(f, only)) {
     report.cases.push_back(run_gate_case(f, *c, remember_child));
     remember_child(0);
+    if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
   if (json)
     std::cout << to_json(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -66,6 +70,7 @@ int gate_command::execute() {
     std::cout << gate_text(report);
   if (xml.is_open() && !(xml << gate_junit(report)).flush())
     throw usage_error("--junit=" + junit + ": cannot write it");
+  if (report.errors() != 0) return exit_spawn;  // a program did not start, as for `run`
   return report.failed() == 0 ? exit_ok : exit_failed;
 }
 

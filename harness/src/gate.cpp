@@ -93,6 +93,18 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+/// NAME=VALUE into ENV, in place of ENV's NAME if it has one (PATH, LANG):
+/// a program and a shell both read the first.
+void set_variable(std::vector<std::string>& env, const std::string& name_value) {
+  const std::string name = name_value.substr(0, name_value.find('=') + 1);
+  auto it = std::find_if(env.begin(), env.end(),
+                         [&](const std::string& kv) { return kv.rfind(name, 0) == 0; });
+  if (it != env.end())
+    *it = name_value;
+  else
+    env.push_back(name_value);
+}
+
 /// TEXT with each "{logdir}" replaced by DIR.
 std::string with_logdir(std::string text, const std::string& dir) {
   for (auto at = text.find("{logdir}"); at != std::string::npos;
@@ -112,7 +124,7 @@ gate_result gate_run::run() const {
   o.nonblock = nonblock_;
   o.env = clean_environment();
   o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir.path);
-  for (const auto& e : env_) o.env.push_back(with_logdir(e, dir.path));
+  for (const auto& e : env_) set_variable(o.env, with_logdir(e, dir.path));
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = cut_;
@@ -278,8 +290,10 @@ gate_check no_torn_record(const std::string& text, const std::string& whole_line
     try {
       if (whole->matches(line)) continue;
     } catch (const std::runtime_error& e) {  // Boost.Regex's bound on work
-      return {false, "line " + std::to_string(lines + 1) + " (" + std::to_string(line.size()) +
-                         " bytes) could not be checked: " + e.what()};
+      return {false,
+              "line " + std::to_string(lines + 1) + " (" + std::to_string(line.size()) +
+                  " bytes) could not be checked: " + e.what(),
+              false};
     }
     if (torn++ == 0) first = line;
   }

@@ -2,15 +2,19 @@
 // known, every value of its type and checked (sinks, cuts, faults, readers,
 // regexes) before anything runs. Errors are "PATH:LINE: reason".
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <toml++/toml.h>
 
 #include "flushcheck/error.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/fault_plan.hpp"
 #include "flushcheck/gate_file.hpp"
 #include "flushcheck/kill_plan.hpp"
@@ -26,26 +30,50 @@ namespace {
 /// Where the parse is: the file, for messages, and its placeholders.
 struct context {
   std::string path;
-  /// "{here}", "{records}" and --var's names, and what each stands for.
-  std::vector<std::pair<std::string, std::string>> vars;
+  /// What "{NAME}" stands for: here, records (when the file sets it), --var's.
+  std::map<std::string, std::string> vars;
 
   [[noreturn]] void fail(const toml::node& at, const std::string& why) const {
     fail(static_cast<int>(at.source().begin.line), why);
   }
+  /// One line whatever the file holds: its text is escaped (\n, \xHH).
   [[noreturn]] void fail(int line, const std::string& why) const {
-    throw usage_error(path + ":" + std::to_string(line) + ": " + why);
+    throw usage_error(path + ":" + std::to_string(line) + ": " + printable(why, 300));
   }
-  std::string expand(std::string s) const {
-    for (const auto& [from, to] : vars)
-      for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-        s.replace(at, from.size(), to);
-    return s;
+  /// S with each "{NAME}" replaced, in one scan (a value is not scanned
+  /// again). "{logdir}" stays for the run; another unknown NAME is an error
+  /// when STRICT (a program's strings), left as it is otherwise (a regex's
+  /// "{2,3}", a note).
+  std::string expand(const std::string& s, const toml::node& at, bool strict) const {
+    std::string out;
+    for (std::size_t i = 0; i < s.size();) {
+      const auto close = s.find('}', i);
+      const bool open = s[i] == '{' && close != std::string::npos;
+      const std::string name = open ? s.substr(i + 1, close - i - 1) : "";
+      const auto it = vars.find(name);
+      if (it != vars.end()) {
+        out += it->second;
+        i = close + 1;
+        continue;
+      }
+      if (strict && is_name(name) && name != "logdir")
+        fail(at, "unknown placeholder {" + name + "}" +
+                     (name == "records" ? " (set records = N)" : " (--var " + name + "=VALUE)"));
+      out += s[i++];
+    }
+    return out;
+  }
+  static bool is_name(const std::string& n) {
+    return !n.empty() && std::isalpha(static_cast<unsigned char>(n[0])) &&
+           std::all_of(n.begin(), n.end(),
+                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
   }
 };
 
-std::string text(const context& cx, const toml::node& v, std::string_view key) {
+/// A string; STRICT: a program's (every placeholder must be known).
+std::string text(const context& cx, const toml::node& v, std::string_view key, bool strict = true) {
   if (!v.is_string()) cx.fail(v, std::string(key) + ": expected a string");
-  return cx.expand(*v.value<std::string>());
+  return cx.expand(*v.value<std::string>(), v, strict);
 }
 
 long integer(const context& cx, const toml::node& v, std::string_view key) {
@@ -144,7 +172,7 @@ void set_check(const context& cx, const toml::node& v, gate_expect& e) {
     if (!boolean(cx, v, k)) cx.fail(v, "in_order = false checks nothing: leave it out");
   } else if (k == "no_torn_record") {
     if (v.is_string()) {
-      e.text = text(cx, v, k);
+      e.text = text(cx, v, k, false);
       try {
         record_pattern check(e.text);
       } catch (const usage_error& err) {
@@ -154,15 +182,19 @@ void set_check(const context& cx, const toml::node& v, gate_expect& e) {
       cx.fail(v, "no_torn_record = false checks nothing: leave it out");
     }
   } else if (k == "max_writes_per_record") {
-    if (!v.is_number()) cx.fail(v, "max_writes_per_record: expected a number");
-    e.ratio = *v.value<double>();
+    const auto ratio = v.is_number() ? v.value<double>() : std::nullopt;
+    if (!ratio || !std::isfinite(*ratio) || *ratio <= 0)
+      cx.fail(v, "max_writes_per_record: expected a number > 0");
+    e.ratio = *ratio;
   } else if (k == "signal") {
     auto sig = parse_signal(text(cx, v, k));
     if (!sig) cx.fail(v, "signal: expected a signal name such as KILL or SIGTERM");
     e.number = *sig;
   } else {
     e.number = integer(cx, v, k);
-    if (e.number < 0) cx.fail(v, std::string(k) + ": expected a number >= 0");
+    const long least = k == "visible_at_marker" ? 1 : 0;  // markers count from 1
+    if (e.number < least)
+      cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
   }
 }
 
@@ -177,7 +209,7 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
     else if (k == "holds")
       common.holds = boolean(cx, v, k);
     else if (k == "text")
-      common.text = text(cx, v, k);
+      common.text = text(cx, v, k, false);
     else if (check_keys.count(k) != 0)
       checks.emplace_back(std::string(k), &v);
     else
@@ -196,6 +228,8 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
   if (marker == common.text.empty())
     cx.fail(common.line, marker ? "visible_at_marker needs text = \"what must be visible\""
                                 : "text = ... belongs to visible_at_marker");
+  if (marker && common.in.rfind("file:", 0) == 0)
+    cx.fail(common.line, "visible_at_marker reads stdout or stderr, not a file");
   std::vector<gate_expect> out;
   for (auto& [k, v] : checks) {
     gate_expect e = common;
@@ -213,11 +247,11 @@ gate_row parse_row(const context& cx, const toml::table& t) {
   for (auto&& [key, v] : t) {
     const std::string_view k = key.str();
     if (k == "config")
-      r.config = text(cx, v, k);
+      r.config = text(cx, v, k, false);
     else if (k == "death")
-      r.death = text(cx, v, k);
+      r.death = text(cx, v, k, false);
     else if (k == "note")
-      r.note = text(cx, v, k);
+      r.note = text(cx, v, k, false);
     else if (k == "in")
       r.in = text(cx, v, k);
     else if (k == "tier") {
@@ -231,8 +265,13 @@ gate_row parse_row(const context& cx, const toml::table& t) {
   return r;
 }
 
-/// "in" names a stream this case has: stdout, stderr unless merged, a watched file.
+/// "in" names a stream this case has and can read: stdout, stderr unless
+/// merged, a watched file; not a sink that keeps nothing (null, full).
 void check_source(const context& cx, const gate_case& c, const std::string& in, int line) {
+  const bool std_stream = in == "stdout" || in == "stderr";
+  const std::string& sink = in == "stdout" ? c.stdout_sink : c.stderr_sink;
+  if (std_stream && (sink == "null" || sink == "full"))
+    cx.fail(line, "in = \"" + in + "\", but " + in + " = \"" + sink + "\" keeps nothing to read");
   if (in == "stdout") return;
   if (in == "stderr") {
     if (c.stderr_sink == "stdout")
@@ -277,7 +316,11 @@ gate_case parse_case(const context& cx, const toml::table& t, const gate_case& d
     cx.fail(c.line, "case '" + c.name + "': no command (command = [...], here or in [defaults])");
   if (c.expect.empty())
     cx.fail(c.line, "case '" + c.name + "': no [[case.expect]]: a case must check something");
-  for (const auto& e : c.expect) check_source(cx, c, e.in, e.line);
+  for (const auto& e : c.expect) {
+    if (e.check != "exit_code" && e.check != "signal") check_source(cx, c, e.in, e.line);
+    if (e.check == "max_writes_per_record" && !c.traced)
+      cx.fail(e.line, "max_writes_per_record needs the write counts: not with traced = false");
+  }
   if (c.row) check_source(cx, c, c.row->in, c.line);
   return c;
 }
@@ -297,20 +340,25 @@ toml::table read_toml(std::string_view source, const std::string& path) {
     return toml::parse(source, path);
   } catch (const toml::parse_error& e) {
     throw usage_error(path + ":" + std::to_string(e.source().begin.line) + ": " +
-                      std::string(e.description()));
+                      printable(std::string(e.description()), 300));
   }
 }
 
-/// The placeholders of PATH's strings: "{here}", "{records}", and VARS.
-context make_context(const std::string& path, const std::vector<std::string>& vars, long records) {
-  context cx{path,
-             {{"{here}", std::filesystem::absolute(path).parent_path().string()},
-              {"{records}", std::to_string(records)}}};
+/// The placeholders of PATH's strings: "{here}", "{records}" (if RECORDS),
+/// and VARS ("NAME=VALUE", not one of those nor "logdir").
+context make_context(const std::string& path, const std::vector<std::string>& vars,
+                     std::optional<long> records) {
+  context cx{path, {{"here", std::filesystem::absolute(path).parent_path().string()}}};
+  if (records) cx.vars["records"] = std::to_string(*records);
   for (const auto& v : vars) {
     const auto eq = v.find('=');
-    if (eq == 0 || eq == std::string::npos || v.find_first_of("{}") < eq)
-      throw usage_error("--var=" + v + ": expected NAME=VALUE");
-    cx.vars.emplace_back("{" + v.substr(0, eq) + "}", v.substr(eq + 1));
+    const std::string name = v.substr(0, std::min(eq, v.size()));
+    if (eq == std::string::npos || !context::is_name(name))
+      throw usage_error("--var=" + printable(v, 200) +
+                        ": expected NAME=VALUE, NAME of letters, digits and '_'");
+    if (name == "here" || name == "records" || name == "logdir")
+      throw usage_error("--var=" + printable(v, 200) + ": {" + name + "} is the file's own");
+    cx.vars[name] = v.substr(eq + 1);
   }
   return cx;
 }
@@ -331,17 +379,20 @@ gate_file parse_gate_text(std::string_view source, const std::string& path,
   const toml::table doc = read_toml(source, path);
   gate_file f;
   f.path = path;
-  if (auto r = doc["records"]; r)
-    f.records = integer(make_context(path, {}, 0), *r.node(), "records");
-  const context cx = make_context(path, vars, f.records);
+  std::optional<long> records;
+  if (auto r = doc["records"]; r) {
+    records = f.records = integer(make_context(path, {}, 0), *r.node(), "records");
+    if (f.records < 0) make_context(path, {}, 0).fail(*r.node(), "records: expected a number >= 0");
+  }
+  const context cx = make_context(path, vars, records);
   gate_case defaults;
   std::vector<std::string> args;
   for (auto&& [key, v] : doc) {
     const std::string_view k = key.str();
     if (k == "library")
-      f.library = text(cx, v, k);
+      f.library = text(cx, v, k, false);
     else if (k == "tag")
-      f.tag = text(cx, v, k);
+      f.tag = text(cx, v, k, false);
     else if (k == "defaults")
       defaults = parse_defaults(cx, table(cx, v, k), args);
     else if (k != "records" && k != "case")
@@ -349,7 +400,8 @@ gate_file parse_gate_text(std::string_view source, const std::string& path,
   }
   const toml::array* cases = doc["case"].as_array();
   if (cases == nullptr || !cases->is_array_of_tables() || cases->empty())
-    cx.fail(1, "no [[case]]: a gate file runs at least one case");
+    cx.fail(doc["case"] ? static_cast<int>(doc["case"].node()->source().begin.line) : 1,
+            "no [[case]]: a gate file runs at least one case");
   std::set<std::string> names;
   for (const toml::node& t : *cases) {
     f.cases.push_back(parse_case(cx, *t.as_table(), defaults, args));

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "flushcheck/gate_file.hpp"
+
+#include "flushcheck/error.hpp"
 #include "flushcheck/logger_table.hpp"
 #include "flushcheck/signals.hpp"
 
@@ -32,7 +34,13 @@ std::string gate_expect::describe() const {
   return holds ? what : what + " (must fail)";
 }
 
+std::string gate_check_result::failure() const {
+  if (!outcome.checked) return expect.describe() + ": could not check: " + outcome.why;
+  return expect.describe() + ": " + (expect.holds ? "" : "it held: ") + outcome.why;
+}
+
 bool gate_case_result::pass() const {
+  if (!error.empty()) return false;
   for (const auto& c : checks)
     if (!c.pass()) return false;
   return true;
@@ -72,8 +80,10 @@ source source_of(const gate_result& r, const std::string& in) {
 }
 
 gate_check max_writes(const source& s, double ratio, const std::string& tag) {
-  if (s.writes < 0) return {false, "write calls were not counted (traced = false)"};
+  if (s.writes < 0) return {false, "write calls were not counted (traced = false)", false};
   const long n = static_cast<long>(record_numbers(*s.text, tag).size());
+  if (n == 0)
+    return {false, "no record arrived (" + std::to_string(s.writes) + " write calls)", false};
   const bool ok = static_cast<double>(s.writes) <= ratio * static_cast<double>(n);
   return {ok, std::to_string(n) + " records arrived in " + std::to_string(s.writes) +
                   " write calls (" + ratio_text(n == 0 ? 0 : double(s.writes) / n) +
@@ -91,7 +101,8 @@ gate_check status_check(const gate_result& r, const gate_expect& e) {
 gate_check evaluate(const gate_result& r, const gate_expect& e, const std::string& tag) {
   if (e.check == "exit_code" || e.check == "signal") return status_check(r, e);
   const source s = source_of(r, e.in);
-  if (s.text == nullptr) return {false, "the program wrote no log file '" + e.in.substr(5) + "'"};
+  if (s.text == nullptr)
+    return {false, "the program wrote no log file '" + e.in.substr(5) + "'", false};
   const std::string& t = *s.text;
   if (e.check == "records_through") return records_through(t, e.number, tag);
   if (e.check == "records_prefix") return records_prefix(t, e.number, tag);
@@ -104,9 +115,9 @@ gate_check evaluate(const gate_result& r, const gate_expect& e, const std::strin
   return visible_at_marker(r.obs, static_cast<std::size_t>(e.number), e.in == "stderr", e.text);
 }
 
-/// The case's row in docs/loggers.md, when it has one and the table is asked for.
-void add_row(const gate_file& f, const gate_case& c, const gate_result& r) {
-  if (!c.row) return;
+/// The case's row in docs/loggers.md, when it has one.
+std::optional<loggers::row> row_of(const gate_file& f, const gate_case& c, const gate_result& r) {
+  if (!c.row) return std::nullopt;
   const source s = source_of(r, c.row->in);
   const std::string none;
   const std::string& text = s.text != nullptr ? *s.text : none;
@@ -114,9 +125,15 @@ void add_row(const gate_file& f, const gate_case& c, const gate_result& r) {
                            : c.row->in == "stderr" ? c.stderr_sink
                                                    : "file";
   const long n = loggers::survived(text, f.tag);
-  loggers::add_row({f.library, c.row->config, dest, c.row->death, f.records, n,
-                    s.writes < 0 ? "-" : loggers::per_record(s.writes, n), c.row->tier,
-                    c.row->note});
+  return loggers::row{f.library,
+                      c.row->config,
+                      dest,
+                      c.row->death,
+                      f.records,
+                      n,
+                      s.writes < 0 ? "-" : loggers::per_record(s.writes, n),
+                      c.row->tier,
+                      c.row->note};
 }
 
 }  // namespace
@@ -126,12 +143,18 @@ gate_case_result run_gate_case(const gate_file& file, const gate_case& c,
   gate_case_result out;
   out.name = c.name;
   const auto start = std::chrono::steady_clock::now();
-  const gate_result r = make_run(c).on_spawn(std::move(on_spawn)).run();
+  gate_result r;
+  try {
+    r = make_run(c).on_spawn(std::move(on_spawn)).run();
+  } catch (const spawn_error& e) {
+    out.error = std::string("cannot start ") + e.what();
+    return out;
+  }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   out.status = r.obs.status.describe();
   out.repro = r.repro;
   for (const auto& e : c.expect) out.checks.push_back({e, evaluate(r, e, file.tag)});
-  add_row(file, c, r);
+  out.row = row_of(file, c, r);
   return out;
 }
 

@@ -17,7 +17,10 @@ namespace {
 std::size_t xml_char(const std::string& s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
-  const std::size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  const std::size_t n = c >= 0xf0 && c <= 0xf4   ? 4
+                        : c >= 0xe0 && c <= 0xef ? 3
+                        : c >= 0xc2 && c <= 0xdf ? 2
+                                                 : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
@@ -25,6 +28,9 @@ std::size_t xml_char(const std::string& s, std::size_t i) {
   if (n == 3 && c == 0xed && static_cast<unsigned char>(s[i + 1]) >= 0xa0) return 0;  // surrogate
   if (n == 4 && c == 0xf0 && static_cast<unsigned char>(s[i + 1]) < 0x90) return 0;   // overlong
   if (n == 4 && c == 0xf4 && static_cast<unsigned char>(s[i + 1]) >= 0x90) return 0;  // > U+10FFFF
+  if (n == 3 && c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
+      static_cast<unsigned char>(s[i + 2]) >= 0xbe)
+    return 0;  // U+FFFE and U+FFFF, which XML 1.0 excludes
   return n;
 }
 
@@ -74,15 +80,16 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
   std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
                     attr("name", c.name) + attr("time", number(c.seconds));
   if (c.pass()) return out + "/>\n";
+  if (!c.error.empty())
+    return out + ">\n      <error" + attr("message", c.error) + attr("type", "spawn") +
+           "/>\n    </testcase>\n";
   std::string message, body;
   for (const auto& k : c.checks) {
     if (k.pass()) continue;
-    const std::string line =
-        k.expect.describe() + ": " + (k.expect.holds ? "" : "it held: ") + k.outcome.why;
-    if (message.empty()) message = line;
-    body += line + "\n";
+    if (message.empty()) message = k.failure();
+    body += k.failure() + "\n";
   }
-  body += "the program " + c.status + "\nrepeat: " + c.repro + "\n";
+  body += "ended: " + c.status + "\nrepeat: " + c.repro + "\n";
   return out + ">\n      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
          xml(body) + "</failure>\n    </testcase>\n";
 }
@@ -103,7 +110,8 @@ std::string gate_junit(const gate_report& r) {
   for (const auto& c : r.cases) total += c.seconds;
   const std::string suite = suite_name(r.file);
   const std::string counts = attr("tests", std::to_string(r.cases.size())) +
-                             attr("failures", std::to_string(r.failed())) + attr("errors", "0");
+                             attr("failures", std::to_string(r.failed() - r.errors())) +
+                             attr("errors", std::to_string(r.errors()));
   char host[256] = "localhost";
   ::gethostname(host, sizeof host - 1);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +

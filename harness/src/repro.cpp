@@ -17,11 +17,21 @@ std::string sink_dir(const run_options& o) {
   return file && t != nullptr && *t != '\0' ? " TMPDIR=" + shell_quote(t) : "";
 }
 
+/// NAME=VALUE with VALUE quoted for the shell when it needs it.
+std::string quoted_variable(const std::string& kv) {
+  const auto eq = kv.find('=');
+  const std::string value = kv.substr(eq + 1);
+  const bool plain = value.find_first_not_of(
+                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                         "0123456789_-./:,+=@%") == std::string::npos;
+  return plain ? kv : kv.substr(0, eq + 1) + shell_quote(value);
+}
+
 }  // namespace
 
 std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
-  for (const auto& kv : o.env) cmd += " " + kv;
+  for (const auto& kv : o.env) cmd += " " + quoted_variable(kv);
   cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
   cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
   if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
@@ -33,6 +43,7 @@ std::string repro_command(const run_options& o) {
   if (o.pipe_size != 0) cmd += " --pipe-size=" + std::to_string(o.pipe_size);
   if (o.nonblock) cmd += " --nonblock";
   if (o.timeline) cmd += " --timeline";
+  if (o.timeout != run_options{}.timeout) cmd += " --timeout=" + std::to_string(o.timeout.count());
   if (o.trace && !o.kill.needs_tracer() && o.faults.empty() && !o.timeline) cmd += " --trace";
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);

@@ -77,6 +77,8 @@ def die(death, listener):
     if death == "raise":
         raise RuntimeError("an uncaught exception")
     if death == "stop_os_exit":
+        if listener is None:
+            sys.exit("python_logging.py: stop_os_exit needs CONFIG queue")
         listener.stop()
         os._exit(0)
     if death != "return":

@@ -107,10 +107,14 @@ class gate_run {
   std::function<void(int)> on_spawn_;
 };
 
-/// A check's outcome: true or false, and why, for people.
+/// A check's outcome: true or false, and why, for people. CHECKED is false
+/// when the check could not look at all (a log file never written, a line
+/// the pattern matcher gave up on): then OK is false too, and a gate that
+/// expects the check to fail must not count that as a pass.
 struct gate_check {
   bool ok = false;
   std::string why;
+  bool checked = true;
   explicit operator bool() const noexcept { return ok; }
 };
 std::ostream& operator<<(std::ostream& os, const gate_check& c);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flushcheck/gate.hpp"
+#include "flushcheck/logger_table.hpp"
 
 namespace flushcheck {
 
@@ -75,7 +76,11 @@ gate_file parse_gate_text(std::string_view text, const std::string& path,
 struct gate_check_result {
   gate_expect expect;
   gate_check outcome;  ///< what the check said (before holds = false turns it)
-  bool pass() const { return outcome.ok == expect.holds; }
+  /// A check that could not look fails whatever holds says.
+  bool pass() const { return outcome.checked && outcome.ok == expect.holds; }
+  /// For a failed check: "records_through 49 in file:app.log: ..." (and
+  /// "it held: ..." for holds = false, "could not check: ..." when unchecked).
+  std::string failure() const;
 };
 
 struct gate_case_result {
@@ -84,11 +89,16 @@ struct gate_case_result {
   std::string status;  ///< how the program ended ("exited 0", "killed by SIGKILL")
   std::string repro;   ///< the shell line that repeats the run
   double seconds = 0;
+  /// Why the program could not be started ("" when it ran): no checks then.
+  std::string error;
+  /// The case's row for docs/loggers.md, when the case has one.
+  std::optional<loggers::row> row;
   bool pass() const;
 };
 
-/// Runs CASE of FILE (its records tag) and checks every expectation; throws
-/// spawn_error when the program cannot start. ON_SPAWN as gate_run::on_spawn.
+/// Runs CASE of FILE (its records tag) and checks every expectation. A
+/// program that cannot be started is a result with ERROR set. ON_SPAWN as
+/// gate_run::on_spawn.
 gate_case_result run_gate_case(const gate_file& file, const gate_case& c,
                                std::function<void(int)> on_spawn = {});
 
