@@ -186,6 +186,10 @@ no_torn_record = 'rec \d+ ok'
   const auto& failure = doc.get_child("testsuites.testsuite.testcase.failure");
   EXPECT_NE(failure.data().find("\\x01<&\""), std::string::npos) << failure.data();
   EXPECT_NE(failure.data().find("rec 0 \\x01\\xff <&>"), std::string::npos) << failure.data();
+  // The JSON of the same run parses too (the file name's bytes replaced).
+  const auto json = cli({"gate", "--json", f});
+  ASSERT_EQ(json.code, 1) << json.err;
+  EXPECT_TRUE(nlohmann::json::accept(json.out)) << json.out;
 }
 
 struct bad_file {
