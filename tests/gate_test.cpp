@@ -2,6 +2,8 @@
 // and records_each_once, each shown to fail where it must.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "flushcheck/error.hpp"
 #include "flushcheck/gate.hpp"
 
@@ -10,14 +12,23 @@ namespace {
 
 // Two threads print a line each in two putc calls with 200 ms between them:
 // the second thread's first half lands inside the first thread's line, on
-// every run. Both lines are torn, and the check says so.
+// every run. Both lines are torn, and the check says so. (The test asserted
+// one order of the second halves until a CI run saw the other.)
 TEST(gate_checks, threaded_no_torn_record_catches_interleaved_lines) {
   auto torn =
       gate_run({FLUSHCHECK_TARGET_STDIO_SCRIPT, "threads 2; putc 5; sleep 200; putc 5; newline"})
           .untraced()
           .run();
-  ASSERT_EQ(torn.obs.out.data, "BBBBBBBBBBDDDDD\nDDDDD\n")
-      << torn;  // payload letters of ops 1 and 3 (from 0)
+  // Payload letters of ops 1 and 3 (from 0): both threads' B's come first
+  // (the sleep parts them from the D's); how the D's and the two newlines
+  // interleave after it is the scheduler's ("BBBBBBBBBBDDDDD\nDDDDD\n",
+  // "BBBBBBBBBBDDDDDDDDDD\n\n", ...): every order tears both lines.
+  const std::string& out = torn.obs.out.data;
+  ASSERT_EQ(out.size(), 22u) << torn;
+  EXPECT_EQ(out.substr(0, 10), "BBBBBBBBBB") << torn;
+  EXPECT_EQ(std::count(out.begin(), out.end(), 'D'), 10) << torn;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 2) << torn;
+  EXPECT_EQ(out.back(), '\n') << torn;
   const auto check = no_torn_record(torn.obs.out.data, "B{5}D{5}");
   EXPECT_FALSE(check) << torn;
   EXPECT_NE(check.why.find("2 of 2 lines torn"), std::string::npos) << check;
