@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
 #include "cli_runner.hpp"
 #include "flushcheck/run.hpp"

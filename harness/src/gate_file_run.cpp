@@ -1,7 +1,6 @@
 // A gate file's case, run: its gate_run, then each expectation as the
 // gate check of gate.hpp it names, on the stream it names.
 #include <chrono>
-#include <cstdio>
 
 #include "flushcheck/gate_file.hpp"
 
@@ -11,20 +10,12 @@
 
 namespace flushcheck {
 
-namespace {
-std::string ratio_text(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", r);
-  return buf;
-}
-}  // namespace
-
 std::string gate_expect::describe() const {
   std::string what = check;
   if (check == "no_torn_record")
     what += text.empty() ? "" : " '" + text + "'";
   else if (check == "max_writes_per_record")
-    what += " " + ratio_text(ratio);
+    what += " " + loggers::ratio_text(ratio);
   else if (check == "signal")
     what += " " + signal_name(static_cast<int>(number));
   else if (check != "in_order")
@@ -86,8 +77,8 @@ gate_check max_writes(const source& s, double ratio, const std::string& tag) {
     return {false, "no record arrived (" + std::to_string(s.writes) + " write calls)", false};
   const bool ok = static_cast<double>(s.writes) <= ratio * static_cast<double>(n);
   return {ok, std::to_string(n) + " records arrived in " + std::to_string(s.writes) +
-                  " write calls (" + ratio_text(n == 0 ? 0 : double(s.writes) / n) +
-                  " per record; at most " + ratio_text(ratio) + ")"};
+                  " write calls (" + loggers::per_record(s.writes, n) + " per record; at most " +
+                  loggers::ratio_text(ratio) + ")"};
 }
 
 gate_check status_check(const gate_result& r, const gate_expect& e) {

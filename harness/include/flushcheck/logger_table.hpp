@@ -35,11 +35,17 @@ inline long survived(const std::string& text, const std::string& tag = "rec ") {
   return static_cast<long>(record_numbers(text, tag).size());
 }
 
+/// A ratio for people, 3 significant digits: "1", "0.02", "1.09".
+inline std::string ratio_text(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", r);
+  return buf;
+}
+
+/// Writes per record that arrived; "-" when none arrived.
 inline std::string per_record(long writes, long records) {
   if (records == 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", static_cast<double>(writes) / records);
-  return buf;
+  return ratio_text(static_cast<double>(writes) / static_cast<double>(records));
 }
 
 /// One library's table: LOGGED records per case, a row per case.
