@@ -1,0 +1,191 @@
+// bench_iostream: times N lines of "123456789\n" written through a C++
+// stream, each op ending its lines its own way, then the flush that ends them:
+//   bench_iostream [--ofstream] [--unsync] [--unitbuf] [--untie] OP N [EVERY]
+// The stream is std::cout, or with --ofstream a std::ofstream opened (default
+// mode) on /proc/self/fd/1: the same sink as stdout, with its own filebuf.
+// --unsync: std::ios::sync_with_stdio(false) before any stream is used;
+// --unitbuf: stream << std::unitbuf; --untie: std::cin.tie(nullptr).
+// OP: endl (<< std::endl), nl (<< '\n'), nl_flush (as nl, plus flush() after
+// every EVERY-th line; EVERY > 0 only here), fprintf (std::fprintf(stdout,
+// "%s\n", ...), then fflush), tied (cin.get() one byte of stdin before each
+// line: stdin must hold N bytes). N > 0.
+// The measured part is the loop plus the final flush. Writes one line to fd 2
+// with one write(2): "bench ns=T bytes=B". Exit 0; 1 with the failed call on
+// fd 2; 64 for bad arguments. Standard library + POSIX only: it is built
+// against every C++ library of the matrix.
+#include <time.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string_view>
+
+namespace {
+
+enum class op { endl, nl, nl_flush, fprintf, tied };
+
+struct args {
+  bool ofstream = false, unsync = false, unitbuf = false, untie = false;
+  op what = op::nl;
+  long long n = 0;
+  long long every = 0;  // nl_flush only
+};
+
+constexpr long long k_line_len = 10;  // "123456789\n"
+
+// LINE, as snprintf made it into its CAP bytes (N: snprintf's value), to fd 2
+// with one write; a line cut short still ends in '\n'.
+void put_line(char* line, std::size_t cap, int n) {
+  if (n < 0) return;
+  if (static_cast<std::size_t>(n) >= cap) {
+    n = static_cast<int>(cap) - 1;
+    line[n - 1] = '\n';
+  }
+  ssize_t r = write(2, line, static_cast<std::size_t>(n));
+  static_cast<void>(r);
+}
+
+int fail(const char* what, int err) {
+  char line[512];
+  int n = std::snprintf(line, sizeof line, "bench_iostream: %s: %s (errno %d)\n", what,
+                        std::strerror(err), err);
+  put_line(line, sizeof line, n);
+  return 1;
+}
+
+int usage(const char* why) {
+  char line[512];
+  int n = std::snprintf(line, sizeof line,
+                        "bench_iostream: usage: bench_iostream [--ofstream] [--unsync] [--unitbuf] "
+                        "[--untie] endl|nl|nl_flush|fprintf|tied N [EVERY] (%s)\n",
+                        why);
+  put_line(line, sizeof line, n);
+  return 64;
+}
+
+// A whole decimal number in [min, max], or -1.
+long long parse_count(const char* s, long long min, long long max) {
+  if (*s < '0' || *s > '9') return -1;  // no sign, no space
+  char* end = nullptr;
+  errno = 0;
+  long long v = std::strtoll(s, &end, 10);
+  if (errno != 0 || *end != '\0' || v < min || v > max) return -1;
+  return v;
+}
+
+bool parse_flag(std::string_view s, args& a) {
+  if (s == "--ofstream") return a.ofstream = true;
+  if (s == "--unsync") return a.unsync = true;
+  if (s == "--unitbuf") return a.unitbuf = true;
+  if (s == "--untie") return a.untie = true;
+  return false;
+}
+
+bool parse_op(std::string_view s, op& what) {
+  static constexpr std::string_view names[] = {"endl", "nl", "nl_flush", "fprintf", "tied"};
+  for (int i = 0; i < 5; ++i) {
+    if (s != names[i]) continue;
+    what = static_cast<op>(i);
+    return true;
+  }
+  return false;
+}
+
+int parse_args(int argc, char** argv, args& a) {
+  int i = 1;
+  for (; i < argc && std::string_view(argv[i]).starts_with("--"); ++i)
+    if (!parse_flag(argv[i], a)) return usage("unknown option");
+  if (i >= argc || !parse_op(argv[i], a.what)) return usage("OP missing or unknown");
+  if (++i >= argc || (a.n = parse_count(argv[i], 1, INT64_MAX / k_line_len)) < 0)
+    return usage("N: a whole number > 0");
+  ++i;
+  if (a.what == op::nl_flush) {
+    if (i >= argc || (a.every = parse_count(argv[i], 1, INT64_MAX)) < 0)
+      return usage("nl_flush needs EVERY: a whole number > 0");
+    ++i;
+  }
+  return i == argc ? 0 : usage("too many arguments");
+}
+
+int errno_or_eio() { return errno != 0 ? errno : EIO; }
+
+// tied: cin.get() found no byte where the harness should have given one.
+int stdin_ended(long long got, long long n) {
+  if (std::cin.bad()) return fail("reading stdin (std::cin.get)", errno_or_eio());
+  char line[512];
+  int len = std::snprintf(line, sizeof line,
+                          "bench_iostream: stdin ended after %lld of the %lld bytes tied needs\n",
+                          got, n);
+  put_line(line, sizeof line, len);
+  return 1;
+}
+
+// The loop of A.what on OS and the final flush; 0, or the exit status of the
+// failure (reported). A stream gone bad is left to the caller.
+int run(const args& a, std::ostream& os) {
+  switch (a.what) {
+    case op::endl:
+      for (long long i = 0; i < a.n; ++i) os << "123456789" << std::endl;
+      break;
+    case op::nl:
+      for (long long i = 0; i < a.n; ++i) os << "123456789" << '\n';
+      break;
+    case op::nl_flush:
+      for (long long i = 1; i <= a.n; ++i) {
+        os << "123456789" << '\n';
+        if (i % a.every == 0) os.flush();
+      }
+      break;
+    case op::fprintf:
+      for (long long i = 0; i < a.n; ++i)
+        if (std::fprintf(stdout, "%s\n", "123456789") < 0) return fail("fprintf", errno_or_eio());
+      if (std::fflush(stdout) != 0) return fail("fflush", errno_or_eio());
+      break;
+    case op::tied:
+      for (long long i = 0; i < a.n; ++i) {
+        if (std::cin.get() == std::char_traits<char>::eof()) return stdin_ended(i, a.n);
+        os << "123456789" << '\n';
+      }
+      break;
+  }
+  os.flush();
+  return 0;
+}
+
+std::int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  args a;
+  if (int rc = parse_args(argc, argv, a); rc != 0) return rc;
+  if (a.unsync) std::ios::sync_with_stdio(false);  // before any stream is used
+  std::ofstream file;
+  std::ostream* os = &std::cout;
+  if (a.ofstream) {
+    errno = 0;
+    file.open("/proc/self/fd/1");
+    if (!file) return fail("opening /proc/self/fd/1", errno_or_eio());
+    os = &file;
+  }
+  if (a.unitbuf) *os << std::unitbuf;
+  if (a.untie) std::cin.tie(nullptr);
+  errno = 0;
+  std::int64_t start = now_ns();
+  if (int rc = run(a, *os); rc != 0) return rc;
+  std::int64_t end = now_ns();
+  if (!*os) return fail("writing to the stream", errno_or_eio());
+  char line[512];
+  int n = std::snprintf(line, sizeof line, "bench ns=%lld bytes=%lld\n",
+                        static_cast<long long>(end - start), a.n * k_line_len);
+  put_line(line, sizeof line, n);
+  return 0;
+}
