@@ -2,7 +2,12 @@
 // The flushcheck CLI run by the harness itself, as a user runs it: for the
 // tests of its verbs (cli_test.cpp, gate_file_test.cpp).
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -25,10 +30,52 @@ inline cli_result cli(std::vector<std::string> args,
   o.argv = {FLUSHCHECK_TARGET_FLUSHCHECK};
   o.argv.insert(o.argv.end(), args.begin(), args.end());
   o.env = std::move(env);
-  o.timeout = std::chrono::milliseconds(args.empty() || args[0] != "matrix" ? 30000 : 110000);
+  bool long_verb = !args.empty() && (args[0] == "matrix" || args[0] == "bench");
+  o.timeout = std::chrono::milliseconds(long_verb ? 110000 : 30000);
   auto obs = run(o);
   EXPECT_EQ(obs.status.type(), wait_status::kind::exited) << obs.status.describe();
   return {obs.status.code(), obs.out.data, obs.err.data};
+}
+
+/// NAME in a directory of this test's own (ctest runs tests in parallel),
+/// removed when the test binary ends.
+inline std::string test_path(const std::string& name) {
+  struct own_dir {
+    std::string path;
+    own_dir() {
+      path = ::testing::TempDir() + "flushcheck_test." +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".XXXXXX";
+      if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp " + path);
+    }
+    ~own_dir() { std::filesystem::remove_all(path); }
+  };
+  static const own_dir dir;
+  return dir.path + "/" + name;
+}
+
+/// The DOM of PAGE after Debian's headless Chromium loaded it; nullopt when
+/// chromium is not installed (the caller skips, saying so).
+inline std::optional<std::string> headless_dom(const std::string& page) {
+  if (::access("/usr/bin/chromium", X_OK) != 0) return std::nullopt;
+  run_options o;
+  o.argv = {"/usr/bin/chromium",
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--user-data-dir=" + test_path("chromium"),
+            "--dump-dom",
+            "file://" + page};
+  o.env = clean_environment();
+  o.env.push_back("HOME=" + test_path(""));
+  o.timeout = std::chrono::milliseconds(90000);
+  auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  return obs.out.data;
 }
 
 }  // namespace flushcheck

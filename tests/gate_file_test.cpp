@@ -20,23 +20,6 @@
 namespace flushcheck {
 namespace {
 
-/// A file in a directory of this test's own, removed at exit (ctest runs
-/// the tests of this file in parallel: a shared name would be written by one
-/// while another reads it).
-std::string test_path(const std::string& name) {
-  struct own_dir {
-    std::string path;
-    own_dir() {
-      path = ::testing::TempDir() + "gate_file_test." +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".XXXXXX";
-      if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp " + path);
-    }
-    ~own_dir() { std::filesystem::remove_all(path); }
-  };
-  static const own_dir dir;
-  return dir.path + "/" + name;
-}
-
 /// A gate file with TEXT in the test's own directory; its path.
 std::string gate_file_with(const std::string& name, const std::string& text) {
   const std::string path = test_path(name);

@@ -10,7 +10,7 @@
 namespace flushcheck::cli {
 
 inline constexpr int exit_ok = 0;
-inline constexpr int exit_failed = 1;  ///< `gate`: a case failed
+inline constexpr int exit_failed = 1;  ///< `gate`: a case failed; `bench --compare`: a row moved
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
@@ -99,6 +99,18 @@ struct gate_command {
   bool list = false;
   bool json = false;
   std::string junit;
+};
+
+struct bench_command {
+  explicit bench_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::vector<std::string> suites;
+  std::string toolchain = "default";
+  int repeat = 3;
+  bool quick = false;
+  std::string json_file, html_file, markdown_file, compare_file;
+  double threshold = 0.2;
 };
 
 }  // namespace flushcheck::cli

@@ -69,13 +69,14 @@ const char* empty_option_value(int argc, char** argv) {
 
 int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
             flushcheck::cli::matrix_command& matrix_cmd, flushcheck::cli::count_command& count_cmd,
-            flushcheck::cli::explore_command& explore_cmd,
-            flushcheck::cli::gate_command& gate_cmd) {
+            flushcheck::cli::explore_command& explore_cmd, flushcheck::cli::gate_command& gate_cmd,
+            flushcheck::cli::bench_command& bench_cmd) {
   if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
   if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
   if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
   if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
   if (app.got_subcommand(gate_cmd.app)) return gate_cmd.execute();
+  if (app.got_subcommand(bench_cmd.app)) return bench_cmd.execute();
   return flushcheck::cli::exit_usage;
 }
 
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
   flushcheck::cli::count_command count_cmd(app);
   flushcheck::cli::explore_command explore_cmd(app);
   flushcheck::cli::gate_command gate_cmd(app);
+  flushcheck::cli::bench_command bench_cmd(app);
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
@@ -118,7 +120,8 @@ int main(int argc, char** argv) {
     return flushcheck::cli::exit_usage;
   }
   try {
-    return with_report_written(execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd));
+    return with_report_written(
+        execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd));
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

@@ -1,6 +1,5 @@
 // `flushcheck matrix`: runs the cases of each toolchain set, builds the matrix
 // value once and hands it to the reporter of the format asked for.
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,31 +31,13 @@ column_results run_all_cases(const target_set& set, bool progress) {
   return ran;
 }
 
-/// The set in DIR and each directory under it with a stdio_script, by name.
-std::vector<target_set> discover_sets(const std::string& dir) {
-  std::vector<target_set> sets;
-  auto add = [&](const std::string& name, const std::string& d) {
-    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
-  };
-  add("default", dir);
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d))
-      if (e->d_name[0] != '.' && std::string(e->d_name) != "CMakeFiles") names.push_back(e->d_name);
-    ::closedir(d);
-  }
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) add(n, dir + "/" + n);
-  return sets;
-}
-
 /// The sets to run: with --all every one found; with --html alone the first
 /// (the default set); otherwise the one in DIR, named "default" unless
 /// --targets named it.
 std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string& dir) {
   std::vector<target_set> sets;
   if (cmd.all || !cmd.html.empty()) {
-    sets = discover_sets(dir);
+    sets = discover_target_sets(dir);
     if (!cmd.all && sets.size() > 1) sets.resize(1);
   } else if (auto set = probe_target_dir(cmd.targets_dir.empty() ? "default" : dir, dir)) {
     sets.push_back(std::move(*set));

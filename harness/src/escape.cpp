@@ -1,4 +1,4 @@
-// Escaping bytes for people and for a shell.
+// Escaping bytes for people, for a shell and for HTML.
 #include "flushcheck/escape.hpp"
 
 #include <cstdio>
@@ -37,6 +37,22 @@ std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace flushcheck

@@ -4,25 +4,10 @@
 
 #include <sstream>
 
+#include "flushcheck/escape.hpp"
+
 namespace flushcheck {
 namespace {
-
-std::string escape_html(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
 
 const char* css_class(const case_result& r) {
   if (!r.v.skipped.empty()) return "skip";
@@ -44,29 +29,29 @@ void head(std::ostream& h) {
 void column_list(std::ostream& h, const matrix& m) {
   h << "<ul id=\"toolchains\">\n";
   for (const auto& col : m.columns)
-    h << "<li><b>" << escape_html(col.name) << "</b>: " << escape_html(col.profile.version)
+    h << "<li><b>" << html_escape(col.name) << "</b>: " << html_escape(col.profile.version)
       << "</li>\n";
   h << "</ul>\n<p>" << m.failures.size() << " FAIL. Green: pass; red: FAIL; blue: observed value "
     << "(observed tier, or documented for another implementation).</p>\n";
 }
 
 void line(std::ostream& h, const matrix& m, const matrix_row& row, sink_kind sink) {
-  h << "<tr><td title=\"" << escape_html(row.prop->claim + " [" + row.prop->source + "]") << "\">"
-    << escape_html(row.label(sink)) << "</td><td>" << to_string(row.prop->level) << "</td>";
+  h << "<tr><td title=\"" << html_escape(row.prop->claim + " [" + row.prop->source + "]") << "\">"
+    << html_escape(row.label(sink)) << "</td><td>" << to_string(row.prop->level) << "</td>";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const case_result* r = row.find(c, sink);
     if (!r)
       h << "<td>-</td>";
     else
-      h << "<td class=\"" << css_class(*r) << "\" title=\"" << escape_html(r->v.repro) << "\">"
-        << escape_html(cell_text(*r)) << "</td>";
+      h << "<td class=\"" << css_class(*r) << "\" title=\"" << html_escape(r->v.repro) << "\">"
+        << html_escape(cell_text(*r)) << "</td>";
   }
   h << "</tr>\n";
 }
 
 void table(std::ostream& h, const matrix& m) {
   h << "<table id=\"matrix\"><thead><tr><th>property</th><th>tier</th>";
-  for (const auto& col : m.columns) h << "<th>" << escape_html(col.name) << "</th>";
+  for (const auto& col : m.columns) h << "<th>" << html_escape(col.name) << "</th>";
   h << "</tr></thead><tbody>\n";
   for (const auto& row : m.rows)
     for (sink_kind sink : row.sinks) line(h, m, row, sink);

@@ -1,8 +1,10 @@
 // Probing a toolchain's targets for the libraries they were built with.
 #include "flushcheck/target_set.hpp"
 
+#include <dirent.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "flushcheck/run.hpp"
@@ -49,6 +51,23 @@ std::optional<target_set> probe_target_dir(std::string name, const std::string& 
   if (::access(c.c_str(), X_OK) != 0) return std::nullopt;
   if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
   return probe_target_set(std::move(name), c, cxx);
+}
+
+std::vector<target_set> discover_target_sets(const std::string& dir) {
+  std::vector<target_set> sets;
+  auto add = [&](const std::string& name, const std::string& d) {
+    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
+  };
+  add("default", dir);
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.' && std::string(e->d_name) != "CMakeFiles") names.push_back(e->d_name);
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) add(n, dir + "/" + n);
+  return sets;
 }
 
 std::vector<std::string> clean_environment() {

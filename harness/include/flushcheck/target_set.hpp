@@ -27,6 +27,10 @@ target_set probe_target_set(std::string name, std::string stdio_script,
 /// one: musl's set is C only), probed; nullopt if DIR has no stdio_script.
 std::optional<target_set> probe_target_dir(std::string name, const std::string& dir);
 
+/// The set in DIR, named "default", then each directory under it with a
+/// stdio_script (musl, clang-libcxx, ...), by name: every toolchain set built.
+std::vector<target_set> discover_target_sets(const std::string& dir);
+
 /// The environment the properties give the programs they run: only PATH and
 /// LANG, so variables like PYTHONUNBUFFERED or _STDBUF_O cannot leak in.
 std::vector<std::string> clean_environment();

@@ -1,0 +1,100 @@
+// `flushcheck bench`: the table of suites, and running the ones asked for.
+#include "flushcheck/bench.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+#include "bench_suites.hpp"
+#include "flushcheck/error.hpp"
+
+namespace flushcheck {
+namespace {
+
+using suite_fn = bench_suite (*)(const detail::bench_context&);
+
+struct suite_entry {
+  const char* name;
+  suite_fn run;
+};
+
+/// The one table of suites, in the order `bench` runs them.
+constexpr suite_entry k_suites[] = {{"stdio", detail::stdio_suite},
+                                    {"iostream", detail::iostream_suite},
+                                    {"pipe", detail::pipe_suite},
+                                    {"pagecache", detail::pagecache_suite},
+                                    {"tracer", detail::tracer_suite}};
+
+suite_fn find_suite(const std::string& name) {
+  for (const auto& s : k_suites)
+    if (name == s.name) return s.run;
+  std::string known;
+  for (const auto& s : k_suites) known += std::string(known.empty() ? "" : ", ") + s.name;
+  throw usage_error("unknown bench suite '" + name + "' (suites: " + known + ")");
+}
+
+std::string machine() {
+  utsname u{};
+  ::uname(&u);
+  long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return std::string(u.sysname) + " " + u.release + " " + u.machine + ", " + std::to_string(cpus) +
+         " CPUs";
+}
+
+}  // namespace
+
+const std::vector<std::string>& bench_suite_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const auto& s : k_suites) v.push_back(s.name);
+    return v;
+  }();
+  return names;
+}
+
+bench_report run_bench(const bench_options& options) {
+  std::vector<std::string> names = options.suites.empty() ? bench_suite_names() : options.suites;
+  std::vector<suite_fn> todo;
+  for (const auto& n : names) todo.push_back(find_suite(n));  // every name checked before a run
+  if (options.repeat < 1) throw usage_error("--repeat must be at least 1");
+  bench_report r;
+  r.machine = machine();
+  r.repeat = options.repeat;
+  r.quick = options.quick;
+  detail::bench_context ctx{options, {options.quick}};
+  for (auto fn : todo) r.suites.push_back(fn(ctx));
+  return r;
+}
+
+namespace detail {
+
+bench_row bench_context::measure(const bench_case& c) const {
+  if (options.progress) options.progress(c.row.name);
+  return detail::measure(c, options.repeat);
+}
+
+bench_claim claim(std::string seed, std::string kind, bool holds, std::string observed) {
+  return {std::move(seed), std::move(kind), holds, std::move(observed)};
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+bench_series series_of(const bench_suite& s, const std::string& name,
+                       double (*y)(const bench_row&)) {
+  bench_series out{name, {}};
+  for (const auto& r : s.rows)
+    if (r.series == name && r.measured()) out.points.push_back({r.x, y(r)});
+  std::sort(out.points.begin(), out.points.end(),
+            [](const bench_point& a, const bench_point& b) { return a.x < b.x; });
+  return out;
+}
+
+}  // namespace detail
+}  // namespace flushcheck

@@ -1,0 +1,72 @@
+// The bare ptrace + seccomp loop (bench_bare_loop.hpp): vfork, TRACEME, a
+// filter that traces write only, exec; then waitpid + PTRACE_CONT per stop.
+#include "bench_bare_loop.hpp"
+
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "cpu_pin.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+/// The BPF program of a filter that traces write(2) and allows the rest.
+std::vector<sock_filter> write_filter() {
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  seccomp_rule_add(ctx, SCMP_ACT_TRACE(0), SCMP_SYS(write), 0);
+  int p[2];
+  if (::pipe(p) != 0) throw std::system_error(errno, std::generic_category(), "pipe");
+  seccomp_export_bpf(ctx, p[1]);
+  ::close(p[1]);
+  std::vector<sock_filter> prog(4096);
+  ssize_t n = ::read(p[0], prog.data(), prog.size() * sizeof(sock_filter));
+  ::close(p[0]);
+  seccomp_release(ctx);
+  prog.resize(n > 0 ? static_cast<std::size_t>(n) / sizeof(sock_filter) : 0);
+  return prog;
+}
+
+[[noreturn]] void exec_traced(char** args, sock_fprog* filter) {
+  int null = ::open("/dev/null", O_WRONLY);
+  ::dup2(null, 1);
+  ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter);
+  ::execv(args[0], args);
+  ::_exit(127);
+}
+
+}  // namespace
+
+long bare_ptrace_loop(const std::vector<std::string>& argv) {
+  auto prog = write_filter();
+  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  cpu_pin pin;
+  pid_t pid = ::vfork();  // as the harness spawns: no page tables copied
+  if (pid == 0) exec_traced(args.data(), &fprog);
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");
+  int status = 0;
+  ::waitpid(pid, &status, 0);  // the exec stop
+  ::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL);
+  ::ptrace(PTRACE_CONT, pid, nullptr, nullptr);
+  long stops = 0;
+  while (::waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) {
+    ++stops;
+    ::ptrace(PTRACE_CONT, pid, nullptr, nullptr);
+  }
+  return stops;
+}
+
+}  // namespace flushcheck::detail

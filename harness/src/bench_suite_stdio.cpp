@@ -1,0 +1,144 @@
+// The `stdio` suite (SEED_CLAIMS A and B): putc and 1-byte fwrite through
+// _IONBF, _IOLBF and _IOFBF on a file, a pipe and /dev/null, and a setvbuf
+// buffer-size sweep, per toolchain set (targets/bench/bench_stdio.c).
+#include <cmath>
+
+#include "bench_suites.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+const long k_sweep[] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576};
+
+struct stdio_spec {
+  std::string mode;  ///< default, none, line, full
+  long size;         ///< setvbuf's SIZE; 0: the library's buffer
+  std::string op;    ///< putc, fwrite1
+  sink_kind sink;
+};
+
+std::string row_name(const stdio_spec& s, const std::string& toolchain) {
+  std::string mode = s.mode + (s.size > 0 ? " " + size_name(s.size) : "");
+  return s.op + " " + mode + " " + std::string(to_string(s.sink)) + " [" + toolchain + "]";
+}
+
+bench_case stdio_case(const target_set& set, const stdio_spec& s, long n) {
+  bench_case c;
+  c.row.name = row_name(s, set.name);
+  c.row.toolchain = set.name;
+  c.row.sink = to_string(s.sink);
+  c.row.bytes = c.row.ops = n;
+  c.argv = {bench_program(set, "bench_stdio"), s.mode, std::to_string(s.size), s.op,
+            std::to_string(n)};
+  c.sink = s.sink;
+  return c;
+}
+
+/// Every row of one toolchain set.
+void add_set(const bench_context& ctx, const target_set& set, bench_suite& out) {
+  long n = ctx.sizes.scale(200000, 20000);
+  for (sink_kind sink : {sink_kind::file, sink_kind::pipe, sink_kind::null})
+    for (const char* mode : {"default", "none", "line"})
+      out.rows.push_back(ctx.measure(stdio_case(set, {mode, 0, "putc", sink}, n)));
+  for (const char* mode : {"default", "none"})
+    out.rows.push_back(ctx.measure(stdio_case(set, {mode, 0, "fwrite1", sink_kind::file}, n)));
+  for (long size : k_sweep) {
+    auto c = stdio_case(set, {"full", size, "putc", sink_kind::file}, n);
+    c.row.series = set.name;
+    c.row.x = static_cast<double>(size);
+    out.rows.push_back(ctx.measure(c));
+  }
+}
+
+double ms(const bench_row& r) { return r.median() * 1e3; }
+double calls(const bench_row& r) { return static_cast<double>(r.write_calls); }
+
+/// Each sweep row's writes against ceil(N / SIZE); "" when all agree.
+std::string sweep_mismatches(const bench_suite& s) {
+  std::string out;
+  for (const auto& r : s.rows) {
+    if (r.series.empty() || !r.measured() || r.x < 4096) continue;
+    auto expected = static_cast<std::int64_t>(std::ceil(static_cast<double>(r.ops) / r.x));
+    if (r.write_calls != expected)
+      out += r.name + ": " + std::to_string(r.write_calls) + " (not " + std::to_string(expected) +
+             "); ";
+  }
+  return out;
+}
+
+/// "_IONBF: one write per putc", over every toolchain set.
+bench_claim unbuffered_claim(const bench_suite& s) {
+  std::string seen;
+  bool holds = true;
+  for (const auto& r : s.rows)
+    if (r.name.rfind("putc none file", 0) == 0 && r.measured()) {
+      holds = holds && r.write_calls == r.ops;
+      seen += r.toolchain + ": " + std::to_string(r.write_calls) + " write() for " +
+              std::to_string(r.ops) + " putc; ";
+    }
+  return claim("_IONBF makes every putc a write(): 10,000,000 putc, ~10,000,000 write() (A)",
+               "mechanism", holds && !seen.empty(), seen);
+}
+
+/// The slower row's median over the faster one's, as "Nx".
+double slower(const bench_suite& s, const std::string& slow, const std::string& fast) {
+  const bench_row* a = find_row(s, slow);
+  const bench_row* b = find_row(s, fast);
+  if (!a || !b || !a->measured() || !b->measured() || b->median() <= 0) return 0;
+  return a->median() / b->median();
+}
+
+void add_claims(bench_suite& s, const std::string& t) {
+  s.claims.push_back(unbuffered_claim(s));
+  std::string bad = sweep_mismatches(s);
+  s.claims.push_back(
+      claim("_IOFBF with an S-byte buffer: ceil(N / S) write(): 4 KiB ~2,442, "
+            "64 KiB ~153, 1 MiB ~10 for 10,000,000 putc (A)",
+            "mechanism", bad.empty(),
+            bad.empty() ? "every sweep row from 4 KiB up, every toolchain" : bad));
+  double a = slower(s, "putc none file [" + t + "]", "putc full 4 KiB file [" + t + "]");
+  s.claims.push_back(claim("unbuffered putc is ~116x slower than a 4 KiB buffer (A)", "ordering",
+                           a >= 10, number(a) + "x [" + t + "]"));
+  double b = slower(s, "fwrite1 none file [" + t + "]", "fwrite1 default file [" + t + "]");
+  s.claims.push_back(claim("1-byte fwrite: unbuffered ~23x slower than buffered (B)", "ordering",
+                           b >= 5, number(b) + "x [" + t + "]"));
+  double c = slower(s, "putc full 4 KiB file [" + t + "]", "putc full 1 MiB file [" + t + "]");
+  s.claims.push_back(claim("past 4 KiB a bigger buffer adds little: ~12% at 1 MiB (A)", "ordering",
+                           c > 0 && c <= 1.5,
+                           "4 KiB takes " + number(c) + "x the time of 1 MiB [" + t + "]"));
+}
+
+}  // namespace
+
+bench_suite stdio_suite(const bench_context& ctx) {
+  bench_suite s;
+  s.name = "stdio";
+  s.title = "putc and 1-byte fwrite by buffering mode, sink and setvbuf size";
+  s.seed = "SEED_CLAIMS A (C stdio buffering) and B (1-byte fwrite)";
+  const std::string t = ctx.options.toolchains.front().name;
+  s.baseline = "putc default file [" + t + "]";
+  s.placement = "unpinned: the program and the harness's reader go where the scheduler puts them";
+  for (const auto& set : ctx.options.toolchains) add_set(ctx, set, s);
+  set_ratios(s);
+  add_claims(s, t);
+  bench_plot time{"putc into a file: time by setvbuf buffer size",
+                  "buffer size (bytes)",
+                  "median time (ms)",
+                  true,
+                  true,
+                  {}};
+  bench_plot writes{"putc into a file: write() calls by setvbuf buffer size",
+                    "buffer size (bytes)",
+                    "write() calls",
+                    true,
+                    true,
+                    {}};
+  for (const auto& set : ctx.options.toolchains) {
+    time.series.push_back(series_of(s, set.name, ms));
+    writes.series.push_back(series_of(s, set.name, calls));
+  }
+  s.plots = {time, writes};
+  return s;
+}
+
+}  // namespace flushcheck::detail

@@ -1,0 +1,156 @@
+// `flushcheck bench`: the --quick run of every suite, as ctest's default run
+// does it so that the verb does not rot; its JSON (exact write counts), its
+// HTML page in headless Chromium, --compare on a real run, and bad input.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "cli_runner.hpp"
+
+namespace flushcheck {
+namespace {
+
+using json = nlohmann::json;
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const json& suite(const json& report, const std::string& name) {
+  for (const auto& s : report["suites"])
+    if (s["name"] == name) return s;
+  throw std::runtime_error("no suite " + name);
+}
+
+const json& row(const json& s, const std::string& name) {
+  for (const auto& r : s["rows"])
+    if (r["name"] == name) return r;
+  throw std::runtime_error("no row " + name);
+}
+
+std::int64_t writes(const json& s, const std::string& name) {
+  return row(s, name)["write_calls"].get<std::int64_t>();
+}
+
+/// The --quick sizes' exact counts (bench_suite_*.cpp): 20,000 putc,
+/// 10,000 lines, one write per pipe block and per file block.
+void expect_exact_counts(const json& j) {
+  const json& stdio = suite(j, "stdio");
+  EXPECT_EQ(writes(stdio, "putc none file [default]"), 20000);
+  EXPECT_EQ(writes(stdio, "putc none pipe [default]"), 20000);
+  EXPECT_EQ(writes(stdio, "fwrite1 none file [default]"), 20000);
+  for (long size : {4096L, 16384L, 65536L}) {
+    std::string name = "putc full " + std::to_string(size / 1024) + " KiB file [default]";
+    EXPECT_EQ(writes(stdio, name), (20000 + size - 1) / size) << name;
+  }
+  EXPECT_EQ(writes(stdio, "putc full 1 MiB file [default]"), 1);
+  const json& ios = suite(j, "iostream");
+  EXPECT_EQ(writes(ios, "endl ofstream file [default]"), 10000);
+  EXPECT_EQ(writes(ios, "'\\n' + flush/100 ofstream file [default]"), 100);
+  EXPECT_EQ(writes(ios, "tied cin file [default]"), 2000);
+  for (const auto& r : suite(j, "pipe")["rows"]) {
+    if (r["series"] != "ping-pong" && r["skipped"] == "") {
+      EXPECT_EQ(r["write_calls"], r["ops"]) << r["name"];
+    }
+  }
+  for (const auto& r : suite(j, "pagecache")["rows"]) {
+    if (r["name"].get<std::string>().rfind("write", 0) == 0 && r["skipped"] == "") {
+      EXPECT_EQ(r["write_calls"], r["ops"]) << r["name"];
+    }
+  }
+  EXPECT_EQ(writes(suite(j, "tracer"), "(a) unbuffered putc: flushcheck tracer"), 20000);
+}
+
+/// Every row measured with its times in order, or skipped with a reason;
+/// every suite has its claims; no row failed.
+void expect_whole_rows(const json& j) {
+  ASSERT_EQ(j["suites"].size(), 5u);
+  for (const auto& s : j["suites"]) {
+    EXPECT_FALSE(s["claims"].empty()) << s["name"];
+    for (const auto& r : s["rows"]) {
+      EXPECT_FALSE(r["failed"].get<bool>()) << r["name"] << ": " << r["skipped"];
+      if (r["skipped"] != "") continue;
+      const std::string name = r["name"];
+      // --repeat 1; the tracer's /bin/true rows take 10 rounds per repetition
+      EXPECT_EQ(r["seconds"].size(), name.rfind("(c)", 0) == 0 ? 10u : 1u) << name;
+      EXPECT_GT(r["median"].get<double>(), 0) << name;
+      if (name.find("bare ptrace loop") == std::string::npos) {  // a loop in flushcheck itself
+        EXPECT_NE(r["repro"].get<std::string>().find("flushcheck run"), std::string::npos) << name;
+      }
+    }
+  }
+}
+
+TEST(bench, quick_run_of_every_suite_reports_exact_counts_json_and_a_page) {
+  const std::string js = test_path("bench.json"), page = test_path("bench.html");
+  auto r = cli({"bench", "--quick", "--repeat", "1", "--json", js, "--html", page});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("seed claims on this machine:"), std::string::npos) << r.out;
+  json j = json::parse(slurp(js));
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_TRUE(j["quick"].get<bool>());
+  expect_whole_rows(j);
+  expect_exact_counts(j);
+  std::string html = slurp(page);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);  // self-contained: nothing fetched
+  auto dom = headless_dom(page);
+  if (!dom) GTEST_SKIP() << "chromium not installed (ci/setup installs Debian's chromium)";
+  std::size_t plots = 0, svgs = 0;
+  for (const auto& s : j["suites"]) plots += s["plots"].size();
+  for (auto at = dom->find("<svg"); at != std::string::npos; at = dom->find("<svg", at + 1)) ++svgs;
+  EXPECT_EQ(svgs, plots);
+  EXPECT_NE(dom->find("id=\"suite-pipe\""), std::string::npos);
+}
+
+/// A saved report with one write count and one ratio changed, compared with
+/// a fresh run of the same suite: exactly those rows move.
+TEST(bench, compare_flags_a_changed_write_count_and_a_moved_ratio) {
+  const std::string saved = test_path("saved.json");
+  ASSERT_EQ(cli({"bench", "stdio", "--quick", "--repeat", "1", "--json", saved}).code, 0);
+  json j = json::parse(slurp(saved));
+  for (auto& r : j["suites"][0]["rows"]) {
+    if (r["name"] == "putc full 4 KiB file [default]") r["write_calls"] = 7;
+    if (r["name"] == "putc none file [default]") r["ratio"] = r["ratio"].get<double>() * 100;
+  }
+  std::ofstream(saved) << j.dump();
+  auto c =
+      cli({"bench", "stdio", "--quick", "--repeat", "1", "--compare", saved, "--threshold", "5"});
+  EXPECT_EQ(c.code, 1) << c.out << c.err;
+  EXPECT_NE(c.out.find("2 rows moved"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("MOVED stdio: putc full 4 KiB file [default]: write calls 7 -> 5"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("MOVED stdio: putc none file [default]: ratio"), std::string::npos);
+}
+
+/// One line on stderr, exit 2, and nothing measured first.
+void expect_usage_error(const std::vector<std::string>& args, const std::string& says) {
+  auto r = cli(args);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+}
+
+TEST(bench, bad_input_is_one_line_and_exit_2_before_anything_runs) {
+  expect_usage_error({"bench", "nosuch"}, "unknown bench suite 'nosuch' (suites: stdio, iostream");
+  expect_usage_error({"bench", "--toolchain", "nosuch"}, "--toolchain=nosuch: no such toolchain");
+  expect_usage_error({"bench", "--json", "/nonexistent/dir/b.json"},
+                     "--json=/nonexistent/dir/b.json: cannot write it");
+  expect_usage_error({"bench", "--html", "/nonexistent/b.html"}, "cannot write it");
+  expect_usage_error({"bench", "--repeat", "0"}, "--repeat must be at least 1");
+  const std::string junk = test_path("junk.json");
+  std::ofstream(junk) << "{\"tool\": \"something else\"}";
+  expect_usage_error({"bench", "--compare", junk}, "not a flushcheck bench report");
+  expect_usage_error({"bench", "--compare", test_path("missing.json")}, "cannot read it");
+}
+
+}  // namespace
+}  // namespace flushcheck
