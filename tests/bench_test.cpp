@@ -110,18 +110,21 @@ TEST(bench, quick_run_of_every_suite_reports_exact_counts_json_and_a_page) {
 }
 
 /// A saved report with one write count and one ratio changed, compared with
-/// a fresh run of the same suite: exactly those rows move.
+/// a fresh run of the same suite: exactly those rows move. The ratio is made a
+/// million times larger and the threshold is 1000x, so that no row of a
+/// --quick run (whose baseline is ~200 us, and moves severalfold beside
+/// another test) moves by itself.
 TEST(bench, compare_flags_a_changed_write_count_and_a_moved_ratio) {
   const std::string saved = test_path("saved.json");
   ASSERT_EQ(cli({"bench", "stdio", "--quick", "--repeat", "1", "--json", saved}).code, 0);
   json j = json::parse(slurp(saved));
   for (auto& r : j["suites"][0]["rows"]) {
     if (r["name"] == "putc full 4 KiB file [default]") r["write_calls"] = 7;
-    if (r["name"] == "putc none file [default]") r["ratio"] = r["ratio"].get<double>() * 100;
+    if (r["name"] == "putc none file [default]") r["ratio"] = r["ratio"].get<double>() * 1e6;
   }
   std::ofstream(saved) << j.dump();
-  auto c =
-      cli({"bench", "stdio", "--quick", "--repeat", "1", "--compare", saved, "--threshold", "5"});
+  auto c = cli(
+      {"bench", "stdio", "--quick", "--repeat", "1", "--compare", saved, "--threshold", "1000"});
   EXPECT_EQ(c.code, 1) << c.out << c.err;
   EXPECT_NE(c.out.find("2 rows moved"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("MOVED stdio: putc full 4 KiB file [default]: write calls 7 -> 5"),
@@ -146,6 +149,7 @@ TEST(bench, bad_input_is_one_line_and_exit_2_before_anything_runs) {
                      "--json=/nonexistent/dir/b.json: cannot write it");
   expect_usage_error({"bench", "--html", "/nonexistent/b.html"}, "cannot write it");
   expect_usage_error({"bench", "--repeat", "0"}, "--repeat must be at least 1");
+  expect_usage_error({"bench", "--threshold", "0"}, "--threshold must be a number above 0");
   const std::string junk = test_path("junk.json");
   std::ofstream(junk) << "{\"tool\": \"something else\"}";
   expect_usage_error({"bench", "--compare", junk}, "not a flushcheck bench report");

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -119,7 +120,8 @@ bool compare(const bench_report& before, const bench_report& now, double thresho
 }  // namespace
 
 int bench_command::execute() {
-  if (threshold <= 0 || !(threshold < 100)) throw usage_error("--threshold must be above 0");
+  if (!(threshold > 0) || !std::isfinite(threshold))
+    throw usage_error("--threshold must be a number above 0");
   bench_options o;
   o.suites = suites;
   o.repeat = repeat;

@@ -29,7 +29,7 @@ bench_case throughput_case(const bench_context& ctx, long block, long pipe_size,
                            const std::string& placement) {
   long cap = ctx.sizes.scale(64 * k_mib, 8 * k_mib);
   long total =
-      std::max(block, std::min(cap, block * ctx.sizes.scale(100000, 10000)) / block * block);
+      std::max(block, std::min(cap, block * ctx.sizes.scale(50000, 10000)) / block * block);
   bench_case c;
   c.row.series = series_name(placement, pipe_size);
   c.row.name = size_name(block) + " blocks, " + c.row.series;
@@ -49,7 +49,7 @@ bench_case throughput_case(const bench_context& ctx, long block, long pipe_size,
 }
 
 bench_case pingpong_case(const bench_context& ctx, const std::string& placement) {
-  long n = ctx.sizes.scale(20000, 2000);
+  long n = ctx.sizes.scale(10000, 2000);
   bench_case c;
   c.row.name = "1-byte ping-pong, " + placement_name(placement);
   c.row.series = "ping-pong";

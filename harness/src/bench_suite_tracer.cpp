@@ -137,7 +137,7 @@ bench_suite tracer_suite(const bench_context& ctx) {
   s.baseline = "(a) unbuffered putc: plain";
   s.placement = "the tracer, the program and the run loop on one CPU (cpu_pin.hpp)";
   const std::string script = ctx.options.toolchains.front().stdio_script;
-  long n = ctx.sizes.scale(200000, 20000), big = ctx.sizes.scale(10000000, 1000000);
+  long n = ctx.sizes.scale(50000, 20000), big = ctx.sizes.scale(10000000, 1000000);
   int rounds = ctx.options.repeat;
   const workload ws[] = {
       {"(a) unbuffered putc", {script, "setvbuf none; putc " + std::to_string(n)}, n, rounds},

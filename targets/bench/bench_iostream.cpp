@@ -13,16 +13,14 @@
 // with one write(2): "bench ns=T bytes=B". Exit 0; 1 with the failed call on
 // fd 2; 64 for bad arguments. Standard library + POSIX only: it is built
 // against every C++ library of the matrix.
-#include <time.h>
-#include <unistd.h>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <string_view>
+
+#include "bench_line.h"
 
 namespace {
 
@@ -37,44 +35,11 @@ struct args {
 
 constexpr long long k_line_len = 10;  // "123456789\n"
 
-// LINE, as snprintf made it into its CAP bytes (N: snprintf's value), to fd 2
-// with one write; a line cut short still ends in '\n'.
-void put_line(char* line, std::size_t cap, int n) {
-  if (n < 0) return;
-  if (static_cast<std::size_t>(n) >= cap) {
-    n = static_cast<int>(cap) - 1;
-    line[n - 1] = '\n';
-  }
-  ssize_t r = write(2, line, static_cast<std::size_t>(n));
-  static_cast<void>(r);
-}
-
-int fail(const char* what, int err) {
-  char line[512];
-  int n = std::snprintf(line, sizeof line, "bench_iostream: %s: %s (errno %d)\n", what,
-                        std::strerror(err), err);
-  put_line(line, sizeof line, n);
-  return 1;
-}
-
 int usage(const char* why) {
-  char line[512];
-  int n = std::snprintf(line, sizeof line,
-                        "bench_iostream: usage: bench_iostream [--ofstream] [--unsync] [--unitbuf] "
-                        "[--untie] endl|nl|nl_flush|fprintf|tied N [EVERY] (%s)\n",
-                        why);
-  put_line(line, sizeof line, n);
-  return 64;
-}
-
-// A whole decimal number in [min, max], or -1.
-long long parse_count(const char* s, long long min, long long max) {
-  if (*s < '0' || *s > '9') return -1;  // no sign, no space
-  char* end = nullptr;
-  errno = 0;
-  long long v = std::strtoll(s, &end, 10);
-  if (errno != 0 || *end != '\0' || v < min || v > max) return -1;
-  return v;
+  return bench_usage(
+      "bench_iostream [--ofstream] [--unsync] [--unitbuf] [--untie] "
+      "endl|nl|nl_flush|fprintf|tied N [EVERY]",
+      why);
 }
 
 bool parse_flag(std::string_view s, args& a) {
@@ -100,11 +65,11 @@ int parse_args(int argc, char** argv, args& a) {
   for (; i < argc && std::string_view(argv[i]).starts_with("--"); ++i)
     if (!parse_flag(argv[i], a)) return usage("unknown option");
   if (i >= argc || !parse_op(argv[i], a.what)) return usage("OP missing or unknown");
-  if (++i >= argc || (a.n = parse_count(argv[i], 1, INT64_MAX / k_line_len)) < 0)
+  if (++i >= argc || (a.n = bench_count(argv[i], 1, INT64_MAX / k_line_len)) < 0)
     return usage("N: a whole number > 0");
   ++i;
   if (a.what == op::nl_flush) {
-    if (i >= argc || (a.every = parse_count(argv[i], 1, INT64_MAX)) < 0)
+    if (i >= argc || (a.every = bench_count(argv[i], 1, INT64_MAX)) < 0)
       return usage("nl_flush needs EVERY: a whole number > 0");
     ++i;
   }
@@ -115,13 +80,8 @@ int errno_or_eio() { return errno != 0 ? errno : EIO; }
 
 // tied: cin.get() found no byte where the harness should have given one.
 int stdin_ended(long long got, long long n) {
-  if (std::cin.bad()) return fail("reading stdin (std::cin.get)", errno_or_eio());
-  char line[512];
-  int len = std::snprintf(line, sizeof line,
-                          "bench_iostream: stdin ended after %lld of the %lld bytes tied needs\n",
-                          got, n);
-  put_line(line, sizeof line, len);
-  return 1;
+  if (std::cin.bad()) return bench_fail("reading stdin (std::cin.get)", errno_or_eio());
+  return bench_error("stdin ended after %lld of the %lld bytes tied needs\n", got, n);
 }
 
 // The loop of A.what on OS and the final flush; 0, or the exit status of the
@@ -142,8 +102,9 @@ int run(const args& a, std::ostream& os) {
       break;
     case op::fprintf:
       for (long long i = 0; i < a.n; ++i)
-        if (std::fprintf(stdout, "%s\n", "123456789") < 0) return fail("fprintf", errno_or_eio());
-      if (std::fflush(stdout) != 0) return fail("fflush", errno_or_eio());
+        if (std::fprintf(stdout, "%s\n", "123456789") < 0)
+          return bench_fail("fprintf", errno_or_eio());
+      if (std::fflush(stdout) != 0) return bench_fail("fflush", errno_or_eio());
       break;
     case op::tied:
       for (long long i = 0; i < a.n; ++i) {
@@ -156,16 +117,11 @@ int run(const args& a, std::ostream& os) {
   return 0;
 }
 
-std::int64_t now_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   args a;
+  bench_line_init("bench_iostream");
   if (int rc = parse_args(argc, argv, a); rc != 0) return rc;
   if (a.unsync) std::ios::sync_with_stdio(false);  // before any stream is used
   std::ofstream file;
@@ -173,19 +129,16 @@ int main(int argc, char** argv) {
   if (a.ofstream) {
     errno = 0;
     file.open("/proc/self/fd/1");
-    if (!file) return fail("opening /proc/self/fd/1", errno_or_eio());
+    if (!file) return bench_fail("opening /proc/self/fd/1", errno_or_eio());
     os = &file;
   }
   if (a.unitbuf) *os << std::unitbuf;
   if (a.untie) std::cin.tie(nullptr);
   errno = 0;
-  std::int64_t start = now_ns();
+  std::int64_t start = bench_now_ns();
   if (int rc = run(a, *os); rc != 0) return rc;
-  std::int64_t end = now_ns();
-  if (!*os) return fail("writing to the stream", errno_or_eio());
-  char line[512];
-  int n = std::snprintf(line, sizeof line, "bench ns=%lld bytes=%lld\n",
-                        static_cast<long long>(end - start), a.n * k_line_len);
-  put_line(line, sizeof line, n);
+  std::int64_t end = bench_now_ns();
+  if (!*os) return bench_fail("writing to the stream", errno_or_eio());
+  bench_line("bench ns=%lld bytes=%lld\n", static_cast<long long>(end - start), a.n * k_line_len);
   return 0;
 }

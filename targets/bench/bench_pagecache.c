@@ -22,13 +22,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench_line.h"
 
 #define SINK "/proc/self/fd/1"
 #define ALIGN 4096
@@ -51,44 +51,11 @@ struct io {
   long long done;   /* bytes moved */
 };
 
-/* LINE, as snprintf made it into its CAP bytes (N: snprintf's value), to fd 2
- * with one write; a line cut short still ends in '\n'. */
-static void put_line(char* line, size_t cap, int n) {
-  if (n < 0) return;
-  if ((size_t)n >= cap) {
-    n = (int)cap - 1;
-    line[n - 1] = '\n';
-  }
-  ssize_t r = write(2, line, (size_t)n);
-  (void)r;
-}
-
-static int fail(const char* what, int err) {
-  char line[512];
-  int n =
-      snprintf(line, sizeof line, "bench_pagecache: %s: %s (errno %d)\n", what, strerror(err), err);
-  put_line(line, sizeof line, n);
-  return 1;
-}
-
 static int usage(const char* why) {
-  char line[512];
-  int n = snprintf(line, sizeof line,
-                   "bench_pagecache: usage: bench_pagecache read warm|cold|direct SIZE BLOCK | "
-                   "bench_pagecache write buffered|direct SIZE BLOCK (%s)\n",
-                   why);
-  put_line(line, sizeof line, n);
-  return 64;
-}
-
-/* A whole decimal number in [min, max], or -1. */
-static long long parse_count(const char* s, long long min, long long max) {
-  char* end = NULL;
-  if (*s < '0' || *s > '9') return -1; /* no sign, no space */
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno != 0 || *end != '\0' || v < min || v > max) return -1;
-  return v;
+  return bench_usage(
+      "bench_pagecache read warm|cold|direct SIZE BLOCK | "
+      "bench_pagecache write buffered|direct SIZE BLOCK",
+      why);
 }
 
 static int parse_args(int argc, char** argv, struct args* a) {
@@ -102,8 +69,8 @@ static int parse_args(int argc, char** argv, struct args* a) {
   if (a->how < 0 || (a->writing && (a->how == WARM || a->how == COLD)) ||
       (!a->writing && a->how == BUFFERED))
     return usage("read takes warm|cold|direct, write buffered|direct");
-  a->size = parse_count(argv[3], 1, SSIZE_MAX);
-  a->block = parse_count(argv[4], 1, SSIZE_MAX);
+  a->size = bench_count(argv[3], 1, SSIZE_MAX);
+  a->block = bench_count(argv[4], 1, SSIZE_MAX);
   if (a->size < 0 || a->block < 0) return usage("SIZE and BLOCK: whole numbers > 0");
   if (a->size % a->block != 0 || a->size % ALIGN != 0)
     return usage("SIZE must be a multiple of BLOCK and of 4096");
@@ -112,19 +79,11 @@ static int parse_args(int argc, char** argv, struct args* a) {
   return 0;
 }
 
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static int check_sink(void) {
   struct stat st;
-  if (fstat(1, &st) != 0) return fail("fstat of fd 1", errno);
+  if (fstat(1, &st) != 0) return bench_fail("fstat of fd 1", errno);
   if (S_ISREG(st.st_mode)) return 0;
-  char line[] = "bench_pagecache: fd 1 is not a regular file (it needs the file sink)\n";
-  put_line(line, sizeof line, (int)strlen(line));
-  return 1;
+  return bench_error("fd 1 is not a regular file (it needs the file sink)\n");
 }
 
 /* A BLOCK-byte buffer aligned for O_DIRECT, filled with a pattern, or NULL. */
@@ -132,7 +91,7 @@ static char* pattern_buffer(long long block) {
   void* buf = NULL;
   int err = posix_memalign(&buf, ALIGN, (size_t)block);
   if (err != 0) {
-    fail("posix_memalign", err);
+    bench_fail("posix_memalign", err);
     return NULL;
   }
   for (long long i = 0; i < block; ++i) ((char*)buf)[i] = (char)('a' + i % 26);
@@ -143,15 +102,15 @@ static char* pattern_buffer(long long block) {
 static int fill(long long size) {
   char* chunk = pattern_buffer(FILL_CHUNK);
   if (chunk == NULL) return 1;
-  if (ftruncate(1, 0) != 0) return fail("ftruncate of fd 1", errno);
+  if (ftruncate(1, 0) != 0) return bench_fail("ftruncate of fd 1", errno);
   for (long long off = 0; off < size;) {
     size_t want = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
     ssize_t n = pwrite(1, chunk, want, off);
-    if (n < 0 && errno != EINTR) return fail("pwrite to fd 1", errno);
+    if (n < 0 && errno != EINTR) return bench_fail("pwrite to fd 1", errno);
     if (n > 0) off += n;
   }
   free(chunk);
-  return fsync(1) != 0 ? fail("fsync of fd 1", errno) : 0;
+  return fsync(1) != 0 ? bench_fail("fsync of fd 1", errno) : 0;
 }
 
 /* The pages of SIZE bytes. */
@@ -164,13 +123,13 @@ static long long pages_of(long long size) {
 static int resident(long long size, long long* count) {
   size_t pages = (size_t)pages_of(size);
   int fd = open(SINK, O_RDONLY); /* fd 1 may be write-only: no mapping of it */
-  if (fd < 0) return fail("open " SINK " (for mincore)", errno);
+  if (fd < 0) return bench_fail("open " SINK " (for mincore)", errno);
   void* map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
-  if (map == MAP_FAILED) return fail("mmap of the file", errno);
+  if (map == MAP_FAILED) return bench_fail("mmap of the file", errno);
   unsigned char* vec = malloc(pages);
-  if (vec == NULL) return fail("malloc", errno);
-  if (mincore(map, (size_t)size, vec) != 0) return fail("mincore", errno);
+  if (vec == NULL) return bench_fail("malloc", errno);
+  if (mincore(map, (size_t)size, vec) != 0) return bench_fail("mincore", errno);
   *count = 0;
   for (size_t i = 0; i < pages; ++i) *count += vec[i] & 1;
   free(vec);
@@ -202,25 +161,19 @@ static int move(int flags, int writing, char* buf, long long size, long long blo
 
 /* Reports move's failure ERR; 1. */
 static int move_failed(const struct io* io, int err, long long size) {
-  if (err != ENDED_EARLY) return fail(io->what, err);
-  char line[256];
-  int n = snprintf(line, sizeof line, "bench_pagecache: the file ended after %lld of %lld bytes\n",
-                   io->done, size);
-  put_line(line, sizeof line, n);
-  return 1;
+  if (err != ENDED_EARLY) return bench_fail(io->what, err);
+  return bench_error("the file ended after %lld of %lld bytes\n", io->done, size);
 }
 
 /* The measured part, timed into IO->ns; 0, SKIPPED or 1 (reported). */
 static int timed_move(const struct args* a, char* buf, struct io* io) {
   int flags = (a->writing ? O_WRONLY : O_RDONLY) | (a->how == DIRECT ? O_DIRECT : 0);
-  int64_t start = now_ns();
+  int64_t start = bench_now_ns();
   int err = move(flags, a->writing, buf, a->size, a->block, io);
-  io->ns = now_ns() - start;
+  io->ns = bench_now_ns() - start;
   if (err == 0) return 0;
   if (err != EINVAL || a->how != DIRECT || !io->at_start) return move_failed(io, err, a->size);
-  char line[256];
-  int n = snprintf(line, sizeof line, "bench skip: O_DIRECT refused here: %s\n", strerror(err));
-  put_line(line, sizeof line, n);
+  bench_line("bench skip: O_DIRECT refused here: %s\n", strerror(err));
   return SKIPPED;
 }
 
@@ -233,15 +186,12 @@ static int bench_read(const struct args* a, char* buf) {
   if (a->how == WARM && (rc = move(O_RDONLY, 0, buf, a->size, a->block, &io)) != 0)
     return move_failed(&io, rc, a->size);
   if (a->how != WARM && (rc = posix_fadvise(1, 0, 0, POSIX_FADV_DONTNEED)) != 0)
-    return fail("posix_fadvise DONTNEED of fd 1", rc);
+    return bench_fail("posix_fadvise DONTNEED of fd 1", rc);
   if ((rc = resident(a->size, &before)) != 0 || (rc = timed_move(a, buf, &io)) != 0 ||
       (rc = resident(a->size, &after)) != 0)
     return rc;
-  char line[512];
-  int n = snprintf(line, sizeof line,
-                   "bench ns=%lld bytes=%lld pages=%lld resident_before=%lld resident_after=%lld\n",
-                   (long long)io.ns, a->size, pages_of(a->size), before, after);
-  put_line(line, sizeof line, n);
+  bench_line("bench ns=%lld bytes=%lld pages=%lld resident_before=%lld resident_after=%lld\n",
+             (long long)io.ns, a->size, pages_of(a->size), before, after);
   return 0;
 }
 
@@ -250,22 +200,20 @@ static int bench_write(const struct args* a, char* buf) {
   struct io io;
   long long after = 0;
   int rc;
-  if (ftruncate(1, 0) != 0) return fail("ftruncate of fd 1", errno);
-  if (fsync(1) != 0) return fail("fsync of fd 1", errno);
+  if (ftruncate(1, 0) != 0) return bench_fail("ftruncate of fd 1", errno);
+  if (fsync(1) != 0) return bench_fail("fsync of fd 1", errno);
   if ((rc = timed_move(a, buf, &io)) != 0 || (rc = resident(a->size, &after)) != 0) return rc;
-  int64_t start = now_ns();
-  if (fsync(1) != 0) return fail("fsync of fd 1", errno);
-  int64_t fsync_ns = now_ns() - start;
-  char line[512];
-  int n = snprintf(line, sizeof line,
-                   "bench ns=%lld bytes=%lld pages=%lld resident_after=%lld fsync_ns=%lld\n",
-                   (long long)io.ns, a->size, pages_of(a->size), after, (long long)fsync_ns);
-  put_line(line, sizeof line, n);
+  int64_t start = bench_now_ns();
+  if (fsync(1) != 0) return bench_fail("fsync of fd 1", errno);
+  int64_t fsync_ns = bench_now_ns() - start;
+  bench_line("bench ns=%lld bytes=%lld pages=%lld resident_after=%lld fsync_ns=%lld\n",
+             (long long)io.ns, a->size, pages_of(a->size), after, (long long)fsync_ns);
   return 0;
 }
 
 int main(int argc, char** argv) {
   struct args a = {0};
+  bench_line_init("bench_pagecache");
   int rc = parse_args(argc, argv, &a);
   if (rc != 0 || (rc = check_sink()) != 0) return rc;
   char* buf = pattern_buffer(a.block);

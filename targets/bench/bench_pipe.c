@@ -22,12 +22,12 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "bench_line.h"
 
 #define SKIPPED (-1) /* a status: the skip line is written, exit 0 */
 #define WARM_UP 100  /* untimed round trips before pingpong's timed ones */
@@ -36,49 +36,10 @@ struct placement {
   int writer_cpu, reader_cpu;
 };
 
-/* LINE, as snprintf made it into its CAP bytes (N: snprintf's value), to fd 2
- * with one write; a line cut short still ends in '\n'. */
-static void put_line(char* line, size_t cap, int n) {
-  if (n < 0) return;
-  if ((size_t)n >= cap) {
-    n = (int)cap - 1;
-    line[n - 1] = '\n';
-  }
-  ssize_t r = write(2, line, (size_t)n);
-  (void)r;
-}
-
-static int fail(const char* what, int err) {
-  char line[512];
-  int n = snprintf(line, sizeof line, "bench_pipe: %s: %s (errno %d)\n", what, strerror(err), err);
-  put_line(line, sizeof line, n);
-  return 1;
-}
-
 static int usage(const char* why) {
-  char line[512];
-  int n = snprintf(line, sizeof line,
-                   "bench_pipe: usage: bench_pipe throughput BLOCK TOTAL PIPESIZE same|split | "
-                   "bench_pipe pingpong N same|split (%s)\n",
-                   why);
-  put_line(line, sizeof line, n);
-  return 64;
-}
-
-/* A whole decimal number in [min, max], or -1. */
-static long long parse_count(const char* s, long long min, long long max) {
-  char* end = NULL;
-  if (*s < '0' || *s > '9') return -1; /* no sign, no space */
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno != 0 || *end != '\0' || v < min || v > max) return -1;
-  return v;
-}
-
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+  return bench_usage(
+      "bench_pipe throughput BLOCK TOTAL PIPESIZE same|split | bench_pipe pingpong N same|split",
+      why);
 }
 
 /* The CPUs of the writer and the reader, same or SPLIT, among those this
@@ -86,15 +47,12 @@ static int64_t now_ns(void) {
 static int place(int split, struct placement* p) {
   cpu_set_t set;
   int cpus[2] = {-1, -1}, count = 0;
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return fail("sched_getaffinity", errno);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return bench_fail("sched_getaffinity", errno);
   for (int cpu = 0; cpu < CPU_SETSIZE && count < 2; ++cpu)
     if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
   if (split && count < 2) {
-    char line[256];
-    int n = snprintf(line, sizeof line,
-                     "bench skip: split placement needs 2 CPUs, this process may use %d\n",
-                     CPU_COUNT(&set));
-    put_line(line, sizeof line, n);
+    bench_line("bench skip: split placement needs 2 CPUs, this process may use %d\n",
+               CPU_COUNT(&set));
     return SKIPPED;
   }
   p->writer_cpu = cpus[0];
@@ -113,16 +71,11 @@ static int pin(int cpu) {
  * child exited 1, having reported its failure itself). */
 static int wait_child(pid_t pid) {
   int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return fail("waitpid", errno);
+  if (waitpid(pid, &status, 0) != pid) return bench_fail("waitpid", errno);
   if (WIFEXITED(status) && WEXITSTATUS(status) <= 1) return WEXITSTATUS(status);
-  char line[256];
-  int n = WIFSIGNALED(status)
-              ? snprintf(line, sizeof line, "bench_pipe: reader child killed by signal %d\n",
-                         WTERMSIG(status))
-              : snprintf(line, sizeof line, "bench_pipe: reader child exited %d\n",
-                         WEXITSTATUS(status));
-  put_line(line, sizeof line, n);
-  return 1;
+  if (WIFSIGNALED(status))
+    return bench_error("reader child killed by signal %d\n", WTERMSIG(status));
+  return bench_error("reader child exited %d\n", WEXITSTATUS(status));
 }
 
 /* The throughput reader: pins itself, makes its buffer, says so by closing
@@ -130,33 +83,30 @@ static int wait_child(pid_t pid) {
  * they must be the blocks alone), then reads FD until EOF. Exits 0 when it
  * read TOTAL bytes. */
 static _Noreturn void reader(int fd, int ready, int cpu, long long block, long long total) {
-  if (pin(cpu) != 0) _exit(fail("sched_setaffinity (reader)", errno));
+  if (pin(cpu) != 0) _exit(bench_fail("sched_setaffinity (reader)", errno));
   char* buf = malloc((size_t)block);
-  if (buf == NULL) _exit(fail("malloc (reader)", errno));
+  if (buf == NULL) _exit(bench_fail("malloc (reader)", errno));
   memset(buf, 0, (size_t)block);
   close(ready);
   long long got = 0;
   for (;;) {
     ssize_t n = read(fd, buf, (size_t)block);
     if (n == 0) break;
-    if (n < 0 && errno != EINTR) _exit(fail("read (reader)", errno));
+    if (n < 0 && errno != EINTR) _exit(bench_fail("read (reader)", errno));
     if (n > 0) got += n;
   }
   if (got == total) _exit(0);
-  char line[256];
-  int n = snprintf(line, sizeof line, "bench_pipe: reader got %lld bytes of %lld\n", got, total);
-  put_line(line, sizeof line, n);
-  _exit(1);
+  _exit(bench_error("reader got %lld bytes of %lld\n", got, total));
 }
 
 /* Sets the pipe's size when SIZE > 0; its size (F_GETPIPE_SZ), or -1 (reported). */
 static int pipe_size(int fd, long long size) {
   if (size > 0 && fcntl(fd, F_SETPIPE_SZ, (int)size) < 0) {
-    fail("fcntl F_SETPIPE_SZ", errno);
+    bench_fail("fcntl F_SETPIPE_SZ", errno);
     return -1;
   }
   int got = fcntl(fd, F_GETPIPE_SZ);
-  if (got < 0) fail("fcntl F_GETPIPE_SZ", errno);
+  if (got < 0) bench_fail("fcntl F_GETPIPE_SZ", errno);
   return got;
 }
 
@@ -178,12 +128,12 @@ static pid_t start_reader(int data[2], int cpu, long long block, long long total
   int ready[2];
   char c;
   if (pipe(ready) != 0) {
-    fail("pipe", errno);
+    bench_fail("pipe", errno);
     return -1;
   }
   pid_t pid = fork();
   if (pid < 0) {
-    fail("fork", errno);
+    bench_fail("fork", errno);
     return -1;
   }
   if (pid == 0) {
@@ -201,7 +151,8 @@ static pid_t start_reader(int data[2], int cpu, long long block, long long total
   pid_t ended = n == 0 ? waitpid(pid, &status, WNOHANG) : 0;
   if (n == 0 && ended == 0) return pid; /* ready, and running */
   /* ended: it failed in its set-up and said so */
-  if (ended != pid && wait_child(pid) == 0) fail("read (reader ready)", n < 0 ? errno : EPIPE);
+  if (ended != pid && wait_child(pid) == 0)
+    bench_fail("read (reader ready)", n < 0 ? errno : EPIPE);
   return -1;
 }
 
@@ -209,38 +160,35 @@ static int throughput(long long block, long long total, long long size, int spli
   struct placement p;
   int data[2], rc = place(split, &p);
   if (rc != 0) return rc;
-  if (pipe(data) != 0) return fail("pipe", errno);
+  if (pipe(data) != 0) return bench_fail("pipe", errno);
   int actual = pipe_size(data[1], size);
   if (actual < 0) return 1;
   char* buf = malloc((size_t)block);
-  if (buf == NULL) return fail("malloc", errno);
+  if (buf == NULL) return bench_fail("malloc", errno);
   memset(buf, 'p', (size_t)block);
-  if (pin(p.writer_cpu) != 0) return fail("sched_setaffinity (writer)", errno);
+  if (pin(p.writer_cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
   pid_t pid = start_reader(data, p.reader_cpu, block, total);
   if (pid < 0) return 1;
-  int64_t start = now_ns();
+  int64_t start = bench_now_ns();
   int err = write_all(data[1], buf, block, total);
   close(data[1]);
-  if ((rc = wait_child(pid)) != 0 || err != 0) return rc != 0 ? rc : fail("write", err);
-  int64_t end = now_ns();
-  char line[256];
-  int n = snprintf(line, sizeof line,
-                   "bench ns=%lld bytes=%lld pipe_size=%d writer_cpu=%d reader_cpu=%d\n",
-                   (long long)(end - start), total, actual, p.writer_cpu, p.reader_cpu);
-  put_line(line, sizeof line, n);
+  if ((rc = wait_child(pid)) != 0 || err != 0) return rc != 0 ? rc : bench_fail("write", err);
+  int64_t end = bench_now_ns();
+  bench_line("bench ns=%lld bytes=%lld pipe_size=%d writer_cpu=%d reader_cpu=%d\n",
+             (long long)(end - start), total, actual, p.writer_cpu, p.reader_cpu);
   return 0;
 }
 
 /* The pingpong child: each byte read from IN goes back on OUT, until EOF. */
 static _Noreturn void echo(int in, int out, int cpu) {
   char c;
-  if (pin(cpu) != 0) _exit(fail("sched_setaffinity (reader)", errno));
+  if (pin(cpu) != 0) _exit(bench_fail("sched_setaffinity (reader)", errno));
   for (;;) {
     ssize_t n = read(in, &c, 1);
     if (n == 0) _exit(0);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) _exit(fail("read (reader)", errno));
-    if (write(out, &c, 1) != 1) _exit(fail("write (reader)", errno));
+    if (n < 0) _exit(bench_fail("read (reader)", errno));
+    if (write(out, &c, 1) != 1) _exit(bench_fail("write (reader)", errno));
   }
 }
 
@@ -263,15 +211,12 @@ static long long at(const int64_t* sorted, long long n, long long permille) {
 }
 
 static void report_pingpong(int64_t* rt, long long n, int64_t total, struct placement p) {
-  char line[512];
   qsort(rt, (size_t)n, sizeof *rt, cmp_i64);
-  int len = snprintf(line, sizeof line,
-                     "bench ns=%lld bytes=%lld min_ns=%lld p10_ns=%lld p50_ns=%lld p90_ns=%lld "
-                     "p99_ns=%lld p999_ns=%lld max_ns=%lld writer_cpu=%d reader_cpu=%d\n",
-                     (long long)total, n, (long long)rt[0], at(rt, n, 100), at(rt, n, 500),
-                     at(rt, n, 900), at(rt, n, 990), at(rt, n, 999), (long long)rt[n - 1],
-                     p.writer_cpu, p.reader_cpu);
-  put_line(line, sizeof line, len);
+  bench_line(
+      "bench ns=%lld bytes=%lld min_ns=%lld p10_ns=%lld p50_ns=%lld p90_ns=%lld "
+      "p99_ns=%lld p999_ns=%lld max_ns=%lld writer_cpu=%d reader_cpu=%d\n",
+      (long long)total, n, (long long)rt[0], at(rt, n, 100), at(rt, n, 500), at(rt, n, 900),
+      at(rt, n, 990), at(rt, n, 999), (long long)rt[n - 1], p.writer_cpu, p.reader_cpu);
 }
 
 /* The round trips: WARM_UP untimed, then N timed into RT; the timed loop's
@@ -281,9 +226,9 @@ static int64_t round_trips(int to, int from, int64_t* rt, long long n) {
   int64_t first = 0, end = 0;
   for (int i = 0; i < WARM_UP && err == 0; ++i) err = round_trip(to, from);
   for (long long i = 0; i < n && err == 0; ++i) {
-    int64_t start = now_ns();
+    int64_t start = bench_now_ns();
     err = round_trip(to, from);
-    end = now_ns();
+    end = bench_now_ns();
     rt[i] = end - start;
     if (i == 0) first = start;
   }
@@ -295,11 +240,11 @@ static int pingpong(long long n, int split) {
   int to[2], back[2], rc = place(split, &p);
   if (rc != 0) return rc;
   int64_t* rt = malloc((size_t)n * sizeof *rt);
-  if (rt == NULL) return fail("malloc", errno);
-  if (pipe(to) != 0 || pipe(back) != 0) return fail("pipe", errno);
-  if (pin(p.writer_cpu) != 0) return fail("sched_setaffinity (writer)", errno);
+  if (rt == NULL) return bench_fail("malloc", errno);
+  if (pipe(to) != 0 || pipe(back) != 0) return bench_fail("pipe", errno);
+  if (pin(p.writer_cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
   pid_t pid = fork();
-  if (pid < 0) return fail("fork", errno);
+  if (pid < 0) return bench_fail("fork", errno);
   if (pid == 0) {
     close(to[1]);
     close(back[0]);
@@ -310,7 +255,7 @@ static int pingpong(long long n, int split) {
   int64_t total = round_trips(to[1], back[0], rt, n);
   close(to[1]);
   if ((rc = wait_child(pid)) != 0 || total < 0)
-    return rc != 0 ? rc : fail("round trip", (int)-total);
+    return rc != 0 ? rc : bench_fail("round trip", (int)-total);
   report_pingpong(rt, n, total, p);
   return 0;
 }
@@ -325,16 +270,16 @@ static int run(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "";
   int split = placement_arg(argv[argc - 1]);
   if (strcmp(what, "throughput") == 0 && argc == 6) {
-    long long block = parse_count(argv[2], 1, INT_MAX);
-    long long total = parse_count(argv[3], 1, LLONG_MAX);
-    long long size = parse_count(argv[4], 0, INT_MAX);
+    long long block = bench_count(argv[2], 1, INT_MAX);
+    long long total = bench_count(argv[3], 1, LLONG_MAX);
+    long long size = bench_count(argv[4], 0, INT_MAX);
     if (block < 0 || total < 0 || size < 0) return usage("BLOCK, TOTAL > 0; PIPESIZE >= 0");
     if (total % block != 0) return usage("TOTAL must be a multiple of BLOCK");
     if (split < 0) return usage("same or split");
     return throughput(block, total, size, split);
   }
   if (strcmp(what, "pingpong") == 0 && argc == 4) {
-    long long n = parse_count(argv[2], 1, (long long)(SIZE_MAX / sizeof(int64_t)) / 1000);
+    long long n = bench_count(argv[2], 1, (long long)(SIZE_MAX / sizeof(int64_t)) / 1000);
     if (n < 0) return usage("N: a whole number > 0");
     if (split < 0) return usage("same or split");
     return pingpong(n, split);
@@ -345,6 +290,7 @@ static int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   /* A reader gone early is a failed write (EPIPE), not a silent death. */
   signal(SIGPIPE, SIG_IGN);
+  bench_line_init("bench_pipe");
   int rc = run(argc, argv);
   return rc == SKIPPED ? 0 : rc;
 }

@@ -11,14 +11,13 @@
  * Writes one line to fd 2 with one write(2): "bench ns=T bytes=B".
  * Exit 0; 1 with the failed call on fd 2; 64 for bad arguments.
  * Plain C11 + POSIX: it is built against every C library of the matrix. */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "bench_line.h"
 
 enum op { OP_PUTC, OP_FWRITE1, OP_LINE, OP_PRINTF };
 
@@ -40,43 +39,8 @@ static const char k_line[] = "123456789";
 static const char* volatile g_printf_format = "%s\n";
 static volatile size_t g_one = 1;
 
-/* LINE, as snprintf made it into its CAP bytes (N: snprintf's value), to fd 2
- * with one write; a line cut short still ends in '\n'. */
-static void put_line(char* line, size_t cap, int n) {
-  if (n < 0) return;
-  if ((size_t)n >= cap) {
-    n = (int)cap - 1;
-    line[n - 1] = '\n';
-  }
-  ssize_t r = write(2, line, (size_t)n);
-  (void)r;
-}
-
-static int fail(const char* what, int err) {
-  char line[512];
-  int n = snprintf(line, sizeof line, "bench_stdio: %s: %s (errno %d)\n", what, strerror(err), err);
-  put_line(line, sizeof line, n);
-  return 1;
-}
-
 static int usage(const char* why) {
-  char line[512];
-  int n = snprintf(line, sizeof line,
-                   "bench_stdio: usage: bench_stdio default|none|line|full SIZE "
-                   "putc|fwrite1|line|printf N (%s)\n",
-                   why);
-  put_line(line, sizeof line, n);
-  return 64;
-}
-
-/* A whole decimal number in [min, max], or -1. */
-static long long parse_count(const char* s, long long min, long long max) {
-  char* end = NULL;
-  if (*s < '0' || *s > '9') return -1; /* no sign, no space */
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < min || v > max) return -1;
-  return v;
+  return bench_usage("bench_stdio default|none|line|full SIZE putc|fwrite1|line|printf N", why);
 }
 
 static int parse_args(int argc, char** argv, struct args* a) {
@@ -87,13 +51,13 @@ static int parse_args(int argc, char** argv, struct args* a) {
   for (int i = 0; i < 4; ++i)
     if (strcmp(argv[1], modes[i]) == 0) a->mode = mode_values[i];
   if (a->mode == -2) return usage("unknown MODE");
-  if ((a->size = parse_count(argv[2], 0, (long long)(SIZE_MAX >> 1))) < 0)
+  if ((a->size = bench_count(argv[2], 0, (long long)(SIZE_MAX >> 1))) < 0)
     return usage("SIZE: a whole number >= 0");
   a->op = -1;
   for (int i = 0; i < 4; ++i)
     if (strcmp(argv[3], k_ops[i]) == 0) a->op = i;
   if (a->op < 0) return usage("unknown OP");
-  if ((a->n = parse_count(argv[4], 1, INT64_MAX / LINE_LEN)) < 0)
+  if ((a->n = bench_count(argv[4], 1, INT64_MAX / LINE_LEN)) < 0)
     return usage("N: a whole number > 0");
   return 0;
 }
@@ -104,9 +68,10 @@ static int set_buffering(const struct args* a) {
   char* buf = NULL;
   size_t size = a->mode == _IONBF ? 0 : (size_t)a->size;
   /* The buffer must outlive the stream: it is never freed. */
-  if (size > 0 && (buf = malloc(size)) == NULL) return fail("malloc", errno);
+  if (size > 0 && (buf = malloc(size)) == NULL) return bench_fail("malloc", errno);
   errno = 0;
-  if (setvbuf(stdout, buf, a->mode, size) != 0) return fail("setvbuf", errno ? errno : EINVAL);
+  if (setvbuf(stdout, buf, a->mode, size) != 0)
+    return bench_fail("setvbuf", errno ? errno : EINVAL);
   return 0;
 }
 
@@ -135,25 +100,17 @@ static long long run_ops(int op, long long n) {
   }
 }
 
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int main(int argc, char** argv) {
   struct args a = {0};
+  bench_line_init("bench_stdio");
   int rc = parse_args(argc, argv, &a);
   if (rc != 0 || (rc = set_buffering(&a)) != 0) return rc;
   errno = 0;
-  int64_t start = now_ns();
+  int64_t start = bench_now_ns();
   long long bytes = run_ops(a.op, a.n);
-  if (bytes < 0 || ferror(stdout)) return fail(k_calls[a.op], errno ? errno : EIO);
-  if (fflush(stdout) != 0 || ferror(stdout)) return fail("fflush", errno ? errno : EIO);
-  int64_t end = now_ns();
-  char line[512];
-  int n =
-      snprintf(line, sizeof line, "bench ns=%lld bytes=%lld\n", (long long)(end - start), bytes);
-  put_line(line, sizeof line, n);
+  if (bytes < 0 || ferror(stdout)) return bench_fail(k_calls[a.op], errno ? errno : EIO);
+  if (fflush(stdout) != 0 || ferror(stdout)) return bench_fail("fflush", errno ? errno : EIO);
+  int64_t end = bench_now_ns();
+  bench_line("bench ns=%lld bytes=%lld\n", (long long)(end - start), bytes);
   return 0;
 }
