@@ -3,12 +3,14 @@
 // and with --compare says which rows moved against a saved JSON report.
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wordexp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <memory>
 #include <sstream>
+#include <tuple>
 
 #include "commands.hpp"
 #include "flushcheck/bench.hpp"
@@ -36,6 +38,12 @@ bench_command::bench_command(CLI::App& parent) {
                   "a saved --json report: flag each row whose ratio moved by more than the "
                   "threshold, or whose write count changed");
   app->add_option("--threshold", threshold, "--compare's threshold, a fraction")->default_val(0.2);
+  app->add_option(
+      "--program", program,
+      "a program of yours that says 'bench ns=T ops=N' on stderr (docs/bench.md): "
+      "the program suite runs it on a file and a pipe beside plain stdio lines; "
+      "split into words as sh would (quotes; variables, ~ and globs expanded; no command "
+      "substitution)");
   app->footer(
       "Exit status: 0 measured (and nothing moved, with --compare), 1 a row moved, 2 a bad\n"
       "flag, suite, toolchain set or output path, 3 a bench program could not start,\n"
@@ -44,21 +52,70 @@ bench_command::bench_command(CLI::App& parent) {
 
 namespace {
 
-/// A file opened before anything runs, so that a bad path costs no bench.
-std::unique_ptr<std::ofstream> open_output(const std::string& flag, const std::string& path) {
-  if (path.empty()) return nullptr;
-  auto f = std::make_unique<std::ofstream>(path);
-  if (!*f) throw usage_error(flag + "=" + path + ": cannot write it");
-  return f;
+/// COMMAND split into words as sh would (quotes, backslashes, variables, ~
+/// and globs), without command substitution.
+std::vector<std::string> words(const std::string& command) {
+  wordexp_t w{};
+  int rc = ::wordexp(command.c_str(), &w, WRDE_NOCMD | WRDE_UNDEF);
+  std::vector<std::string> out;
+  if (rc == 0) out.assign(w.we_wordv, w.we_wordv + w.we_wordc);
+  if (rc == 0 || rc == WRDE_NOSPACE) ::wordfree(&w);
+  if (rc != 0 || out.empty())
+    throw usage_error("--program=" + command +
+                      ": not a command line (quotes unbalanced, a "
+                      "$ or ` to expand, or nothing)");
+  return out;
 }
 
-void write_to(std::ofstream* f, const std::string& flag, const std::string& path,
-              const std::string& text) {
-  if (!f) return;
-  *f << text;
-  f->flush();
-  if (!*f) throw usage_error(flag + "=" + path + ": cannot write it");
+/// Throws spawn_error, before anything runs, when PROGRAM is not an
+/// executable file, by its path or in the PATH the harness gives programs.
+void check_startable(const std::string& program) {
+  std::vector<std::string> candidates = {program};
+  if (program.find('/') == std::string::npos)
+    candidates = {"/usr/local/bin/" + program, "/usr/bin/" + program, "/bin/" + program};
+  for (const auto& c : candidates)
+    if (::access(c.c_str(), X_OK) == 0) return;
+  throw spawn_error(program + ": not found or not executable");
 }
+
+/// The suites: as named, with `program` added when --program is given.
+std::vector<std::string> suites_with_program(std::vector<std::string> suites, bool program) {
+  bool named = std::find(suites.begin(), suites.end(), "program") != suites.end();
+  if (program && !suites.empty() && !named) suites.push_back("program");
+  return suites;
+}
+
+/// A report file: PATH.tmp is opened before anything runs, so that a bad path
+/// costs no bench, and renamed to PATH once the report is written, so that a
+/// failed or interrupted bench leaves PATH as it was (a saved --compare file).
+class report_file {
+ public:
+  report_file(std::string flag, std::string path) : flag_(std::move(flag)), path_(std::move(path)) {
+    if (path_.empty()) return;
+    f_.open(path_ + ".tmp");
+    if (!f_) throw usage_error(flag_ + "=" + path_ + ": cannot write it");
+  }
+  ~report_file() {
+    if (!path_.empty() && !done_) ::unlink((path_ + ".tmp").c_str());
+  }
+  report_file(const report_file&) = delete;
+  report_file& operator=(const report_file&) = delete;
+  explicit operator bool() const { return !path_.empty(); }
+
+  void commit(const std::string& text) {
+    if (path_.empty()) return;
+    f_ << text;
+    f_.close();
+    if (!f_ || ::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
+      throw usage_error(flag_ + "=" + path_ + ": cannot write it");
+    done_ = true;
+  }
+
+ private:
+  std::string flag_, path_;
+  std::ofstream f_;
+  bool done_ = false;
+};
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path);
@@ -68,17 +125,29 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::vector<target_set> toolchains(const std::string& name) {
+bool has_bench_programs(const target_set& set) {
+  return ::access(bench_program(set, "bench_stdio").c_str(), X_OK) == 0;
+}
+
+/// The sets NAME asks for ("all": each with bench programs; ci/distro's sets
+/// have none), and the default set.
+std::pair<std::vector<target_set>, target_set> toolchains(const std::string& name) {
   auto sets = discover_target_sets(FLUSHCHECK_TARGETS_DIR);
-  if (sets.empty()) throw usage_error("no toolchain set is built (build the project first)");
-  if (name == "all") return sets;
+  if (sets.empty() || !has_bench_programs(sets.front()))
+    throw usage_error("the bench programs are not built (build the project first)");
+  std::vector<target_set> chosen;
   std::string known;
   for (const auto& s : sets) {
-    if (s.name == name) return {s};
+    if (!has_bench_programs(s)) continue;
     known += (known.empty() ? "" : ", ") + s.name;
+    if (name == "all" || s.name == name) chosen.push_back(s);
   }
-  throw usage_error("--toolchain=" + name + ": no such toolchain set is built (built: " + known +
-                    ")");
+  if (chosen.empty())
+    throw usage_error("--toolchain=" + name +
+                      ": no toolchain set of that name with bench "
+                      "programs is built (built: " +
+                      known + ")");
+  return {chosen, sets.front()};
 }
 
 /// The plot directory of --markdown FILE: bench/ beside it, made now.
@@ -109,12 +178,14 @@ bool any_failed(const bench_report& r) {
 
 /// Prints what moved against the saved report; true when something did.
 bool compare(const bench_report& before, const bench_report& now, double threshold) {
-  auto changes = bench_compare(before, bench_from_json(bench_json(now)), threshold);
+  auto result = bench_compare(before, bench_from_json(bench_json(now)), threshold);
+  if (result.compared == 0)
+    throw usage_error("--compare: no measured row of the saved report is in a suite run now");
   std::cout << "\ncompared with the saved report (threshold " << threshold * 100
-            << "%): " << changes.size() << " rows moved\n";
-  for (const auto& c : changes)
+            << "%): " << result.compared << " rows compared, " << result.moved.size() << " moved\n";
+  for (const auto& c : result.moved)
     std::cout << "  MOVED " << c.suite << ": " << c.row << ": " << c.what << "\n";
-  return !changes.empty();
+  return !result.moved.empty();
 }
 
 }  // namespace
@@ -123,22 +194,29 @@ int bench_command::execute() {
   if (!(threshold > 0) || !std::isfinite(threshold))
     throw usage_error("--threshold must be a number above 0");
   bench_options o;
-  o.suites = suites;
+  o.suites = suites_with_program(suites, !program.empty());
+  if (!program.empty()) o.program = words(program);
+  if (!o.program.empty()) check_startable(o.program.front());
   o.repeat = repeat;
   o.quick = quick;
-  o.toolchains = toolchains(toolchain);
+  std::tie(o.toolchains, o.default_set) = toolchains(toolchain);
   std::optional<bench_report> before;
   if (!compare_file.empty()) before = bench_from_json(read_file(compare_file));
-  auto json = open_output("--json", json_file), html = open_output("--html", html_file);
-  auto md = open_output("--markdown", markdown_file);
+  if (before && before->quick != quick)
+    throw usage_error("--compare=" + compare_file + ": saved " +
+                      (before->quick ? "with" : "without") + " --quick, and this run is " +
+                      (quick ? "with" : "without") + " it: their sizes differ");
+  check_bench_options(o);
+  report_file json("--json", json_file), html("--html", html_file);
+  report_file md("--markdown", markdown_file);
   std::string plots = md ? plot_dir(markdown_file) : "";
   if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
   bench_report r = run_bench(o);
   std::cout << bench_text(r);
-  write_to(json.get(), "--json", json_file, bench_json(r));
-  write_to(html.get(), "--html", html_file, bench_html(r));
+  json.commit(bench_json(r));
+  html.commit(bench_html(r));
   if (md) write_plots(r, plots);
-  write_to(md.get(), "--markdown", markdown_file, bench_markdown(r, "bench"));
+  md.commit(bench_markdown(r, "bench"));
   bool moved = before && compare(*before, r, threshold);
   if (any_failed(r)) return exit_harness;
   return moved ? exit_failed : exit_ok;

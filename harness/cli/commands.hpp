@@ -111,6 +111,7 @@ struct bench_command {
   bool quick = false;
   std::string json_file, html_file, markdown_file, compare_file;
   double threshold = 0.2;
+  std::string program;
 };
 
 }  // namespace flushcheck::cli

@@ -22,11 +22,10 @@ struct suite_entry {
 };
 
 /// The one table of suites, in the order `bench` runs them.
-constexpr suite_entry k_suites[] = {{"stdio", detail::stdio_suite},
-                                    {"iostream", detail::iostream_suite},
-                                    {"pipe", detail::pipe_suite},
-                                    {"pagecache", detail::pagecache_suite},
-                                    {"tracer", detail::tracer_suite}};
+constexpr suite_entry k_suites[] = {
+    {"stdio", detail::stdio_suite},   {"iostream", detail::iostream_suite},
+    {"pipe", detail::pipe_suite},     {"pagecache", detail::pagecache_suite},
+    {"tracer", detail::tracer_suite}, {"program", detail::program_suite}};
 
 suite_fn find_suite(const std::string& name) {
   for (const auto& s : k_suites)
@@ -44,6 +43,16 @@ std::string machine() {
          " CPUs";
 }
 
+/// The suites named, or the default ones: every suite but `program`, which
+/// runs when there is a program.
+std::vector<std::string> suites_to_run(const bench_options& options) {
+  if (!options.suites.empty()) return options.suites;
+  std::vector<std::string> names;
+  for (const auto& n : bench_suite_names())
+    if (n != "program" || !options.program.empty()) names.push_back(n);
+  return names;
+}
+
 }  // namespace
 
 const std::vector<std::string>& bench_suite_names() {
@@ -55,11 +64,22 @@ const std::vector<std::string>& bench_suite_names() {
   return names;
 }
 
-bench_report run_bench(const bench_options& options) {
-  std::vector<std::string> names = options.suites.empty() ? bench_suite_names() : options.suites;
-  std::vector<suite_fn> todo;
-  for (const auto& n : names) todo.push_back(find_suite(n));  // every name checked before a run
+void check_bench_options(const bench_options& options) {
+  for (const auto& n : suites_to_run(options)) {
+    find_suite(n);
+    if (n == "program" && options.program.empty())
+      throw usage_error("the program suite needs --program=COMMAND");
+  }
   if (options.repeat < 1) throw usage_error("--repeat must be at least 1");
+  if (options.toolchains.empty()) throw usage_error("no toolchain set to bench");
+}
+
+bench_report run_bench(const bench_options& options) {
+  check_bench_options(options);
+  std::vector<suite_fn> todo;
+  for (const auto& n : suites_to_run(options))
+    if (std::find(todo.begin(), todo.end(), find_suite(n)) == todo.end())  // `stdio stdio`: once
+      todo.push_back(find_suite(n));
   bench_report r;
   r.machine = machine();
   r.repeat = options.repeat;

@@ -12,12 +12,15 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <system_error>
 
 #include "cpu_pin.hpp"
 
 namespace flushcheck::detail {
 namespace {
+
+constexpr unsigned k_deadline_s = 300;  // the program is killed (SIGALRM) past it
 
 /// The BPF program of a filter that traces write(2) and allows the rest.
 std::vector<sock_filter> write_filter() {
@@ -35,14 +38,24 @@ std::vector<sock_filter> write_filter() {
   return prog;
 }
 
+/// The child: stdout on /dev/null, a deadline (SIGALRM, which the loop
+/// passes on), traced, filtered, exec. Exit 127 when a step fails.
 [[noreturn]] void exec_traced(char** args, sock_fprog* filter) {
   int null = ::open("/dev/null", O_WRONLY);
-  ::dup2(null, 1);
-  ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
-  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-  ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter);
+  if (null < 0 || ::dup2(null, 1) < 0) ::_exit(127);
+  ::close(null);
+  ::alarm(k_deadline_s);
+  if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0 ||
+      ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter) != 0)
+    ::_exit(127);
   ::execv(args[0], args);
   ::_exit(127);
+}
+
+/// A stop at a traced write (seccomp's event), not a signal.
+bool at_write(int status) {
+  return WIFSTOPPED(status) && (status >> 8) == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8));
 }
 
 }  // namespace
@@ -63,10 +76,12 @@ long bare_ptrace_loop(const std::vector<std::string>& argv) {
   ::ptrace(PTRACE_CONT, pid, nullptr, nullptr);
   long stops = 0;
   while (::waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) {
-    ++stops;
-    ::ptrace(PTRACE_CONT, pid, nullptr, nullptr);
+    bool write = at_write(status);
+    stops += write ? 1 : 0;
+    long sig = write ? 0 : WSTOPSIG(status);  // a signal goes on to the program
+    ::ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void*>(sig));
   }
-  return stops;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? stops : -1;
 }
 
 }  // namespace flushcheck::detail

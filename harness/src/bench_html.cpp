@@ -23,6 +23,7 @@ void head(std::ostream& h, const bench_report& r) {
     << "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}"
     << "td.num{text-align:right;white-space:nowrap}td.values{font-size:11px;color:#444}"
     << "tr.baseline td:first-child{font-weight:bold}tr.skipped td{background:#eee;color:#666}"
+    << "tr.failed td{background:#f7c6c6;font-weight:bold}"
     << ".yes{background:#d9f2d9;color:#060}.no{background:#f7c6c6;color:#900;font-weight:bold}"
     << "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
     << "figcaption{font-size:13px;color:#444}</style></head><body>\n"
@@ -54,8 +55,8 @@ void number(std::ostream& h, const std::string& text) {
 
 void row(std::ostream& h, const bench_suite& s, const bench_row& row) {
   if (!row.measured()) {
-    row_start(h, row, "skipped");
-    h << "<td colspan=\"7\">skipped: "
+    row_start(h, row, row.failed ? "failed" : "skipped");
+    h << "<td colspan=\"7\">" << (row.failed ? "FAILED: " : "skipped: ")
       << html_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
     return;
   }

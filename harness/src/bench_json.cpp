@@ -14,6 +14,13 @@ using json = nlohmann::json;
 /// Text as a valid JSON string whatever bytes it holds (report.hpp).
 std::string text(const std::string& s) { return bytes_as_code_points(s); }
 
+/// The values with each key made valid JSON text (a program names them).
+json values_json(const std::map<std::string, double>& values) {
+  json out = json::object();
+  for (const auto& [k, v] : values) out[text(k)] = v;
+  return out;
+}
+
 json row_json(const bench_row& r) {
   return {{"name", text(r.name)},
           {"series", text(r.series)},
@@ -29,7 +36,7 @@ json row_json(const bench_row& r) {
           {"throughput", r.throughput()},
           {"ratio", r.ratio},
           {"write_calls", r.write_calls},
-          {"values", r.values},
+          {"values", values_json(r.values)},
           {"skipped", text(r.skipped)},
           {"failed", r.failed},
           {"repro", text(r.repro)}};
@@ -105,7 +112,7 @@ bench_suite suite_from(const json& j) {
 std::string bench_json(const bench_report& r) {
   json suites = json::array();
   for (const auto& s : r.suites) suites.push_back(suite_json(s));
-  json j = {{"schema", r.schema}, {"tool", "flushcheck bench"}, {"machine", r.machine},
+  json j = {{"schema", r.schema}, {"tool", "flushcheck bench"}, {"machine", text(r.machine)},
             {"repeat", r.repeat}, {"quick", r.quick},           {"suites", suites}};
   return j.dump(2) + "\n";
 }

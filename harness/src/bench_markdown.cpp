@@ -64,7 +64,8 @@ void row(std::ostream& out, const bench_row& r) {
   out << "| " << cell(r.name) << " | " << cell(r.toolchain.empty() ? "-" : r.toolchain) << " | "
       << cell(r.sink) << " | ";
   if (!r.measured()) {
-    out << "skipped: " << cell(r.skipped.empty() ? "no times" : r.skipped) << " | | | | | |\n";
+    out << (r.failed ? "**FAILED**: " : "skipped: ")
+        << cell(r.skipped.empty() ? "no times" : r.skipped) << " | | | | | |\n";
     return;
   }
   out << format_seconds(r.min()) << " | " << format_seconds(r.median()) << " | "

@@ -54,19 +54,25 @@ std::map<std::string, double> once(const run_options& o, bench_row& row) {
     return {};
   }
   auto values = parse_bench_line(obs.err.data, row.skipped);
+  if (!values) {
+    row.failed = true;
+    row.skipped = "the program said no 'bench ns=' line on stderr: " + first_line(obs.err.data);
+    return {};
+  }
   if (o.trace && obs.trace) row.write_calls = writes_not_to_stderr(*obs.trace);
-  return values;
+  return *values;
 }
 
 }  // namespace
 
-std::map<std::string, double> parse_bench_line(const std::string& err, std::string& skip) {
+std::optional<std::map<std::string, double>> parse_bench_line(const std::string& err,
+                                                              std::string& skip) {
   std::istringstream lines(err);
   std::string line;
   while (std::getline(lines, line)) {
     if (line.rfind("bench skip: ", 0) == 0) {
       skip = line.substr(12);
-      return {};
+      return std::map<std::string, double>{};
     }
     if (line.rfind("bench ns=", 0) != 0) continue;
     std::map<std::string, double> values;
@@ -76,23 +82,22 @@ std::map<std::string, double> parse_bench_line(const std::string& err, std::stri
         values[w.substr(0, eq)] = std::strtod(w.c_str() + eq + 1, nullptr);
     return values;
   }
-  throw harness_error(std::error_code(EPROTO, std::generic_category()),
-                      "a bench program said no 'bench ns=' line: " + first_line(err));
+  return std::nullopt;
 }
 
 bench_row measure(const bench_case& c, int repeat) {
   bench_row row = c.row;
   run_options o = options_for(c);
   row.repro = repro_command(o);
-  for (int r = 0; r < repeat && row.skipped.empty(); ++r) {
-    auto values = once(o, row);
-    if (!row.skipped.empty()) break;
-    row.seconds.push_back(values["ns"] / 1e9);
-    values.erase("ns");
-    values.erase("bytes");
-    row.values = std::move(values);
-  }
-  if (c.count_writes && row.skipped.empty()) {
+  std::map<std::string, std::vector<double>> runs;  // each value, per repetition
+  for (int r = 0; r < repeat && row.skipped.empty(); ++r)
+    for (const auto& [key, value] : once(o, row)) runs[key].push_back(value);
+  if (!row.skipped.empty()) return row;
+  for (double ns : runs["ns"]) row.seconds.push_back(ns / 1e9);
+  runs.erase("ns");
+  runs.erase("bytes");
+  for (auto& [key, values] : runs) row.values[key] = median_of(std::move(values));
+  if (c.count_writes) {
     o.trace = true;
     if (!c.count_argv.empty()) o.argv = c.count_argv;
     once(o, row);
@@ -100,22 +105,22 @@ bench_row measure(const bench_case& c, int repeat) {
   return row;
 }
 
+/// R's cost over BASE's, per unit of work: per byte when both moved bytes,
+/// else per op when both made ops, else per run.
+double relative_cost(const bench_row& r, const bench_row& base) {
+  auto per = [](const bench_row& x, std::int64_t units) {
+    return x.median() / static_cast<double>(units);
+  };
+  if (r.bytes > 0 && base.bytes > 0) return per(r, r.bytes) / per(base, base.bytes);
+  if (r.ops > 0 && base.ops > 0) return per(r, r.ops) / per(base, base.ops);
+  return r.median() / base.median();
+}
+
 void set_ratios(bench_suite& s) {
-  const bench_row* base = find_row(s, s.baseline);
-  double denominator = base && base->measured() ? base->median() : 0;
-  for (auto& r : s.rows) r.ratio = r.measured() && denominator > 0 ? r.median() / denominator : 0;
-}
-
-const bench_row* find_row(const bench_suite& s, const std::string& name) {
-  for (const auto& r : s.rows)
-    if (r.name == name) return &r;
-  return nullptr;
-}
-
-std::string bench_program(const target_set& set, const std::string& program) {
-  auto slash = set.stdio_script.rfind('/');
-  return (slash == std::string::npos ? std::string(".") : set.stdio_script.substr(0, slash)) + "/" +
-         program;
+  const bench_row* found = find_row(s, s.baseline);
+  if (!found || !found->measured() || found->median() <= 0) return;
+  const bench_row base = *found;
+  for (auto& r : s.rows) r.ratio = r.measured() ? relative_cost(r, base) : 0;
 }
 
 std::string size_name(long bytes) {
@@ -136,15 +141,29 @@ std::vector<double> sorted(std::vector<double> v) {
 
 }  // namespace
 
+std::string bench_program(const target_set& set, const std::string& program) {
+  auto slash = set.stdio_script.rfind('/');
+  return (slash == std::string::npos ? std::string(".") : set.stdio_script.substr(0, slash)) + "/" +
+         program;
+}
+
+const bench_row* find_row(const bench_suite& s, const std::string& name) {
+  for (const auto& r : s.rows)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
 double bench_row::min() const { return seconds.empty() ? 0 : sorted(seconds).front(); }
 double bench_row::max() const { return seconds.empty() ? 0 : sorted(seconds).back(); }
 
-double bench_row::median() const {
-  if (seconds.empty()) return 0;
-  auto s = sorted(seconds);
-  std::size_t n = s.size();
-  return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+double bench_row::median() const { return median_of(seconds); }
 
 double bench_row::throughput() const {
   double m = median();

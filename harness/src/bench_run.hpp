@@ -3,6 +3,7 @@
 // timing its own measured part (the `bench ns=...` line of targets/bench/),
 // then once traced for the write-family calls. Used by the suites only.
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,22 +32,19 @@ struct bench_sizes {
 };
 
 /// The `bench ...` line of a program's stderr: its key=value pairs, or
-/// SKIP set to the reason of a `bench skip: REASON` line. Throws
-/// harness_error when there is neither.
-std::map<std::string, double> parse_bench_line(const std::string& err, std::string& skip);
+/// SKIP set to the reason of a `bench skip: REASON` line (and no pairs);
+/// nullopt when there is neither.
+std::optional<std::map<std::string, double>> parse_bench_line(const std::string& err,
+                                                              std::string& skip);
 
 /// C's row, measured REPEAT times (and counted once when C says so).
 /// Throws spawn_error when the program cannot start.
 bench_row measure(const bench_case& c, int repeat);
 
-/// Sets each measured row's ratio: its median / the BASELINE row's median.
+/// Sets each measured row's ratio to the suite's baseline row: its cost per
+/// byte over the baseline's (per op where a row moves no bytes, per run where
+/// neither counts), so that rows of different sizes compare.
 void set_ratios(bench_suite& s);
-
-/// The row named NAME, or nullptr.
-const bench_row* find_row(const bench_suite& s, const std::string& name);
-
-/// PROGRAM of toolchain SET: the file beside its stdio_script.
-std::string bench_program(const target_set& set, const std::string& program);
 
 /// "4 KiB", "1 MiB", "16 B": a size in bytes for row names.
 std::string size_name(long bytes);

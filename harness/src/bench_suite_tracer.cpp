@@ -26,8 +26,13 @@ struct workload {
 
 struct variant {
   std::string name;
-  std::function<long()> run;  ///< returns the writes it counted, -1 if none
+  std::function<long()> run;  ///< the writes it counted, -1 if none; throws variant_failed
   std::string repro;
+};
+
+/// A variant's run that did not end as it should: its row is FAILED.
+struct variant_failed {
+  std::string why;
 };
 
 run_options plain_options(const std::vector<std::string>& argv) {
@@ -42,9 +47,18 @@ run_options plain_options(const std::vector<std::string>& argv) {
 variant harness_variant(const std::string& name, run_options o) {
   auto count = [o] {
     auto obs = run(o);
+    if (obs.status != wait_status::exited(0))
+      throw variant_failed{"the run " + obs.status.describe() + ": " +
+                           obs.err.data.substr(0, obs.err.data.find('\n'))};
     return obs.trace ? obs.trace->totals[static_cast<int>(traced_call::write)] : -1L;
   };
   return {name, count, repro_command(o)};
+}
+
+long bare_loop(const std::vector<std::string>& argv) {
+  long stops = bare_ptrace_loop(argv);
+  if (stops < 0) throw variant_failed{"the bare loop's program did not run to its end"};
+  return stops;
 }
 
 std::vector<variant> variants(const workload& w) {
@@ -52,10 +66,9 @@ std::vector<variant> variants(const workload& w) {
   traced.trace = true;
   std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
   st.insert(st.end(), w.argv.begin(), w.argv.end());
-  std::vector<variant> v = {
-      harness_variant("plain", plain_options(w.argv)),
-      {"bare ptrace loop", [argv = w.argv] { return bare_ptrace_loop(argv); }, ""},
-      harness_variant("flushcheck tracer", traced)};
+  std::vector<variant> v = {harness_variant("plain", plain_options(w.argv)),
+                            {"bare ptrace loop", [argv = w.argv] { return bare_loop(argv); }, ""},
+                            harness_variant("flushcheck tracer", traced)};
   if (::access("/usr/bin/strace", X_OK) == 0)
     v.push_back(harness_variant("strace -f -c", plain_options(st)));
   if (perf_unavailable_reason().empty()) {
@@ -65,10 +78,18 @@ std::vector<variant> variants(const workload& w) {
   return v;
 }
 
-double seconds(const std::function<long()>& f, long& counted) {
-  auto t0 = std::chrono::steady_clock::now();
-  counted = f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+/// One timed run of V into ROW: its time and count, or ROW failed.
+void time_once(const variant& v, bench_row& row) {
+  try {
+    auto t0 = std::chrono::steady_clock::now();
+    long counted = v.run();
+    row.seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (counted >= 0) row.write_calls = counted;
+  } catch (const variant_failed& f) {
+    row.failed = true;
+    row.skipped = f.why;
+  }
 }
 
 /// The rows of W: every variant timed once per round, in turn.
@@ -84,12 +105,10 @@ std::vector<bench_row> measure_workload(const bench_context& ctx, const workload
   }
   if (ctx.options.progress) ctx.options.progress(w.label);
   for (int round = 0; round < w.rounds; ++round)
-    for (std::size_t i = 0; i < vs.size(); ++i) {
-      long counted = -1;
-      rows[i].seconds.push_back(seconds(vs[i].run, counted));
-      if (counted >= 0) rows[i].write_calls = counted;
-    }
-  for (auto& r : rows) r.values["x_plain"] = r.median() / rows[0].median();
+    for (std::size_t i = 0; i < vs.size(); ++i)
+      if (!rows[i].failed) time_once(vs[i], rows[i]);
+  double plain = rows[0].measured() ? rows[0].median() : 0;
+  for (auto& r : rows) r.values["x_plain"] = plain > 0 && r.measured() ? r.median() / plain : 0;
   return rows;
 }
 
@@ -134,9 +153,9 @@ bench_suite tracer_suite(const bench_context& ctx) {
   s.name = "tracer";
   s.title = "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf";
   s.seed = "the tracer's goals (docs/tracing.md); strace -c is how the seeds counted";
-  s.baseline = "(a) unbuffered putc: plain";
+  s.baseline = "each workload's plain run";
   s.placement = "the tracer, the program and the run loop on one CPU (cpu_pin.hpp)";
-  const std::string script = ctx.options.toolchains.front().stdio_script;
+  const std::string script = ctx.options.default_set.stdio_script;
   long n = ctx.sizes.scale(50000, 20000), big = ctx.sizes.scale(10000000, 1000000);
   int rounds = ctx.options.repeat;
   const workload ws[] = {
@@ -148,7 +167,7 @@ bench_suite tracer_suite(const bench_context& ctx) {
   if (std::string why = perf_unavailable_reason(); !why.empty())
     s.notes.push_back("perf backend not measured: " + why);
   if (::access("/usr/bin/strace", X_OK) != 0) s.notes.push_back("strace not installed");
-  set_ratios(s);
+  for (auto& r : s.rows) r.ratio = r.values.at("x_plain");  // each workload against its plain run
   add_claims(s, n);
   return s;
 }

@@ -107,6 +107,7 @@ static int fill(long long size) {
     size_t want = size - off < FILL_CHUNK ? (size_t)(size - off) : FILL_CHUNK;
     ssize_t n = pwrite(1, chunk, want, off);
     if (n < 0 && errno != EINTR) return bench_fail("pwrite to fd 1", errno);
+    if (n == 0) return bench_fail("pwrite to fd 1 wrote nothing", EIO);
     if (n > 0) off += n;
   }
   free(chunk);

@@ -117,6 +117,7 @@ static int write_all(int fd, const char* buf, long long block, long long total) 
     for (long long off = 0; off < block;) {
       ssize_t n = write(fd, buf + off, (size_t)(block - off));
       if (n < 0 && errno != EINTR) return errno;
+      if (n == 0) return EIO; /* a pipe never takes nothing: do not spin */
       if (n > 0) off += n;
     }
   }
@@ -151,8 +152,11 @@ static pid_t start_reader(int data[2], int cpu, long long block, long long total
   pid_t ended = n == 0 ? waitpid(pid, &status, WNOHANG) : 0;
   if (n == 0 && ended == 0) return pid; /* ready, and running */
   /* ended: it failed in its set-up and said so */
-  if (ended != pid && wait_child(pid) == 0)
-    bench_fail("read (reader ready)", n < 0 ? errno : EPIPE);
+  if (ended != pid) {
+    int err = n < 0 ? errno : EPIPE;
+    kill(pid, SIGKILL); /* it would wait for EOF on the data pipe, whose end we hold */
+    if (wait_child(pid) == 0) bench_fail("read (reader ready)", err);
+  }
   return -1;
 }
 

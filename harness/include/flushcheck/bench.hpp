@@ -25,8 +25,11 @@ struct bench_row {
   std::int64_t ops = 0;         ///< calls it makes (putc, lines, round trips, blocks)
   std::vector<double> seconds;  ///< the measured part, per repetition
   std::int64_t write_calls = -1;  ///< write-family calls of the traced run; -1: not counted
-  double ratio = 0;               ///< median / the suite's baseline median
+  /// Cost per byte (per op, per run) over the suite's baseline row's; 1: as
+  /// costly; the tracer's rows: over their own workload's plain run.
+  double ratio = 0;
   /// What the program reported beside its time: "p50_ns", "resident_after", ...
+  /// (the median over the repetitions, as for the time).
   std::map<std::string, double> values;
   std::string skipped;  ///< why it was not measured; "" when it was
   bool failed = false;  ///< the program failed (skipped says how): a bench that must be mended
@@ -70,7 +73,7 @@ struct bench_suite {
   std::string name;      ///< "stdio", "iostream", "pipe", "pagecache", "tracer"
   std::string title;     ///< a line: what it measures
   std::string seed;      ///< which seed write-up: "SEED_CLAIMS A, B"
-  std::string baseline;  ///< the row every ratio is to
+  std::string baseline;  ///< the row every ratio is to (tracer: each workload's plain run)
   std::string
       placement;  ///< where the measured processes ran: "unpinned", "writer CPU 0, reader CPU 1"
   std::vector<bench_row> rows;
@@ -78,6 +81,12 @@ struct bench_suite {
   std::vector<bench_plot> plots;
   std::vector<std::string> notes;  ///< the file system, a skipped part and why, ...
 };
+
+/// The median of V (the mean of the middle two for an even count); 0 if empty.
+double median_of(std::vector<double> v);
+
+/// The row of S named NAME, or nullptr.
+const bench_row* find_row(const bench_suite& s, const std::string& name);
 
 struct bench_report {
   int schema = 1;
@@ -89,18 +98,33 @@ struct bench_report {
 
 struct bench_options {
   std::vector<std::string> suites;     ///< in the order run; empty: every suite
-  std::vector<target_set> toolchains;  ///< stdio and iostream run per set; the first is the default
+  std::vector<target_set> toolchains;  ///< stdio and iostream run per set
+  /// The set whose programs pipe, pagecache, tracer and program run: what
+  /// they measure is the kernel's (or the program's), not a C library's.
+  target_set default_set;
   int repeat = 3;
   bool quick = false;  ///< small sizes: every suite in a few seconds
+  /// The `program` suite's program and its arguments (it speaks the bench
+  /// protocol of targets/bench/bench_line.h); empty: no such suite.
+  std::vector<std::string> program;
   /// Called with a line before each row is run (a progress display).
   std::function<void(const std::string&)> progress;
 };
 
-/// "stdio", "iostream", "pipe", "pagecache", "tracer", in that order.
+/// Bench program PROGRAM ("bench_stdio", ...) of toolchain SET: the file
+/// beside its stdio_script (targets/bench/ builds them there).
+std::string bench_program(const target_set& set, const std::string& program);
+
+/// "stdio", "iostream", "pipe", "pagecache", "tracer", "program", in that order.
 const std::vector<std::string>& bench_suite_names();
 
-/// Runs the suites asked for. Throws usage_error for an unknown suite name,
-/// spawn_error when a bench program cannot start.
+/// Throws usage_error for what run_bench would refuse (an unknown suite,
+/// `program` without a program, a repeat under 1), without running anything.
+void check_bench_options(const bench_options& options);
+
+/// Runs the suites asked for: with none named, the first five, and `program`
+/// when options.program is set. Throws usage_error for an unknown suite name
+/// or `program` without a program, spawn_error when a program cannot start.
 bench_report run_bench(const bench_options& options);
 
 }  // namespace flushcheck
