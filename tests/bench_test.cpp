@@ -119,7 +119,7 @@ TEST(bench, quick_run_of_every_suite_reports_exact_counts_json_and_a_page) {
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("seed claims on this machine:"), std::string::npos) << r.out;
   json j = json::parse(slurp(js));
-  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["schema"], 2);
   EXPECT_TRUE(j["quick"].get<bool>());
   expect_whole_rows(j);
   expect_exact_counts(j);
@@ -156,7 +156,7 @@ TEST(bench, musl_sweep_counts_and_kernel_suites_with_another_toolchain) {
   const json& stdio = suite(j, "stdio");
   EXPECT_EQ(writes(stdio, "putc full 16 B file [musl]"), 2223);  // ceil(20000 / 9)
   EXPECT_EQ(writes(stdio, "putc full 4 B file [musl]"), 20);     // ceil(20000 / 1025)
-  EXPECT_EQ(writes(stdio, "putc full 4 KiB file [musl]"), 5);    // ceil(20000 / 4089)
+  EXPECT_EQ(writes(stdio, "putc full 64 B file [musl]"), 351);   // ceil(20000 / 57); glibc 313
   expect_mechanisms_hold(j);
   EXPECT_EQ(row(suite(j, "pipe"), "4 KiB blocks, one CPU, 64 KiB pipe")["skipped"], "");
 }
@@ -211,9 +211,41 @@ TEST(bench, program_suite_measures_a_logging_program_per_record) {
     EXPECT_EQ(row_["write_calls"], 2000) << sink;
     EXPECT_EQ(row_["values"]["writes_per_op"], 1.0) << sink;
     EXPECT_GT(row_["values"]["ns_per_op"].get<double>(), 0) << sink;
+    EXPECT_GT(row_["ratio"].get<double>(), 0) << sink;  // per record, over the reference's
     EXPECT_EQ(writes(s, std::string("reference: 2000 fwrite lines ") + sink), 5) << sink;
   }
   EXPECT_EQ(s["baseline"], "reference: 2000 fwrite lines file");
+}
+
+/// A program that fails (a Python exception): its rows are FAILED with the
+/// exception's line, the bench exits 4, and a saved report at the --json
+/// path is left as it was (the report goes to FILE.tmp, renamed on success).
+TEST(bench, a_failing_program_fails_the_bench_and_keeps_a_saved_report) {
+  const std::string py = test_path("fails.py"), kept = test_path("kept.json");
+  std::ofstream(py) << "1 / 0\n";
+  std::ofstream(kept) << "saved";
+  auto r = cli({"bench", "program", "--program", "python3 " + py, "--repeat", "1", "--json", kept});
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("program file: FAILED: the program exited 1: ZeroDivisionError"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(slurp(kept), "saved");
+  EXPECT_FALSE(std::ifstream(kept + ".tmp").good());
+}
+
+/// --compare refuses, before running, a saved report of other sizes or of
+/// suites not run now.
+TEST(bench, compare_refuses_other_sizes_and_other_suites) {
+  const std::string saved = test_path("quick.json");
+  ASSERT_EQ(cli({"bench", "tracer", "--quick", "--repeat", "1", "--json", saved}).code, 0);
+  auto sizes = cli({"bench", "tracer", "--compare", saved});
+  EXPECT_EQ(sizes.code, 2) << sizes.out << sizes.err;
+  EXPECT_NE(sizes.err.find("saved with --quick, and this run is without it"), std::string::npos);
+  EXPECT_EQ(sizes.out, "");
+  auto other = cli({"bench", "pipe", "--quick", "--compare", saved});
+  EXPECT_EQ(other.code, 2) << other.err;
+  EXPECT_NE(other.err.find("none of its suites is run now"), std::string::npos);
+  EXPECT_EQ(other.out, "");
 }
 
 /// One line on stderr, exit 2, and nothing measured first.
@@ -227,18 +259,13 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
 
 TEST(bench, bad_input_is_one_line_and_exit_2_before_anything_runs) {
   expect_usage_error({"bench", "nosuch"}, "unknown bench suite 'nosuch' (suites: stdio, iostream");
-  expect_usage_error({"bench", "--toolchain", "nosuch"}, "--toolchain=nosuch: no toolchain set of that name");
+  expect_usage_error({"bench", "--toolchain", "nosuch"},
+                     "--toolchain=nosuch: no toolchain set of that name");
   expect_usage_error({"bench", "--json", "/nonexistent/dir/b.json"},
                      "--json=/nonexistent/dir/b.json: cannot write it");
   expect_usage_error({"bench", "--html", "/nonexistent/b.html"}, "cannot write it");
   expect_usage_error({"bench", "--repeat", "0"}, "--repeat must be at least 1");
   expect_usage_error({"bench", "--threshold", "0"}, "--threshold must be a number above 0");
-  // a report file is left as it was by a bench that did not run
-  const std::string kept = test_path("kept.json");
-  std::ofstream(kept) << "saved";
-  expect_usage_error({"bench", "nosuch", "--json", kept}, "unknown bench suite");
-  EXPECT_EQ(slurp(kept), "saved");
-  EXPECT_FALSE(std::ifstream(kept + ".tmp").good());
   const std::string junk = test_path("junk.json");
   std::ofstream(junk) << "{\"tool\": \"something else\"}";
   expect_usage_error({"bench", "--compare", junk}, "not a flushcheck bench report");

@@ -16,13 +16,15 @@
 #include "flushcheck/bench.hpp"
 #include "flushcheck/bench_report.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/spawn.hpp"
 
 namespace flushcheck::cli {
 
 bench_command::bench_command(CLI::App& parent) {
   app = parent.add_subcommand("bench",
                               "Measure the seeds' workloads (stdio, iostream, pipe, pagecache, "
-                              "tracer): times, write counts, the seeds' claims, plots");
+                              "tracer) and your own (--program): times, write counts, the "
+                              "seeds' claims, plots");
   app->add_option("suite", suites, "suites to run, in order (default: all)");
   app->add_option("--toolchain", toolchain,
                   "toolchain set for stdio and iostream: default, all, or a set's name")
@@ -46,8 +48,8 @@ bench_command::bench_command(CLI::App& parent) {
       "substitution)");
   app->footer(
       "Exit status: 0 measured (and nothing moved, with --compare), 1 a row moved, 2 a bad\n"
-      "flag, suite, toolchain set or output path, 3 a bench program could not start,\n"
-      "4 a bench program failed (a harness failure).");
+      "flag, suite, toolchain set, saved report or output path (before anything runs), 3 a\n"
+      "bench program could not start, 4 a bench program failed (no report file is written).");
 }
 
 namespace {
@@ -65,17 +67,6 @@ std::vector<std::string> words(const std::string& command) {
                       ": not a command line (quotes unbalanced, a "
                       "$ or ` to expand, or nothing)");
   return out;
-}
-
-/// Throws spawn_error, before anything runs, when PROGRAM is not an
-/// executable file, by its path or in the PATH the harness gives programs.
-void check_startable(const std::string& program) {
-  std::vector<std::string> candidates = {program};
-  if (program.find('/') == std::string::npos)
-    candidates = {"/usr/local/bin/" + program, "/usr/bin/" + program, "/bin/" + program};
-  for (const auto& c : candidates)
-    if (::access(c.c_str(), X_OK) == 0) return;
-  throw spawn_error(program + ": not found or not executable");
 }
 
 /// The suites: as named, with `program` added when --program is given.
@@ -106,8 +97,8 @@ class report_file {
     if (path_.empty()) return;
     f_ << text;
     f_.close();
-    if (!f_ || ::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)
-      throw usage_error(flag_ + "=" + path_ + ": cannot write it");
+    if (!f_ || ::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)  // after the run: exit 4
+      throw std::runtime_error(flag_ + "=" + path_ + ": the report could not be written");
     done_ = true;
   }
 
@@ -190,36 +181,52 @@ bool compare(const bench_report& before, const bench_report& now, double thresho
 
 }  // namespace
 
-int bench_command::execute() {
+bench_options bench_command::options() const {
   if (!(threshold > 0) || !std::isfinite(threshold))
     throw usage_error("--threshold must be a number above 0");
   bench_options o;
   o.suites = suites_with_program(suites, !program.empty());
   if (!program.empty()) o.program = words(program);
-  if (!o.program.empty()) check_startable(o.program.front());
   o.repeat = repeat;
   o.quick = quick;
   std::tie(o.toolchains, o.default_set) = toolchains(toolchain);
-  std::optional<bench_report> before;
-  if (!compare_file.empty()) before = bench_from_json(read_file(compare_file));
-  if (before && before->quick != quick)
-    throw usage_error("--compare=" + compare_file + ": saved " +
-                      (before->quick ? "with" : "without") + " --quick, and this run is " +
-                      (quick ? "with" : "without") + " it: their sizes differ");
   check_bench_options(o);
+  return o;
+}
+
+std::optional<bench_report> bench_command::saved_report(const bench_options& o) const {
+  if (compare_file.empty()) return std::nullopt;
+  bench_report before = bench_from_json(read_file(compare_file));
+  if (before.quick != quick)
+    throw usage_error("--compare=" + compare_file + ": saved " +
+                      (before.quick ? "with" : "without") + " --quick, and this run is " +
+                      (quick ? "with" : "without") + " it: their sizes differ");
+  auto run_now = bench_suites_to_run(o);
+  for (const auto& s : before.suites)
+    if (std::find(run_now.begin(), run_now.end(), s.name) != run_now.end()) return before;
+  throw usage_error("--compare=" + compare_file + ": none of its suites is run now");
+}
+
+int bench_command::execute() {
+  bench_options o = options();
+  auto before = saved_report(o);
   report_file json("--json", json_file), html("--html", html_file);
   report_file md("--markdown", markdown_file);
   std::string plots = md ? plot_dir(markdown_file) : "";
+  if (!o.program.empty()) resolve_program(o.program.front(), clean_environment());  // or exit 3
   if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
   bench_report r = run_bench(o);
   std::cout << bench_text(r);
+  if (any_failed(r)) {
+    std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
+                 "file was written\n";
+    return exit_harness;
+  }
   json.commit(bench_json(r));
   html.commit(bench_html(r));
   if (md) write_plots(r, plots);
   md.commit(bench_markdown(r, "bench"));
-  bool moved = before && compare(*before, r, threshold);
-  if (any_failed(r)) return exit_harness;
-  return moved ? exit_failed : exit_ok;
+  return before && compare(*before, r, threshold) ? exit_failed : exit_ok;
 }
 
 }  // namespace flushcheck::cli

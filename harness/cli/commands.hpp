@@ -1,10 +1,12 @@
 #pragma once
 // One struct per CLI verb: it declares its flags on construction and runs on execute().
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "flushcheck/bench.hpp"
 #include "flushcheck/run.hpp"
 
 namespace flushcheck::cli {
@@ -104,6 +106,9 @@ struct gate_command {
 struct bench_command {
   explicit bench_command(CLI::App& parent);
   int execute();
+  bench_options options() const;  ///< the flags as options; throws usage_error
+  /// The --compare report, refused when its sizes or suites do not match.
+  std::optional<bench_report> saved_report(const bench_options& o) const;
   CLI::App* app;
   std::vector<std::string> suites;
   std::string toolchain = "default";

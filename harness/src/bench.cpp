@@ -43,16 +43,6 @@ std::string machine() {
          " CPUs";
 }
 
-/// The suites named, or the default ones: every suite but `program`, which
-/// runs when there is a program.
-std::vector<std::string> suites_to_run(const bench_options& options) {
-  if (!options.suites.empty()) return options.suites;
-  std::vector<std::string> names;
-  for (const auto& n : bench_suite_names())
-    if (n != "program" || !options.program.empty()) names.push_back(n);
-  return names;
-}
-
 }  // namespace
 
 const std::vector<std::string>& bench_suite_names() {
@@ -65,7 +55,7 @@ const std::vector<std::string>& bench_suite_names() {
 }
 
 void check_bench_options(const bench_options& options) {
-  for (const auto& n : suites_to_run(options)) {
+  for (const auto& n : bench_suites_to_run(options)) {
     find_suite(n);
     if (n == "program" && options.program.empty())
       throw usage_error("the program suite needs --program=COMMAND");
@@ -74,12 +64,19 @@ void check_bench_options(const bench_options& options) {
   if (options.toolchains.empty()) throw usage_error("no toolchain set to bench");
 }
 
+std::vector<std::string> bench_suites_to_run(const bench_options& options) {
+  std::vector<std::string> names;
+  for (const auto& n : options.suites.empty() ? bench_suite_names() : options.suites)
+    if (std::find(names.begin(), names.end(), n) == names.end() &&
+        (n != "program" || !options.program.empty() || !options.suites.empty()))
+      names.push_back(n);
+  return names;
+}
+
 bench_report run_bench(const bench_options& options) {
   check_bench_options(options);
   std::vector<suite_fn> todo;
-  for (const auto& n : suites_to_run(options))
-    if (std::find(todo.begin(), todo.end(), find_suite(n)) == todo.end())  // `stdio stdio`: once
-      todo.push_back(find_suite(n));
+  for (const auto& n : bench_suites_to_run(options)) todo.push_back(find_suite(n));
   bench_report r;
   r.machine = machine();
   r.repeat = options.repeat;
@@ -97,7 +94,11 @@ bench_row bench_context::measure(const bench_case& c) const {
 }
 
 bench_claim claim(std::string seed, std::string kind, bool holds, std::string observed) {
-  return {std::move(seed), std::move(kind), holds, std::move(observed)};
+  return {std::move(seed), std::move(kind), holds, std::move(observed), true};
+}
+
+bench_claim not_checked(std::string seed, std::string kind, std::string why) {
+  return {std::move(seed), std::move(kind), false, "not checked: " + std::move(why), false};
 }
 
 std::string number(double v) {

@@ -83,8 +83,10 @@ void claims(std::ostream& h, const bench_suite& s) {
     << "<th>observed</th></tr></thead><tbody>\n";
   for (const auto& c : s.claims)
     h << "<tr><td>" << html_escape(c.seed) << "</td><td>" << html_escape(c.kind) << "</td>"
-      << (c.holds ? "<td class=\"yes\">yes</td>" : "<td class=\"no\">no</td>") << "<td>"
-      << html_escape(c.observed) << "</td></tr>\n";
+      << (!c.checked ? "<td>not checked</td>"
+          : c.holds  ? "<td class=\"yes\">yes</td>"
+                     : "<td class=\"no\">no</td>")
+      << "<td>" << html_escape(c.observed) << "</td></tr>\n";
   h << "</tbody></table>\n";
 }
 

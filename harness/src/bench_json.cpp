@@ -57,8 +57,11 @@ json suite_json(const bench_suite& s) {
   json rows = json::array(), claims = json::array(), plots = json::array();
   for (const auto& r : s.rows) rows.push_back(row_json(r));
   for (const auto& c : s.claims)
-    claims.push_back(
-        {{"seed", c.seed}, {"kind", c.kind}, {"holds", c.holds}, {"observed", text(c.observed)}});
+    claims.push_back({{"seed", c.seed},
+                      {"kind", c.kind},
+                      {"holds", c.holds},
+                      {"checked", c.checked},
+                      {"observed", text(c.observed)}});
   for (const auto& p : s.plots) plots.push_back(plot_json(p));
   json notes = json::array();
   for (const auto& n : s.notes) notes.push_back(text(n));
@@ -103,7 +106,8 @@ bench_suite suite_from(const json& j) {
   for (const auto& r : j.at("rows")) s.rows.push_back(row_from(r));
   for (const auto& c : j.at("claims"))
     s.claims.push_back({c.at("seed").get<std::string>(), c.at("kind").get<std::string>(),
-                        c.at("holds").get<bool>(), c.at("observed").get<std::string>()});
+                        c.at("holds").get<bool>(), c.at("observed").get<std::string>(),
+                        c.at("checked").get<bool>()});
   return s;
 }
 

@@ -28,7 +28,15 @@ run_options options_for(const bench_case& c) {
   return o;
 }
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+/// The last line of S that is not empty: where a program says why it failed
+/// (a Python traceback ends with the exception).
+std::string last_line(const std::string& s) {
+  auto end = s.find_last_not_of('\n');
+  if (end == std::string::npos) return "";
+  auto start = s.rfind('\n', end);
+  return s.substr(start == std::string::npos ? 0 : start + 1,
+                  end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
 
 /// Write-family calls to every destination but stderr (where the program
 /// says its time): stdout's sink, or the program's own pipe.
@@ -42,7 +50,7 @@ std::int64_t writes_not_to_stderr(const trace_summary& t) {
 /// "" when O is a run whose program said its time; otherwise why not.
 std::string failure(const observation& o) {
   if (o.status == wait_status::exited(0)) return "";
-  return "the program " + o.status.describe() + ": " + first_line(o.err.data);
+  return "the program " + o.status.describe() + ": " + last_line(o.err.data);
 }
 
 /// One run: its values (ns=...), or SKIP / FAILED set.
@@ -54,9 +62,10 @@ std::map<std::string, double> once(const run_options& o, bench_row& row) {
     return {};
   }
   auto values = parse_bench_line(obs.err.data, row.skipped);
-  if (!values) {
+  if (!values || (row.skipped.empty() && !(values->count("ns") && values->at("ns") > 0))) {
     row.failed = true;
-    row.skipped = "the program said no 'bench ns=' line on stderr: " + first_line(obs.err.data);
+    row.skipped = "the program said no 'bench ns=T' line (T: nanoseconds, above 0) on stderr: " +
+                  last_line(obs.err.data);
     return {};
   }
   if (o.trace && obs.trace) row.write_calls = writes_not_to_stderr(*obs.trace);
@@ -77,9 +86,14 @@ std::optional<std::map<std::string, double>> parse_bench_line(const std::string&
     if (line.rfind("bench ns=", 0) != 0) continue;
     std::map<std::string, double> values;
     std::istringstream words(line.substr(6));
-    for (std::string w; words >> w;)
-      if (auto eq = w.find('='); eq != std::string::npos)
-        values[w.substr(0, eq)] = std::strtod(w.c_str() + eq + 1, nullptr);
+    for (std::string w; words >> w;) {
+      auto eq = w.find('=');
+      if (eq == std::string::npos) continue;
+      char* end = nullptr;
+      double v = std::strtod(w.c_str() + eq + 1, &end);
+      if (end != w.c_str() + eq + 1 && *end == '\0')
+        values[w.substr(0, eq)] = v;  // "12ms": not a number
+    }
     return values;
   }
   return std::nullopt;
@@ -96,7 +110,14 @@ bench_row measure(const bench_case& c, int repeat) {
   for (double ns : runs["ns"]) row.seconds.push_back(ns / 1e9);
   runs.erase("ns");
   runs.erase("bytes");
-  for (auto& [key, values] : runs) row.values[key] = median_of(std::move(values));
+  for (auto& [key, values] : runs) {
+    auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    if (*lo != *hi) {  // the repetitions differ: exact claims look at every one
+      row.values[key + ".min"] = *lo;
+      row.values[key + ".max"] = *hi;
+    }
+    row.values[key] = median_of(std::move(values));
+  }
   if (c.count_writes) {
     o.trace = true;
     if (!c.count_argv.empty()) o.argv = c.count_argv;

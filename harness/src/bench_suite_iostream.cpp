@@ -32,7 +32,8 @@ bench_case iostream_case(const target_set& set, const iostream_spec& s, long lin
 }
 
 /// The ofstream rows of the flush-interval plot: x is lines per flush
-/// (1: endl; N: only the final flush, '\n').
+/// (1: endl; N: '\n' with no flush of the program's own: the filebuf writes
+/// when its buffer is full, and at the final flush).
 void add_flush_sweep(const bench_context& ctx, const target_set& set, long n, bench_suite& out) {
   auto sweep_row = [&](iostream_spec spec, long per_flush) {
     auto c = iostream_case(set, spec, n);

@@ -35,10 +35,16 @@ bench_case reference_case(const bench_context& ctx, long ops, sink_kind sink) {
   return c;
 }
 
-/// The program's own count of records (its `ops=`), 1 when it gave none.
+/// The program's own count of records (its `ops=`); without one the row
+/// cannot be per record, nor its reference sized: FAILED.
 void take_ops(bench_row& r) {
   auto it = r.values.find("ops");
-  r.ops = it != r.values.end() && it->second >= 1 ? static_cast<std::int64_t>(it->second) : 1;
+  if (it != r.values.end() && it->second >= 1) {
+    r.ops = static_cast<std::int64_t>(it->second);
+  } else if (r.measured()) {
+    r.failed = true;
+    r.skipped = "the program's bench line has no ops=N (N records, at least 1)";
+  }
 }
 
 /// Per record: nanoseconds, and write calls where they were counted.

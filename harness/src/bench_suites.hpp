@@ -25,6 +25,9 @@ bench_suite program_suite(const bench_context& ctx);
 /// A claim from a seed's words, whether it holds and what was seen.
 bench_claim claim(std::string seed, std::string kind, bool holds, std::string observed);
 
+/// A claim whose rows were not measured here: neither holds nor fails.
+bench_claim not_checked(std::string seed, std::string kind, std::string why);
+
 /// "%.3g" of V.
 std::string number(double v);
 

@@ -36,14 +36,19 @@ void row_line(std::ostream& o, const bench_row& r) {
                 format_seconds(r.max()).c_str(), format_throughput(r.throughput()).c_str(),
                 format_ratio(r.ratio).c_str(), format_calls(r.write_calls).c_str());
   o << line << "\n";
+  if (r.values.count("ns_per_op"))  // the program suite: per record
+    o << "      per record: " << detail::format_values(r.values) << "\n";
 }
 
 void claims(std::ostream& o, const bench_suite& s) {
   if (s.claims.empty()) return;
   o << "\n   seed claims on this machine:\n";
   for (const auto& c : s.claims)
-    o << "   [" << (c.holds ? "holds" : "DOES NOT HOLD") << ", " << c.kind << "] " << c.seed
-      << "\n      observed: " << c.observed << "\n";
+    o << "   ["
+      << (!c.checked ? "not checked"
+          : c.holds  ? "holds"
+                     : "DOES NOT HOLD")
+      << ", " << c.kind << "] " << c.seed << "\n      observed: " << c.observed << "\n";
 }
 
 }  // namespace

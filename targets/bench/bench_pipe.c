@@ -151,12 +151,10 @@ static pid_t start_reader(int data[2], int cpu, long long block, long long total
   int status;
   pid_t ended = n == 0 ? waitpid(pid, &status, WNOHANG) : 0;
   if (n == 0 && ended == 0) return pid; /* ready, and running */
-  /* ended: it failed in its set-up and said so */
-  if (ended != pid) {
-    int err = n < 0 ? errno : EPIPE;
-    kill(pid, SIGKILL); /* it would wait for EOF on the data pipe, whose end we hold */
-    if (wait_child(pid) == 0) bench_fail("read (reader ready)", err);
-  }
+  if (ended == pid) return -1;          /* it failed in its set-up and said so */
+  bench_fail("read (reader ready)", n < 0 ? errno : EPIPE);
+  kill(pid, SIGKILL); /* it would wait for EOF on the data pipe, whose end we hold */
+  waitpid(pid, &status, 0);
   return -1;
 }
 

@@ -4,7 +4,7 @@
 /// untraced, each run timing its own measured part, and once more traced, for
 /// its write-family calls, exactly. A suite is rows, the seed's claims with
 /// what this machine says of them, and plots; the reporters of
-/// bench_report.hpp turn the value into text, JSON and HTML.
+/// bench_report.hpp turn the value into text, JSON, HTML and Markdown.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -29,7 +29,8 @@ struct bench_row {
   /// costly; the tracer's rows: over their own workload's plain run.
   double ratio = 0;
   /// What the program reported beside its time: "p50_ns", "resident_after", ...
-  /// (the median over the repetitions, as for the time).
+  /// (the median over the repetitions, as for the time; where they differ,
+  /// also "KEY.min" and "KEY.max", for the claims that must hold in each).
   std::map<std::string, double> values;
   std::string skipped;  ///< why it was not measured; "" when it was
   bool failed = false;  ///< the program failed (skipped says how): a bench that must be mended
@@ -49,6 +50,9 @@ struct bench_claim {
   std::string kind;  ///< "mechanism" (write counts, exact) or "ordering" (times)
   bool holds = false;
   std::string observed;  ///< what this run measured, in words and numbers
+  /// false: its rows were not measured here (tmpfs, one CPU), so neither
+  /// holds nor fails; observed says why.
+  bool checked = true;
 };
 
 struct bench_point {
@@ -70,7 +74,7 @@ struct bench_plot {
 };
 
 struct bench_suite {
-  std::string name;      ///< "stdio", "iostream", "pipe", "pagecache", "tracer"
+  std::string name;      ///< "stdio", "iostream", "pipe", "pagecache", "tracer", "program"
   std::string title;     ///< a line: what it measures
   std::string seed;      ///< which seed write-up: "SEED_CLAIMS A, B"
   std::string baseline;  ///< the row every ratio is to (tracer: each workload's plain run)
@@ -89,7 +93,7 @@ double median_of(std::vector<double> v);
 const bench_row* find_row(const bench_suite& s, const std::string& name);
 
 struct bench_report {
-  int schema = 1;
+  int schema = 2;       ///< 2: ratios per byte (per op, per run); 1 had them per run
   std::string machine;  ///< "Linux 6.1.0 x86_64, 2 CPUs"
   int repeat = 0;
   bool quick = false;
@@ -121,6 +125,10 @@ const std::vector<std::string>& bench_suite_names();
 /// Throws usage_error for what run_bench would refuse (an unknown suite,
 /// `program` without a program, a repeat under 1), without running anything.
 void check_bench_options(const bench_options& options);
+
+/// The suites a run of OPTIONS runs, in order: those named (each once), or
+/// the first five and `program` when there is a program.
+std::vector<std::string> bench_suites_to_run(const bench_options& options);
 
 /// Runs the suites asked for: with none named, the first five, and `program`
 /// when options.program is set. Throws usage_error for an unknown suite name

@@ -36,7 +36,8 @@ std::string bench_markdown(const bench_report& r, const std::string& plot_dir);
 /// by more than the threshold, or its write count at all.
 struct bench_change {
   std::string suite, row;
-  std::string what;  ///< "ratio 3.10 -> 4.20 (+35%)", "write calls 2442 -> 4883", "not in this run"
+  std::string what;  ///< "ratio 3.1 -> 4.2 (moved 35%, slower)", "write calls 2442 -> 4883", "not
+                     ///< in this run"
 };
 
 struct bench_comparison {
