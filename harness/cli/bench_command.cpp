@@ -16,6 +16,7 @@
 #include "flushcheck/bench.hpp"
 #include "flushcheck/bench_report.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/spawn.hpp"
 
 namespace flushcheck::cli {
@@ -63,9 +64,9 @@ std::vector<std::string> words(const std::string& command) {
   if (rc == 0) out.assign(w.we_wordv, w.we_wordv + w.we_wordc);
   if (rc == 0 || rc == WRDE_NOSPACE) ::wordfree(&w);
   if (rc != 0 || out.empty())
-    throw usage_error("--program=" + command +
-                      ": not a command line (quotes unbalanced, a "
-                      "$ or ` to expand, or nothing)");
+    throw usage_error("--program=" + printable(command, 200) +
+                      ": not a command line (unbalanced quotes, an unset $VARIABLE, a ` or "
+                      "$(...), or nothing)");
   return out;
 }
 
@@ -84,7 +85,7 @@ class report_file {
   report_file(std::string flag, std::string path) : flag_(std::move(flag)), path_(std::move(path)) {
     if (path_.empty()) return;
     f_.open(path_ + ".tmp");
-    if (!f_) throw usage_error(flag_ + "=" + path_ + ": cannot write it");
+    if (!f_) throw usage_error(flag_ + "=" + printable(path_, 200) + ": cannot write it");
   }
   ~report_file() {
     if (!path_.empty() && !done_) ::unlink((path_ + ".tmp").c_str());
@@ -98,7 +99,8 @@ class report_file {
     f_ << text;
     f_.close();
     if (!f_ || ::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)  // after the run: exit 4
-      throw std::runtime_error(flag_ + "=" + path_ + ": the report could not be written");
+      throw std::runtime_error(flag_ + "=" + printable(path_, 200) +
+                               ": the report could not be written");
     done_ = true;
   }
 
@@ -110,7 +112,7 @@ class report_file {
 
 std::string read_file(const std::string& path) {
   std::ifstream f(path);
-  if (!f) throw usage_error("--compare=" + path + ": cannot read it");
+  if (!f) throw usage_error("--compare=" + printable(path, 200) + ": cannot read it");
   std::ostringstream s;
   s << f.rdbuf();
   return s.str();

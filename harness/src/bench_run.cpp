@@ -3,11 +3,10 @@
 #include "bench_run.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
-#include "flushcheck/error.hpp"
+#include "flushcheck/escape.hpp"
 #include "flushcheck/repro.hpp"
 #include "flushcheck/run.hpp"
 
@@ -28,14 +27,14 @@ run_options options_for(const bench_case& c) {
   return o;
 }
 
-/// The last line of S that is not empty: where a program says why it failed
-/// (a Python traceback ends with the exception).
+/// The last line of S that is not empty, printable: where a program says
+/// why it failed (a Python traceback ends with the exception).
 std::string last_line(const std::string& s) {
   auto end = s.find_last_not_of('\n');
   if (end == std::string::npos) return "";
   auto start = s.rfind('\n', end);
-  return s.substr(start == std::string::npos ? 0 : start + 1,
-                  end - (start == std::string::npos ? 0 : start + 1) + 1);
+  start = start == std::string::npos ? 0 : start + 1;
+  return printable(s.substr(start, end + 1 - start), 200);
 }
 
 /// Write-family calls to every destination but stderr (where the program
