@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 #include "bench_suites.hpp"
@@ -101,10 +100,18 @@ bench_claim not_checked(std::string seed, std::string kind, std::string why) {
   return {std::move(seed), std::move(kind), false, "not checked: " + std::move(why), false};
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
+const bench_row* measured_row(const bench_suite& s, const std::string& name) {
+  const bench_row* r = find_row(s, name);
+  return r && r->measured() ? r : nullptr;
+}
+
+double time_ratio(const bench_row* slow, const bench_row* fast) {
+  return slow && fast && fast->median() > 0 ? slow->median() / fast->median() : 0;
+}
+
+double throughput_of(const bench_suite& s, const std::string& name) {
+  const bench_row* r = measured_row(s, name);
+  return r ? r->throughput() : 0;
 }
 
 bench_series series_of(const bench_suite& s, const std::string& name,

@@ -6,6 +6,13 @@
 #include <cstdio>
 
 namespace flushcheck::detail {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 namespace {
 
 /// V with DECIMALS digits after the point ("%.*f").
@@ -15,16 +22,9 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-/// V in "%.3g": for the rare value too large or small to print in full.
-std::string short_g(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
 /// V (>= 0.9995) with 3 significant digits: "850", "12.3", "1.52"; "%.3g" from 1e6.
 std::string three_digits(double v) {
-  if (v >= 999.5e3) return short_g(v);
+  if (v >= 999.5e3) return number(v);
   if (v >= 99.95) return fixed(v, 0);
   if (v >= 9.995) return fixed(v, 1);
   return fixed(v, 2);
@@ -53,7 +53,7 @@ std::string format_seconds(double s) {
 std::string format_throughput(double bytes_per_s) {
   if (!positive(bytes_per_s)) return "-";
   const double mb = bytes_per_s / 1e6;
-  if (mb >= 1e15 || mb < 1e-6) return short_g(mb) + " MB/s";
+  if (mb >= 1e15 || mb < 1e-6) return number(mb) + " MB/s";
   if (mb >= 99.95) return fixed(mb, 1) + " MB/s";
   const int decimals = 2 - static_cast<int>(std::floor(std::log10(mb)));
   return drop_trailing_zeros(fixed(mb, decimals)) + " MB/s";

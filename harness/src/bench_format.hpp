@@ -8,6 +8,9 @@
 
 namespace flushcheck::detail {
 
+/// V in "%.3g": a figure in a claim's words, or one too large or small to print in full.
+std::string number(double v);
+
 /// 3 significant digits in s, ms, us or ns: "1.52 s", "12.3 ms", "850 us";
 /// "-" for 0, a negative or a non-finite number.
 std::string format_seconds(double s);

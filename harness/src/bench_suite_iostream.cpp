@@ -66,12 +66,7 @@ void add_set(const bench_context& ctx, const target_set& set, bench_suite& out) 
 }
 
 const bench_row* row(const bench_suite& s, const std::string& name, const std::string& t) {
-  const bench_row* r = find_row(s, name + " [" + t + "]");
-  return r && r->measured() ? r : nullptr;
-}
-
-double time_ratio(const bench_row* slow, const bench_row* fast) {
-  return slow && fast && fast->median() > 0 ? slow->median() / fast->median() : 0;
+  return measured_row(s, name + " [" + t + "]");
 }
 
 void add_mechanism_claims(bench_suite& s, const std::string& t) {

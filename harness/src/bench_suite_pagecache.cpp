@@ -104,12 +104,9 @@ void add_claims(bench_suite& s) {
   s.claims.push_back(unless_unmeasured(
       direct_seen != "not measured",
       claim("O_DIRECT bypasses the page cache (E)", "mechanism", direct, direct_seen)));
-  auto thr = [&](const char* name) {
-    const bench_row* r = find_row(s, name);
-    return r && r->measured() ? r->throughput() : 0.0;
-  };
-  double warm = thr("read warm, 1 MiB blocks"), cold_t = thr("read cold, 1 MiB blocks");
-  double direct_t = thr("read direct, 1 MiB blocks");
+  double warm = throughput_of(s, "read warm, 1 MiB blocks");
+  double cold_t = throughput_of(s, "read cold, 1 MiB blocks");
+  double direct_t = throughput_of(s, "read direct, 1 MiB blocks");
   s.claims.push_back(unless_unmeasured(
       warm > 0 && cold_t > 0,
       claim("a warm read is ~4.3x faster than a cold one (E)", "ordering", warm > cold_t,

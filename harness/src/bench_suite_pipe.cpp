@@ -68,11 +68,6 @@ std::vector<long> blocks(const bench_sizes& sizes) {
   return {1, 16, 256, 4 * k_kib, 16 * k_kib, 64 * k_kib, 256 * k_kib, k_mib};
 }
 
-double throughput_of(const bench_suite& s, const std::string& name) {
-  const bench_row* r = find_row(s, name);
-  return r && r->measured() ? r->throughput() : 0;
-}
-
 bench_claim counts_claim(const bench_suite& s) {
   std::string bad;
   int checked = 0;

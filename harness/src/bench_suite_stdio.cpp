@@ -101,10 +101,7 @@ bench_claim unbuffered_claim(const bench_suite& s) {
 
 /// The slower row's median over the faster one's, as "Nx".
 double slower(const bench_suite& s, const std::string& slow, const std::string& fast) {
-  const bench_row* a = find_row(s, slow);
-  const bench_row* b = find_row(s, fast);
-  if (!a || !b || !a->measured() || !b->measured() || b->median() <= 0) return 0;
-  return a->median() / b->median();
+  return time_ratio(measured_row(s, slow), measured_row(s, fast));
 }
 
 void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) {

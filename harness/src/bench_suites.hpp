@@ -2,6 +2,7 @@
 // The suites of `flushcheck bench`, one file each (bench_suite_NAME.cpp):
 // each builds its cases, measures them (bench_run.hpp), and says what the
 // seed claimed and whether this machine shows it.
+#include "bench_format.hpp"
 #include "bench_run.hpp"
 #include "flushcheck/bench.hpp"
 
@@ -28,8 +29,14 @@ bench_claim claim(std::string seed, std::string kind, bool holds, std::string ob
 /// A claim whose rows were not measured here: neither holds nor fails.
 bench_claim not_checked(std::string seed, std::string kind, std::string why);
 
-/// "%.3g" of V.
-std::string number(double v);
+/// The row of S named NAME if it was measured, else nullptr.
+const bench_row* measured_row(const bench_suite& s, const std::string& name);
+
+/// SLOW's median over FAST's; 0 when either is missing or FAST took no time.
+double time_ratio(const bench_row* slow, const bench_row* fast);
+
+/// The throughput of S's row NAME (bytes per second); 0 when not measured.
+double throughput_of(const bench_suite& s, const std::string& name);
 
 /// Series NAME of the plot: (x, y(row)) of every measured row in that series, by x.
 bench_series series_of(const bench_suite& s, const std::string& name,

@@ -78,8 +78,8 @@ struct bench_suite {
   std::string title;     ///< a line: what it measures
   std::string seed;      ///< which seed write-up: "SEED_CLAIMS A, B"
   std::string baseline;  ///< the row every ratio is to (tracer: each workload's plain run)
-  std::string
-      placement;  ///< where the measured processes ran: "unpinned", "writer CPU 0, reader CPU 1"
+  /// Where the measured processes ran: "unpinned", "writer CPU 0, reader CPU 1".
+  std::string placement;
   std::vector<bench_row> rows;
   std::vector<bench_claim> claims;
   std::vector<bench_plot> plots;
