@@ -10,8 +10,6 @@
 
 namespace flushcheck {
 
-void PrintTo(const property_case& c, std::ostream* os) { *os << c.id(); }
-
 namespace {
 
 class conformance : public ::testing::TestWithParam<property_case> {};
@@ -29,13 +27,6 @@ TEST_P(conformance, holds) {
                  << test_target_set().profile.version << "; observed: " << r.v.observed;
   EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
                         << r.v.explanation << "\nreproduce: " << r.v.repro;
-}
-
-std::string case_name(const ::testing::TestParamInfo<property_case>& info) {
-  std::string id = info.param.id();
-  for (char& ch : id)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return id;
 }
 
 INSTANTIATE_TEST_SUITE_P(catalogue, conformance, ::testing::ValuesIn(cases(test_target_set())),

@@ -87,6 +87,7 @@ struct matrix_command {
   bool markdown = false;
   bool properties = false;
   bool all = false;
+  bool runtimes = false;
   std::string html;
   std::string targets_dir;
 };

@@ -19,7 +19,7 @@ namespace {
 
 /// Every case of SET, with a progress line on stderr when asked (a terminal).
 column_results run_all_cases(const target_set& set, bool progress) {
-  column_results ran{{set.name, set.profile}, {}};
+  column_results ran{matrix_column::of(set), {}};
   auto todo = cases(set);
   for (std::size_t i = 0; i < todo.size(); ++i) {
     if (progress)
@@ -33,7 +33,8 @@ column_results run_all_cases(const target_set& set, bool progress) {
 
 /// The sets to run: with --all every one found; with --html alone the first
 /// (the default set); otherwise the one in DIR, named "default" unless
-/// --targets named it.
+/// --targets named it. With --all or --runtimes the first set gets the
+/// runtimes; with --runtimes alone it keeps only them.
 std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string& dir) {
   std::vector<target_set> sets;
   if (cmd.all || !cmd.html.empty()) {
@@ -44,6 +45,8 @@ std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string
   }
   if (sets.empty())
     throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
+  if (cmd.all || cmd.runtimes) sets.front().runtimes = discover_runtimes(dir);
+  if (cmd.runtimes && !cmd.all) sets.front().stdio_script = sets.front().iostream_script = "";
   return sets;
 }
 
@@ -77,6 +80,9 @@ matrix_command::matrix_command(CLI::App& parent) {
   app->add_flag("--all", all,
                 "every toolchain set: the default targets and each directory under them "
                 "with a stdio_script (musl, clang-libcxx, ...), side by side");
+  app->add_flag("--runtimes", runtimes,
+                "the runtimes' rows (Python, Node.js, Perl, Ruby, Java, Go, Rust: "
+                "docs/runtimes.md) instead of the C and C++ ones; --all has both");
   app->add_option("--html", html,
                   "write the matrix as one self-contained HTML page to FILE (with --all: every "
                   "toolchain set)");
@@ -98,8 +104,11 @@ int matrix_command::execute() {
   std::vector<column_results> ran;
   for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
   const matrix m = make_matrix(std::move(ran));
-  // --all and --html put the sets side by side, even when only one was found.
-  const auto layout = all || !html.empty() ? matrix_layout::by_column : matrix_layout::by_sink;
+  // --all and --html put the sets side by side, even when only one was found;
+  // --runtimes alone the languages.
+  const auto layout = all || !html.empty() ? matrix_layout::by_column
+                      : runtimes           ? matrix_layout::by_language
+                                           : matrix_layout::by_sink;
   if (json)
     std::cout << matrix_json(m);
   else if (!html.empty())

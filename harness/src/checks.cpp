@@ -99,6 +99,17 @@ verdict status_is(const observation& obs, const wait_status& want) {
   return v;
 }
 
+verdict buffering_at_marker(const observation& obs, stream s, std::size_t want,
+                            const std::string& claim) {
+  verdict v = visible_is(obs, 1, s, want, claim);
+  if (obs.markers.empty()) return v;
+  const std::size_t got =
+      s == stream::out ? obs.markers[0].stdout_visible : obs.markers[0].stderr_visible;
+  if (got == 6 || got == 4 || got == 0)
+    v.observed = got == 6 ? "unbuffered" : got == 4 ? "line buffered" : "fully buffered";
+  return v;
+}
+
 verdict both(verdict a, const verdict& b) {
   if (!a.pass) return a;
   if (!b.pass) return b;

@@ -20,9 +20,22 @@ std::string matrix_row::text(std::size_t column, sink_kind sink) const {
   return r ? cell_text(*r) : "-";
 }
 
-std::string matrix_row::label() const {
-  return prop->name + (language == lang::c ? " [C]" : " [C++]");
+std::string matrix_column::summary() const {
+  std::string out = profile.version;
+  for (std::size_t i = 0; i < runtimes.size(); ++i)
+    out += (i == 0 ? "; runtimes: " : ", ") + runtimes[i];
+  return out;
 }
+
+matrix_column matrix_column::of(const target_set& set) {
+  matrix_column c{set.name, set.profile, {}};
+  for (const auto& r : set.runtimes)
+    c.runtimes.push_back(r.missing.empty() ? r.version
+                                           : std::string(to_string(r.language)) + ": " + r.missing);
+  return c;
+}
+
+std::string matrix_row::label() const { return prop->name + " [" + display_name(language) + "]"; }
 
 std::string matrix_row::label(sink_kind sink) const {
   return label() + " " + std::string(to_string(sink));
@@ -51,6 +64,41 @@ std::size_t matrix::line_count() const {
   std::size_t n = 0;
   for (const auto& row : rows) n += row.sinks.size();
   return n;
+}
+
+std::vector<lang> matrix::languages() const {
+  std::vector<lang> out;
+  for (const auto& row : rows)
+    if (std::find(out.begin(), out.end(), row.language) == out.end()) out.push_back(row.language);
+  return out;
+}
+
+std::vector<language_line> matrix::by_language(std::size_t column) const {
+  const std::vector<lang> langs = languages();
+  std::vector<language_line> out;
+  for (const auto& row : rows)
+    for (sink_kind sink : row.sinks) {
+      const case_result* r = row.find(column, sink);
+      if (!r) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const language_line& l) {
+        return l.prop == row.prop && l.sink == sink;
+      });
+      if (it == out.end())
+        it = out.insert(out.end(), {row.prop, sink, std::vector<const case_result*>(langs.size())});
+      it->cells[std::find(langs.begin(), langs.end(), row.language) - langs.begin()] = r;
+    }
+  for (auto& line : out) {
+    std::set<std::string> seen;
+    for (const case_result* r : line.cells)
+      if (r && r->v.skipped.empty()) seen.insert(r->v.observed);
+    line.differs = seen.size() > 1;
+  }
+  return out;
+}
+
+std::string value_text(const case_result& r) {
+  if (!r.v.skipped.empty()) return "skipped: " + r.v.skipped;
+  return (r.asserted && !r.v.pass ? "FAIL: " : "") + r.v.observed;
 }
 
 std::string cell_text(const case_result& r) {

@@ -29,8 +29,7 @@ void head(std::ostream& h) {
 void column_list(std::ostream& h, const matrix& m) {
   h << "<ul id=\"toolchains\">\n";
   for (const auto& col : m.columns)
-    h << "<li><b>" << html_escape(col.name) << "</b>: " << html_escape(col.profile.version)
-      << "</li>\n";
+    h << "<li><b>" << html_escape(col.name) << "</b>: " << html_escape(col.summary()) << "</li>\n";
   h << "</ul>\n<p>" << m.failures.size() << " FAIL. Green: pass; red: FAIL; blue: observed value "
     << "(observed tier, or documented for another implementation).</p>\n";
 }

@@ -7,14 +7,13 @@
 namespace flushcheck {
 namespace {
 
-const char* language_name(lang l) { return l == lang::c ? "c" : "cxx"; }
-
 nlohmann::json column_json(const matrix& m, std::size_t c) {
   const matrix_column& col = m.columns[c];
   return {{"name", col.name},
           {"libc", to_string(col.profile.libc)},
           {"cxxlib", to_string(col.profile.cxxlib)},
           {"version", col.profile.version},
+          {"runtimes", col.runtimes},
           {"cases", m.case_count(c)},
           {"failures", m.failure_count(c)}};
 }
@@ -38,7 +37,7 @@ nlohmann::json row_json(const matrix& m, const matrix_row& row) {
   for (sink_kind sink : row.sinks)
     for (std::size_t c = 0; c < m.columns.size(); ++c)
       if (const case_result* r = row.find(c, sink)) cells.push_back(cell_json(m, *r, c));
-  return {{"property", row.prop->name}, {"language", language_name(row.language)},
+  return {{"property", row.prop->name}, {"language", to_string(row.language)},
           {"group", row.prop->group},   {"tier", to_string(row.prop->level)},
           {"source", row.prop->source}, {"claim", row.prop->claim},
           {"cells", std::move(cells)}};

@@ -34,7 +34,7 @@ std::string markdown_by_sink(const matrix& m) {
   std::ostringstream out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     if (c > 0) out << "\n";
-    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].profile.version << ")\n\n";
+    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].summary() << ")\n\n";
     table_by_sink(out, m, c);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
     notes_of(out, m, c);
@@ -79,8 +79,7 @@ void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
 std::string markdown_by_column(const matrix& m) {
   std::ostringstream out;
   out << m.columns.size() << " toolchain sets\n\n";
-  for (const auto& col : m.columns)
-    out << "- `" << col.name << "`: " << col.profile.version << "\n";
+  for (const auto& col : m.columns) out << "- `" << col.name << "`: " << col.summary() << "\n";
   out << "\n";
   table_by_column(out, m);
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
@@ -90,10 +89,54 @@ std::string markdown_by_column(const matrix& m) {
   return out.str();
 }
 
+void table_by_language(std::ostream& out, const std::vector<lang>& langs,
+                       const std::vector<language_line>& lines) {
+  out << "| property | sink |";
+  for (lang l : langs) out << " " << display_name(l) << " |";
+  out << "\n|---|---|";
+  for (std::size_t i = 0; i < langs.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& line : lines) {
+    out << "| " << line.prop->name << " | " << to_string(line.sink) << " |";
+    for (const case_result* r : line.cells) out << " " << (r ? value_text(*r) : "-") << " |";
+    out << "\n";
+  }
+}
+
+void language_difference(std::ostream& out, const std::vector<lang>& langs,
+                         const language_line& line) {
+  out << "\n- " << line.prop->name << " on " << to_string(line.sink) << ":\n";
+  for (std::size_t i = 0; i < langs.size(); ++i)
+    if (const case_result* r = line.cells[i])
+      out << "  - " << display_name(langs[i]) << ": " << value_text(*r) << ". `" << r->v.repro
+          << "`\n";
+}
+
+std::string markdown_by_language(const matrix& m) {
+  std::ostringstream out;
+  const std::vector<lang> langs = m.languages();
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].summary() << ")\n\n";
+    const auto lines = m.by_language(c);
+    table_by_language(out, langs, lines);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    out << "\n### Differences between languages\n";
+    for (const auto& line : lines)
+      if (line.differs) language_difference(out, langs, line);
+  }
+  for (const auto& f : m.failures) failure(out, m, f);
+  return out.str();
+}
+
 }  // namespace
 
 std::string matrix_markdown(const matrix& m, matrix_layout layout) {
-  return layout == matrix_layout::by_sink ? markdown_by_sink(m) : markdown_by_column(m);
+  switch (layout) {
+    case matrix_layout::by_sink: return markdown_by_sink(m);
+    case matrix_layout::by_column: return markdown_by_column(m);
+    case matrix_layout::by_language: return markdown_by_language(m);
+  }
+  return "";
 }
 
 }  // namespace flushcheck

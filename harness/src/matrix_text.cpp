@@ -39,8 +39,8 @@ std::string text_by_sink(const matrix& m) {
   std::ostringstream out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     if (c > 0) out << "\n";
-    out << "flushcheck matrix: toolchain " << m.columns[c].name << " ("
-        << m.columns[c].profile.version << ")\n\n";
+    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
+        << ")\n\n";
     table_by_sink(out, m, c);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
     notes_of(out, m, c);
@@ -95,7 +95,7 @@ void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
 std::string text_by_column(const matrix& m) {
   std::ostringstream out;
   out << "flushcheck matrix --all: " << m.columns.size() << " toolchain sets\n\n";
-  for (const auto& col : m.columns) out << "  " << col.name << ": " << col.profile.version << "\n";
+  for (const auto& col : m.columns) out << "  " << col.name << ": " << col.summary() << "\n";
   out << "\n";
   table_by_column(out, m);
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
@@ -105,10 +105,59 @@ std::string text_by_column(const matrix& m) {
   return out.str();
 }
 
+void table_by_language(std::ostream& out, const std::vector<lang>& langs,
+                       const std::vector<language_line>& lines) {
+  std::size_t w = 12, cw = 10;
+  for (const auto& line : lines) {
+    w = std::max(w, line.prop->name.size() + 5);
+    for (const case_result* r : line.cells) cw = std::max(cw, r ? value_text(*r).size() : 1);
+  }
+  out << "  " << pad("", w);
+  for (lang l : langs) out << " " << pad(display_name(l), std::min<std::size_t>(cw, 24));
+  out << "\n";
+  for (const auto& line : lines) {
+    out << "  " << pad(line.prop->name + " " + std::string(to_string(line.sink)), w);
+    for (const case_result* r : line.cells)
+      out << " " << pad(r ? value_text(*r) : "-", std::min<std::size_t>(cw, 24));
+    out << "\n";
+  }
+}
+
+void language_difference(std::ostream& out, const std::vector<lang>& langs,
+                         const language_line& line) {
+  out << "\n" << line.prop->name << " on " << to_string(line.sink) << ":\n";
+  for (std::size_t i = 0; i < langs.size(); ++i)
+    if (const case_result* r = line.cells[i])
+      out << "    " << display_name(langs[i]) << ": " << value_text(*r) << "\n      " << r->v.repro
+          << "\n";
+}
+
+std::string text_by_language(const matrix& m) {
+  std::ostringstream out;
+  const std::vector<lang> langs = m.languages();
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
+        << ")\n\n";
+    const auto lines = m.by_language(c);
+    table_by_language(out, langs, lines);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    out << "\nDifferences between languages:\n";
+    for (const auto& line : lines)
+      if (line.differs) language_difference(out, langs, line);
+  }
+  for (const auto& f : m.failures) failure(out, m, f);
+  return out.str();
+}
+
 }  // namespace
 
 std::string matrix_text(const matrix& m, matrix_layout layout) {
-  return layout == matrix_layout::by_sink ? text_by_sink(m) : text_by_column(m);
+  switch (layout) {
+    case matrix_layout::by_sink: return text_by_sink(m);
+    case matrix_layout::by_column: return text_by_column(m);
+    case matrix_layout::by_language: return text_by_language(m);
+  }
+  return "";
 }
 
 }  // namespace flushcheck

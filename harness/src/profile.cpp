@@ -22,6 +22,37 @@ const char* to_string(cxx_impl c) noexcept {
   return "unknown";
 }
 
+namespace {
+
+struct lang_names {
+  lang language;
+  const char* id;
+  const char* display;
+};
+
+constexpr lang_names k_lang_names[] = {
+    {lang::c, "c", "C"},
+    {lang::cxx, "cxx", "C++"},
+    {lang::python, "python", "Python"},
+    {lang::node, "node", "Node.js"},
+    {lang::perl, "perl", "Perl"},
+    {lang::ruby, "ruby", "Ruby"},
+    {lang::java, "java", "Java"},
+    {lang::go, "go", "Go"},
+    {lang::rust, "rust", "Rust"},
+};
+
+const lang_names& names_of(lang l) noexcept {
+  for (const auto& n : k_lang_names)
+    if (n.language == l) return n;
+  return k_lang_names[0];
+}
+
+}  // namespace
+
+const char* to_string(lang l) noexcept { return names_of(l).id; }
+const char* display_name(lang l) noexcept { return names_of(l).display; }
+
 libc_impl parse_libc(std::string_view name) noexcept {
   for (libc_impl l : {libc_impl::glibc, libc_impl::musl})
     if (name == to_string(l)) return l;

@@ -31,9 +31,23 @@ std::string version_output(const std::string& target) {
 
 }  // namespace
 
+const runtime_target* target_set::runtime(lang l) const {
+  for (const auto& r : runtimes)
+    if (r.language == l) return &r;
+  return nullptr;
+}
+
+bool target_set::has(lang l) const {
+  switch (l) {
+    case lang::c: return !stdio_script.empty();
+    case lang::cxx: return !iostream_script.empty();
+    default: return runtime(l) != nullptr;
+  }
+}
+
 target_set probe_target_set(std::string name, std::string stdio_script,
                             std::string iostream_script) {
-  target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}};
+  target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}, {}};
   auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
   set.profile.libc = parse_libc(libc);
   set.profile.version = libc_version;

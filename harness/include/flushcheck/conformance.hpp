@@ -31,8 +31,11 @@ class property_context {
   lang language() const noexcept { return lang_; }
   sink_kind sink() const noexcept { return sink_; }
 
-  /// Runs SCRIPT with stdout on sink(); o's argv and env are filled in.
-  observation run(const std::string& script, run_options o = {});
+  /// Runs SCRIPT with stdout on sink(); o's argv and env are filled in (env:
+  /// the clean environment unless O sets one). FLAGS go to a runtime's
+  /// interpreter, before its script file (Python's -u).
+  observation run(const std::string& script, run_options o = {},
+                  const std::vector<std::string>& flags = {});
   /// The command line that repeats the last run.
   const std::string& last_command() const noexcept { return last_; }
 

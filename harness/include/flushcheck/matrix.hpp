@@ -14,10 +14,18 @@
 
 namespace flushcheck {
 
-/// A column: one named set of targets (a toolchain set; later also a runtime).
+/// A column: one named set of targets (a toolchain set, and for this
+/// machine's default set the runtimes when asked for).
 struct matrix_column {
   std::string name;      ///< "default", "musl"
   impl_profile profile;  ///< what its targets say they were built with
+  /// Its runtimes: "python 3.11.2", or "ruby: WHY IT CANNOT RUN" (runtime rows skip).
+  std::vector<std::string> runtimes;
+
+  /// "glibc 2.36, libstdc++ 20220819", then "; runtimes: python 3.11.2, ..." if any.
+  std::string summary() const;
+  /// The column of SET: its name, profile and runtimes.
+  static matrix_column of(const target_set& set);
 };
 
 /// What one column ran, in any order: the input of make_matrix.
@@ -66,6 +74,15 @@ struct matrix_difference {
   std::vector<matrix_outcome> outcomes;  ///< two or more, ordered by observed value
 };
 
+/// One line of the table with a column per language (the runtimes side by
+/// side): a property on a sink, its cell in each language of one column.
+struct language_line {
+  const property* prop = nullptr;
+  sink_kind sink = sink_kind::pipe;
+  std::vector<const case_result*> cells;  ///< per languages(); nullptr where it did not run
+  bool differs = false;                   ///< two languages saw different values
+};
+
 struct matrix {
   std::vector<matrix_column> columns;
   /// The sink columns of a one-set table: pty, pipe, file and full always
@@ -86,12 +103,20 @@ struct matrix {
   std::size_t failure_count(std::size_t column) const;
   /// Lines of the table with a column per set: (row, sink) pairs.
   std::size_t line_count() const;
+  /// The languages of the rows, in row order (C, C++, then the runtimes).
+  std::vector<lang> languages() const;
+  /// COLUMN's rows by property and sink, a cell per language: in row order.
+  std::vector<language_line> by_language(std::size_t column) const;
 };
 
 /// A cell as the tables show it: pass / FAIL where asserted; "skipped: WHY"
 /// where the machine cannot check it; otherwise the observed value, in
 /// parentheses for a documented property (not asserted for this profile).
 std::string cell_text(const case_result& r);
+
+/// A cell of the table with a column per language: the value seen, "FAIL: "
+/// before it where asserted and failing, or "skipped: WHY".
+std::string value_text(const case_result& r);
 
 /// What a note on R starts with: "FAIL ", "not asserted for this profile: "
 /// (a documented property failing elsewhere), "skipped here: " or "" (an

@@ -13,7 +13,10 @@ namespace flushcheck {
 /// by_sink: for each column, a line per row and a column per sink, then the
 /// notes (`flushcheck matrix`). by_column: a line per row and sink, a column
 /// per set, then the differences and the failures (`matrix --all`).
-enum class matrix_layout { by_sink, by_column };
+/// by_language: for each column, a line per property and sink and a column
+/// per language, each cell the value seen, then the lines where languages
+/// differ with each one's repro (`matrix --runtimes`, docs/runtimes.md).
+enum class matrix_layout { by_sink, by_column, by_language };
 
 /// The table for a terminal, columns aligned with spaces.
 std::string matrix_text(const matrix& m, matrix_layout layout);

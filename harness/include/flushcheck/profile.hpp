@@ -8,8 +8,15 @@
 
 namespace flushcheck {
 
-/// The language of a script target: stdio_script (C) or iostream_script (C++).
-enum class lang { c, cxx };
+/// The language of a script target: stdio_script (C), iostream_script (C++),
+/// or one runtime's interpreter of the script language (targets/runtimes/).
+enum class lang { c, cxx, python, node, perl, ruby, java, go, rust };
+/// "c", "cxx", "python", "node", ...: in case ids and JSON.
+const char* to_string(lang l) noexcept;
+/// "C", "C++", "Python", "Node.js", ...: in row labels and reports.
+const char* display_name(lang l) noexcept;
+/// One of the runtimes rather than the C or C++ target of a toolchain set.
+constexpr bool is_runtime(lang l) noexcept { return l != lang::c && l != lang::cxx; }
 
 enum class libc_impl { glibc, musl, unknown };
 /// none: the set has no C++ target (musl's set is C only).

@@ -6,15 +6,23 @@
 #include <vector>
 
 #include "flushcheck/profile.hpp"
+#include "flushcheck/runtime_target.hpp"
 
 namespace flushcheck {
 
-/// One toolchain's script targets.
+/// One toolchain's script targets, and for this machine's default set the
+/// runtimes' interpreters of the same language.
 struct target_set {
   std::string name;             ///< "gcc-glibc"
-  std::string stdio_script;     ///< path of the C target
+  std::string stdio_script;     ///< path of the C target ("" if none: only runtimes)
   std::string iostream_script;  ///< path of the C++ target ("" if none)
   impl_profile profile;
+  std::vector<runtime_target> runtimes;  ///< empty unless asked for (matrix --runtimes)
+
+  /// The runtime of language L, found or missing; nullptr if not in the set.
+  const runtime_target* runtime(lang l) const;
+  /// Does the set have a target (found or missing) for L?
+  bool has(lang l) const;
 };
 
 /// A target set whose profile is what its targets say of themselves

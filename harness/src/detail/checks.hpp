@@ -55,6 +55,12 @@ verdict data_is(const observation& obs, stream s, const std::string& want,
 /// Verdict of "the child ended as WANT (exited N / killed by S)".
 verdict status_is(const observation& obs, const wait_status& want);
 
+/// The script "line 3; write 2; marker m" (or the same on stderr) seen at
+/// the marker: 6 bytes "unbuffered", 4 "line buffered", 0 "fully buffered"
+/// (the observed value). Passes when the reader had WANT bytes.
+verdict buffering_at_marker(const observation& obs, stream s, std::size_t want,
+                            const std::string& claim);
+
 /// Both must pass; the first failure explains.
 verdict both(verdict a, const verdict& b);
 
@@ -80,5 +86,7 @@ void add_pipe_properties(std::vector<property>& out);
 void add_concurrency_properties(std::vector<property>& out);
 void add_file_properties(std::vector<property>& out);
 void add_page_cache_properties(std::vector<property>& out);
+void add_runtime_properties(std::vector<property>& out);
+void add_runtime_switch_properties(std::vector<property>& out);
 
 }  // namespace flushcheck::detail
