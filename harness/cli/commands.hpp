@@ -16,6 +16,7 @@ inline constexpr int exit_failed = 1;  ///< `gate`: a case failed; `bench --comp
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
+inline constexpr int exit_no_output = 5;  ///< `doctor`: the program wrote nothing to stdout
 
 /// --stderr (a sink kind or "stdout"), --stdin and --input into O; throws usage_error.
 void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
@@ -75,6 +76,16 @@ struct explore_command {
   std::string faults;
   std::size_t max_cuts = 200;
   long timeout_ms = 10000;
+  bool json = false;
+  std::vector<std::string> command;
+};
+
+struct doctor_command {
+  explicit doctor_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  long deadline_ms = 2000;
+  std::size_t max_cuts = 8;
   bool json = false;
   std::vector<std::string> command;
 };

@@ -70,13 +70,15 @@ const char* empty_option_value(int argc, char** argv) {
 int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
             flushcheck::cli::matrix_command& matrix_cmd, flushcheck::cli::count_command& count_cmd,
             flushcheck::cli::explore_command& explore_cmd, flushcheck::cli::gate_command& gate_cmd,
-            flushcheck::cli::bench_command& bench_cmd) {
+            flushcheck::cli::bench_command& bench_cmd,
+            flushcheck::cli::doctor_command& doctor_cmd) {
   if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
   if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
   if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
   if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
   if (app.got_subcommand(gate_cmd.app)) return gate_cmd.execute();
   if (app.got_subcommand(bench_cmd.app)) return bench_cmd.execute();
+  if (app.got_subcommand(doctor_cmd.app)) return doctor_cmd.execute();
   return flushcheck::cli::exit_usage;
 }
 
@@ -103,6 +105,7 @@ int main(int argc, char** argv) {
   flushcheck::cli::explore_command explore_cmd(app);
   flushcheck::cli::gate_command gate_cmd(app);
   flushcheck::cli::bench_command bench_cmd(app);
+  flushcheck::cli::doctor_command doctor_cmd(app);
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
@@ -121,7 +124,7 @@ int main(int argc, char** argv) {
   }
   try {
     return with_report_written(
-        execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd));
+        execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd, doctor_cmd));
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << e.what() << "\n";
     return flushcheck::cli::exit_usage;

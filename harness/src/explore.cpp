@@ -22,17 +22,13 @@ std::vector<std::string> lines_of(const std::string& data) {
   return lines;
 }
 
-bool on_stdout(const trace_summary& t, const trace_event& e) {
-  return e.dest >= 0 && t.destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
-}
-
 /// The writes to stdout's sink (1-based) that a sync of it follows (fsync,
 /// fdatasync, sync_file_range before the next write there), but the last.
 std::vector<long> writes_before_a_sync(const trace_summary& t, long writes) {
   std::vector<long> out;
   long k = 0;
   for (const auto& e : t.events) {
-    if (!on_stdout(t, e)) continue;
+    if (!t.on_stdout(e)) continue;
     if (is_write_family(e.call)) ++k;
     const bool sync = info(e.call).family == call_family::sync;
     if (sync && k > 0 && k < writes && (out.empty() || out.back() != k)) out.push_back(k);

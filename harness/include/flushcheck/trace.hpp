@@ -57,6 +57,10 @@ struct trace_summary {
   std::int64_t stderr_write_calls() const {
     return sum_with_role("stderr", "stderr", [](const auto& d) { return d.write_calls; });
   }
+  /// Was E a call on stdout's sink (role "stdout" or "stdout+stderr")?
+  bool on_stdout(const trace_event& e) const {
+    return e.dest >= 0 && destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
+  }
   /// Calls of kind C, of any family (fsync, close, ...), to stdout's sink.
   std::int64_t stdout_calls(traced_call c) const {
     return sum_with_role("stdout", "stdout+stderr",

@@ -1,0 +1,56 @@
+// `flushcheck doctor -- PROG`: where PROG's output is lost or late, why, and
+// which verified fix to apply (harness/include/flushcheck/doctor.hpp).
+#include <iostream>
+
+#include "commands.hpp"
+#include "flushcheck/doctor.hpp"
+#include "flushcheck/error.hpp"
+#include "flushcheck/target_set.hpp"
+
+namespace flushcheck::cli {
+
+doctor_command::doctor_command(CLI::App& parent) {
+  app = parent.add_subcommand(
+      "doctor",
+      "Run PROG on a pty, a pipe and a file, kill it at its writes (or stop it at the "
+      "deadline), say where its output is lost or late and why, and try the fixes");
+  app->add_option("--deadline", deadline_ms,
+                  "ms a run may last; a program still running then is stopped with SIGTERM "
+                  "and with SIGKILL, as a container stop does")
+      ->capture_default_str()
+      ->check(CLI::Range(100L, 600000L));
+  app->add_option("--max-cuts", max_cuts, "write cuts per sink and signal, sampled evenly")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
+  app->add_flag("--json", json, "print one JSON object (docs/cli.md)");
+  app->add_option("command", command, "-- PROG [ARG...]")->required();
+  app->footer(
+      "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
+      "Exit status: 0 nothing lost, 1 output is lost, 2 usage, 3 cannot start PROG,\n"
+      "4 harness failure, 5 PROG wrote nothing to stdout.");
+}
+
+int doctor_command::execute() {
+  doctor_options o;
+  o.argv = command;
+  o.env = clean_environment();
+  o.deadline = std::chrono::milliseconds(deadline_ms);
+  o.max_cuts = max_cuts;
+  o.on_spawn = remember_child;
+  doctor_report r;
+  try {
+    r = doctor(o);
+  } catch (const no_output_error& e) {
+    remember_child(0);
+    std::cerr << "flushcheck: doctor: " << e.what() << "\n";
+    return exit_no_output;
+  }
+  remember_child(0);
+  if (json)
+    std::cout << doctor_json(r).dump(2) << "\n";
+  else
+    std::cout << doctor_text(r);
+  return r.found.lost() ? exit_failed : exit_ok;
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,155 @@
+// `flushcheck doctor` on programs no one here wrote for it: python3, perl,
+// node, dd, a shell script, an awk script, a static musl program, one that
+// never ends; and its bad input. Each finding and each fix is asserted from
+// the JSON report, exactly.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+namespace flushcheck {
+namespace {
+
+struct doctor_result {
+  int code;
+  nlohmann::json report;
+};
+
+doctor_result doctor(std::vector<std::string> command, std::vector<std::string> flags = {}) {
+  std::vector<std::string> args{"doctor", "--json"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.push_back("--");
+  args.insert(args.end(), command.begin(), command.end());
+  cli_result r = cli(args);
+  EXPECT_TRUE(nlohmann::json::accept(r.out)) << r.out << r.err;
+  return {r.code, nlohmann::json::parse(r.out, nullptr, false)};
+}
+
+const nlohmann::json& fix(const nlohmann::json& report, const std::string& name) {
+  for (const auto& f : report["fixes"])
+    if (f["name"] == name) return f;
+  static const nlohmann::json none = {{"name", "not tried"}, {"helps", nullptr}};
+  return none;
+}
+
+const nlohmann::json& sink(const nlohmann::json& report, const std::string& name) {
+  for (const auto& s : report["sinks"])
+    if (s["sink"] == name) return s;
+  throw std::runtime_error("no sink " + name);
+}
+
+/// The most lines a cut on SINK lost.
+std::size_t most_lost(const nlohmann::json& report, const std::string& name) {
+  std::size_t most = 0;
+  for (const auto& c : sink(report, name)["cuts"])
+    most = std::max<std::size_t>(most, c["lost_lines"]);
+  return most;
+}
+
+std::string script_file(const std::string& name, const std::string& text) {
+  std::string path = test_path(name);
+  std::ofstream(path) << text;
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
+  auto [code, r] = doctor({"python3", "-c", "print('a'); print('b'); print('c')"});
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(r["program"]["runtime"], "python");
+  EXPECT_EQ(r["program"]["libc"], "glibc");
+  EXPECT_EQ(sink(r, "pty")["writes"], 3);  // line buffered on a terminal
+  EXPECT_EQ(sink(r, "pipe")["writes"], 1);
+  EXPECT_EQ(sink(r, "pipe")["most_lines_per_write"], 3);
+  EXPECT_EQ(most_lost(r, "pipe"), 3u);  // SIGKILL before its one write at exit
+  EXPECT_EQ(most_lost(r, "file"), 3u);
+  EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
+  EXPECT_EQ(fix(r, "python3 -u")["helps"], true);
+  EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], false) << "Python does not use C stdio for stdout";
+  EXPECT_EQ(r["fixes"][0]["helps"], true) << "fixes that help come first";
+}
+
+TEST(doctor, perl_loses_lines_and_autoflush_fixes_it) {
+  auto [code, r] = doctor({"perl", "-e", "print qq(a\\n); print qq(b\\n);"});
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(r["program"]["runtime"], "perl");
+  EXPECT_EQ(most_lost(r, "pipe"), 2u);
+  EXPECT_EQ(fix(r, "$| = 1")["helps"], true);
+  EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], false);
+}
+
+TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
+  auto [code, r] = doctor({"node", "-e", "console.log('a'); console.log('b')"});
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(r["program"]["runtime"], "node");
+  EXPECT_EQ(r["lost"], false);
+  EXPECT_EQ(sink(r, "pipe")["most_lines_per_write"], 1);
+  EXPECT_TRUE(r["fixes"].empty());
+}
+
+TEST(doctor, dd_and_a_shell_script_are_safe) {
+  const std::string lines = script_file("lines.txt", "one\ntwo\nthree\n");
+  auto [dd_code, dd] = doctor({"dd", "if=" + lines, "bs=4", "status=none"});
+  EXPECT_EQ(dd_code, 0);
+  EXPECT_EQ(dd["program"]["runtime"], nullptr);
+  EXPECT_EQ(dd["program"]["static"], false);
+  EXPECT_EQ(sink(dd, "pipe")["writes"], 4);  // 14 bytes in blocks of 4, each written as read
+
+  auto [sh_code, sh] = doctor({script_file("app.sh", "#!/bin/sh\necho one\necho two\n")});
+  EXPECT_EQ(sh_code, 0);
+  EXPECT_NE(sh["program"]["describe"].get<std::string>().find("a shell script"), std::string::npos)
+      << sh["program"]["describe"];
+}
+
+TEST(doctor, an_unknown_interpreter_is_named_with_its_c_library) {
+  auto [code, r] =
+      doctor({script_file("app.awk", "#!/usr/bin/awk -f\nBEGIN { print 1; print 2 }\n")});
+  EXPECT_EQ(r["program"]["recognised"], false);
+  EXPECT_EQ(r["program"]["libc"], "glibc");
+  const std::string what = r["program"]["describe"];
+  EXPECT_NE(what.find("not recognised"), std::string::npos) << what;
+  EXPECT_EQ(code, 1) << "mawk block-buffers a pipe";
+  EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], true) << "mawk writes through C stdio";
+}
+
+TEST(doctor, stdbuf_does_not_reach_a_static_musl_program) {
+  const std::string musl = FLUSHCHECK_MUSL_STDIO_SCRIPT;
+  if (::access(musl.c_str(), X_OK) != 0) GTEST_SKIP() << "musl set not built (musl-tools)";
+  auto [code, r] = doctor({musl, "line 3; line 3; line 3; line 3; exit 0"});
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(r["program"]["static"], true);
+  EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], false);
+  EXPECT_EQ(fix(r, "stdbuf -o0")["helps"], false);
+  EXPECT_EQ(fix(r, "a terminal")["helps"], true);
+}
+
+TEST(doctor, a_program_that_never_ends_is_stopped_at_the_deadline) {
+  auto [code, r] =
+      doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--deadline=300"});
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(sink(r, "pipe")["ended"], false);
+  EXPECT_EQ(most_lost(r, "pipe"), 1u) << "SIGTERM at the deadline: the line never left";
+  EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
+}
+
+TEST(doctor, bad_input_is_one_line_and_a_distinct_exit_code) {
+  auto missing = cli({"doctor", "--", "/nonexistent/prog"});
+  EXPECT_EQ(missing.code, 3);
+  auto not_exec = cli({"doctor", "--", script_file("not_exec.txt", "")});
+  ::chmod(test_path("not_exec.txt").c_str(), 0644);
+  not_exec = cli({"doctor", "--", test_path("not_exec.txt")});
+  EXPECT_EQ(not_exec.code, 3);
+  auto silent = cli({"doctor", "--", "true"});
+  EXPECT_EQ(silent.code, 5);
+  EXPECT_NE(silent.err.find("wrote nothing to stdout"), std::string::npos) << silent.err;
+  auto bad_flag = cli({"doctor", "--deadline=5", "--", "true"});
+  EXPECT_EQ(bad_flag.code, 2);
+  for (const auto* r : {&missing, &not_exec, &silent, &bad_flag})
+    EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
+}
+
+}  // namespace
+}  // namespace flushcheck
