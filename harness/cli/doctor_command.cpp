@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "flushcheck/doctor.hpp"
+#include "flushcheck/doctor_report.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/target_set.hpp"
 
@@ -37,6 +38,7 @@ int doctor_command::execute() {
   o.deadline = std::chrono::milliseconds(deadline_ms);
   o.max_cuts = max_cuts;
   o.on_spawn = remember_child;
+  o.helpers_dir = std::string(FLUSHCHECK_TARGETS_DIR) + "/runtimes";
   doctor_report r;
   try {
     r = doctor(o);

@@ -2,7 +2,7 @@
 // programs (docs/cli.md, `flushcheck doctor`).
 #include <sstream>
 
-#include "flushcheck/doctor.hpp"
+#include "flushcheck/doctor_report.hpp"
 #include "flushcheck/report.hpp"
 
 namespace flushcheck {
@@ -40,7 +40,7 @@ void sinks_text(std::ostream& out, const doctor_report& r) {
         << s.most_lines_per_write << " line(s) in one; "
         << (s.ended ? s.reference.status.describe()
                     : "still running at " + std::to_string(r.deadline.count()) + " ms");
-    if (s.late_ms > doctor_report::late_threshold_ms)
+    if (s.late_ms > diagnosis::late_threshold_ms)
       out << "; lines up to " << s.late_ms << " ms later than on the pty";
     out << "\n";
   }
@@ -48,20 +48,21 @@ void sinks_text(std::ostream& out, const doctor_report& r) {
 
 void findings_text(std::ostream& out, const doctor_report& r) {
   const diagnosis& d = r.found;
-  if (d.lost()) {
-    const doctor_cut& w = *d.worst();
-    out << "\nLOST: on a " << to_string(w.sink) << ", " << w.cut.text() << " loses " << w.lost()
-        << " of the " << w.had_lines << " lines the program had printed (on a pty: "
-        << (w.in_flight > 0 ? "at most " + std::to_string(w.in_flight) + ", the write it interrupts"
-                            : std::string("none"))
-        << ").\n  why: " << why(r.kind) << "\n  reproduce: " << w.repro << "\n";
-  }
-  if (d.late_ms() > doctor_report::late_threshold_ms)
+  if (d.no_reference)
+    out << "\nNO VERDICT: the program writes something else (or ends otherwise) on a pipe or a "
+           "file than on a pty, so the pty is no reference for what it had produced.\n";
+  if (const doctor_cut* w = d.worst())
+    out << "\nLOST: on a " << to_string(w->sink) << ", " << w->cut << " leaves " << w->got_bytes
+        << " bytes at the reader where a pty reader had " << w->pty_bytes
+        << " at the same point: " << w->excess() << " bytes, " << w->lost_lines
+        << " line(s) lost.\n  why: " << why(r.kind) << "\n  reproduce: " << w->repro << "\n";
+  if (d.late_ms() > diagnosis::late_threshold_ms)
     out << "\nLATE: lines arrive up to " << d.late_ms()
         << " ms later on a pipe or file than on a pty.\n  why: " << why(r.kind) << "\n";
-  if (!d.lost() && d.late_ms() <= doctor_report::late_threshold_ms)
-    out << "\nSAFE: no cut lost more than the line being written, and no line came more than "
-        << doctor_report::late_threshold_ms << " ms later than on a pty.\n";
+  if (!d.no_reference && !d.lost() && d.late_ms() <= diagnosis::late_threshold_ms)
+    out << "\nSAFE: every cut left at the reader what a pty reader had at the same point, and no "
+           "line came more than "
+        << diagnosis::late_threshold_ms << " ms later than on a pty.\n";
 }
 
 void fixes_text(std::ostream& out, const doctor_report& r) {
@@ -73,10 +74,12 @@ void fixes_text(std::ostream& out, const doctor_report& r) {
 }
 
 nlohmann::json cut_json(const doctor_cut& c) {
-  return {{"cut", c.cut.text()},
-          {"had_lines", c.had_lines},
-          {"got_lines", c.got_lines},
-          {"lost_lines", c.lost()},
+  return {{"cut", c.cut},
+          {"had_bytes", c.had_bytes},
+          {"pty_bytes", c.pty_bytes},
+          {"got_bytes", c.got_bytes},
+          {"lost_bytes", c.excess()},
+          {"lost_lines", c.lost_lines},
           {"repro", bytes_as_code_points(c.repro)}};
 }
 
@@ -110,7 +113,9 @@ std::string doctor_text(const doctor_report& r) {
   std::ostringstream out;
   out << "flushcheck doctor:";
   for (const auto& a : r.argv) out << " " << printable(a, 80);
-  out << "\nprogram: " << printable(r.kind.describe(), 200) << "\n\n";
+  out << "\nprogram: " << printable(r.kind.describe(), 200) << "\n";
+  for (const auto& n : r.notes) out << "note:    " << n << " (not given to the program)\n";
+  out << "\n";
   sinks_text(out, r);
   findings_text(out, r);
   fixes_text(out, r);
@@ -134,11 +139,12 @@ nlohmann::json doctor_json(const doctor_report& r) {
           {"argv", argv},
           {"program", program_json(r.kind)},
           {"deadline_ms", r.deadline.count()},
-          {"baseline_lines", r.found.baseline},
+          {"no_reference", r.found.no_reference},
           {"lost", r.found.lost()},
           {"late_ms", r.found.late_ms()},
           {"sinks", sinks},
-          {"fixes", fixes}};
+          {"fixes", fixes},
+          {"notes", r.notes}};
 }
 
 }  // namespace flushcheck

@@ -105,20 +105,23 @@ std::string text_by_column(const matrix& m) {
   return out.str();
 }
 
+// A cell of the language table: at most W characters, cut with "..." (the
+// whole value is in the differences below the table).
+std::string fit(const std::string& v, std::size_t w) {
+  return v.size() <= w ? pad(v, w) : v.substr(0, w - 3) + "...";
+}
+
 void table_by_language(std::ostream& out, const std::vector<lang>& langs,
                        const std::vector<language_line>& lines) {
-  std::size_t w = 12, cw = 10;
-  for (const auto& line : lines) {
-    w = std::max(w, line.prop->name.size() + 5);
-    for (const case_result* r : line.cells) cw = std::max(cw, r ? value_text(*r).size() : 1);
-  }
+  constexpr std::size_t cw = 24;
+  std::size_t w = 12;
+  for (const auto& line : lines) w = std::max(w, line.prop->name.size() + 5);
   out << "  " << pad("", w);
-  for (lang l : langs) out << " " << pad(display_name(l), std::min<std::size_t>(cw, 24));
+  for (lang l : langs) out << " " << fit(display_name(l), cw);
   out << "\n";
   for (const auto& line : lines) {
     out << "  " << pad(line.prop->name + " " + std::string(to_string(line.sink)), w);
-    for (const case_result* r : line.cells)
-      out << " " << pad(r ? value_text(*r) : "-", std::min<std::size_t>(cw, 24));
+    for (const case_result* r : line.cells) out << " " << fit(r ? value_text(*r) : "-", cw);
     out << "\n";
   }
 }

@@ -58,7 +58,7 @@ std::vector<std::string> needed_of(int fd, const Elf64_Ehdr& eh) {
 }
 
 void classify(elf_info& e) {
-  e.is_static = e.interp.empty();
+  e.is_static = e.is_elf && e.interp.empty();
   if (e.interp.find("ld-musl") != std::string::npos) e.libc = libc_impl::musl;
   if (e.interp.find("ld-linux") != std::string::npos) e.libc = libc_impl::glibc;
   for (const auto& n : e.needed) {
@@ -74,15 +74,17 @@ std::string real_path(const std::string& p) {
 
 std::string base_name(const std::string& p) { return p.substr(p.rfind('/') + 1); }
 
-/// The runtime a program of this file name is ("python3.11" is Python).
+/// The runtime a program of this file name is: the name, or the name and a
+/// version ("python3.11", "perl5.36.0", "nodejs"), not any name it starts
+/// ("node_exporter" is no Node.js).
 std::optional<lang> runtime_named(const std::string& name) {
-  const std::pair<const char*, lang> known[] = {{"python", lang::python},
-                                                {"node", lang::node},
-                                                {"perl", lang::perl},
-                                                {"ruby", lang::ruby},
-                                                {"java", lang::java}};
-  for (const auto& [prefix, l] : known)
-    if (name.rfind(prefix, 0) == 0) return l;
+  const std::pair<const char*, lang> known[] = {{"python", lang::python}, {"node", lang::node},
+                                                {"nodejs", lang::node},   {"perl", lang::perl},
+                                                {"ruby", lang::ruby},     {"java", lang::java}};
+  for (const auto& [base, l] : known)
+    if (name.rfind(base, 0) == 0 &&
+        name.find_first_not_of("0123456789.", std::strlen(base)) == std::string::npos)
+      return l;
   return std::nullopt;
 }
 
@@ -91,7 +93,8 @@ bool is_shell(const std::string& name) {
 }
 
 /// "#!/usr/bin/env python3 -u" -> {"/usr/bin/env", "python3"}: the
-/// interpreter and its first argument.
+/// interpreter and its first argument; for env, its first word that is no
+/// option or NAME=VALUE ("#!/usr/bin/env -S python3 -u").
 std::pair<std::string, std::string> shebang(const std::string& path) {
   unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   std::string line = fd ? string_at(fd.get(), 0) : "";
@@ -106,13 +109,16 @@ std::pair<std::string, std::string> shebang(const std::string& path) {
     return w;
   };
   std::size_t at = 0;
-  std::string interp = word(at);
-  return {interp, word(at)};
+  std::string interp = word(at), arg = word(at);
+  if (interp.ends_with("/env"))
+    while (!arg.empty() && (arg[0] == '-' || arg.find('=') != std::string::npos)) arg = word(at);
+  return {interp, arg};
 }
 
 }  // namespace
 
 std::string elf_info::describe() const {
+  if (!is_elf) return "not an ELF file";
   if (is_static) return "static";
   std::string out = std::string("dynamic, ") + to_string(libc);
   if (cxxlib != cxx_impl::none) out += std::string(", ") + to_string(cxxlib);
@@ -126,6 +132,7 @@ std::optional<elf_info> read_elf(const std::string& path) {
       eh.e_ident[EI_CLASS] != ELFCLASS64)
     return std::nullopt;
   elf_info e;
+  e.is_elf = true;
   e.interp = interp_of(fd.get(), eh);
   e.needed = needed_of(fd.get(), eh);
   classify(e);

@@ -21,8 +21,9 @@ struct buffer_switch {
   const char* claim;
 };
 
-const std::vector<buffer_switch>& switches() {
-  static const std::vector<buffer_switch> all = {
+/// The switches of Python, Perl and Ruby.
+std::vector<buffer_switch> script_switches() {
+  return {
       {.name = "python.u_flag",
        .language = lang::python,
        .flags = {"-u"},
@@ -57,7 +58,12 @@ const std::vector<buffer_switch>& switches() {
        .visible = 6,
        .sinks = buffered_sinks,
        .source = "Ruby docs, IO#sync=: sync mode writes at once",
-       .claim = "$stdout.sync = true: unbuffered"},
+       .claim = "$stdout.sync = true: unbuffered"}};
+}
+
+/// The switches of Java, Go and Rust.
+std::vector<buffer_switch> compiled_switches() {
+  return {
       {.name = "java.buffered_output_stream",
        .language = lang::java,
        .before = "buffer full; ",
@@ -87,14 +93,30 @@ const std::vector<buffer_switch>& switches() {
        .sinks = all_sinks,
        .source = "Rust std docs, BufWriter: writes its buffer when full, on flush or on drop",
        .claim = "BufWriter over stdout: fully buffered on every sink, even a terminal"},
+      {.name = "rust.linewriter",
+       .language = lang::rust,
+       .before = "buffer line; ",
+       .visible = 4,
+       .sinks = all_sinks,
+       .source = "Rust std docs, LineWriter: flushes whenever a newline is written",
+       .claim = "LineWriter over stdout: line buffered on every sink"},
       {.name = "rust.unbuffered_fd",
        .language = lang::rust,
        .before = "buffer none; ",
        .visible = 6,
        .sinks = all_sinks,
        .source = "Rust std docs, File: no buffering; stdio.rs: stdout always has a LineWriter",
-       .claim = "a File on fd 1 instead of stdout(): unbuffered"},
-  };
+       .claim = "a File on fd 1 instead of stdout(): unbuffered"}};
+}
+
+/// Every switch, by runtime: built on first use (the catalogue may be built
+/// during static initialization, by a test's parameter list).
+const std::vector<buffer_switch>& switches() {
+  static const std::vector<buffer_switch> all = [] {
+    auto v = script_switches(), more = compiled_switches();
+    v.insert(v.end(), more.begin(), more.end());
+    return v;
+  }();
   return all;
 }
 

@@ -4,10 +4,10 @@
 
 #include <unistd.h>
 
+#include "flushcheck/clean_environment.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/run.hpp"
 #include "flushcheck/spawn.hpp"
-#include "flushcheck/target_set.hpp"
 
 namespace flushcheck {
 
@@ -61,7 +61,8 @@ std::vector<std::string> resolve(const runtime_info& info, const std::string& di
   return argv;
 }
 
-/// The first line `--version` prints, or the reason it cannot run.
+}  // namespace
+
 std::string probe_version(runtime_target& t) {
   run_options o;
   o.argv = t.command("--version");
@@ -73,14 +74,12 @@ std::string probe_version(runtime_target& t) {
   return line;
 }
 
-}  // namespace
-
-std::vector<runtime_target> discover_runtimes(const std::string& dir) {
+std::vector<runtime_target> discover_runtimes(const std::string& dir, bool probe) {
   std::vector<runtime_target> out;
   for (const auto& info : runtime_table()) {
     runtime_target t{info.language, {}, {}, {}};
     t.argv = resolve(info, dir + "/runtimes", t.missing);
-    if (t.missing.empty()) t.version = probe_version(t);
+    if (probe && t.missing.empty()) t.version = probe_version(t);
     if (!t.missing.empty()) t.argv.clear();
     out.push_back(std::move(t));
   }

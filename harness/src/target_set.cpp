@@ -84,8 +84,4 @@ std::vector<target_set> discover_target_sets(const std::string& dir) {
   return sets;
 }
 
-std::vector<std::string> clean_environment() {
-  return {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"};
-}
-
 }  // namespace flushcheck

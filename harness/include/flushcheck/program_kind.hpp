@@ -13,6 +13,7 @@ namespace flushcheck {
 
 /// One ELF file, as far as buffering cares.
 struct elf_info {
+  bool is_elf = false;     ///< false: not a 64-bit ELF file (a script, ...)
   bool is_static = false;  ///< no PT_INTERP: nothing can be preloaded
   libc_impl libc = libc_impl::unknown;
   cxx_impl cxxlib = cxx_impl::none;  ///< none: not linked against a C++ library

@@ -35,8 +35,12 @@ struct runtime_target {
 
 /// Every runtime of the table, with DIR the directory of the built targets
 /// (its runtimes/ holds the scripts and the compiled interpreters), each
-/// probed with --version. A runtime whose interpreter or target is missing is
-/// kept, with the reason and the package to install.
-std::vector<runtime_target> discover_runtimes(const std::string& dir);
+/// probed with --version when PROBE says so (a JVM start-up: a test binary
+/// that only lists cases leaves it out). A runtime whose interpreter or
+/// target is missing is kept, with the reason and the package to install.
+std::vector<runtime_target> discover_runtimes(const std::string& dir, bool probe = true);
+
+/// What T's `--version` says ("python 3.11.2"); sets T.missing if it fails.
+std::string probe_version(runtime_target& t);
 
 }  // namespace flushcheck

@@ -1,10 +1,11 @@
 #pragma once
-/// One toolchain's script targets and the profile they report, and the
-/// clean environment every harness-made run gives a target.
+/// One toolchain's script targets and the profile they report (their runs
+/// get the clean environment of clean_environment.hpp).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "flushcheck/clean_environment.hpp"
 #include "flushcheck/profile.hpp"
 #include "flushcheck/runtime_target.hpp"
 
@@ -38,9 +39,5 @@ std::optional<target_set> probe_target_dir(std::string name, const std::string& 
 /// The set in DIR, named "default", then each directory under it with a
 /// stdio_script (musl, clang-libcxx, ...), by name: every toolchain set built.
 std::vector<target_set> discover_target_sets(const std::string& dir);
-
-/// The environment the properties give the programs they run: only PATH and
-/// LANG, so variables like PYTHONUNBUFFERED or _STDBUF_O cannot leak in.
-std::vector<std::string> clean_environment();
 
 }  // namespace flushcheck

@@ -1,0 +1,79 @@
+#pragma once
+/// The doctor's diagnosis (`flushcheck doctor`, doctor.hpp): where a
+/// program's output is lost or late.
+///
+/// The program is explored (explore.hpp) on a pty, a pipe and a file. The
+/// pty run is the reference: there it sends its output when it means to, so
+/// the pty shows, for any amount of output produced, how much of it a reader
+/// would have by then. On the pipe and the file it is cut by SIGKILL and
+/// SIGTERM at the entry of its writes (by then it had produced everything up
+/// to the end of that write), compared at its own end, and, if it is still
+/// running at the deadline, stopped there as a container stop does. A cut
+/// loses what the pty would have delivered at the same point but the reader
+/// did not get.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "flushcheck/observation.hpp"
+#include "flushcheck/sink_kind.hpp"
+
+namespace flushcheck {
+
+struct doctor_options {
+  std::vector<std::string> argv;
+  std::vector<std::string> env;  ///< the whole environment of every run
+  /// A program still running then is stopped (SIGTERM, or SIGKILL).
+  std::chrono::milliseconds deadline{2000};
+  std::size_t max_cuts = 8;  ///< write-boundary cuts per sink and signal, sampled evenly
+  /// Where the files are that a fix loads into a runtime (targets/runtimes:
+  /// flushcheck_autoflush.pm, flushcheck_sync.rb, flushcheck_blocking.js).
+  std::string helpers_dir;
+  /// Called with each run's process group (so that Ctrl-C can kill it).
+  std::function<void(int)> on_spawn;
+};
+
+/// One cut, and what the reader had against what a pty reader would have had.
+struct doctor_cut {
+  sink_kind sink = sink_kind::pipe;
+  std::string cut;             ///< "KILL@write:3", "TERM@time:2000", "its own end"
+  std::size_t had_bytes = 0;   ///< produced by the cut: bytes of the output
+  std::size_t pty_bytes = 0;   ///< of them, those a pty reader had at that point
+  std::size_t got_bytes = 0;   ///< those that reached this sink's reader
+  std::size_t lost_lines = 0;  ///< lines (a partial one counts) of the excess
+  std::string repro;
+  /// What buffering cost: bytes the pty would have delivered that did not arrive.
+  std::size_t excess() const { return pty_bytes > got_bytes ? pty_bytes - got_bytes : 0; }
+};
+
+struct doctor_sink {
+  sink_kind sink = sink_kind::pipe;
+  observation reference;  ///< traced, uncut (stopped by the deadline if it runs on)
+  bool ended = true;      ///< ended by itself before the deadline
+  long writes = 0;        ///< write-family calls to stdout's destination
+  std::size_t most_lines_per_write = 0;
+  std::int64_t late_ms = 0;  ///< how much later than on the pty its lines came, at most
+  std::vector<doctor_cut> cuts;
+};
+
+/// The runs on the three sinks and what they show.
+struct diagnosis {
+  std::vector<doctor_sink> sinks;  ///< pty, pipe, file
+  /// The output on the pipe or the file is not a prefix of the pty's: the
+  /// program writes something else there, and the pty is no reference.
+  bool no_reference = false;
+  /// The cut that lost most; nullptr if none lost anything a pty would have had.
+  const doctor_cut* worst() const;
+  bool lost() const { return worst() != nullptr; }
+  std::int64_t late_ms() const;  ///< the most a line came late, on any sink
+  /// Late: a line came later than this, on some sink, than on the pty.
+  static constexpr std::int64_t late_threshold_ms = 100;
+  bool late() const { return late_ms() > late_threshold_ms; }
+};
+
+/// The runs of O on the three sinks: references, cuts, what they lost.
+diagnosis diagnose(const doctor_options& o);
+
+}  // namespace flushcheck

@@ -1,0 +1,27 @@
+#pragma once
+/// The doctor's fixes: one table of changes (a variable, an interpreter flag,
+/// a line loaded into a runtime, stdbuf, a terminal), each tried by running
+/// the whole diagnosis again with it (doctor_fixes.cpp).
+#include <string>
+#include <vector>
+
+#include "flushcheck/doctor_diagnosis.hpp"
+#include "flushcheck/program_kind.hpp"
+
+namespace flushcheck {
+
+/// A change tried: the same runs with it.
+struct doctor_fix {
+  std::string name;    ///< "PYTHONUNBUFFERED=1"
+  std::string advice;  ///< what to change, for people
+  std::string source;  ///< the documentation it comes from
+  bool helps = false;
+  std::string result;  ///< "no line lost or late ...", "still loses 3 lines (...)"
+};
+
+/// Each fix of the table that applies to KIND, tried with the whole
+/// diagnosis (none when FOUND shows nothing lost or late), those that help first.
+std::vector<doctor_fix> try_fixes(const doctor_options& o, const program_kind& kind,
+                                  const diagnosis& found);
+
+}  // namespace flushcheck
