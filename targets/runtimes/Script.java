@@ -5,12 +5,14 @@
 //   java --add-opens java.base/java.io=ALL-UNNAMED -cp DIR Script SCRIPT...
 //   java -cp DIR Script --version          (prints "java 17.0.15")
 //
-// --add-opens is needed (the harness passes it, harness/src/runtime_target.cpp):
-// the marker fd is an inherited fd number, which public API cannot open, so a
-// java.io.FileDescriptor is made by reflection (its private int "fd"); and a
+// --add-opens is needed (the harness passes it, harness/src/runtime_target.cpp)
+// for two private fields of java.io, both reached by reflection: the marker fd
+// is an inherited fd number, which public API cannot open, so a
+// java.io.FileDescriptor is made with its private int "fd" set; and a
 // PrintStream's error flag is read from its private "trouble" field, because
-// checkError() would flush. Without it a script is one line on stderr and
-// exit 70 (--version needs nothing).
+// checkError() would flush. The second is needed by every script, markers or
+// not: without the option a script is one line on stderr and exit 70
+// (--version needs nothing).
 //
 // The whole script is parsed first; a bad one, or abort / raise (Java has no
 // abort and no kill), is one line on stderr and exit 64. A failed print sets
@@ -25,6 +27,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -111,7 +114,9 @@ public class Script {
       case 'S': return oneOf(a, "out", "err") ? null : "stream must be out or err";
       case 'F': return oneOf(a, "out", "err", "all") ? null : "stream must be out, err or all";
       case 'M': return oneOf(a, "none", "line", "full") ? null : "mode must be full, line or none";
-      case 'L': return a == null ? "expects a label" : a.length() >= 64 ? "label too long" : null;
+      case 'L':
+        if (a == null) return "expects a label";
+        return bytes(a).length >= 64 ? "label too long" : null; // bytes, as script.c
       default: throw new IllegalStateException("shape " + shape);
     }
   }
@@ -124,13 +129,22 @@ public class Script {
     return n <= MAX_COUNT ? n : -1;
   }
 
+  // The JVM decodes the arguments in sun.jnu.encoding (under LANG=C, ASCII: each
+  // other byte becomes one U+FFFD), so encoding a label back in it gives as many
+  // bytes as the argument had (script.c's measure), '?' for such a byte.
+  static final Charset ARGS = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+
+  static byte[] bytes(String label) {
+    return label.getBytes(ARGS);
+  }
+
   static boolean oneOf(String a, String... words) {
     return a != null && List.of(words).contains(a);
   }
 
   static String checkBuffer(Op op) {
     if (op.word.equals("none") && op.hasCount) return "none takes no size";
-    return op.hasCount && op.n == 0 ? "a buffer of 0 bytes" : null;
+    return op.hasCount && op.n == 0 ? "a size must be at least 1" : null;
   }
 
   // ---- output and its errors --------------------------------------------------
@@ -176,8 +190,11 @@ public class Script {
   // OpenJDK System.java newPrintStream: System.out starts as a PrintStream over
   // a BufferedOutputStream of 128 bytes, autoflush on. The table's replacements.
   // PrintStream javadoc: autoflush flushes whenever a byte array is written, so
-  // "line" flushes after every print, not only at '\n'.
-  static void buffer(Op op) {
+  // "line" flushes after every print, not only at '\n'. The old System.out is
+  // flushed first (what it holds would be lost), its failure reported.
+  static void buffer(Op op) throws IllegalAccessException {
+    System.out.flush();
+    check(op, "System.out", System.out);
     OutputStream fd = new FileOutputStream(FileDescriptor.out);
     int size = op.hasCount ? (int) op.n : 8192;
     switch (op.word) {
@@ -196,11 +213,32 @@ public class Script {
   static void setUp(List<Op> ops) throws ReflectiveOperationException {
     trouble = PrintStream.class.getDeclaredField("trouble");
     trouble.setAccessible(true);
-    String m = System.getenv("FLUSHCHECK_MARKER_FD");
-    if (m == null || ops.stream().noneMatch(op -> op.name.equals("marker"))) return;
-    String r = System.getenv("FLUSHCHECK_RELEASE_FD");
-    markerOut = new FileOutputStream(fd(Integer.parseInt(m)));
-    releaseIn = new FileInputStream(fd(Integer.parseInt(r != null ? r : m)));
+    int m = envFd("FLUSHCHECK_MARKER_FD");
+    if (m < 0 || ops.stream().noneMatch(op -> op.name.equals("marker"))) return;
+    int r = envFd("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD");
+    markerOut = new FileOutputStream(fd(m));
+    releaseIn = r < 0 ? null : new FileInputStream(fd(r));
+  }
+
+  /** The fd in the first of NAMES that holds one, or -1: marker.h's rule (ASCII
+   *  digits only, nothing else; an empty value is not a number). */
+  static int envFd(String... names) {
+    for (String name : names) {
+      int fd = parseFd(System.getenv(name));
+      if (fd >= 0) return fd;
+    }
+    return -1;
+  }
+
+  /** marker.h's flushcheck_parse_fd_: a decimal fd, or -1. */
+  static int parseFd(String v) {
+    if (v == null || !v.matches("[0-9]+")) return -1;
+    int n = 0;
+    for (char c : v.toCharArray()) {
+      if (n > 100000) return -1;
+      n = n * 10 + (c - '0');
+    }
+    return n;
   }
 
   static FileDescriptor fd(int n) throws ReflectiveOperationException {
@@ -211,18 +249,21 @@ public class Script {
     return d;
   }
 
-  /** The marker protocol (docs/markers.md): raw write and read, nothing flushed. */
+  /** The marker protocol (docs/markers.md): raw write and read, nothing flushed.
+   *  OpenJDK io_util.c, io_util_md.c: writeBytes loops over a partial write(2);
+   *  handleWrite and handleRead retry EINTR. With no release fd (marker.h) it
+   *  does not wait. */
   static void marker(String label) {
     if (markerOut == null) return;
     try {
-      markerOut.write((label + "\n").getBytes(StandardCharsets.UTF_8));
-      releaseIn.read();
+      markerOut.write(bytes(label + "\n"));
+      if (releaseIn != null) releaseIn.read();
     } catch (IOException e) {
       // the harness is gone: go on, as marker.h's flushcheck_marker does
     }
   }
 
-  static void run(Op op) throws InterruptedException {
+  static void run(Op op) throws InterruptedException, IllegalAccessException {
     switch (op.name) {
       case "write" -> put(op, "");
       case "line" -> put(op, "\n");
@@ -237,10 +278,13 @@ public class Script {
     }
   }
 
-  /** The script of ARGS, parsed; a bad one ends the program (64). */
+  /** The script of ARGS, parsed; none or a bad one ends the program (64). */
   static List<Op> load(String[] args) {
+    if (args.length == 0) {
+      say("usage: " + PROG + " SCRIPT... (ops separated by ';', see docs/script.md)");
+      System.exit(64);
+    }
     try {
-      if (args.length == 0) throw new BadScript("no script (ops separated by ';', docs/script.md)");
       return parse(String.join(";", args));
     } catch (BadScript e) {
       say("bad script: " + e.getMessage());

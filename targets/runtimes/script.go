@@ -76,6 +76,8 @@ func refusal(o *op) string {
 		return "refused in Go: bufio has no line buffering"
 	case o.name == "buffer" && o.word == "none" && o.sized:
 		return "a size is only for full"
+	case o.name == "buffer" && o.sized && o.n == 0:
+		return "a size must be at least 1"
 	case o.stream == "all" && o.name != "flush":
 		return "'all' is only for flush"
 	}
@@ -91,10 +93,11 @@ func count(a string) (int, bool) {
 }
 
 func signalNumber(a string) (int, bool) {
-	if sig, ok := signals[strings.TrimPrefix(a, "SIG")]; ok {
+	name := strings.TrimPrefix(a, "SIG")
+	if sig, ok := signals[name]; ok {
 		return int(sig), true
 	}
-	n, ok := count(a)
+	n, ok := count(name)
 	return n, ok && n > 0 && n < 65
 }
 
@@ -128,6 +131,9 @@ func (o *op) arg(shape rune, a string) (took bool, why string) {
 		return true, unless(a == "none" || a == "line" || a == "full", "mode must be none, line or full")
 	case 'L':
 		o.word = a
+		if len(a) >= 64 { // bytes, as script.c
+			return true, "label too long"
+		}
 		return true, unless(a != "", "expects a label")
 	}
 	o.n, ok = signalNumber(a) // 'G'
@@ -254,20 +260,37 @@ func raise(s *state, o *op) {
 }
 
 // The marker protocol (docs/markers.md): raw write(2) and read(2), nothing flushed.
-// The release fd: FLUSHCHECK_RELEASE_FD, its old name FLUSHCHECK_GATE_FD, or the marker fd.
+// The release fd: FLUSHCHECK_RELEASE_FD, or its old name FLUSHCHECK_GATE_FD; with
+// neither, a marker does not wait (marker.h).
 var (
 	markerFD  = envFD("FLUSHCHECK_MARKER_FD")
-	releaseFD = envFD("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD", "FLUSHCHECK_MARKER_FD")
+	releaseFD = envFD("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD")
 )
 
-// envFD is the fd in the first of NAMES that holds one, or -1.
+// envFD is the fd in the first of NAMES that holds one, or -1: marker.h's rule
+// (ASCII digits only, nothing else; an empty value is not a number).
 func envFD(names ...string) int {
 	for _, name := range names {
-		if fd, ok := count(os.Getenv(name)); ok {
+		if fd := parseFD(os.Getenv(name)); fd >= 0 {
 			return fd
 		}
 	}
 	return -1
+}
+
+// parseFD is marker.h's flushcheck_parse_fd_: a decimal fd, or -1.
+func parseFD(s string) int {
+	if s == "" {
+		return -1
+	}
+	v := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' || v > 100000 {
+			return -1
+		}
+		v = v*10 + int(s[i]-'0')
+	}
+	return v
 }
 
 func marker(label string) {
@@ -279,10 +302,13 @@ func marker(label string) {
 		n, err := syscall.Write(markerFD, line)
 		if err == syscall.EINTR {
 			continue
-		} else if err != nil {
+		} else if err != nil || n <= 0 {
 			return
 		}
 		line = line[n:]
+	}
+	if releaseFD < 0 {
+		return
 	}
 	released := make([]byte, 1)
 	for {

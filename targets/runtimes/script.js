@@ -80,7 +80,8 @@ function parseArg(shape, a, op) {
       return word(op, 'mode', a, ['none', 'line', 'full'], 'mode must be full, line or none');
     case 'L':
       op.label = a;
-      return a === undefined ? 'expects a label' : a.length >= 64 ? 'label too long' : null;
+      if (a === undefined) return 'expects a label';
+      return Buffer.byteLength(a) >= 64 ? 'label too long' : null; // bytes, as script.c
     case 'G':
       op.signal = signal(a);
       return op.signal === null ? 'expects a signal name or number' : null;
@@ -99,7 +100,7 @@ function signal(a) {
   if (a === undefined) return null;
   const name = a.replace(/^SIG/, '');
   if (SIGNALS.includes(name)) return 'SIG' + name;
-  const n = /^[0-9]+$/.test(a) ? Number(a) : 0;
+  const n = /^[0-9]+$/.test(name) ? Number(name) : 0;
   return n > 0 && n < 65 ? n : null;
 }
 
@@ -121,9 +122,12 @@ function say(line) {
   } catch (e) {}
 }
 
+// Node docs: events.md, Error events: with no listener an 'error' is thrown,
+// and a plain Node program dies of it ("Unhandled 'error' event"). This
+// listener is a choice such a program does not make: it keeps the failure to
+// the one line check() says, as the spec's errors are.
 function stream(name) {
   const s = name === 'err' ? process.stderr : process.stdout;
-  // Node docs: events.md, Error events: with no listener an 'error' is thrown.
   if (s.listenerCount('error') === 0) s.on('error', () => {});
   return s;
 }
@@ -152,7 +156,8 @@ function put(op, end) {
 }
 
 // Node has no flush: the callback of '' comes when what was queued before it
-// has been handed to the kernel (docs/script.md).
+// has been handed to the kernel (docs/script.md). The '' is not free: it is a
+// write(2) of 0 bytes of its own, on a pipe, a file or a terminal alike (strace).
 async function flush(op) {
   for (const name of op.stream === 'all' ? ['out', 'err'] : [op.stream]) {
     await new Promise((resolve) => stream(name).write('', (err) => {
@@ -172,25 +177,39 @@ function bufferNone() {
 
 // ---- markers, time, endings ----------------------------------------------------
 
+// The fd in the first of NAMES that holds one, or -1: marker.h's rule (ASCII
+// digits only, nothing else; an empty value is not a number).
+function envFd(...names) {
+  for (const name of names) {
+    const v = process.env[name] || '';
+    if (/^[0-9]+$/.test(v) && Number(v) <= 1000009) return Number(v); // marker.h's limit
+  }
+  return -1;
+}
+
 // The marker protocol (docs/markers.md). Synchronous calls: the event loop
 // waits here, as it does in any busy Node program.
 function marker(label) {
-  const fd = process.env.FLUSHCHECK_MARKER_FD;
-  if (fd === undefined) return;
-  if (!retry(() => fs.writeSync(Number(fd), label + '\n'))) return;
-  const release = Number(process.env.FLUSHCHECK_RELEASE_FD || fd);
-  retry(() => fs.readSync(release, Buffer.alloc(1), 0, 1, null));
+  const fd = envFd('FLUSHCHECK_MARKER_FD');
+  if (fd < 0) return;
+  for (let line = Buffer.from(label + '\n'); line.length > 0;) {
+    const n = retry(() => fs.writeSync(fd, line));
+    if (!n) return; // failed, or wrote nothing: as marker.h, give up
+    line = line.subarray(n);
+  }
+  const release = envFd('FLUSHCHECK_RELEASE_FD', 'FLUSHCHECK_GATE_FD');
+  if (release >= 0) retry(() => fs.readSync(release, Buffer.alloc(1), 0, 1, null));
 }
 
-// CALL, again while it fails with EAGAIN; false if it fails otherwise (the
-// harness is gone: the script goes on, as marker.h's flushcheck_marker does).
+// CALL's result, again while it fails with EAGAIN or EINTR; null if it fails
+// otherwise (the harness is gone: the script goes on, as marker.h's
+// flushcheck_marker does).
 function retry(call) {
   for (;;) {
     try {
-      call();
-      return true;
+      return call();
     } catch (e) {
-      if (e.code !== 'EAGAIN') return false;
+      if (e.code !== 'EAGAIN' && e.code !== 'EINTR') return null;
     }
   }
 }
@@ -221,10 +240,14 @@ async function raise(op) {
 
 // ---- main ---------------------------------------------------------------------
 
-// The script of ARGV, parsed; null (and exit status 64) for a bad one.
+// The script of ARGV, parsed; null (and exit status 64) for none or a bad one.
 function load(argv) {
+  if (argv.length === 0) {
+    say(`usage: ${PROG} SCRIPT... (ops separated by ';', see docs/script.md)`);
+    process.exitCode = 64;
+    return null;
+  }
   try {
-    if (argv.length === 0) throw new BadScript("no script (ops separated by ';', docs/script.md)");
     return parse(argv.join(';'));
   } catch (e) {
     if (!(e instanceof BadScript)) throw e;

@@ -52,7 +52,7 @@ sub mode {
 sub label {
     my ($tok) = @_;
     die "expects a label\n" unless defined $tok;
-    die "label too long\n" if length $tok >= 64;
+    die "label too long\n" if length $tok >= 64;    # bytes: @ARGV is not decoded
     return $tok;
 }
 
@@ -107,13 +107,38 @@ sub op_flush {
 # IO::Handle autoflush (perlvar $|): on for "none", off for "full".
 sub op_buffer { STDOUT->autoflush($_[1] eq 'none' ? 1 : 0); '' }
 
-# docs/markers.md: the label on the marker fd, then one byte back.
+# The fd in the first of the variables @_ that holds one, or -1: marker.h's
+# rule (ASCII digits only, nothing else, up to its limit 1000009; an empty
+# value is not a number).
+sub env_fd {
+    for my $value (map { $ENV{$_} } @_) {
+        return $value + 0 if defined $value && $value =~ /\A[0-9]+\z/ && $value <= 1_000_009;
+    }
+    return -1;
+}
+
+# CALL, again while it fails with EINTR: its result, undef on a failure.
+sub retry {
+    my ($call) = @_;
+    for (;;) {
+        my $r = $call->();
+        return $r if defined $r || !$!{EINTR};
+    }
+}
+
+# docs/markers.md: the label on the marker fd, then one byte back. A failure
+# is ignored, as marker.h's: the harness is gone, the script goes on.
 sub op_marker {
     my ($k, $label) = @_;
-    my $fd = $ENV{FLUSHCHECK_MARKER_FD};
-    return '' unless defined $fd;
-    defined POSIX::write($fd, "$label\n", length($label) + 1) or return 'marker write';
-    defined POSIX::read($ENV{FLUSHCHECK_RELEASE_FD} // $fd, my $byte, 1) or return 'marker read';
+    my $fd      = env_fd('FLUSHCHECK_MARKER_FD');
+    my $release = env_fd(qw(FLUSHCHECK_RELEASE_FD FLUSHCHECK_GATE_FD));
+    return '' if $fd < 0;
+    for (my $line = "$label\n"; length $line;) {
+        my $n = retry(sub { POSIX::write($fd, $line, length $line) }) // 0;
+        return '' if $n <= 0;    # "0 but true" too
+        substr($line, 0, $n) = '';
+    }
+    retry(sub { POSIX::read($release, my $byte, 1) }) if $release >= 0;
     return '';
 }
 
@@ -157,7 +182,7 @@ sub parse {
     my @ops;
     for my $text (split /[;\n]/, $source) {
         $text =~ s/\A[ \t]+//;
-        my ($name, @toks) = split ' ', $text;
+        my ($name, @toks) = grep { length } split /[ \t\r]+/, $text;    # as script.c
         next unless defined $name;
         my $where = sprintf "op %d '%s': ", @ops + 1, $text;
         die "${where}unknown operation\n" unless $OPS{$name};

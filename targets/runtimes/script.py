@@ -10,6 +10,7 @@ The whole script is parsed first: a bad op is one line on stderr and exit 64.
 A failed output call is one line on stderr; the script goes on and exits 1.
 """
 import os
+import re
 import signal
 import sys
 import time
@@ -56,7 +57,7 @@ def mode(tok):
 def label(tok):
     if tok is None:
         raise BadScript("expects a label")
-    if len(tok) >= 64:
+    if len(os.fsencode(tok)) >= 64:  # bytes, as script.c: the argument's own
         raise BadScript("label too long")
     return tok
 
@@ -65,7 +66,7 @@ def signum(tok):
     name = tok[3:] if tok and tok.startswith("SIG") else tok
     if name in SIGNALS:
         return getattr(signal, "SIG" + name)
-    if name and name.isdigit() and 0 < int(name) < 65:
+    if name and name.isascii() and name.isdigit() and 0 < int(name) < 65:
         return int(name)
     raise BadScript("expects a signal name (%s) or number" % " ".join(SIGNALS))
 
@@ -89,15 +90,20 @@ def parse_args(shapes, toks):
 
 # ---- the ops --------------------------------------------------------------
 
-def report(k, text, exc):
-    """One line on fd 2, unbuffered, and the script will exit 1."""
-    global failed
-    failed = True
-    msg = "%s: op %d '%s': %s: %s\n" % (PROG, k + 1, text, type(exc).__name__, exc)
+def say(k, text, what):
+    """One line on fd 2, unbuffered."""
+    msg = "%s: op %d '%s': %s\n" % (PROG, k + 1, text, what)
     try:
-        os.write(2, msg.encode())
+        os.write(2, os.fsencode(msg))
     except OSError:
         pass
+
+
+def report(k, text, exc):
+    """One line on fd 2, and the script will exit 1."""
+    global failed
+    failed = True
+    say(k, text, "%s: %s" % (type(exc).__name__, exc))
 
 
 def out(name):
@@ -120,17 +126,40 @@ def op_flush(k, name):
 
 
 def op_buffer(k, how, size):
-    # Python docs, io.TextIOWrapper.reconfigure: line_buffering only.
+    # Python docs, io.TextIOWrapper.reconfigure: line_buffering only; it
+    # "does an implicit stream flush before setting the new parameters".
     sys.stdout.reconfigure(line_buffering=(how == "line"))
 
 
+def env_fd(*names):
+    """The fd in the first of NAMES that holds one, or -1: marker.h's rule
+    (ASCII digits only, nothing else; an empty value is not a number)."""
+    for name in names:
+        value = os.environ.get(name, "")
+        if value.isascii() and value.isdigit() and int(value) <= 1000009:  # marker.h's limit
+            return int(value)
+    return -1
+
+
 def op_marker(k, text):
-    """docs/markers.md: the label on the marker fd, then one byte back."""
-    fd = os.environ.get("FLUSHCHECK_MARKER_FD")
-    if fd is None:
+    """docs/markers.md: the label on the marker fd, then one byte back. A
+    failure is ignored, as marker.h's: the harness is gone, the script goes
+    on (PEP 475: os.write and os.read retry EINTR themselves)."""
+    fd = env_fd("FLUSHCHECK_MARKER_FD")
+    if fd < 0:
         return
-    os.write(int(fd), os.fsencode(text) + b"\n")
-    os.read(int(os.environ.get("FLUSHCHECK_RELEASE_FD", fd)), 1)
+    line = os.fsencode(text) + b"\n"
+    try:
+        while line:
+            n = os.write(fd, line)
+            if n <= 0:
+                return
+            line = line[n:]
+        release = env_fd("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD")
+        if release >= 0:
+            os.read(release, 1)
+    except OSError:
+        pass
 
 
 def op_sleep(k, ms):
@@ -138,7 +167,7 @@ def op_sleep(k, ms):
 
 
 def op_exit(k, code):
-    sys.exit(code or 0)
+    finish(code or 0)
 
 
 def op_uexit(k, code):
@@ -187,7 +216,7 @@ def parse(source):
     ops = []
     for text in source.replace("\n", ";").split(";"):
         text = text.lstrip(" \t")
-        toks = text.split()
+        toks = [t for t in re.split("[ \t\r]+", text) if t]  # as script.c
         if not toks:
             continue
         where = "op %d '%s': " % (len(ops) + 1, text)
@@ -205,19 +234,18 @@ def parse(source):
     return ops
 
 
-def finish():
-    """The end of the script. After a reported failure, Python's own flush
-    at exit would fail again and print "Exception ignored" (exit 120): as
-    the Python docs' "Note on SIGPIPE" (module signal) do, point the stream
-    at /dev/null then, after the flush that exit would do anyway."""
-    if not failed:
-        sys.exit(0)
-    for f in (sys.stdout, sys.stderr):
+def finish(code):
+    """The end of the script (its last op, or `exit`). After a reported
+    failure, Python's own flush at exit would fail again and print
+    "Exception ignored" (exit 120): as the Python docs' "Note on SIGPIPE"
+    (module signal) do, point the stream at /dev/null then, after the flush
+    that exit would do anyway. CODE stays, as C's exit(N) keeps its N."""
+    for f in (sys.stdout, sys.stderr) if failed else ():
         try:
             f.flush()
         except OSError:
             os.dup2(os.open(os.devnull, os.O_WRONLY), f.fileno())
-    sys.exit(1)
+    sys.exit(code)
 
 
 def main():
@@ -239,7 +267,10 @@ def main():
             fn(k, *values)
         except OSError as e:
             report(k, text, e)
-    finish()
+        except MemoryError:  # docs/script.md: 70, out of memory
+            say(k, text, "out of memory")
+            finish(70)
+    finish(1 if failed else 0)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ module Shapes
 
   def label(tok)
     raise BadScript, 'expects a label' if tok.nil?
-    raise BadScript, 'label too long' if tok.length >= 64
+    raise BadScript, 'label too long' if tok.bytesize >= 64 # bytes, as script.c
 
     tok
   end
@@ -101,13 +101,34 @@ def op_buffer(_k, how, _size)
   $stdout.sync = (how == 'none')
 end
 
-# docs/markers.md: the label on the marker fd, then one byte back.
+# The fd in the first of NAMES that holds one, or -1: marker.h's rule (ASCII
+# digits only, nothing else; an empty value is not a number).
+def env_fd(*names)
+  fds = names.map { |name| ENV[name]&.match?(/\A[0-9]+\z/) ? ENV[name].to_i : -1 }
+  fds.find { |fd| fd.between?(0, 1_000_009) } || -1 # marker.h's limit
+end
+
+# docs/markers.md: the label on the marker fd, then one byte back. A failure
+# is ignored, as marker.h's: the harness is gone, the script goes on
+# (IO.for_fd raises ArgumentError for an fd that is not open).
 def op_marker(_k, label)
-  fd = ENV['FLUSHCHECK_MARKER_FD'] or return
-  IO.for_fd(fd.to_i, 'w', autoclose: false).syswrite("#{label}\n")
-  IO.for_fd((ENV['FLUSHCHECK_RELEASE_FD'] || fd).to_i, 'r', autoclose: false).sysread(1)
-rescue EOFError # the harness is gone: go on, as a read(2) of 0 bytes does
+  fd = env_fd('FLUSHCHECK_MARKER_FD')
+  return if fd.negative?
+
+  line = "#{label}\n".b
+  out = IO.for_fd(fd, 'w', autoclose: false)
+  line = line.byteslice(again { out.syswrite(line) }..) until line.empty?
+  release = env_fd('FLUSHCHECK_RELEASE_FD', 'FLUSHCHECK_GATE_FD')
+  again { IO.for_fd(release, 'r', autoclose: false).sysread(1) } unless release.negative?
+rescue SystemCallError, IOError, ArgumentError
   nil
+end
+
+# The block, again while it fails with EINTR.
+def again
+  yield
+rescue Errno::EINTR
+  retry
 end
 
 def op_sleep(_k, ms) = sleep(ms / 1000.0)
@@ -151,7 +172,7 @@ def parse(source)
   ops = []
   source.split(/[;\n]/).each do |text|
     text = text.sub(/\A[ \t]+/, '')
-    name, *toks = text.split
+    name, *toks = text.split(/[ \t\r]+/).reject(&:empty?) # as script.c
     next if name.nil?
 
     where = "op #{ops.size + 1} '#{text}': "
@@ -171,12 +192,17 @@ def parse(source)
   ops
 end
 
-# One line on fd 2, unbuffered ($stderr is sync), and the script will exit 1.
-def report(k, text, err)
-  $failed = true
-  $stderr.syswrite("#{PROG}: op #{k + 1} '#{text}': #{err.class}: #{err.message}\n")
+# One line on fd 2, unbuffered ($stderr is sync).
+def say(k, text, what)
+  $stderr.syswrite("#{PROG}: op #{k + 1} '#{text}': #{what}\n")
 rescue SystemCallError, IOError
   nil
+end
+
+# One line on fd 2, and the script will exit 1.
+def report(k, text, err)
+  $failed = true
+  say(k, text, "#{err.class}: #{err.message}")
 end
 
 def main
@@ -198,6 +224,9 @@ def main
     send(fn, k, *values)
   rescue SystemCallError, IOError => e
     report(k, text, e)
+  rescue NoMemoryError # docs/script.md: 70, out of memory
+    say(k, text, 'out of memory')
+    return 70
   end
   $failed ? 1 : 0
 end

@@ -7,9 +7,11 @@
 //! std only; builds with rustc 1.63 (edition 2021). The build passes the compiler's
 //! version in FLUSHCHECK_RUSTC_VERSION for --version (Rust has no run-time version).
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufWriter, LineWriter, Read, Stdout, Write};
 use std::mem::ManuallyDrop;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::io::FromRawFd;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -65,7 +67,7 @@ fn signal_number(a: &str) -> Option<u64> {
     let name = a.strip_prefix("SIG").unwrap_or(a);
     match SIGNALS.iter().find(|s| s.0 == name) {
         Some(s) => Some(s.1),
-        None => count(a).filter(|&n| n > 0 && n < 65),
+        None => count(name).filter(|&n| n > 0 && n < 65),
     }
 }
 
@@ -99,6 +101,7 @@ impl Op {
                     "mode must be none, line or full",
                 )?
             }
+            'L' if s.len() >= 64 => return Err("label too long"), // bytes, as script.c
             'L' => self.word = a.ok_or("expects a label")?.to_string(),
             _ => self.n = signal_number(s).ok_or("expects a signal name or number")?,
         }
@@ -110,6 +113,9 @@ impl Op {
 fn refusal(op: &Op) -> Option<&'static str> {
     if op.kind == Kind::Buffer && op.word != "full" && op.sized {
         return Some("a size is only for full");
+    }
+    if op.kind == Kind::Buffer && op.sized && op.n == 0 {
+        return Some("a size must be at least 1");
     }
     if op.stream == "all" && op.kind != Kind::Flush {
         return Some("'all' is only for flush");
@@ -227,9 +233,13 @@ impl State {
         }
     }
 
-    /// Replacing the writer drops the old one; Rust library/std/src/io/buffered/
-    /// bufwriter.rs: BufWriter's Drop flushes it (ignoring errors).
+    /// The old writer is flushed first, and stdout()'s LineWriter with it: a
+    /// partial line it held would otherwise go out at exit (std's rt::cleanup),
+    /// after what the new writer wrote. (Rust library/std/src/io/buffered/
+    /// bufwriter.rs: BufWriter's Drop flushes too, ignoring errors.)
     fn buffer(&mut self, op: &Op) {
+        let r = self.out.get().flush().and_then(|_| io::stdout().flush());
+        self.check(op, "flush", r);
         let size = if op.sized { op.n as usize } else { 8192 }; // std's default too
         self.out = match op.word.as_str() {
             "line" => Out::Line(LineWriter::new(io::stdout())),
@@ -272,26 +282,41 @@ struct Marker {
     release: Option<i32>,
 }
 
+/// The fd in variable NAME, by marker.h's rule (flushcheck_parse_fd_): ASCII
+/// digits only, nothing else; an empty value is not a number.
 fn env_fd(name: &str) -> Option<i32> {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| count(&v))
-        .map(|n| n as i32)
+    let v = std::env::var_os(name).filter(|v| !v.is_empty())?;
+    let mut fd: i32 = 0;
+    for &b in v.as_bytes() {
+        if !b.is_ascii_digit() || fd > 100000 {
+            return None;
+        }
+        fd = fd * 10 + i32::from(b - b'0');
+    }
+    Some(fd)
 }
 
 impl Marker {
+    /// The release fd: FLUSHCHECK_RELEASE_FD, or its old name FLUSHCHECK_GATE_FD;
+    /// with neither, a marker does not wait (marker.h).
     fn from_env() -> Marker {
         let fd = env_fd("FLUSHCHECK_MARKER_FD");
-        let release = env_fd("FLUSHCHECK_RELEASE_FD")
-            .or_else(|| env_fd("FLUSHCHECK_GATE_FD"))
-            .or(fd);
+        let release = env_fd("FLUSHCHECK_RELEASE_FD").or_else(|| env_fd("FLUSHCHECK_GATE_FD"));
         Marker { fd, release }
     }
 
+    /// write_all and read_exact retry EINTR and go on after a partial write;
+    /// a failure is ignored, as marker.h's (the harness is gone).
     fn mark(&self, label: &str) {
-        if let (Some(fd), Some(release)) = (self.fd, self.release) {
-            let mut out = ManuallyDrop::new(unsafe { File::from_raw_fd(fd) });
-            let _ = out.write_all(format!("{}\n", label).as_bytes());
+        let fd = match self.fd {
+            Some(fd) => fd,
+            None => return,
+        };
+        let mut out = ManuallyDrop::new(unsafe { File::from_raw_fd(fd) });
+        if out.write_all(format!("{}\n", label).as_bytes()).is_err() {
+            return;
+        }
+        if let Some(release) = self.release {
             let mut back = ManuallyDrop::new(unsafe { File::from_raw_fd(release) });
             let _ = back.read_exact(&mut [0u8; 1]);
         }
@@ -314,8 +339,22 @@ fn run(script: &[Op]) -> ExitCode {
     ExitCode::from(if state.failed { 1 } else { 0 })
 }
 
+/// The arguments, or the first that is not UTF-8 (its number, from 1).
+fn utf8_args() -> Result<Vec<String>, usize> {
+    let args = std::env::args_os().skip(1).map(OsString::into_string);
+    args.enumerate()
+        .map(|(i, a)| a.map_err(|_| i + 1))
+        .collect()
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args = match utf8_args() {
+        Ok(args) => args,
+        Err(i) => {
+            eprintln!("{}: bad script: argument {} is not UTF-8", PROG, i);
+            return ExitCode::from(64);
+        }
+    };
     if args.len() == 1 && args[0] == "--version" {
         let version = option_env!("FLUSHCHECK_RUSTC_VERSION").unwrap_or("unknown");
         let r = io::stdout().write_all(format!("rust {}\n", version).as_bytes());
