@@ -94,13 +94,9 @@ std::string outcome(const diagnosis& d) {
     return "still loses " + std::to_string(w.excess()) + " bytes, " + std::to_string(w.lost_lines) +
            " line(s) (" + w.cut + " on " + std::string(to_string(w.sink)) + ")";
   }
-  if (d.late_ms() > diagnosis::late_threshold_ms)
+  if (d.late())
     return "nothing lost, but lines still come up to " + std::to_string(d.late_ms()) + " ms late";
   return "no line lost or late on a pty, a pipe or a file";
-}
-
-bool healthy(const diagnosis& d) {
-  return !d.no_reference && !d.lost() && d.late_ms() <= diagnosis::late_threshold_ms;
 }
 
 /// A fix must leave the program as it was: ending the same way with the
@@ -124,7 +120,7 @@ doctor_fix try_one(const fix_candidate& c, const doctor_options& o, const progra
   try {
     const diagnosis d = diagnose(fixed);
     const std::string broken = breaks(found, d);
-    f.helps = broken.empty() && healthy(d);
+    f.helps = broken.empty() && d.safe();
     f.result = broken.empty() ? outcome(d) : broken;
   } catch (const spawn_error& e) {
     f.result = std::string("could not run: ") + e.what();
@@ -149,7 +145,7 @@ doctor_fix under_a_pty(const diagnosis& d) {
 std::vector<doctor_fix> try_fixes(const doctor_options& o, const program_kind& kind,
                                   const diagnosis& found) {
   std::vector<doctor_fix> out;
-  if (found.no_reference || healthy(found)) return out;  // nothing to fix, or no way to tell
+  if (found.no_reference || found.safe()) return out;  // no way to tell, or nothing to fix
   for (const auto& c : candidates())
     if (c.applies(kind)) out.push_back(try_one(c, o, kind, found));
   out.push_back(under_a_pty(found));

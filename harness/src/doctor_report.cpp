@@ -30,8 +30,7 @@ std::string why(const program_kind& k) {
   if (!k.recognised || k.elf.libc == libc_impl::unknown)
     return "it holds output in a buffer before writing it";
   return "C stdio fully buffers a stdout that is not a terminal (ISO C 7.21.3p7; glibc "
-         "libio/filedoalloc.c, musl src/stdio/__stdout_write.c)" +
-         std::string(k.elf.is_static ? "; the program is static, so no LD_PRELOAD reaches it" : "");
+         "libio/filedoalloc.c, musl src/stdio/__stdout_write.c)";
 }
 
 void sinks_text(std::ostream& out, const doctor_report& r) {
@@ -56,10 +55,10 @@ void findings_text(std::ostream& out, const doctor_report& r) {
         << " bytes at the reader where a pty reader had " << w->pty_bytes
         << " at the same point: " << w->excess() << " bytes, " << w->lost_lines
         << " line(s) lost.\n  why: " << why(r.kind) << "\n  reproduce: " << w->repro << "\n";
-  if (d.late_ms() > diagnosis::late_threshold_ms)
+  if (d.late())
     out << "\nLATE: lines arrive up to " << d.late_ms()
         << " ms later on a pipe or file than on a pty.\n  why: " << why(r.kind) << "\n";
-  if (!d.no_reference && !d.lost() && d.late_ms() <= diagnosis::late_threshold_ms)
+  if (d.safe())
     out << "\nSAFE: every cut left at the reader what a pty reader had at the same point, and no "
            "line came more than "
         << diagnosis::late_threshold_ms << " ms later than on a pty.\n";

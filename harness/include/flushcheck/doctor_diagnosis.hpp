@@ -71,6 +71,8 @@ struct diagnosis {
   /// Late: a line came later than this, on some sink, than on the pty.
   static constexpr std::int64_t late_threshold_ms = 100;
   bool late() const { return late_ms() > late_threshold_ms; }
+  /// A verdict, and nothing lost or late.
+  bool safe() const { return !no_reference && !lost() && !late(); }
 };
 
 /// The runs of O on the three sinks: references, cuts, what they lost.
