@@ -41,6 +41,23 @@ const nlohmann::json& sink(const nlohmann::json& report, const std::string& name
   throw std::runtime_error("no sink " + name);
 }
 
+/// What a failed expectation prints: each sink's runs and cuts, each fix.
+std::string summary(const nlohmann::json& report) {
+  if (!report.is_object() || !report.contains("sinks")) return "report: none";
+  std::string out = "report:";
+  for (const auto& s : report["sinks"]) {
+    out += "\n  " + s["sink"].get<std::string>() + ": " + s["status"].get<std::string>() + ", " +
+           s["bytes"].dump() + " bytes in " + s["writes"].dump() + " writes, late " +
+           s["late_ms"].dump() + " ms, " + s["cuts_not_reached"].dump() + " cuts not reached";
+    for (const auto& c : s["cuts"])
+      out += "\n    " + c["cut"].get<std::string>() + ": had " + c["had_bytes"].dump() + ", pty " +
+             c["pty_bytes"].dump() + ", got " + c["got_bytes"].dump();
+  }
+  for (const auto& f : report.value("fixes", nlohmann::json::array()))
+    out += "\n  fix " + f["name"].get<std::string>() + ": " + f["result"].get<std::string>();
+  return out;
+}
+
 /// The most lines a cut on SINK lost.
 std::size_t most_lost(const nlohmann::json& report, const std::string& name) {
   std::size_t most = 0;
@@ -58,6 +75,7 @@ std::string script_file(const std::string& name, const std::string& text) {
 
 TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
   auto [code, r] = doctor({"python3", "-c", "print('a'); print('b'); print('c')"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r["program"]["runtime"], "python");
   EXPECT_EQ(r["program"]["libc"], "glibc");
@@ -76,6 +94,7 @@ TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
 
 TEST(doctor, perl_loses_lines_and_autoflush_fixes_it) {
   auto [code, r] = doctor({"perl", "-e", "print qq(a\\n); print qq(b\\n);"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r["program"]["runtime"], "perl");
   EXPECT_EQ(most_lost(r, "pipe"), 1u);
@@ -85,6 +104,7 @@ TEST(doctor, perl_loses_lines_and_autoflush_fixes_it) {
 
 TEST(doctor, ruby_loses_lines_and_sync_fixes_it) {
   auto [code, r] = doctor({"ruby", "-e", "puts 'a'; puts 'b'; puts 'c'"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r["program"]["runtime"], "ruby");
   EXPECT_EQ(most_lost(r, "pipe"), 2u);
@@ -93,6 +113,7 @@ TEST(doctor, ruby_loses_lines_and_sync_fixes_it) {
 
 TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
   auto [code, r] = doctor({"python3", "-c", "import os; print('a'); print('b'); os._exit(0)"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   bool at_end = false;
   for (const auto& c : sink(r, "pipe")["cuts"])
@@ -107,6 +128,7 @@ TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixe
   auto [code, r] =
       doctor({"node", "-e",
               "process.stdout.write(('x'.repeat(99) + '\\n').repeat(20000)); process.exit(0)"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_GT(most_lost(r, "pipe"), 1000u) << sink(r, "pipe").dump(2);
   EXPECT_EQ(most_lost(r, "file"), 0u) << "a file is written synchronously";
@@ -115,6 +137,7 @@ TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixe
 
 TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
   auto [code, r] = doctor({"node", "-e", "console.log('a'); console.log('b')"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 0);
   EXPECT_EQ(r["program"]["runtime"], "node");
   EXPECT_EQ(r["lost"], false);
@@ -125,12 +148,14 @@ TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
 TEST(doctor, dd_and_a_shell_script_are_safe) {
   const std::string lines = script_file("lines.txt", "one\ntwo\nthree\n");
   auto [dd_code, dd] = doctor({"dd", "if=" + lines, "bs=4", "status=none"});
+  SCOPED_TRACE(summary(dd));
   EXPECT_EQ(dd_code, 0);
   EXPECT_EQ(dd["program"]["runtime"], nullptr);
   EXPECT_EQ(dd["program"]["static"], false);
   EXPECT_EQ(sink(dd, "pipe")["writes"], 4);  // 14 bytes in blocks of 4, each written as read
 
   auto [sh_code, sh] = doctor({script_file("app.sh", "#!/bin/sh\necho one\necho two\n")});
+  SCOPED_TRACE(summary(sh));
   EXPECT_EQ(sh_code, 0);
   EXPECT_NE(sh["program"]["describe"].get<std::string>().find("a shell script"), std::string::npos)
       << sh["program"]["describe"];
@@ -139,6 +164,7 @@ TEST(doctor, dd_and_a_shell_script_are_safe) {
 TEST(doctor, an_unknown_interpreter_is_named_with_its_c_library) {
   auto [code, r] =
       doctor({script_file("app.awk", "#!/usr/bin/awk -f\nBEGIN { print 1; print 2 }\n")});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(r["program"]["recognised"], false);
   EXPECT_EQ(r["program"]["libc"], "glibc");
   const std::string what = r["program"]["describe"];
@@ -151,6 +177,7 @@ TEST(doctor, stdbuf_does_not_reach_a_static_musl_program) {
   const std::string musl = FLUSHCHECK_MUSL_STDIO_SCRIPT;
   if (::access(musl.c_str(), X_OK) != 0) GTEST_SKIP() << "musl set not built (musl-tools)";
   auto [code, r] = doctor({musl, "line 3; line 3; line 3; line 3; exit 0"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r["program"]["static"], true);
   EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], false);
@@ -161,12 +188,33 @@ TEST(doctor, stdbuf_does_not_reach_a_static_musl_program) {
 TEST(doctor, a_program_that_never_ends_is_stopped_at_the_deadline) {
   auto [code, r] =
       doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--deadline=600"});
+  SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(sink(r, "pipe")["ended"], false);
   // Stopped at the deadline (SIGTERM, SIGKILL): the line a pty reader had
   // 200 ms before it never left the pipe's buffer.
   EXPECT_EQ(most_lost(r, "pipe"), 1u);
   EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
+}
+
+TEST(doctor, a_cut_its_run_never_reached_is_left_out) {
+  // Four lines, one write each, on every run but the pipe's cut runs (runs 2
+  // to 11: the pty's and the pipe's references come first), where it writes
+  // one. Cuts at its writes 2 to 4 are never reached there: they show
+  // nothing, and must not be read as output lost.
+  const std::string prog =
+      script_file("fewer.sh",
+                  "#!/bin/sh\n"
+                  "n=$(cat \"$0.count\" 2>/dev/null || echo 0)\n"
+                  "echo $((n + 1)) > \"$0.count\"\n"
+                  "echo a\n"
+                  "if [ $n -lt 2 ] || [ $n -ge 12 ]; then echo b; echo c; echo d; fi\n");
+  auto [code, r] = doctor({prog});
+  SCOPED_TRACE(summary(r));
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(sink(r, "pipe")["writes"], 4);
+  EXPECT_EQ(sink(r, "pipe")["cuts_not_reached"], 8);  // write:2..4, after-write:4; KILL, TERM
+  EXPECT_EQ(sink(r, "file")["cuts_not_reached"], 0);
 }
 
 TEST(doctor, bad_input_is_one_line_and_a_distinct_exit_code) {

@@ -131,6 +131,10 @@ void judge_cuts(const explored_sink& e, const observation& pty, const run_option
     if (c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
         static_cast<std::size_t>(c.cut.n) > ends.size())
       continue;
+    if (!c.delivered) {
+      ++s.unreached;
+      continue;
+    }
     const std::size_t had = ends[static_cast<std::size_t>(c.cut.n) - 1].end;
     run_options r = base;
     r.stdout_sink = s.sink;

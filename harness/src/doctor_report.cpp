@@ -41,6 +41,7 @@ void sinks_text(std::ostream& out, const doctor_report& r) {
                     : "still running at " + std::to_string(r.deadline.count()) + " ms");
     if (s.late_ms > diagnosis::late_threshold_ms)
       out << "; lines up to " << s.late_ms << " ms later than on the pty";
+    if (s.unreached > 0) out << "; " << s.unreached << " cut(s) not reached, left out";
     out << "\n";
   }
 }
@@ -92,7 +93,8 @@ nlohmann::json sink_json(const doctor_sink& s) {
           {"writes", s.writes},
           {"most_lines_per_write", s.most_lines_per_write},
           {"late_ms", s.late_ms},
-          {"cuts", cuts}};
+          {"cuts", cuts},
+          {"cuts_not_reached", s.unreached}};
 }
 
 nlohmann::json program_json(const program_kind& k) {

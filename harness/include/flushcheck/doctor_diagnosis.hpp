@@ -56,6 +56,9 @@ struct doctor_sink {
   std::size_t most_lines_per_write = 0;
   std::int64_t late_ms = 0;  ///< how much later than on the pty its lines came, at most
   std::vector<doctor_cut> cuts;
+  /// Cuts whose run never reached them (the program wrote less that time, or
+  /// met the deadline first): they show nothing, and are left out of CUTS.
+  std::size_t unreached = 0;
 };
 
 /// The runs on the three sinks and what they show.
