@@ -124,10 +124,13 @@ TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
 
 TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixes_it) {
   // One 2 MB write: the pipe takes 64 KiB, libuv queues the rest, and
-  // process.exit drops the queue (Node docs, process.exit).
+  // process.exit drops the queue (Node docs, process.exit). Its runs take
+  // ~0.2 s each; a deadline well beyond that keeps a slow machine's run
+  // from being read as one that never ends.
   auto [code, r] =
       doctor({"node", "-e",
-              "process.stdout.write(('x'.repeat(99) + '\\n').repeat(20000)); process.exit(0)"});
+              "process.stdout.write(('x'.repeat(99) + '\\n').repeat(20000)); process.exit(0)"},
+             {"--deadline=10000"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_GT(most_lost(r, "pipe"), 1000u) << sink(r, "pipe").dump(2);
