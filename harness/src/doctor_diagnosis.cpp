@@ -189,6 +189,12 @@ std::int64_t diagnosis::late_ms() const {
   return late;
 }
 
+std::size_t diagnosis::unreached() const {
+  std::size_t n = 0;
+  for (const auto& s : sinks) n += s.unreached;
+  return n;
+}
+
 diagnosis diagnose(const doctor_options& o) {
   explore_options e;
   e.base = base_run(o);

@@ -96,7 +96,8 @@ std::string outcome(const diagnosis& d) {
   }
   if (d.late())
     return "nothing lost, but lines still come up to " + std::to_string(d.late_ms()) + " ms late";
-  return "no line lost or late on a pty, a pipe or a file";
+  return "no line lost or late on a pty, a pipe or a file" +
+         (d.unreached() == 0 ? "" : " (" + std::to_string(d.unreached()) + " cut(s) not reached)");
 }
 
 /// A fix must leave the program as it was: ending the same way with the

@@ -33,6 +33,14 @@ std::string why(const program_kind& k) {
          "libio/filedoalloc.c, musl src/stdio/__stdout_write.c)";
 }
 
+/// " (3 cut(s) not reached: ...)" when some were, or "".
+std::string unreached_clause(const diagnosis& d) {
+  const std::size_t n = d.unreached();
+  return n == 0 ? ""
+                : " (" + std::to_string(n) +
+                      " cut(s) not reached: the program ran otherwise those times)";
+}
+
 void sinks_text(std::ostream& out, const doctor_report& r) {
   for (const auto& s : r.found.sinks) {
     out << "  " << to_string(s.sink) << ": " << s.writes << " write(s), at most "
@@ -60,9 +68,9 @@ void findings_text(std::ostream& out, const doctor_report& r) {
     out << "\nLATE: lines arrive up to " << d.late_ms()
         << " ms later on a pipe or file than on a pty.\n  why: " << why(r.kind) << "\n";
   if (d.safe())
-    out << "\nSAFE: every cut left at the reader what a pty reader had at the same point, and no "
-           "line came more than "
-        << diagnosis::late_threshold_ms << " ms later than on a pty.\n";
+    out << "\nSAFE: every cut reached left at the reader what a pty reader had at the same point"
+        << unreached_clause(d) << ", and no line came more than " << diagnosis::late_threshold_ms
+        << " ms later than on a pty.\n";
 }
 
 void fixes_text(std::ostream& out, const doctor_report& r) {

@@ -7,10 +7,11 @@
 /// the pty shows, for any amount of output produced, how much of it a reader
 /// would have by then. On the pipe and the file it is cut by SIGKILL and
 /// SIGTERM at the entry of its writes (by then it had produced everything up
-/// to the end of that write), compared at its own end, and, if it is still
-/// running at the deadline, stopped there as a container stop does. A cut
-/// loses what the pty would have delivered at the same point but the reader
-/// did not get.
+/// to the end of that write) and after its last, compared at its own end,
+/// and, if it is still running at the deadline, stopped there as a container
+/// stop does. A cut loses what the pty would have delivered at the same
+/// point but the reader did not get; a cut its run never reached shows
+/// nothing and is only counted.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -70,7 +71,8 @@ struct diagnosis {
   /// The cut that lost most; nullptr if none lost anything a pty would have had.
   const doctor_cut* worst() const;
   bool lost() const { return worst() != nullptr; }
-  std::int64_t late_ms() const;  ///< the most a line came late, on any sink
+  std::int64_t late_ms() const;   ///< the most a line came late, on any sink
+  std::size_t unreached() const;  ///< cuts not reached, on every sink
   /// Late: a line came later than this, on some sink, than on the pty.
   static constexpr std::int64_t late_threshold_ms = 100;
   bool late() const { return late_ms() > late_threshold_ms; }
