@@ -109,7 +109,7 @@ TEST(doctor, ruby_loses_lines_and_sync_fixes_it) {
   EXPECT_EQ(code, 1);
   EXPECT_EQ(r["program"]["runtime"], "ruby");
   EXPECT_EQ(most_lost(r, "pipe"), 2u);
-  EXPECT_EQ(fix(r, "$stdout.sync = true")["helps"], true) << r["fixes"].dump(2);
+  EXPECT_EQ(fix(r, "$stdout.sync = true")["helps"], true);
 }
 
 TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
@@ -119,7 +119,7 @@ TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
   bool at_end = false;
   for (const auto& c : sink(r, "pipe")["cuts"])
     at_end = at_end || (c["cut"] == "its own end" && c["lost_bytes"] == 4 && c["lost_lines"] == 2);
-  EXPECT_TRUE(at_end) << sink(r, "pipe").dump(2);
+  EXPECT_TRUE(at_end);
   EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
 }
 
@@ -136,7 +136,7 @@ TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixe
   EXPECT_EQ(code, 1);
   EXPECT_GT(most_lost(r, "pipe"), 1000u);
   EXPECT_EQ(most_lost(r, "file"), 0u) << "a file is written synchronously";
-  EXPECT_EQ(fix(r, "setBlocking(true)")["helps"], true) << r["fixes"].dump(2);
+  EXPECT_EQ(fix(r, "setBlocking(true)")["helps"], true);
 }
 
 TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
@@ -190,13 +190,16 @@ TEST(doctor, stdbuf_does_not_reach_a_static_musl_program) {
 }
 
 TEST(doctor, a_program_that_never_ends_is_stopped_at_the_deadline) {
+  // 1000 ms: the pty's line counts if it came 250 ms before the deadline,
+  // which leaves a loaded machine 750 ms to start python (at 600 ms it
+  // failed once here, right after a build).
   auto [code, r] =
-      doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--deadline=600"});
+      doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--deadline=1000"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(sink(r, "pipe")["ended"], false);
   // Stopped at the deadline (SIGTERM, SIGKILL): the line a pty reader had
-  // 200 ms before it never left the pipe's buffer.
+  // by then never left the pipe's buffer.
   EXPECT_EQ(most_lost(r, "pipe"), 1u);
   EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
 }

@@ -1,8 +1,6 @@
 // The doctor's fixes: one table of changes, each with the programs it
 // applies to and how a run gets it, each verified by the whole diagnosis
 // run again with it.
-#include <unistd.h>
-
 #include <algorithm>
 #include <functional>
 
@@ -34,12 +32,6 @@ void add_interpreter_flag(doctor_options& o, const program_kind& k, const std::s
   o.argv.insert(o.argv.begin() + 1, flag);
 }
 
-/// A file of O's helpers_dir that a fix loads, or "" when it is not there.
-std::string helper(const doctor_options& o, const char* name) {
-  std::string path = o.helpers_dir + "/" + name;
-  return ::access(path.c_str(), R_OK) == 0 ? path : "";
-}
-
 const std::vector<fix_candidate>& candidates() {
   static const std::vector<fix_candidate> all = {
       {"PYTHONUNBUFFERED=1", "set PYTHONUNBUFFERED=1 in its environment",
@@ -69,7 +61,7 @@ const std::vector<fix_candidate>& candidates() {
        [](const program_kind& k) { return is(k, lang::node); },
        [](doctor_options& o, const program_kind&) {
          // NODE_OPTIONS splits on spaces but keeps a double-quoted value whole.
-         o.env.push_back("NODE_OPTIONS=--require \"" + helper(o, "flushcheck_blocking.js") + "\"");
+         o.env.push_back("NODE_OPTIONS=--require \"" + o.helpers_dir + "/flushcheck_blocking.js\"");
        }},
       {"stdbuf -oL",
        "run it as `stdbuf -oL PROG` or call setvbuf(stdout, NULL, _IOLBF, 0) first in main",
