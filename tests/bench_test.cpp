@@ -233,6 +233,28 @@ TEST(bench, a_failing_program_fails_the_bench_and_keeps_a_saved_report) {
   EXPECT_FALSE(std::ifstream(kept + ".tmp").good());
 }
 
+/// A program's bench line is range-checked like every other number: ops
+/// beyond what a count holds, ns infinite or beyond a double are FAILED rows.
+TEST(bench, a_bench_line_out_of_range_fails_its_row) {
+  for (const char* line :
+       {"ns=1000 ops=99999999999999999999", "ns=inf ops=1", "ns=1e400 ops=1", "ns=1000 ops=2.5"}) {
+    auto r = cli({"bench", "program", "--program",
+                  std::string("sh -c 'echo bench ") + line + " >&2'", "--repeat", "1"});
+    EXPECT_EQ(r.code, 4) << line << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("FAILED: the program's bench line says "), std::string::npos)
+        << line << "\n"
+        << r.out;
+  }
+}
+
+/// --timeout bounds each run of a program that never ends: its rows FAIL
+/// (killed at the deadline) instead of waiting two minutes each.
+TEST(bench, a_program_that_never_ends_meets_the_timeout) {
+  auto r = cli({"bench", "program", "--program", "sleep 3600", "--repeat", "1", "--timeout=300"});
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.out.find("program file: FAILED: the program timed out"), std::string::npos) << r.out;
+}
+
 /// --compare refuses, before running, a saved report of other sizes or of
 /// suites not run now.
 TEST(bench, compare_refuses_other_sizes_and_other_suites) {
@@ -269,7 +291,12 @@ TEST(bench, bad_input_is_one_line_and_exit_2_before_anything_runs) {
   const std::string junk = test_path("junk.json");
   std::ofstream(junk) << "{\"tool\": \"something else\"}";
   expect_usage_error({"bench", "--compare", junk}, "not a flushcheck bench report");
-  expect_usage_error({"bench", "--compare", test_path("missing.json")}, "cannot read it");
+  expect_usage_error({"bench", "--compare", test_path("missing.json")},
+                     "missing.json: cannot read it: No such file or directory");
+  const std::string not_json = test_path("not.json");
+  std::ofstream(not_json) << "{\"tool\": ";
+  expect_usage_error({"bench", "--compare", not_json}, "not.json: not JSON");
+  expect_usage_error({"bench", "--timeout=0"}, "--timeout");
   expect_usage_error({"bench", "program"}, "the program suite needs --program=COMMAND");
   expect_usage_error({"bench", "--program", "'unbalanced"}, "not a command line");
   // a program that cannot start: exit 3 before any suite runs (stdio is named first)

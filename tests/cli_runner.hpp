@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -44,8 +45,9 @@ inline std::string test_path(const std::string& name) {
   struct own_dir {
     std::string path;
     own_dir() {
-      path = ::testing::TempDir() + "flushcheck_test." +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".XXXXXX";
+      std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+      std::replace(test.begin(), test.end(), '/', '_');  // a parameterized test's name
+      path = ::testing::TempDir() + "flushcheck_test." + test + ".XXXXXX";
       if (::mkdtemp(path.data()) == nullptr) throw std::runtime_error("mkdtemp " + path);
     }
     ~own_dir() { std::filesystem::remove_all(path); }

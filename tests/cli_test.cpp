@@ -104,6 +104,39 @@ TEST(cli, signaled_child_is_reported_as_such) {
   EXPECT_EQ(j["exit"]["signal"], "SEGV");
 }
 
+// What to type instead: a misspelled verb, a program's arguments without
+// "--", sizes with units as everywhere, a reader where nothing is read.
+TEST(cli, usage_errors_say_what_to_type_instead) {
+  expect_one_line_error(cli({"rnu", "--", "true"}), 2,
+                        "'rnu' is not a verb (run, matrix, count, explore, gate, bench, doctor): "
+                        "did you mean run?");
+  expect_one_line_error(cli({"run", "python3", "-c", "print(1)"}), 2,
+                        "the program and its arguments follow --");
+  expect_one_line_error(cli({"run", "--pipe-size=abc", "--", "true"}), 2,
+                        "--pipe-size=abc: expected bytes from 1 to 1G");
+  auto sized = run_json({"--pipe-size=64K", "--", "/bin/sh", "-c", "echo x"});
+  EXPECT_EQ(sized["stdout"]["pipe_size"], 65536);
+  for (const char* sink : {"file", "null"})
+    expect_one_line_error(
+        cli({"run", std::string("--stdout=") + sink, "--reader=paused", "--", "true"}), 2,
+        "only a pipe or a pty is read while the program runs");
+  expect_one_line_error(cli({"explore", "--stdout=pty,,pipe", "--", "true"}), 2,
+                        "--stdout=pty,,pipe: an empty sink kind between commas");
+}
+
+// A buffering variable is named where it applies: PYTHONUNBUFFERED for
+// Python (and a shell, which may start it), not for a C program.
+TEST(cli, a_buffering_variable_is_noted_only_where_it_applies) {
+  auto env = clean_environment();
+  env.push_back("PYTHONUNBUFFERED=1");
+  auto c = run_json({"--", FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 3; exit 0"}, env);
+  EXPECT_EQ(c["notes"].dump().find("PYTHONUNBUFFERED"), std::string::npos) << c["notes"];
+  auto py = run_json({"--", "python3", "-c", "print(1)"}, env);
+  EXPECT_NE(py["notes"].dump().find("PYTHONUNBUFFERED=1: Python programs get unbuffered"),
+            std::string::npos)
+      << py["notes"];
+}
+
 TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({"run", "--stdout=bogus", "--", "true"}), 2, "--stdout=bogus");
   expect_one_line_error(cli({"run", "--kill=NOPE@marker:1", "--", "true"}), 2, "unknown signal");
@@ -288,6 +321,39 @@ TEST(cli, python_print_survival_by_sink_and_environment) {
 // each print is one write, so a cut at the entry of write k keeps exactly
 // the k-1 lines before it; to a pipe or file the lines go out in one write
 // at exit, so a cut keeps all or nothing.
+// explore's memory does not grow with the output times the cuts: the
+// reference is spooled to a file, each cut compared with it as it arrives,
+// and a cut keeps what --keep says (ends:4K). 30 cuts of a 6 MB output (300
+// lines of 20,000 bytes) under a 300 MB address-space limit: before, every
+// cut's whole output and lost lines were held (exit 4 under the limit).
+TEST(cli, explore_memory_stays_bounded_whatever_the_output_and_the_cuts) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan reserves terabytes of address space: no limit can be set on it";
+#endif
+  const std::string prog =
+      "import sys\nfor i in range(300):\n    sys.stdout.write('x' * 19999 + '\\n'); "
+      "sys.stdout.flush()";
+  run_options o;
+  o.argv = {"/bin/sh", "-c",
+            "ulimit -v 300000; exec \"$0\" explore --json --max-cuts=30 -- python3 -c \"$1\"",
+            FLUSHCHECK_TARGET_FLUSHCHECK, prog};
+  o.env = clean_environment();
+  o.timeout = std::chrono::milliseconds(110000);
+  const auto obs = run(o);
+  ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  const auto j = nlohmann::json::parse(obs.out.data);
+  const auto& sink = j["runs"][0];
+  EXPECT_EQ(sink["reference"]["bytes"], 300 * 20000);
+  EXPECT_EQ(sink["reference"]["lines"], 300);
+  ASSERT_EQ(sink["cuts"].size(), 30u);
+  for (const auto& c : sink["cuts"]) {
+    EXPECT_LE(c["survived"].get<std::string>().size(), 8192u) << c["cut"];
+    EXPECT_EQ(c["lines"].get<int>() + c["lines_lost"].get<int>(), 300) << c["cut"];
+    EXPECT_LE(c["lost"].size(), 1u) << "a 20,000-byte line fills 4 KiB" << c["cut"];
+    EXPECT_EQ(c["bytes"], c["lines"].get<int>() * 20000) << c["cut"];
+  }
+}
+
 TEST(cli, explore_python_survivors_at_every_cut) {
   const std::string prog = "for i in range(4): print('line', i)";
   auto r = cli({"explore", "--json", "--stdout=pty,pipe,file", "--signal=KILL,TERM", "--",
@@ -467,11 +533,18 @@ TEST(cli, count_and_trace_report_writes_per_destination) {
   EXPECT_EQ(t["stdout"]["data"], "a\n");
   EXPECT_EQ(t["kill"]["when"], "write:2");
   EXPECT_EQ(t["kill"]["delivered"], true);
-  EXPECT_EQ(with_role(t["writes"], "stdout")["calls"],
-            2);  // the second stopped at entry, never made
+  // The second was stopped at its entry and never made: apart from the count.
+  EXPECT_EQ(with_role(t["writes"], "stdout")["calls"], 1);
+  EXPECT_EQ(t["trace"]["stopped"]["call"], "write");
+  EXPECT_EQ(t["trace"]["stopped"]["bytes"], 2);
   int write_events = 0;
   for (const auto& e : t["trace"]["events"]) write_events += e[2] == "write";
-  EXPECT_EQ(write_events, 2);  // [t_us, pid, call, fd, bytes]
+  EXPECT_EQ(write_events, 2);  // [t_us, pid, call, fd, bytes]: the log has both
+  const std::string cut =
+      cli({"run", "--kill=KILL@write:2", "--", "/bin/sh", "-c", "echo a; echo b"}).out;
+  EXPECT_NE(cut.find("writes:  1 calls made, 2 bytes to "), std::string::npos) << cut;
+  EXPECT_NE(cut.find("stopped: write of 2 bytes to "), std::string::npos) << cut;
+  EXPECT_NE(cut.find("at its entry (write:2): it never ran"), std::string::npos) << cut;
   auto h = run_json(
       {"--trace", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT, "setvbuf full 1000; putc 2500; exit 0"});
   EXPECT_EQ(with_role(h["writes"], "stdout")["sizes"],

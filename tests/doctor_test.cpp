@@ -4,10 +4,12 @@
 // the JSON report, exactly.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli_runner.hpp"
 
@@ -36,33 +38,50 @@ const nlohmann::json& fix(const nlohmann::json& report, const std::string& name)
   return none;
 }
 
-const nlohmann::json& sink(const nlohmann::json& report, const std::string& name) {
-  for (const auto& s : report["sinks"])
+/// The diagnosis of STREAM ("stdout", "stderr", "2>&1").
+const nlohmann::json& view(const nlohmann::json& report, const std::string& stream = "stdout") {
+  for (const auto& v : report["views"])
+    if (v["stream"] == stream) return v;
+  throw std::runtime_error("no diagnosis of " + stream);
+}
+
+bool has_view(const nlohmann::json& report, const std::string& stream) {
+  for (const auto& v : report["views"])
+    if (v["stream"] == stream) return true;
+  return false;
+}
+
+const nlohmann::json& sink(const nlohmann::json& report, const std::string& name,
+                           const std::string& stream = "stdout") {
+  for (const auto& s : view(report, stream)["sinks"])
     if (s["sink"] == name) return s;
   throw std::runtime_error("no sink " + name);
 }
 
-/// What a failed expectation prints: each sink's runs and cuts, each fix.
+/// What a failed expectation prints: each stream's runs and cuts, each fix.
 std::string summary(const nlohmann::json& report) {
-  if (!report.is_object() || !report.contains("sinks")) return "report: none";
-  std::string out = "report:";
-  for (const auto& s : report["sinks"]) {
-    out += "\n  " + s["sink"].get<std::string>() + ": " + s["status"].get<std::string>() + ", " +
-           s["bytes"].dump() + " bytes in " + s["writes"].dump() + " writes, late " +
-           s["late_ms"].dump() + " ms, " + s["cuts_not_reached"].dump() + " cuts not reached";
-    for (const auto& c : s["cuts"])
-      out += "\n    " + c["cut"].get<std::string>() + ": had " + c["had_bytes"].dump() + ", pty " +
-             c["pty_bytes"].dump() + ", got " + c["got_bytes"].dump();
-  }
+  if (!report.is_object() || !report.contains("views")) return "report: none";
+  std::string out = "report: " + report["verdict"].get<std::string>();
+  for (const auto& v : report["views"])
+    for (const auto& s : v["sinks"]) {
+      out += "\n  " + v["stream"].get<std::string>() + " " + s["sink"].get<std::string>() + ": " +
+             s["status"].get<std::string>() + ", " + s["bytes"].dump() + " bytes in " +
+             s["writes"].dump() + " writes, late " + s["late_ms"].dump() + " ms, " +
+             s["cuts_not_reached"].dump() + " cuts not reached";
+      for (const auto& c : s["cuts"])
+        out += "\n    " + c["cut"].get<std::string>() + ": had " + c["had_bytes"].dump() +
+               ", pty " + c["pty_bytes"].dump() + ", got " + c["got_bytes"].dump();
+    }
   for (const auto& f : report.value("fixes", nlohmann::json::array()))
     out += "\n  fix " + f["name"].get<std::string>() + ": " + f["result"].get<std::string>();
   return out;
 }
 
 /// The most lines a cut on SINK lost.
-std::size_t most_lost(const nlohmann::json& report, const std::string& name) {
+std::size_t most_lost(const nlohmann::json& report, const std::string& name,
+                      const std::string& stream = "stdout") {
   std::size_t most = 0;
-  for (const auto& c : sink(report, name)["cuts"])
+  for (const auto& c : sink(report, name, stream)["cuts"])
     most = std::max<std::size_t>(most, c["lost_lines"]);
   return most;
 }
@@ -230,6 +249,94 @@ TEST(doctor, a_cut_its_run_never_reached_is_left_out) {
       << text;
   EXPECT_NE(text.find("SAFE: every cut reached"), std::string::npos) << text;
 }
+
+// Everyday programs no one here wrote (tests/doctor/everyday.json, also the
+// table in docs/cli.md): doctor's verdict, why and fixes for each.
+struct everyday {
+  std::string name;
+  nlohmann::json spec;
+};
+void PrintTo(const everyday& e, std::ostream* os) { *os << e.name; }
+
+std::vector<everyday> everyday_programs() {
+  std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/tests/doctor/everyday.json");
+  std::vector<everyday> out;
+  for (const auto& e : nlohmann::json::parse(in)) out.push_back({e["name"], e});
+  return out;
+}
+
+/// ARGV with {lines} (24 passwd-like lines), {go} and {java} (targets/runtimes)
+/// filled in; nullopt and WHY when a program it needs is not here.
+std::optional<std::vector<std::string>> everyday_argv(const nlohmann::json& spec,
+                                                      std::string& why) {
+  static const std::string lines = [] {
+    std::string text;
+    for (int i = 1; i <= 24; ++i)
+      text += "user" + std::to_string(i) + ":x:" + std::to_string(i) + ":" + std::to_string(i) +
+              ":User number " + std::to_string(i) + ":/home/user" + std::to_string(i) +
+              ":/bin/sh\n";
+    return script_file("everyday_lines.txt", text);
+  }();
+  const std::string runtimes = FLUSHCHECK_RUNTIMES_DIR;
+  const std::pair<std::string, std::string> fills[] = {
+      {"{lines}", lines}, {"{go}", runtimes + "/go_script"}, {"{java}", runtimes + "/java"}};
+  std::vector<std::string> argv;
+  for (std::string a : spec["argv"]) {
+    for (const auto& [from, to] : fills)
+      if (auto at = a.find(from); at != std::string::npos) {
+        if (::access(to.c_str(), F_OK) != 0) why = to + " was not built";
+        a.replace(at, from.size(), to);
+      }
+    argv.push_back(a);
+  }
+  const std::string& prog = argv.front();
+  bool found = prog.find('/') != std::string::npos;
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})  // the clean PATH
+    found = found || ::access((dir + prog).c_str(), X_OK) == 0;
+  if (!found) why = prog + " is not installed";
+  if (!why.empty()) return std::nullopt;
+  return argv;
+}
+
+class everyday_program : public ::testing::TestWithParam<everyday> {};
+
+TEST_P(everyday_program, gets_the_right_verdict_why_and_fixes) {
+  const auto& want = GetParam().spec;
+  std::string missing;
+  const auto argv = everyday_argv(want, missing);
+  if (!argv) GTEST_SKIP() << missing;
+  auto [code, r] = doctor(*argv, {"--deadline=10000"});
+  SCOPED_TRACE(summary(r));
+  const std::string verdict = want["verdict"];
+  EXPECT_EQ(r["verdict"], verdict);
+  const int exit = verdict == "lost" || verdict == "held" ? 1 : verdict == "no verdict" ? 6 : 0;
+  EXPECT_EQ(code, exit);
+  std::string whys;
+  for (const auto& v : r["views"]) whys += v["why"].is_string() ? v["why"].get<std::string>() : "";
+  if (want.contains("why")) {
+    EXPECT_NE(whys.find(want["why"].get<std::string>()), std::string::npos) << whys;
+  }
+  for (const auto& name : want.value("helps", nlohmann::json::array()))
+    EXPECT_EQ(fix(r, name)["helps"], true) << name;
+  for (const auto& name : want.value("not", nlohmann::json::array()))
+    EXPECT_EQ(fix(r, name)["helps"], false) << name;
+  if (verdict == "safe" || verdict == "no verdict") {
+    EXPECT_TRUE(r["fixes"].empty());
+  }
+  for (const auto& s : want.value("streams", nlohmann::json::array())) {
+    EXPECT_TRUE(has_view(r, s)) << s;
+  }
+  EXPECT_EQ(r["reordered"], want.value("reordered", false));
+}
+
+std::string everyday_name(const ::testing::TestParamInfo<everyday>& p) {
+  std::string id;
+  for (char c : p.param.name) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return id;
+}
+
+INSTANTIATE_TEST_SUITE_P(doctor, everyday_program, ::testing::ValuesIn(everyday_programs()),
+                         everyday_name);
 
 TEST(doctor, bad_input_is_one_line_and_a_distinct_exit_code) {
   auto missing = cli({"doctor", "--", "/nonexistent/prog"});

@@ -68,11 +68,42 @@ TEST(gate_file, passes_and_fails_cases_with_the_line_that_repeats_them) {
                        "it held"),
             std::string::npos)
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("repeat: mkdir -p '[^']+' && env -i .* "
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("repeat: mkdir -p '[^']+' && env -i .*"
                                                   "flushcheck run --stdout=pipe .*--kill=KILL@"
                                                   "marker:1 .*-- 'sh' '-c'")))
       << r.out;
   EXPECT_NE(r.out.find("five.toml: 1 of 3 cases passed"), std::string::npos) << r.out;
+}
+
+/// The first "repeat: " line of a gate's output, from after "repeat: ".
+std::string first_repeat_line(const std::string& out) {
+  const auto at = out.find("repeat: ");
+  if (at == std::string::npos) return "";
+  return out.substr(at + 8, out.find('\n', at) - at - 8);
+}
+
+// A repro line names the binary that printed it, so that it runs when
+// pasted into a shell where `flushcheck` is not on PATH (a build tree); and
+// plain `flushcheck` when that is the binary PATH finds.
+TEST(gate_file, a_repro_line_runs_when_pasted) {
+  const std::string file = gate_file_with("five.toml", five_records);
+  const std::string line = first_repeat_line(cli({"gate", file}).out);
+  EXPECT_NE(line.find(std::string(" ") + FLUSHCHECK_TARGET_FLUSHCHECK + " run "), std::string::npos)
+      << line;
+  run_options sh;
+  sh.argv = {"/bin/sh", "-c", line};
+  sh.env = clean_environment();  // no flushcheck on this PATH
+  const observation pasted = run(sh);
+  EXPECT_EQ(pasted.status, wait_status::exited(0)) << line << "\n" << pasted.err.data;
+  EXPECT_NE(pasted.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos)
+      << pasted.out.data;
+
+  auto env = clean_environment();
+  const std::string bin = FLUSHCHECK_TARGET_FLUSHCHECK;
+  for (auto& kv : env)
+    if (kv.starts_with("PATH=")) kv = "PATH=" + bin.substr(0, bin.rfind('/')) + ":" + kv.substr(5);
+  const std::string on_path = first_repeat_line(cli({"gate", file}, env).out);
+  EXPECT_NE(on_path.find(" flushcheck run "), std::string::npos) << on_path;
 }
 
 TEST(gate_file, json_has_every_check) {
@@ -216,6 +247,10 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
       {"[[case]]\nname = \"a\"\ncommand = [\"x\", \"{records}\"]\n[[case.expect]]\nin_order = true",
        "3: unknown placeholder {records} (set records = N)"},
       {run + "stdout = \"a\\nb\"\n[[case.expect]]\nin_order = true", "4: stdout = \"a\\nb\""},
+      // args are appended to a command: alone they are none (docs/gate.md).
+      {"[[case]]\nname = \"a\"\nargs = [\"true\"]\n[[case.expect]]\nexit_code = 0",
+       "1: case 'a': no command (command = [...], here or in [defaults]): args are appended to it"},
+      {"", "1: no [[case]]"},  // an empty file reads fine, and has no case
   };
   for (const auto& c : cases) {
     const std::string path = gate_file_with("bad.toml", c.text);

@@ -17,6 +17,7 @@
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/kill_plan.hpp"
+#include "flushcheck/program_kind.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
 #include "flushcheck/script.hpp"
@@ -452,10 +453,22 @@ TEST(run, a_file_sink_names_its_file_system) {
 }
 
 TEST(run, notes_name_variables_that_change_buffering) {
-  auto notes = buffering_notes({"PYTHONUNBUFFERED=1", "HOME=/root", "_STDBUF_O=L"});
+  const std::vector<std::string> env = {"PYTHONUNBUFFERED=1", "HOME=/root", "_STDBUF_O=L",
+                                        "PATH=/usr/bin:/bin"};
+  auto notes = buffering_notes(env, nullptr);
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("PYTHONUNBUFFERED"), std::string::npos);
   EXPECT_NE(notes[1].find("_STDBUF_O"), std::string::npos);
+  // Named only where it applies: Python and a shell (which may start it),
+  // not a C program.
+  for (const char* prog : {"python3", "sh"}) {
+    const auto kind = identify({prog}, env);
+    EXPECT_EQ(buffering_notes(env, &kind).size(), 2u) << prog;
+  }
+  const auto c = identify({FLUSHCHECK_TARGET_STDIO_SCRIPT}, env);
+  notes = buffering_notes(env, &c);
+  ASSERT_EQ(notes.size(), 1u) << notes.front();
+  EXPECT_NE(notes[0].find("_STDBUF_O"), std::string::npos);
 }
 
 TEST(scripts, malformed_scripts_exit_64_with_one_line) {

@@ -284,6 +284,11 @@ TEST(trace, write_cut_leaves_exactly_the_first_n_minus_1_writes) {
     EXPECT_EQ(obs.out.data, want) << "write:" << n;
     EXPECT_EQ(obs.status, wait_status::signaled(SIGKILL));
     ASSERT_TRUE(obs.kill && obs.kill->delivered);
+    // The calls made are counted; the N-th, stopped at its entry, apart.
+    EXPECT_EQ(stdout_writes(obs), n - 1) << "write:" << n;
+    ASSERT_TRUE(obs.trace && obs.trace->stopped) << "write:" << n;
+    EXPECT_EQ(obs.trace->stopped->bytes, 2);
+    EXPECT_EQ(obs.trace->stopped->call, traced_call::write);
     obs = traced({k_c, "setvbuf none; write 2; write 2; write 2; write 2"}, sink_kind::pipe,
                  kill_plan::after_write(n));
     EXPECT_EQ(obs.out.data, std::string("BBCCDDEE").substr(0, static_cast<std::size_t>(2 * n)))
@@ -313,7 +318,9 @@ TEST(trace, caught_signal_at_a_write_cut_is_delivered_and_the_write_then_made) {
                     sink_kind::pipe, kill_plan::at_write(2, SIGTERM));
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(obs.out.data, "a\nb\nT\nc\n");
-  EXPECT_EQ(stdout_writes(obs), 4);  // the rewound write counted once
+  EXPECT_EQ(stdout_writes(obs), 4);  // the rewound write counted once, when made
+  ASSERT_TRUE(obs.trace);
+  EXPECT_FALSE(obs.trace->stopped);  // it ran after the handler
 }
 
 TEST(trace, counts_survive_dup2_and_fork) {

@@ -6,7 +6,9 @@
 #include <wordexp.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -31,6 +33,11 @@ bench_command::bench_command(CLI::App& parent) {
                   "toolchain set for stdio and iostream: default, all, or a set's name")
       ->default_str("default");
   app->add_option("--repeat", repeat, "untraced runs per row (min / median / max)")->default_val(3);
+  app->add_option("--timeout", timeout_ms,
+                  "deadline in ms of each run of a program: one still running then is killed, "
+                  "and its row FAILS")
+      ->capture_default_str()
+      ->check(CLI::Range(1L, 86400000L));
   app->add_flag("--quick", quick, "small sizes: every suite in a few seconds");
   app->add_option("--json", json_file, "write the report as JSON (docs/bench.md) to this file");
   app->add_option("--html", html_file, "write one self-contained HTML page with the plots");
@@ -111,10 +118,15 @@ class report_file {
 };
 
 std::string read_file(const std::string& path) {
+  errno = 0;
   std::ifstream f(path);
-  if (!f) throw usage_error("--compare=" + printable(path, 200) + ": cannot read it");
   std::ostringstream s;
-  s << f.rdbuf();
+  if (f) s << f.rdbuf();
+  if (!f || f.bad()) {
+    const int e = errno != 0 ? errno : EIO;
+    throw usage_error("--compare=" + printable(path, 200) +
+                      ": cannot read it: " + std::strerror(e));
+  }
   return s.str();
 }
 
@@ -191,6 +203,7 @@ bench_options bench_command::options() const {
   if (!program.empty()) o.program = words(program);
   o.repeat = repeat;
   o.quick = quick;
+  o.timeout = std::chrono::milliseconds(timeout_ms);
   std::tie(o.toolchains, o.default_set) = toolchains(toolchain);
   check_bench_options(o);
   return o;
@@ -198,7 +211,14 @@ bench_options bench_command::options() const {
 
 std::optional<bench_report> bench_command::saved_report(const bench_options& o) const {
   if (compare_file.empty()) return std::nullopt;
-  bench_report before = bench_from_json(read_file(compare_file));
+  bench_report before;
+  try {
+    before = bench_from_json(read_file(compare_file));
+  } catch (const usage_error& e) {
+    const std::string what = e.what();
+    if (what.starts_with("--compare=")) throw;
+    throw usage_error("--compare=" + printable(compare_file, 200) + ": " + what);
+  }
   if (before.quick != quick)
     throw usage_error("--compare=" + compare_file + ": saved " +
                       (before.quick ? "with" : "without") + " --quick, and this run is " +

@@ -8,6 +8,7 @@
 
 #include "flushcheck/bench.hpp"
 #include "flushcheck/run.hpp"
+#include "interrupts.hpp"
 
 namespace flushcheck::cli {
 
@@ -16,19 +17,23 @@ inline constexpr int exit_failed = 1;  ///< `gate`: a case failed; `bench --comp
 inline constexpr int exit_usage = 2;
 inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
-inline constexpr int exit_no_output = 5;  ///< `doctor`: the program wrote nothing to stdout
+inline constexpr int exit_no_output =
+    5;  ///< `doctor`: the program wrote nothing to stdout or stderr
+inline constexpr int exit_no_verdict = 6;  ///< `doctor`: its output differs between runs
 
 /// --stderr (a sink kind or "stdout"), --stdin and --input into O; throws usage_error.
 void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
                             const std::string& stdin_kind, const std::string& input);
 
+/// The variables of ENV that change buffering for the program ARGV (by its
+/// kind: PYTHONUNBUFFERED only where Python may run), one note each.
+std::vector<std::string> environment_notes(const std::vector<std::string>& argv,
+                                           const std::vector<std::string>& env);
+
 /// --fault, once per fault; the same help for every verb that takes it.
 void add_fault_option(CLI::App* app, std::vector<std::string>& faults);
 /// The parsed --fault values; throws usage_error.
 std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults);
-
-/// Lets the CLI's signal handler kill the running child's process group.
-void remember_child(int pid);
 
 struct run_command {
   explicit run_command(CLI::App& parent);
@@ -41,7 +46,7 @@ struct run_command {
   std::string kill = "never";
   std::string keep = "ends:8M";
   std::string reader = "prompt";
-  long pipe_size = 0;
+  std::string pipe_size;
   bool nonblock = false;
   std::vector<std::string> faults;
   bool timeline = false;
@@ -74,6 +79,8 @@ struct explore_command {
   std::string input;
   std::string signals = "KILL";
   std::string faults;
+  std::string stream = "stdout";
+  std::string keep = "ends:4K";
   std::size_t max_cuts = 200;
   long timeout_ms = 10000;
   bool json = false;
@@ -125,6 +132,7 @@ struct bench_command {
   std::vector<std::string> suites;
   std::string toolchain = "default";
   int repeat = 3;
+  long timeout_ms = 120000;
   bool quick = false;
   std::string json_file, html_file, markdown_file, compare_file;
   double threshold = 0.2;

@@ -27,8 +27,10 @@ doctor_command::doctor_command(CLI::App& parent) {
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
-      "Exit status: 0 nothing lost, 1 output is lost, 2 usage, 3 cannot start PROG,\n"
-      "4 harness failure, 5 PROG wrote nothing to stdout.");
+      "Each stream it writes is diagnosed: stdout, stderr, and both on one sink (2>&1).\n"
+      "Exit status: 0 nothing lost (or only late), 1 output is lost or held on every sink,\n"
+      "2 usage, 3 cannot start PROG, 4 harness failure, 5 PROG wrote nothing to stdout or\n"
+      "stderr, 6 no verdict (its output differs between runs: the pty is no reference).");
 }
 
 int doctor_command::execute() {
@@ -52,7 +54,12 @@ int doctor_command::execute() {
     std::cout << doctor_json(r).dump(2) << "\n";
   else
     std::cout << doctor_text(r);
-  return r.found.lost() ? exit_failed : exit_ok;
+  switch (r.verdict()) {
+    case doctor_verdict::lost:
+    case doctor_verdict::held: return exit_failed;
+    case doctor_verdict::no_verdict: return exit_no_verdict;
+    default: return exit_ok;
+  }
 }
 
 }  // namespace flushcheck::cli

@@ -13,7 +13,8 @@ explore_command::explore_command(CLI::App& parent) {
       "Run PROG once traced, then cut it at every marker and every write boundary of its "
       "stdout with each signal, and report what survived and which lines were lost");
   app->add_option("--stdout", stdout_kinds,
-                  "sinks to explore, comma-separated: pty | pty-cooked | pipe | file | null")
+                  "sinks to explore the stream on (see --stream), comma-separated: pty | "
+                  "pty-cooked | pipe | file | null")
       ->capture_default_str();
   app->add_option("--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)")
       ->capture_default_str();
@@ -29,6 +30,14 @@ explore_command::explore_command(CLI::App& parent) {
                   "per sink: more cuts than this are sampled evenly (and the report says so)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+  app->add_option("--stream", stream,
+                  "the stream cut at its writes and compared: stdout, or stderr (with "
+                  "--stdout the sinks it goes to; stdout then goes to a pipe)")
+      ->capture_default_str();
+  app->add_option("--keep", keep,
+                  "what each cut keeps of its output, of a torn line and of the lines it lost, "
+                  "as run --keep (counts are always whole; the uncut run keeps ends:8M)")
+      ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
       ->capture_default_str()
       ->check(CLI::Range(1L, 86400000L));
@@ -59,13 +68,19 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 int explore_command::execute() {
   explore_options e;
-  e.stdout_sinks.clear();
+  e.sinks.clear();
   for (const auto& k : split_commas(stdout_kinds)) {
     auto s = parse_sink_kind(k);
+    if (k.empty())
+      throw usage_error("--stdout=" + stdout_kinds + ": an empty sink kind between commas");
     if (!s || *s == sink_kind::full)
-      throw usage_error("--stdout=" + k + ": expected pty, pty-cooked, pipe, file or null");
-    e.stdout_sinks.push_back(*s);
+      throw usage_error("--stdout=" + stdout_kinds + ": '" + k +
+                        "' is not pty, pty-cooked, pipe, file or null");
+    e.sinks.push_back(*s);
   }
+  if (stream != "stdout" && stream != "stderr")
+    throw usage_error("--stream=" + stream + ": expected stdout or stderr");
+  e.on_stderr = stream == "stderr";
   e.signals.clear();
   for (const auto& name : split_commas(signals)) {
     auto sig = parse_signal(name);
@@ -87,13 +102,19 @@ int explore_command::execute() {
   e.max_cuts = max_cuts;
   apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);
   e.base.timeout = std::chrono::milliseconds(timeout_ms);
-  // Each cut's output is compared with the whole reference output.
-  e.base.keep = {keep_policy::kind::all, 0};
+  // Each cut's output is compared, as it arrives, with the whole reference
+  // output (spooled to a file): what is kept is only what is shown.
+  e.keep = keep_policy::parse(keep);
+  if (e.on_stderr && !e.base.stderr_sink)
+    throw usage_error("--stream=stderr with --stderr=stdout: stderr would be stdout's stream");
   e.base.argv = command;
   e.base.env = current_environment();
   e.base.on_spawn = remember_child;
-  const auto result = explore(e);
+  auto result = explore(e);
   remember_child(0);
+  const auto notes = environment_notes(e.base.argv, e.base.env);
+  for (auto& s : result)
+    s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
   if (json)
     std::cout << to_json(result).dump() << "\n";
   else

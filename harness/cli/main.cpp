@@ -2,7 +2,6 @@
 // `gate`, every case passed), 1 a gate case failed, 2 usage error, 3 the program could not be
 // started, 4 harness failure.
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,25 +9,17 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "flushcheck/error.hpp"
-#include "flushcheck/sink.hpp"
+#include "flushcheck/repro.hpp"
+#include "interrupts.hpp"
+#include "usage.hpp"
 
 namespace {
-
-volatile sig_atomic_t g_child_group = 0;
-
-// Ctrl-C or a kill of the CLI must not leave the child (in its own session,
-// out of reach of the terminal) running.
-extern "C" void on_fatal_signal(int sig) {
-  if (g_child_group > 0) ::kill(-g_child_group, SIGKILL);
-  flushcheck::remove_temporary_files();
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
 
 /// A closed fd 0, 1 or 2 would be handed to the first file the harness
 /// opens (a sink), and the report written into it: hold them with
@@ -42,6 +33,15 @@ void hold_closed_standard_fds() {
         ::close(held);
       }
     }
+}
+
+/// The path of this binary (for repro lines), or "" if /proc cannot say.
+std::string this_binary() {
+  std::string path(4096, '\0');
+  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size());
+  return n > 0 && static_cast<std::size_t>(n) < path.size()
+             ? path.substr(0, static_cast<std::size_t>(n))
+             : "";
 }
 
 /// CODE, or exit 4 with a message when the report did not reach stdout
@@ -84,17 +84,14 @@ int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
 
 }  // namespace
 
-namespace flushcheck::cli {
-void remember_child(int pid) { g_child_group = pid; }
-}  // namespace flushcheck::cli
-
 int main(int argc, char** argv) {
   hold_closed_standard_fds();
   // Descendants that leave the program's process group (setsid) and outlive
-  // their parent become ours: the run kills them at its end (child.hpp).
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, on_fatal_signal);
-  ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
+  // their parent become ours: the run kills them at its end (child.hpp), and
+  // so does the interrupt thread.
+  flushcheck::cli::guard_interrupts();
+  ::signal(SIGPIPE, SIG_IGN);                    // the child's dispositions are reset at spawn
+  flushcheck::set_repro_program(this_binary());  // repro lines run this binary when pasted
 
   CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
   app.require_subcommand(1);
@@ -110,6 +107,10 @@ int main(int argc, char** argv) {
     std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
   }
+  if (auto bad = flushcheck::cli::unknown_verb(app, argc, argv)) {
+    std::cerr << "flushcheck: " << *bad << "\n";
+    return flushcheck::cli::exit_usage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -119,7 +120,8 @@ int main(int argc, char** argv) {
     std::cout << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "flushcheck: " << e.what() << " (see flushcheck --help)\n";
+    std::cerr << "flushcheck: " << flushcheck::cli::parse_error_text(e, argc, argv)
+              << " (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
   }
   try {

@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "flushcheck/error.hpp"
+#include "flushcheck/program_kind.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
 
@@ -27,6 +28,16 @@ void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
   if (!input.empty() && o.input == flushcheck::stdin_kind::null)
     throw usage_error("--input needs --stdin=pipe or --stdin=pty");
   o.input_data = input;
+}
+
+std::vector<std::string> environment_notes(const std::vector<std::string>& argv,
+                                           const std::vector<std::string>& env) {
+  try {
+    const program_kind kind = identify(argv, env);
+    return buffering_notes(env, &kind);
+  } catch (const spawn_error&) {
+    return buffering_notes(env, nullptr);  // the run says why it could not start
+  }
 }
 
 void add_fault_option(CLI::App* app, std::vector<std::string>& faults) {
@@ -74,8 +85,8 @@ run_command::run_command(CLI::App& parent) {
                   "(a second, while the program runs; K, M, G), paused-then-close=MS (reads "
                   "nothing and closes its end MS ms into the run, unless the program ended first)")
       ->capture_default_str();
-  app->add_option("--pipe-size", pipe_size, "pipe sinks' capacity in bytes (F_SETPIPE_SZ)")
-      ->check(CLI::Range(1L, 1L << 30));
+  app->add_option("--pipe-size", pipe_size,
+                  "pipe sinks' capacity in bytes (F_SETPIPE_SZ; K, M, G), up to 1G");
   app->add_flag("--nonblock", nonblock,
                 "O_NONBLOCK on the program's stdout and stderr (as from a non-blocking parent)");
   add_fault_option(app, faults);
@@ -104,7 +115,7 @@ int run_command::execute() {
   o.kill = kill_plan::parse(kill);
   o.keep = keep_policy::parse(keep);
   o.reader = reader_policy::parse(reader);
-  o.pipe_size = static_cast<std::size_t>(pipe_size);
+  o.pipe_size = pipe_size.empty() ? 0 : parse_pipe_size(pipe_size);
   o.nonblock = nonblock;
   o.faults = parse_faults(faults);
   o.timeout = std::chrono::milliseconds(timeout_ms);
@@ -115,6 +126,8 @@ int run_command::execute() {
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);
+  auto notes = environment_notes(o.argv, o.env);
+  obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (json)
     std::cout << to_json(obs).dump() << "\n";
   else

@@ -89,7 +89,7 @@ namespace detail {
 
 bench_row bench_context::measure(const bench_case& c) const {
   if (options.progress) options.progress(c.row.name);
-  return detail::measure(c, options.repeat);
+  return detail::measure(c, options.repeat, options.timeout);
 }
 
 bench_claim claim(std::string seed, std::string kind, bool holds, std::string observed) {

@@ -44,6 +44,9 @@ std::vector<sock_filter> write_filter() {
   int null = ::open("/dev/null", O_WRONLY);
   if (null < 0 || ::dup2(null, 1) < 0) ::_exit(127);
   ::close(null);
+  sigset_t none;  // the CLI blocks SIGINT, SIGTERM and SIGHUP for its interrupt thread
+  ::sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
   ::alarm(k_deadline_s);
   if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0 ||
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||

@@ -122,8 +122,9 @@ std::string bench_json(const bench_report& r) {
 }
 
 bench_report bench_from_json(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw usage_error("not JSON");
   try {
-    json j = json::parse(text);
     bench_report r;
     if (j.at("tool") != "flushcheck bench" || j.at("schema") != r.schema)
       throw usage_error("not a flushcheck bench report of schema " + std::to_string(r.schema));
@@ -132,9 +133,11 @@ bench_report bench_from_json(const std::string& text) {
     r.quick = j.at("quick").get<bool>();
     for (const auto& s : j.at("suites")) r.suites.push_back(suite_from(s));
     return r;
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    throw usage_error("not a flushcheck bench report: " + what.substr(0, what.find('\n')));
+  } catch (const json::exception&) {
+    // The library's own words name its internals: say what is wrong instead.
+    throw usage_error("not a flushcheck bench report of schema " +
+                      std::to_string(bench_report{}.schema) +
+                      ": a field it needs is missing or of another type");
   }
 }
 

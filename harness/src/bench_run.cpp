@@ -3,9 +3,11 @@
 #include "bench_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 
+#include "bench_format.hpp"
 #include "flushcheck/escape.hpp"
 #include "flushcheck/repro.hpp"
 #include "flushcheck/run.hpp"
@@ -13,7 +15,7 @@
 namespace flushcheck::detail {
 namespace {
 
-run_options options_for(const bench_case& c) {
+run_options options_for(const bench_case& c, std::chrono::milliseconds timeout) {
   run_options o;
   o.argv = c.argv;
   o.env = clean_environment();
@@ -23,7 +25,7 @@ run_options options_for(const bench_case& c) {
     o.input = stdin_kind::pipe;
     o.input_data = c.input;
   }
-  o.timeout = std::chrono::minutes(2);
+  o.timeout = timeout;
   return o;
 }
 
@@ -52,6 +54,22 @@ std::string failure(const observation& o) {
   return "the program " + o.status.describe() + ": " + last_line(o.err.data);
 }
 
+/// "" when every value of a bench line is in range, else which is not:
+/// finite everywhere, ns above 0 and under a day, ops and bytes whole
+/// numbers that a double holds exactly (at most 2^53).
+std::string out_of_range(const std::map<std::string, double>& values) {
+  constexpr double exact = 9007199254740992.0;  // 2^53
+  for (const auto& [key, v] : values) {
+    const std::string shown = key + "=" + number(v);
+    if (!std::isfinite(v) || std::fabs(v) > exact) return shown + ": not a finite number";
+    if (key == "ns" && !(v > 0 && v <= 86400e9))
+      return shown + ": not a time in nanoseconds above 0 and at most a day";
+    if ((key == "ops" || key == "bytes") && (v < 0 || v != std::floor(v)))
+      return shown + ": not a whole number from 0 to 2^53";
+  }
+  return "";
+}
+
 /// One run: its values (ns=...), or SKIP / FAILED set.
 std::map<std::string, double> once(const run_options& o, bench_row& row) {
   observation obs = run(o);
@@ -65,6 +83,11 @@ std::map<std::string, double> once(const run_options& o, bench_row& row) {
     row.failed = true;
     row.skipped = "the program said no 'bench ns=T' line (T: nanoseconds, above 0) on stderr: " +
                   last_line(obs.err.data);
+    return {};
+  }
+  if (std::string why = out_of_range(*values); !why.empty()) {
+    row.failed = true;
+    row.skipped = "the program's bench line says " + why;
     return {};
   }
   if (o.trace && obs.trace) row.write_calls = writes_not_to_stderr(*obs.trace);
@@ -98,9 +121,9 @@ std::optional<std::map<std::string, double>> parse_bench_line(const std::string&
   return std::nullopt;
 }
 
-bench_row measure(const bench_case& c, int repeat) {
+bench_row measure(const bench_case& c, int repeat, std::chrono::milliseconds timeout) {
   bench_row row = c.row;
-  run_options o = options_for(c);
+  run_options o = options_for(c, timeout);
   row.repro = repro_command(o);
   std::map<std::string, std::vector<double>> runs;  // each value, per repetition
   for (int r = 0; r < repeat && row.skipped.empty(); ++r)

@@ -2,6 +2,7 @@
 // How a bench row is measured: its program run R times untraced, each run
 // timing its own measured part (the `bench ns=...` line of targets/bench/),
 // then once traced for the write-family calls. Used by the suites only.
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,7 +40,7 @@ std::optional<std::map<std::string, double>> parse_bench_line(const std::string&
 
 /// C's row, measured REPEAT times (and counted once when C says so).
 /// Throws spawn_error when the program cannot start.
-bench_row measure(const bench_case& c, int repeat);
+bench_row measure(const bench_case& c, int repeat, std::chrono::milliseconds timeout);
 
 /// Sets each measured row's ratio to the suite's baseline row: its cost per
 /// byte over the baseline's (per op where a row moves no bytes, per run where

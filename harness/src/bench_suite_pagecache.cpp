@@ -10,6 +10,7 @@
 
 #include "bench_suites.hpp"
 #include "file_system.hpp"
+#include "flushcheck/temporary.hpp"
 
 namespace flushcheck::detail {
 namespace {
@@ -31,12 +32,6 @@ bench_case file_case(const bench_context& ctx, const std::string& dir, const std
             std::to_string(size), std::to_string(block)};
   c.count_writes = dir == "write";  // a read's writes are its untimed set-up
   return c;
-}
-
-/// Where the file sink is ($TMPDIR, else /tmp), as sink.cpp puts it.
-std::string sink_dir() {
-  const char* t = std::getenv("TMPDIR");
-  return t && *t ? t : "/tmp";
 }
 
 /// The file system of DIR ("ext4", "tmpfs", ...; "" when it cannot tell).
@@ -148,8 +143,8 @@ bench_suite pagecache_suite(const bench_context& ctx) {
   s.seed = "SEED_CLAIMS E (page cache and O_DIRECT)";
   s.baseline = "read warm, 1 MiB blocks";
   s.placement = "unpinned";
-  std::string fs = file_system_at(sink_dir());
-  s.notes.push_back("the file is the harness's file sink, in " + sink_dir() + " (" +
+  std::string fs = file_system_at(temp_dir());
+  s.notes.push_back("the file is the harness's file sink, in " + temp_dir() + " (" +
                     (fs.empty() ? "unknown" : fs) + ")");
   auto measure = [&](const char* dir, const char* mode, long block) {
     auto c = file_case(ctx, dir, mode, block);

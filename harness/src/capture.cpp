@@ -86,6 +86,7 @@ void capture::append(std::string_view bytes) {
   if (hash_state_ != nullptr)
     XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
   total_ += bytes.size();
+  if (observer_) observer_(bytes);
   std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_.size()));
   head_.append(bytes.data(), to_head);
   append_tail(bytes.substr(to_head));

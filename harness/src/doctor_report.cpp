@@ -10,7 +10,7 @@ namespace flushcheck {
 namespace {
 
 /// Why a program of KIND holds stdout back when it is not a terminal.
-std::string why(const program_kind& k) {
+std::string runtime_why(const program_kind& k) {
   if (k.runtime == lang::python)
     return "Python block-buffers sys.stdout unless it is interactive (Python docs, sys.stdout)";
   if (k.runtime == lang::perl)
@@ -23,14 +23,40 @@ std::string why(const program_kind& k) {
   if (k.runtime == lang::java)
     return "System.out flushes every print, so a buffer of the program's own holds it "
            "(a BufferedOutputStream, a logging library)";
+  return "";
+}
+
+/// Why a native program writes in lines on a terminal and in blocks elsewhere.
+std::string stdio_why(const program_kind& k) {
   if (k.elf.is_static)
     return "a static program holds output in a buffer of its own (C stdio fully buffers a "
            "stdout that is not a terminal, ISO C 7.21.3p7), and no LD_PRELOAD (stdbuf) reaches "
            "a static program";
   if (!k.recognised || k.elf.libc == libc_impl::unknown)
-    return "it holds output in a buffer before writing it";
+    return "it writes line by line to a terminal and in blocks otherwise: it holds output in a "
+           "buffer before writing it";
   return "C stdio fully buffers a stdout that is not a terminal (ISO C 7.21.3p7; glibc "
          "libio/filedoalloc.c, musl src/stdio/__stdout_write.c)";
+}
+
+/// Why the stream of D is held back, from what the runs show: a reason is
+/// named only where the runs bear it out (lines on the pty, blocks elsewhere).
+std::string why(const program_kind& k, const diagnosis& d) {
+  if (d.held())
+    return "it holds its output in a buffer of its own on a terminal too (a Go bufio.Writer, a "
+           "Rust BufWriter, a Java BufferedOutputStream, a logging library, setvbuf): no reader "
+           "gets a line before that buffer is written";
+  long elsewhere = 0;
+  for (std::size_t i = 1; i < d.sinks.size(); ++i)
+    elsewhere = std::max(elsewhere, d.sinks[i].writes);
+  const long on_pty = d.sinks.front().writes;
+  const bool out = d.stream != doctor_stream::err;
+  if (out && !runtime_why(k).empty()) return runtime_why(k);
+  if (on_pty > elsewhere)  // it flushes more often to a terminal
+    return out ? stdio_why(k) : "it writes stderr in lines to a terminal and in blocks otherwise";
+  return "it writes the same way to a terminal (" + std::to_string(on_pty) + " write(s) there, " +
+         std::to_string(elsewhere) +
+         " elsewhere): what a cut loses was in a buffer of its own or in a write not yet made";
 }
 
 /// " (3 cut(s) not reached: ...)" when some were, or "".
@@ -41,36 +67,50 @@ std::string unreached_clause(const diagnosis& d) {
                       " cut(s) not reached: the program ran otherwise those times)";
 }
 
-void sinks_text(std::ostream& out, const doctor_report& r) {
-  for (const auto& s : r.found.sinks) {
+void sinks_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+  for (const auto& s : d.sinks) {
     out << "  " << to_string(s.sink) << ": " << s.writes << " write(s), at most "
         << s.most_lines_per_write << " line(s) in one; "
         << (s.ended ? s.reference.status.describe()
                     : "still running at " + std::to_string(r.deadline.count()) + " ms");
     if (s.late_ms > diagnosis::late_threshold_ms)
-      out << "; lines up to " << s.late_ms << " ms later than on the pty";
+      out << "; lines up to " << s.late_ms << " ms after the program produced them";
     if (s.unreached > 0) out << "; " << s.unreached << " cut(s) not reached, left out";
     out << "\n";
   }
 }
 
-void findings_text(std::ostream& out, const doctor_report& r) {
-  const diagnosis& d = r.found;
-  if (d.no_reference)
-    out << "\nNO VERDICT: the program writes something else (or ends otherwise) on a pipe or a "
+void lost_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+  const doctor_cut* w = d.worst();
+  if (w == nullptr) return;
+  out << "LOST: on a " << to_string(w->sink) << ", " << w->cut << " leaves " << w->got_bytes
+      << " bytes at the reader where a pty reader had " << w->pty_bytes
+      << " at the same point: " << w->lost_lines << " line(s), " << w->excess()
+      << " bytes lost.\n  why: " << why(r.kind, d) << "\n  reproduce: " << w->repro << "\n";
+}
+
+void findings_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+  if (d.no_reference && d.stream == doctor_stream::merged)
+    out << "ORDER: with 2>&1 on a pipe or a file, stdout's and stderr's lines come in another "
+           "order than on a pty (one of them is held back there).\n";
+  else if (d.no_reference)
+    out << "NO VERDICT: the program writes something else (or ends otherwise) on a pipe or a "
            "file than on a pty, so the pty is no reference for what it had produced.\n";
-  if (const doctor_cut* w = d.worst())
-    out << "\nLOST: on a " << to_string(w->sink) << ", " << w->cut << " leaves " << w->got_bytes
-        << " bytes at the reader where a pty reader had " << w->pty_bytes
-        << " at the same point: " << w->excess() << " bytes, " << w->lost_lines
-        << " line(s) lost.\n  why: " << why(r.kind) << "\n  reproduce: " << w->repro << "\n";
+  lost_text(out, r, d);
+  if (d.held())
+    out << "HELD: on every sink, a terminal too, its first write came " << d.held_ms
+        << " ms into the run with " << d.held_lines
+        << " lines: all output waits for that write, and a kill before it loses it "
+           "everywhere.\n  why: "
+        << why(r.kind, d) << "\n";
   if (d.late())
-    out << "\nLATE: lines arrive up to " << d.late_ms()
-        << " ms later on a pipe or file than on a pty.\n  why: " << why(r.kind) << "\n";
+    out << "LATE: lines reach a pipe or a file up to " << d.late_ms()
+        << " ms after the program produced them (as the pty run shows).\n  why: " << why(r.kind, d)
+        << "\n";
   if (d.safe())
-    out << "\nSAFE: every cut reached left at the reader what a pty reader had at the same point"
+    out << "SAFE: every cut reached left at the reader what a pty reader had at the same point"
         << unreached_clause(d) << ", and no line came more than " << diagnosis::late_threshold_ms
-        << " ms later than on a pty.\n";
+        << " ms after the program produced it.\n";
 }
 
 void fixes_text(std::ostream& out, const doctor_report& r) {
@@ -79,6 +119,17 @@ void fixes_text(std::ostream& out, const doctor_report& r) {
   for (const auto& f : r.fixes)
     out << "  " << (f.helps ? "helps:   " : "no help: ") << f.name << ": " << f.result << "\n"
         << "           " << f.advice << " (" << f.source << ")\n";
+}
+
+std::string verdict_line(const doctor_report& r) {
+  switch (r.verdict()) {
+    case doctor_verdict::lost: return "output is lost (exit 1)";
+    case doctor_verdict::held: return "output is held until late on every sink (exit 1)";
+    case doctor_verdict::no_verdict: return "no verdict: the pty is no reference (exit 6)";
+    case doctor_verdict::late: return "nothing lost, but lines come late (exit 0)";
+    case doctor_verdict::safe: break;
+  }
+  return "nothing lost (exit 0)";
 }
 
 nlohmann::json cut_json(const doctor_cut& c) {
@@ -97,12 +148,27 @@ nlohmann::json sink_json(const doctor_sink& s) {
   return {{"sink", std::string(to_string(s.sink))},
           {"ended", s.ended},
           {"status", s.reference.status.describe()},
-          {"bytes", s.reference.out.bytes},
+          {"bytes", s.output().bytes},
+          {"lines", s.lines},
           {"writes", s.writes},
           {"most_lines_per_write", s.most_lines_per_write},
           {"late_ms", s.late_ms},
           {"cuts", cuts},
           {"cuts_not_reached", s.unreached}};
+}
+
+nlohmann::json view_json(const program_kind& k, const diagnosis& d) {
+  nlohmann::json sinks = nlohmann::json::array();
+  for (const auto& s : d.sinks) sinks.push_back(sink_json(s));
+  return {{"stream", std::string(to_string(d.stream))},
+          {"no_reference", d.no_reference},
+          {"lost", d.lost()},
+          {"held", d.held() ? nlohmann::json{{"lines", d.held_lines}, {"ms", d.held_ms}}
+                            : nlohmann::json(nullptr)},
+          {"late_ms", d.late_ms()},
+          {"safe", d.safe()},
+          {"why", d.safe() || d.no_reference ? nlohmann::json(nullptr) : nlohmann::json(why(k, d))},
+          {"sinks", sinks}};
 }
 
 nlohmann::json program_json(const program_kind& k) {
@@ -124,18 +190,19 @@ std::string doctor_text(const doctor_report& r) {
   for (const auto& a : r.argv) out << " " << printable(a, 80);
   out << "\nprogram: " << printable(r.kind.describe(), 200) << "\n";
   for (const auto& n : r.notes) out << "note:    " << n << " (not given to the program)\n";
-  out << "\n";
-  sinks_text(out, r);
-  findings_text(out, r);
+  for (const auto& d : r.views) {
+    out << "\n" << to_string(d.stream) << ":\n";
+    sinks_text(out, r, d);
+    findings_text(out, r, d);
+  }
   fixes_text(out, r);
-  out << "\nverdict: " << (r.found.lost() ? "output is lost (exit 1)" : "nothing lost (exit 0)")
-      << "\n";
+  out << "\nverdict: " << verdict_line(r) << "\n";
   return out.str();
 }
 
 nlohmann::json doctor_json(const doctor_report& r) {
-  nlohmann::json sinks = nlohmann::json::array(), fixes = nlohmann::json::array();
-  for (const auto& s : r.found.sinks) sinks.push_back(sink_json(s));
+  nlohmann::json views = nlohmann::json::array(), fixes = nlohmann::json::array();
+  for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
   for (const auto& f : r.fixes)
     fixes.push_back({{"name", f.name},
                      {"advice", f.advice},
@@ -144,14 +211,17 @@ nlohmann::json doctor_json(const doctor_report& r) {
                      {"result", f.result}});
   nlohmann::json argv = nlohmann::json::array();
   for (const auto& a : r.argv) argv.push_back(bytes_as_code_points(a));
-  return {{"schema", json_schema_version},
+  std::int64_t late = 0;
+  for (const auto& d : r.views) late = std::max(late, d.late_ms());
+  return {{"schema", doctor_json_schema},
           {"argv", argv},
           {"program", program_json(r.kind)},
           {"deadline_ms", r.deadline.count()},
-          {"no_reference", r.found.no_reference},
-          {"lost", r.found.lost()},
-          {"late_ms", r.found.late_ms()},
-          {"sinks", sinks},
+          {"verdict", std::string(to_string(r.verdict()))},
+          {"reordered", r.reordered()},
+          {"lost", r.verdict() == doctor_verdict::lost},
+          {"late_ms", late},
+          {"views", views},
           {"fixes", fixes},
           {"notes", r.notes}};
 }

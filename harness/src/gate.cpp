@@ -18,6 +18,7 @@
 #include "flushcheck/report.hpp"
 #include "flushcheck/repro.hpp"
 #include "flushcheck/run.hpp"
+#include "flushcheck/temporary.hpp"
 
 namespace flushcheck {
 
@@ -65,16 +66,18 @@ gate_run& gate_run::nonblock(bool on) {
 
 namespace {
 
-/// A fresh directory, removed with what is in it (one level: log files).
-struct temp_dir {
+/// A fresh directory, removed with what is in it (one level: log files),
+/// and listed for an interrupted CLI to remove (temporary.hpp).
+struct log_dir {
   std::string path;
-  temp_dir() {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base != nullptr ? base : "/tmp") + "/flushcheck-gate-XXXXXX";
+  detail::listed_path listed;
+  log_dir() {
+    std::string tmpl = temp_dir() + "/flushcheck-gate-XXXXXX";
     if (::mkdtemp(tmpl.data()) == nullptr) throw_errno("mkdtemp " + tmpl);
     path = tmpl;
+    listed = detail::listed_path(path, true);
   }
-  ~temp_dir() {
+  ~log_dir() {
     if (DIR* d = ::opendir(path.c_str())) {
       while (dirent* e = ::readdir(d))
         if (std::string n = e->d_name; n != "." && n != "..") ::unlink((path + "/" + n).c_str());
@@ -82,8 +85,8 @@ struct temp_dir {
     }
     ::rmdir(path.c_str());
   }
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
+  log_dir(const log_dir&) = delete;
+  log_dir& operator=(const log_dir&) = delete;
 };
 
 std::string read_file(const std::string& path) {
@@ -116,7 +119,7 @@ std::string with_logdir(std::string text, const std::string& dir) {
 }  // namespace
 
 gate_result gate_run::run() const {
-  temp_dir dir;
+  log_dir dir;
   run_options o;
   for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir.path));
   for (const auto& f : faults_) o.faults.push_back(fault_plan::parse(with_logdir(f, dir.path)));

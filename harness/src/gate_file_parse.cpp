@@ -3,9 +3,12 @@
 // regexes) before anything runs. Errors are "PATH:LINE: reason".
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -306,14 +309,15 @@ gate_case parse_case(const context& cx, const toml::table& t, const gate_case& d
                      "' in a case (name, command, args, env, stdout, stderr, watch, cut, faults, "
                      "reader, timeout_ms, traced, expect, row)");
   }
-  c.argv.insert(c.argv.end(), args.begin(), args.end());
   if (c.name.empty() ||
       c.name.find_first_not_of(
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
     cx.fail(c.line,
             "a case needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
-  if (c.argv.empty())
-    cx.fail(c.line, "case '" + c.name + "': no command (command = [...], here or in [defaults])");
+  if (c.argv.empty())  // args alone are no command: they are appended to one
+    cx.fail(c.line, "case '" + c.name + "': no command (command = [...], here or in [defaults])" +
+                        (args.empty() ? "" : ": args are appended to it"));
+  c.argv.insert(c.argv.end(), args.begin(), args.end());
   if (c.expect.empty())
     cx.fail(c.line, "case '" + c.name + "': no [[case.expect]]: a case must check something");
   for (const auto& e : c.expect) {
@@ -368,10 +372,12 @@ context make_context(const std::string& path, const std::vector<std::string>& va
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw usage_error(path + ": no such gate file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (!(text << in.rdbuf())) throw usage_error(path + ": cannot read it");
-  return parse_gate_text(text.str(), path, vars);
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!in.is_open() || in.bad())  // an empty file reads fine: it has no case, said below
+    throw usage_error(path + ": cannot read it: " + std::strerror(errno != 0 ? errno : EIO));
+  return parse_gate_text(text, path, vars);
 }
 
 gate_file parse_gate_text(std::string_view source, const std::string& path,

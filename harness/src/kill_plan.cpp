@@ -30,6 +30,14 @@ kill_plan kill_plan::parse(std::string_view text) {
                       std::string(text.substr(0, at)) + "'");
   plan.signal = *sig;
   std::string_view when = text.substr(at + 1);
+  for (std::string_view dest : {"stdout:", "stderr:"})
+    if (when.starts_with(dest)) {
+      plan.on_stderr = dest == "stderr:";
+      when.remove_prefix(dest.size());
+      if (!when.starts_with("write:") && !when.starts_with("after-write:"))
+        throw usage_error("--kill=" + std::string(text) + ": " + std::string(dest) +
+                          " goes with write:N or after-write:N only");
+    }
   auto colon = when.find(':');
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
@@ -57,8 +65,9 @@ std::string kill_plan::when_text() const {
     case when_kind::never: return "never";
     case when_kind::marker: return "marker:" + std::to_string(n);
     case when_kind::time: return "time:" + std::to_string(n);
-    case when_kind::write: return "write:" + std::to_string(n);
-    case when_kind::after_write: return "after-write:" + std::to_string(n);
+    case when_kind::write: return (on_stderr ? "stderr:write:" : "write:") + std::to_string(n);
+    case when_kind::after_write:
+      return (on_stderr ? "stderr:after-write:" : "after-write:") + std::to_string(n);
   }
   return "never";
 }

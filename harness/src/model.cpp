@@ -530,8 +530,8 @@ class simulation {
         p.data[d] +=
             p.stream[static_cast<std::size_t>(call.ch)].substr(call.from, call.to - call.from);
     }
-    // write:N stops the N-th call at its entry: the tracer saw it, no byte moved.
-    if (p.kill_delivered && cut_.when == kill_plan::when_kind::write) ++n[0];
+    // write:N stops the N-th call at its entry: it never runs, and the
+    // tracer counts it apart (trace_summary::stopped), not here.
     for (int d = 0; d < 2; ++d) p.writes[d] = {n[d], n[d]};
   }
 

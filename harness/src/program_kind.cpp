@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -92,27 +93,51 @@ bool is_shell(const std::string& name) {
   return name == "sh" || name == "dash" || name == "bash" || name == "zsh" || name == "ksh";
 }
 
-/// "#!/usr/bin/env python3 -u" -> {"/usr/bin/env", "python3"}: the
-/// interpreter and its first argument; for env, its first word that is no
-/// option or NAME=VALUE ("#!/usr/bin/env -S python3 -u").
-std::pair<std::string, std::string> shebang(const std::string& path) {
+/// A script's `#!` line: the interpreter, the program env runs (for
+/// "#!/usr/bin/env NAME"), and the arguments that come before the script.
+struct shebang_line {
+  std::string interp;
+  std::string program;            ///< env's NAME, "" for another interpreter
+  std::vector<std::string> args;  ///< what the interpreter (or NAME) gets before the script
+};
+
+std::vector<std::string> words(const std::string& line, std::size_t at) {
+  std::vector<std::string> out;
+  while ((at = line.find_first_not_of(" \t", at)) != std::string::npos) {
+    std::size_t end = line.find_first_of(" \t", at);
+    out.push_back(line.substr(at, end - at));
+    at = end;
+  }
+  return out;
+}
+
+/// "#!/usr/bin/awk -f" -> {"/usr/bin/awk", "", {"-f"}} (Linux passes the
+/// rest of the line as one argument); "#!/usr/bin/env -S python3 -u" ->
+/// {"/usr/bin/env", "python3", {"-u"}} (env -S splits it; without -S the
+/// first word that is no option or NAME=VALUE is the program, the rest
+/// would be part of its name and is left out).
+shebang_line shebang(const std::string& path) {
   unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   std::string line = fd ? string_at(fd.get(), 0) : "";
   if (line.rfind("#!", 0) != 0) return {};
   line = line.substr(2, line.find('\n') - 2);
-  auto word = [&](std::size_t& at) {
-    at = line.find_first_not_of(" \t", at);
-    if (at == std::string::npos) return std::string();
-    std::size_t end = line.find_first_of(" \t", at);
-    std::string w = line.substr(at, end - at);
-    at = end;
-    return w;
-  };
-  std::size_t at = 0;
-  std::string interp = word(at), arg = word(at);
-  if (interp.ends_with("/env"))
-    while (!arg.empty() && (arg[0] == '-' || arg.find('=') != std::string::npos)) arg = word(at);
-  return {interp, arg};
+  std::vector<std::string> w = words(line, 0);
+  if (w.empty()) return {};
+  shebang_line s{w[0], "", {}};
+  if (!s.interp.ends_with("/env")) {
+    const std::size_t rest = line.find_first_not_of(" \t", line.find(w[0]) + w[0].size());
+    std::string arg = rest == std::string::npos ? "" : line.substr(rest);
+    while (!arg.empty() && (arg.back() == ' ' || arg.back() == '\t')) arg.pop_back();
+    if (!arg.empty()) s.args.push_back(arg);
+    return s;
+  }
+  const bool split = std::find(w.begin(), w.end(), "-S") != w.end();
+  std::size_t i = 1;
+  while (i < w.size() && (w[i][0] == '-' || w[i].find('=') != std::string::npos)) ++i;
+  if (i < w.size()) s.program = w[i];
+  if (split)
+    s.args.assign(w.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, w.size())), w.end());
+  return s;
 }
 
 }  // namespace
@@ -152,16 +177,63 @@ std::string program_kind::describe() const {
 program_kind identify(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   program_kind k;
   k.path = resolve_program(argv.at(0), env);
-  auto [interp, arg] = shebang(k.path);
-  if (!interp.empty()) {
-    if (base_name(interp) == "env" && !arg.empty()) interp = resolve_program(arg, env);
+  auto line = shebang(k.path);
+  if (!line.interp.empty()) {
+    std::string interp = line.interp;
+    if (base_name(interp) == "env" && !line.program.empty())
+      interp = resolve_program(line.program, env);
     k.interpreter = real_path(interp);
+    k.interpreter_args = line.args;
   }
   const std::string exe = k.interpreter.empty() ? real_path(k.path) : k.interpreter;
   k.runtime = runtime_named(base_name(exe));
   k.recognised = k.runtime || k.interpreter.empty() || is_shell(base_name(exe));
   k.elf = read_elf(exe).value_or(elf_info{});
   return k;
+}
+
+}  // namespace flushcheck
+
+namespace flushcheck {
+
+std::string program_kind::name() const {
+  return base_name(interpreter.empty() ? real_path(path) : interpreter);
+}
+
+bool program_kind::is_native() const {
+  return interpreter.empty() && elf.is_elf && !runtime && !is_shell(name());
+}
+
+std::vector<std::string> buffering_notes(const std::vector<std::string>& env,
+                                         const program_kind* kind) {
+  struct variable {
+    const char* name;
+    const char* what;
+    bool python;  ///< only Python reads it: left out for a native program of another kind
+  };
+  static const variable k_vars[] = {
+      {"PYTHONUNBUFFERED", "Python programs get unbuffered stdout and stderr", true},
+      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)", false},
+      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)", false},
+      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)", false},
+      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)", false},
+      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect", false},
+      {"GLOG_logbuflevel", "glog buffers records up to this level", false},
+      {"GLOG_logbufsecs", "glog flushes its buffered records this often", false},
+      {"GLOG_logtostderr", "glog writes to stderr instead of files", false},
+      {"GLOG_alsologtostderr", "glog also writes to stderr", false},
+      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment", false},
+  };
+  // Another runtime, or a native program that is no shell, starts no Python.
+  const bool python_may_run =
+      kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == lang::python));
+  std::vector<std::string> notes;
+  for (const auto& kv : env) {
+    const std::string name = kv.substr(0, kv.find('='));
+    for (const auto& v : k_vars)
+      if (name == v.name && (!v.python || python_may_run)) notes.push_back(kv + ": " + v.what);
+  }
+  return notes;
 }
 
 }  // namespace flushcheck

@@ -78,6 +78,15 @@ nlohmann::json sizes_json(const destination_counters& d) {
   return sizes;
 }
 
+/// Where the call a write:N cut stopped was going: "pipe:[123] (stdout)".
+std::string stopped_destination(const trace_summary& t) {
+  const int d = t.stopped ? t.stopped->dest : -1;
+  if (d < 0 || static_cast<std::size_t>(d) >= t.destinations.size())
+    return "fd " + std::to_string(t.stopped ? t.stopped->fd : -1);
+  const auto& dest = t.destinations[static_cast<std::size_t>(d)];
+  return dest.what + (dest.role.empty() ? "" : " (" + dest.role + ")");
+}
+
 }  // namespace
 
 nlohmann::json writes_json(const trace_summary& t) {
@@ -98,8 +107,17 @@ nlohmann::json trace_json(const trace_summary& t) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& e : t.events)
     events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes, e.returned_us, e.result});
+  nlohmann::json stopped;  // null: no call was stopped at its entry
+  if (t.stopped)
+    stopped = {{"t_us", t.stopped->t_us},
+               {"pid", t.stopped->pid},
+               {"call", to_string(t.stopped->call)},
+               {"fd", t.stopped->fd},
+               {"bytes", t.stopped->bytes},
+               {"what", stopped_destination(t)}};
   return {{"events", events},
           {"event_fields", {"t_us", "pid", "call", "fd", "bytes", "returned_us", "result"}},
+          {"stopped", stopped},
           {"writes_timed", t.writes_timed},
           {"events_dropped", t.events_dropped},
           {"totals", calls_json(t.totals)},
@@ -253,8 +271,12 @@ std::string summary(const observation& obs) {
   if (obs.trace)
     for (const auto& d : obs.trace->destinations)
       if (d.write_calls > 0)
-        s << "writes:  " << d.write_calls << " calls, " << d.bytes << " bytes to " << d.what
+        s << "writes:  " << d.write_calls << " calls made, " << d.bytes << " bytes to " << d.what
           << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
+  if (obs.trace && obs.trace->stopped)
+    s << "stopped: " << to_string(obs.trace->stopped->call) << " of " << obs.trace->stopped->bytes
+      << " bytes to " << stopped_destination(*obs.trace) << ", at its entry ("
+      << (obs.kill ? obs.kill->when : std::string("the cut")) << "): it never ran\n";
   if (obs.trace) s << fault_lines(*obs.trace) << timeline_line(*obs.trace, obs.out);
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
   return s.str();

@@ -1,9 +1,13 @@
 // run_options back into the `flushcheck run` flags that make them.
 #include "flushcheck/repro.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "flushcheck/escape.hpp"
+#include "flushcheck/temporary.hpp"
 
 namespace flushcheck {
 
@@ -12,27 +16,62 @@ namespace {
 /// " TMPDIR=DIR" when a file sink is made under the harness's $TMPDIR: the
 /// file system the repro's file lands on is the run's (tmpfs or a disk).
 std::string sink_dir(const run_options& o) {
-  const char* t = std::getenv("TMPDIR");
   const bool file = o.stdout_sink == sink_kind::file || o.stderr_sink == sink_kind::file;
-  return file && t != nullptr && *t != '\0' ? " TMPDIR=" + shell_quote(t) : "";
+  return file && temp_dir() != "/tmp" ? " TMPDIR=" + shell_quote(temp_dir()) : "";
+}
+
+/// S as it is when a shell takes it so, else quoted.
+std::string shell_word(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                       "0123456789_-./:,+=@%") == std::string::npos;
+  return plain ? s : shell_quote(s);
 }
 
 /// NAME=VALUE with VALUE quoted for the shell when it needs it.
 std::string quoted_variable(const std::string& kv) {
   const auto eq = kv.find('=');
   const std::string value = kv.substr(eq + 1);
-  const bool plain = value.find_first_not_of(
-                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                         "0123456789_-./:,+=@%") == std::string::npos;
-  return plain ? kv : kv.substr(0, eq + 1) + shell_quote(value);
+  return kv.substr(0, eq + 1) + (value.empty() ? value : shell_word(value));
+}
+
+std::string& the_repro_program() {
+  static std::string program = "flushcheck";
+  return program;
+}
+
+/// Whether `flushcheck`, looked up on PATH as a shell does, is BINARY.
+bool on_path_as_flushcheck(const std::string& binary) {
+  struct stat want {};
+  const char* path = std::getenv("PATH");
+  if (path == nullptr || ::stat(binary.c_str(), &want) != 0) return false;
+  std::string dirs = path;
+  for (std::size_t from = 0; from <= dirs.size();) {
+    std::size_t colon = dirs.find(':', from);
+    if (colon == std::string::npos) colon = dirs.size();
+    std::string dir = dirs.substr(from, colon - from);
+    std::string candidate = (dir.empty() ? "." : dir) + "/flushcheck";
+    struct stat st {};
+    if (::access(candidate.c_str(), X_OK) == 0 && ::stat(candidate.c_str(), &st) == 0)
+      return st.st_dev == want.st_dev && st.st_ino == want.st_ino;  // the first one found runs
+    from = colon + 1;
+  }
+  return false;
 }
 
 }  // namespace
 
+void set_repro_program(const std::string& binary) {
+  the_repro_program() =
+      binary.empty() || on_path_as_flushcheck(binary) ? "flushcheck" : shell_word(binary);
+}
+
+std::string repro_program() { return the_repro_program(); }
+
 std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
   for (const auto& kv : o.env) cmd += " " + quoted_variable(kv);
-  cmd += " flushcheck run --stdout=" + std::string(to_string(o.stdout_sink));
+  cmd += " " + repro_program() + " run --stdout=" + std::string(to_string(o.stdout_sink));
   cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
   if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
   if (o.input == stdin_kind::pty) cmd += " --stdin=pty";

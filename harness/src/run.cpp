@@ -184,6 +184,11 @@ file_id id_of(int fd) {
   return {st.st_dev, st.st_ino};
 }
 
+/// Sinks a reader reads while the program runs (a file is read after it).
+bool streaming_kind(sink_kind k) {
+  return k == sink_kind::pipe || k == sink_kind::pty || k == sink_kind::pty_cooked;
+}
+
 class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
@@ -194,7 +199,15 @@ class run_loop {
       throw usage_error("--reader=" + o.reader.text() +
                         " with --stdin=pty: closing the stdout pty would close the terminal the "
                         "input is typed into");
+    if (o.reader.what != reader_policy::kind::prompt && !streaming_kind(o.stdout_sink))
+      throw usage_error("--reader=" + o.reader.text() +
+                        " with --stdout=" + std::string(to_string(o.stdout_sink)) +
+                        ": only a pipe or a pty is read while the program runs");
     out_.set_reader(o.reader);
+    if (o.on_output) {
+      out_.observe([this](std::string_view b) { o_.on_output(1, b); });
+      if (err_) err_->observe([this](std::string_view b) { o_.on_output(2, b); });
+    }
     for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
       if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);
       if (s != nullptr && o.nonblock) s->set_child_nonblocking();
@@ -429,8 +442,7 @@ class run_loop {
     else
       obs.err.sink = "stdout";
     obs.markers = std::move(markers_);
-    obs.notes = buffering_notes(o_.env);
-    obs.notes.insert(obs.notes.end(), notes_.begin(), notes_.end());
+    obs.notes = std::move(notes_);
     return obs;
   }
 
@@ -478,30 +490,6 @@ std::vector<std::string> current_environment() {
   std::vector<std::string> env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) env.emplace_back(*e);
   return env;
-}
-
-std::vector<std::string> buffering_notes(const std::vector<std::string>& env) {
-  static const std::pair<const char*, const char*> k_vars[] = {
-      {"PYTHONUNBUFFERED", "Python's stdout and stderr are unbuffered"},
-      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)"},
-      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)"},
-      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)"},
-      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)"},
-      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect"},
-      {"GLOG_logbuflevel", "glog buffers records up to this level"},
-      {"GLOG_logbufsecs", "glog flushes its buffered records this often"},
-      {"GLOG_logtostderr", "glog writes to stderr instead of files"},
-      {"GLOG_alsologtostderr", "glog also writes to stderr"},
-      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment"},
-  };
-  std::vector<std::string> notes;
-  for (const auto& kv : env) {
-    auto eq = kv.find('=');
-    std::string name = kv.substr(0, eq);
-    for (auto [var, why] : k_vars)
-      if (name == var) notes.push_back(kv + ": " + why);
-  }
-  return notes;
 }
 
 }  // namespace flushcheck

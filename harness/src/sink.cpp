@@ -5,30 +5,18 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include "file_system.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/pty.hpp"
+#include "parse_number.hpp"
 
 namespace flushcheck {
 
 namespace {
-// The table remove_temporary_files() reads from a signal handler: a path
-// is written, then its slot marked in use (release); the handler reads the
-// mark (acquire), then the path.
-constexpr int k_slots = 64;
-char g_paths[k_slots][512];
-std::atomic<bool> g_in_use[k_slots];
-
-std::string temp_dir() {
-  const char* t = std::getenv("TMPDIR");
-  return t != nullptr && *t != '\0' ? t : "/tmp";
-}
 
 /// rate=N reads once it has earned 10 ms of its rate (at least a byte, at
 /// most 64 KiB): ~100 reads a second, not one per byte.
@@ -36,39 +24,13 @@ std::uint64_t rate_batch(std::uint64_t n) { return std::clamp<std::uint64_t>(n /
 
 }  // namespace
 
-void remove_temporary_files() noexcept {
-  for (int i = 0; i < k_slots; ++i)
-    if (g_in_use[i].load(std::memory_order_acquire)) ::unlink(g_paths[i]);
+std::size_t parse_pipe_size(std::string_view text) {
+  auto n = detail::parse_number(text, 1, std::uint64_t{1} << 30, true);
+  if (!n)
+    throw usage_error("--pipe-size=" + std::string(text) +
+                      ": expected bytes from 1 to 1G (a K, M or G suffix: 2^10, 2^20, 2^30)");
+  return static_cast<std::size_t>(*n);
 }
-
-namespace detail {
-
-listed_path::listed_path(const std::string& path) noexcept {
-  if (path.size() >= sizeof g_paths[0]) return;  // not listed: removed only at the sink's end
-  static std::mutex mu;                          // slots are taken by threads, not handlers
-  std::lock_guard lock(mu);
-  for (int i = 0; i < k_slots; ++i)
-    if (!g_in_use[i].load(std::memory_order_relaxed)) {
-      std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
-      g_in_use[i].store(true, std::memory_order_release);
-      slot_ = i;
-      return;
-    }
-}
-
-listed_path& listed_path::operator=(listed_path&& o) noexcept {
-  if (this != &o) {
-    if (slot_ >= 0) g_in_use[slot_].store(false, std::memory_order_release);
-    slot_ = std::exchange(o.slot_, -1);
-  }
-  return *this;
-}
-
-listed_path::~listed_path() {
-  if (slot_ >= 0) g_in_use[slot_].store(false, std::memory_order_release);
-}
-
-}  // namespace detail
 
 sink sink::open(sink_kind kind, keep_policy keep) {
   sink s;

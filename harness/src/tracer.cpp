@@ -90,6 +90,12 @@ struct cut_state {
   bool returned = false;                // after-write:N: the N-th call has returned
   std::unordered_set<pid_t> in_flight;  // entered before the N-th, not yet returned
   std::vector<std::pair<pid_t, detail::decoded_call>> held;  // entered after it
+  struct stopped_call {
+    detail::decoded_call call;
+    int dest;
+    std::size_t event;  // index in summary.events, or past its end (dropped)
+  };
+  std::optional<stopped_call> stopped;  // write:N: the N-th call, not counted
 };
 
 struct tracer::state {
@@ -133,6 +139,12 @@ struct tracer::state {
         .count();
   }
   bool cutting() const { return opt.kill.needs_tracer(); }
+  /// A destination whose writes write:N counts and time_writes times:
+  /// stdout's sink, or stderr's for a plan on stderr (kill_plan::on_stderr).
+  bool observes(const std::string& role) const {
+    return opt.kill.on_stderr ? role == "stderr" || role == "stdout+stderr"
+                              : role.starts_with("stdout");
+  }
 
   void main(spawn_request req, std::promise<pid_t>& started);
   pid_t start(spawn_request& req);
@@ -155,6 +167,8 @@ struct tracer::state {
   }
   bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
   bool account(pid_t p, const detail::decoded_call& c);
+  bool count(pid_t p, const detail::decoded_call& c, int d, std::size_t event);
+  void count_rerun(pid_t p);
   void count_write(destination_counters& d, std::int64_t bytes);
   void update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs);
   void keep_child_traced(pid_t p, user_regs_struct& regs);
@@ -348,7 +362,10 @@ void tracer::state::forget_fd(int lo, int hi) {
 void tracer::state::on_syscall(pid_t p) {
   user_regs_struct regs{};
   if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) != 0) return;  // gone (SIGKILL)
-  if (is_rewound_rerun(p, regs)) return resume(p, false);
+  if (is_rewound_rerun(p, regs)) {
+    count_rerun(p);
+    return resume(p, stop_at_exit(p));
+  }
   auto call = detail::decode_call(p, regs);
   if (!call) return resume(p, false);
   if (must_hold(p, *call)) {
@@ -377,7 +394,7 @@ void tracer::state::inject(pid_t p, detail::decoded_call& c, user_regs_struct& r
 /// Whether the next observed write to destination D is the write:N cut's.
 bool tracer::state::is_cut_call(const destination_counters& d) const {
   return opt.kill.when == kill_plan::when_kind::write && cut.at == cut_state::phase::before &&
-         d.role.starts_with("stdout") && observed_writes + 1 == opt.kill.n;
+         observes(d.role) && observed_writes + 1 == opt.kill.n;
 }
 
 /// An observed write after the N-th waits while the cut is under way, and
@@ -385,13 +402,12 @@ bool tracer::state::is_cut_call(const destination_counters& d) const {
 bool tracer::state::must_hold(pid_t p, const detail::decoded_call& c) {
   if (cut.at == cut_state::phase::before || !is_write_family(c.call)) return false;
   int d = destination(p, c.fd);
-  if (d < 0 || !summary.destinations[static_cast<std::size_t>(d)].role.starts_with("stdout"))
-    return false;
+  if (d < 0 || !observes(summary.destinations[static_cast<std::size_t>(d)].role)) return false;
   return cut.at == cut_state::phase::waiting || signal_ends_process(p, opt.kill.signal);
 }
 
 /// The call rewound by a write:N cut, made again after a caught signal's
-/// handler: it was counted once already.
+/// handler: it was logged at the cut (count_rerun counts it now).
 bool tracer::state::is_rewound_rerun(pid_t p, const user_regs_struct& regs) {
   auto it = rewound.find(p);
   if (it == rewound.end()) return false;
@@ -403,16 +419,32 @@ bool tracer::state::is_rewound_rerun(pid_t p, const user_regs_struct& regs) {
 }
 
 /// Counts the call (per destination, totals, event log); true if it is a
-/// write to stdout's sink, the calls write:N counts.
+/// write to the observed sink (observes), the calls write:N counts. The
+/// write:N cut's call is logged but not counted: it is stopped at its entry
+/// and never runs, unless a caught signal's handler returns and it is made
+/// then (count_rerun).
 bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
-  int d = destination(p, c.fd);
-  auto i = static_cast<std::size_t>(c.call);
-  ++summary.totals[i];
+  const int d = destination(p, c.fd);
   std::size_t event = summary.events.size();
   if (event < k_max_events)
     summary.events.push_back({now_us(), p, c.call, c.fd, c.bytes, d});
   else
     event = SIZE_MAX, ++summary.events_dropped;
+  if (d >= 0 && is_write_family(c.call) &&
+      is_cut_call(summary.destinations[static_cast<std::size_t>(d)])) {
+    cut.stopped = {c, d, event};
+    if (event != SIZE_MAX) summary.events[event].stopped = true;
+    summary.stopped = trace_event{now_us(), p, c.call, c.fd, c.bytes, d};
+    summary.stopped->stopped = true;
+    return true;
+  }
+  return count(p, c, d, event);
+}
+
+/// Adds a call that runs to the counts; true if it is a write to the observed sink.
+bool tracer::state::count(pid_t p, const detail::decoded_call& c, int d, std::size_t event) {
+  const auto i = static_cast<std::size_t>(c.call);
+  ++summary.totals[i];
   if (d < 0) return false;
   auto& dest = summary.destinations[static_cast<std::size_t>(d)];
   ++dest.calls[i];
@@ -422,9 +454,19 @@ bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
     results[p] = {d, event};
   else
     count_write(dest, c.bytes);
-  bool out = dest.role.starts_with("stdout");
-  if (out && opt.time_writes && event != SIZE_MAX) timed[p] = event;
-  return out;
+  const bool observed = observes(dest.role);
+  if (observed && opt.time_writes && event != SIZE_MAX) timed[p] = event;
+  return observed;
+}
+
+/// The call a write:N cut stopped, made again after a caught signal's
+/// handler returned: it runs now, and is counted.
+void tracer::state::count_rerun(pid_t p) {
+  if (!cut.stopped) return;
+  const auto s = *std::exchange(cut.stopped, std::nullopt);
+  if (s.event < summary.events.size()) summary.events[s.event].stopped = false;
+  summary.stopped.reset();
+  count(p, s.call, s.dest, s.event);
 }
 
 void tracer::state::count_write(destination_counters& d, std::int64_t bytes) {
@@ -498,7 +540,7 @@ void tracer::state::take_result(pid_t p) {
   results.erase(it);
 }
 
-/// time_writes: when a write to stdout's sink returned, and what.
+/// time_writes: when a write to the observed sink returned, and what.
 void tracer::state::take_return_time(pid_t p) {
   auto it = timed.find(p);
   if (it == timed.end()) return;

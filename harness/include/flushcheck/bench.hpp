@@ -5,6 +5,7 @@
 /// its write-family calls, exactly. A suite is rows, the seed's claims with
 /// what this machine says of them, and plots; the reporters of
 /// bench_report.hpp turn the value into text, JSON, HTML and Markdown.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -108,6 +109,8 @@ struct bench_options {
   target_set default_set;
   int repeat = 3;
   bool quick = false;  ///< small sizes: every suite in a few seconds
+  /// Each run's deadline: a program still running then is killed, its row FAILED.
+  std::chrono::milliseconds timeout{120000};
   /// The `program` suite's program and its arguments (it speaks the bench
   /// protocol of targets/bench/bench_line.h); empty: no such suite.
   std::vector<std::string> program;

@@ -5,6 +5,7 @@
 /// 8 MiB, so that an output up to 16 MiB is kept whole).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -29,6 +30,9 @@ class capture {
   explicit capture(keep_policy policy = {});
 
   void append(std::string_view bytes);
+  /// Calls F with every byte as it arrives, whatever is kept (a caller that
+  /// compares or spools the whole stream in bounded memory).
+  void observe(std::function<void(std::string_view)> f) { observer_ = std::move(f); }
 
   /// Every byte that arrived.
   std::uint64_t total() const noexcept { return total_; }
@@ -49,6 +53,7 @@ class capture {
   void append_tail(std::string_view bytes);
 
   keep_policy policy_;
+  std::function<void(std::string_view)> observer_;
   std::uint64_t total_ = 0;
   std::string head_;
   std::string tail_;            // a ring of tail_room() bytes once full

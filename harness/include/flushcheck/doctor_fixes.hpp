@@ -1,7 +1,8 @@
 #pragma once
 /// The doctor's fixes: one table of changes (a variable, an interpreter flag,
-/// a line loaded into a runtime, stdbuf, a terminal), each tried by running
-/// the whole diagnosis again with it (doctor_fixes.cpp).
+/// a line loaded into a runtime, a well-known program's own switch, stdbuf,
+/// a terminal), each tried by running the whole diagnosis again with it
+/// (doctor_fixes.cpp).
 #include <string>
 #include <vector>
 
@@ -19,9 +20,11 @@ struct doctor_fix {
   std::string result;  ///< "no line lost or late ...", "still loses 3 lines (...)"
 };
 
-/// Each fix of the table that applies to KIND, tried with the whole
-/// diagnosis (none when FOUND shows nothing lost or late), those that help first.
+/// Each fix of the table that applies to KIND and to a stream whose
+/// diagnosis in FOUND shows something lost, late or held, tried with every
+/// diagnosis of FOUND again (none when all are safe or without a verdict),
+/// those that help first.
 std::vector<doctor_fix> try_fixes(const doctor_options& o, const program_kind& kind,
-                                  const diagnosis& found);
+                                  const std::vector<diagnosis>& found);
 
 }  // namespace flushcheck

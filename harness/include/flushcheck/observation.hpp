@@ -62,7 +62,9 @@ struct observation {
   stream_observation out;
   stream_observation err;
   std::vector<marker_event> markers;
-  std::vector<std::string> notes;  ///< environment that changes buffering, held-open sinks
+  /// What the run saw that a reader should know (held-open sinks, killed
+  /// leftovers); the CLI adds the environment's buffering variables.
+  std::vector<std::string> notes;
   std::int64_t duration_us = 0;
   std::optional<trace_summary> trace;  ///< with run_options::trace
 };

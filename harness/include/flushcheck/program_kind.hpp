@@ -30,6 +30,9 @@ std::optional<elf_info> read_elf(const std::string& path);
 struct program_kind {
   std::string path;         ///< the resolved program
   std::string interpreter;  ///< a script's interpreter, resolved ("" for an ELF)
+  /// What its `#!` line gives the interpreter before the script ("-f" of
+  /// "#!/usr/bin/awk -f"; env -S splits its words), to run it the same way.
+  std::vector<std::string> interpreter_args;
   /// The runtime the program (or its interpreter) is, if flushcheck knows it
   /// (python, node, perl, ruby, java); nullopt for C, C++ and the unknown.
   std::optional<lang> runtime;
@@ -39,11 +42,24 @@ struct program_kind {
   /// One line for people: "a Python script run by /usr/bin/python3.11
   /// (dynamic, glibc)", "an ELF program (static)".
   std::string describe() const;
+  /// The file name of what runs: the interpreter's for a script ("mawk"
+  /// for "#!/usr/bin/awk -f" where awk is mawk), else the program's.
+  std::string name() const;
+  /// An ELF program that is no runtime flushcheck knows and no shell: a C or
+  /// C++ program (it starts no Python, say).
+  bool is_native() const;
 };
 
 /// Identifies ARGV (argv[0] resolved on ENV's PATH; `env NAME` shebangs and
 /// `python3 script.py` style command lines are followed). Throws spawn_error
 /// if argv[0] is not found or not executable.
 program_kind identify(const std::vector<std::string>& argv, const std::vector<std::string>& env);
+
+/// Variables in ENV that change buffering (PYTHONUNBUFFERED, _STDBUF_O,
+/// LD_PRELOAD, ...), one note each, worded as what they affect; those only
+/// another runtime reads are left out for a program of KIND (nullptr: not
+/// known, none left out).
+std::vector<std::string> buffering_notes(const std::vector<std::string>& env,
+                                         const program_kind* kind);
 
 }  // namespace flushcheck

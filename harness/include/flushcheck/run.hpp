@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "flushcheck/fault_plan.hpp"
@@ -53,6 +54,10 @@ struct run_options {
   /// Called with the child's pid (= its process group) right after it starts,
   /// e.g. so that a signal handler of the caller can kill the group.
   std::function<void(int)> on_spawn;
+  /// Called with every byte a reader gets, as it arrives, and the program's
+  /// fd it came from (1, or 2 for stderr on a sink of its own), whatever
+  /// KEEP keeps: explore compares whole outputs in bounded memory this way.
+  std::function<void(int fd, std::string_view bytes)> on_output;
 };
 
 /// Throws spawn_error if the program cannot start, harness_error on OS failure.
@@ -60,9 +65,5 @@ observation run(const run_options& options);
 
 /// This process's environment, "NAME=value".
 std::vector<std::string> current_environment();
-
-/// Variables in ENV that change buffering (PYTHONUNBUFFERED, _STDBUF_O,
-/// LD_PRELOAD, ...), one note each.
-std::vector<std::string> buffering_notes(const std::vector<std::string>& env);
 
 }  // namespace flushcheck

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,31 +14,14 @@
 #include "flushcheck/observation.hpp"
 #include "flushcheck/reader_policy.hpp"
 #include "flushcheck/sink_kind.hpp"
+#include "flushcheck/temporary.hpp"
 #include "flushcheck/unique_fd.hpp"
 
 namespace flushcheck {
 
-/// Removes the file sinks' temporary files that exist now. Async-signal-safe:
-/// for the CLI's handler of SIGINT, SIGTERM and SIGHUP, so that an
-/// interrupted run leaves no flushcheck-sink-* file (with captured output)
-/// behind.
-void remove_temporary_files() noexcept;
-
-namespace detail {
-/// A temporary file's path, listed where remove_temporary_files() finds it
-/// while this lives (a slot in a fixed table: no allocation in the handler).
-class listed_path {
- public:
-  listed_path() noexcept = default;
-  explicit listed_path(const std::string& path) noexcept;
-  listed_path(listed_path&& o) noexcept : slot_(std::exchange(o.slot_, -1)) {}
-  listed_path& operator=(listed_path&& o) noexcept;
-  ~listed_path();
-
- private:
-  int slot_ = -1;
-};
-}  // namespace detail
+/// --pipe-size's TEXT: bytes from 1 to 1 GiB, with a K, M or G suffix as
+/// --keep and --reader=rate= take them. Throws usage_error.
+std::size_t parse_pipe_size(std::string_view text);
 
 class sink {
  public:
@@ -63,6 +47,8 @@ class sink {
   /// the program's write calls took, whatever the scheduler does at its exit
   /// (a descendant that still holds the pty is read until it closes it).
   void program_ended() noexcept { child_.reset(); }
+  /// Calls F with every byte the reader gets (capture::observe).
+  void observe(std::function<void(std::string_view)> f) { capture_.observe(std::move(f)); }
   /// The fd to poll for data, or -1 (file, null, full, or at end of data).
   int reader_fd() const noexcept { return reader_.get(); }
   /// How the reader reads (pipe, pty). A paused reader reads nothing until

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct trace_event {
   /// returned (-1: not timed, or it never returned) and what (-errno on failure).
   std::int64_t returned_us = -1;
   std::int64_t result = 0;
+  /// A write:N cut stopped this call at its entry: it never ran, and is in
+  /// no count (trace_summary::stopped).
+  bool stopped = false;
 };
 
 /// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
@@ -48,6 +52,10 @@ struct trace_summary {
   std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
   std::vector<fault_result> faults;                      ///< one per fault plan, in the order given
   bool writes_timed = false;  ///< tracer_options::time_writes: returns are in the event log
+  /// The call a write:N cut stopped at its entry: it never ran, so it is in
+  /// none of the counts above (a caught signal's handler that returns makes
+  /// it run after all: then it is counted, and this is empty).
+  std::optional<trace_event> stopped;
 
   /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
   /// when stderr shares it) and to stderr's own sink (role "stderr").
@@ -60,6 +68,29 @@ struct trace_summary {
   /// Was E a call on stdout's sink (role "stdout" or "stdout+stderr")?
   bool on_stdout(const trace_event& e) const {
     return e.dest >= 0 && destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
+  }
+  /// Was E a call on stderr's sink (role "stderr" or "stdout+stderr")?
+  bool on_stderr(const trace_event& e) const {
+    if (e.dest < 0) return false;
+    const std::string& role = destinations[static_cast<std::size_t>(e.dest)].role;
+    return role == "stderr" || role == "stdout+stderr";
+  }
+  /// on_stderr(E) or on_stdout(E): the sink of one stream (kill_plan::on_stderr).
+  bool on_stream(const trace_event& e, bool stderr_stream) const {
+    return stderr_stream ? on_stderr(e) : on_stdout(e);
+  }
+  /// Write-family calls to one stream's sink (stdout+stderr counts for both).
+  std::int64_t write_calls_to(bool stderr_stream) const {
+    return stderr_stream ? sum_with_role("stderr", "stdout+stderr",
+                                         [](const auto& d) { return d.write_calls; })
+                         : stdout_write_calls();
+  }
+  /// Calls of kind C to one stream's sink.
+  std::int64_t calls_to(traced_call c, bool stderr_stream) const {
+    return stderr_stream
+               ? sum_with_role("stderr", "stdout+stderr",
+                               [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; })
+               : stdout_calls(c);
   }
   /// Calls of kind C, of any family (fsync, close, ...), to stdout's sink.
   std::int64_t stdout_calls(traced_call c) const {

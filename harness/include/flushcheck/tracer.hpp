@@ -24,12 +24,15 @@ namespace flushcheck {
 using file_id = std::pair<dev_t, ino_t>;
 
 struct tracer_options {
-  kill_plan kill;                  ///< write:N and after-write:N are done by the tracer
+  /// write:N and after-write:N are done by the tracer; its on_stderr says
+  /// which sink they count (and time_writes times), with a cut or without.
+  kill_plan kill;
   std::vector<fault_plan> faults;  ///< injected at the entry of the calls they select
   file_id stdout_id{0, 0};         ///< the stdout sink: write:N counts calls to it
   file_id stderr_id{0, 0};
-  /// Stop each write to the stdout sink at its exit too (one more stop per
-  /// write): the event log gets when it returned and its result.
+  /// Stop each write to the observed sink (stdout's, or stderr's for
+  /// kill.on_stderr) at its exit too (one more stop per write): the event
+  /// log gets when it returned and its result.
   bool time_writes = false;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };

@@ -1,0 +1,73 @@
+// The CLI's interrupt thread (interrupts.hpp). A thread of its own, not a
+// signal handler: the clean-up reads /proc and waits for what it killed,
+// which a handler may not do, and a run's descendants that left its process
+// group are found only once their parent is dead and reaped.
+#include "interrupts.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <thread>
+
+#include "flushcheck/child.hpp"
+#include "flushcheck/temporary.hpp"
+
+namespace flushcheck::cli {
+
+namespace {
+
+std::atomic<int> g_child_group{0};
+
+sigset_t interrupt_signals() {
+  sigset_t set;
+  ::sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaddset(&set, sig);
+  return set;
+}
+
+/// What the CLI's other threads print from now on (a run the kill below
+/// ended, reported as if it had ended so) goes nowhere: an interrupted CLI
+/// prints no report.
+void silence_reports() {
+  const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null < 0) return;
+  ::dup2(null, 1);
+  ::dup2(null, 2);
+  ::close(null);
+}
+
+[[noreturn]] void clean_up_and_die(int sig) {
+  silence_reports();
+  if (const int group = g_child_group.load(); group > 0) ::kill(-group, SIGKILL);
+  kill_adopted_orphans();  // the child, then what it left behind, generation by generation
+  remove_temporary_files();
+  ::signal(sig, SIG_DFL);
+  sigset_t just;
+  ::sigemptyset(&just);
+  ::sigaddset(&just, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &just, nullptr);
+  ::raise(sig);
+  ::_exit(128 + sig);  // not reached: the signal's default action ends the process
+}
+
+}  // namespace
+
+void guard_interrupts() {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // kill_adopted_orphans finds what left the group
+  const sigset_t set = interrupt_signals();
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  std::thread([set] {
+    int sig = 0;
+    while (::sigwait(&set, &sig) != 0) {
+    }
+    clean_up_and_die(sig);
+  }).detach();
+}
+
+void remember_child(int pid) { g_child_group.store(pid); }
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,18 @@
+#pragma once
+// Ctrl-C, a kill of the CLI or a closed terminal (SIGINT, SIGTERM, SIGHUP)
+// leaves nothing behind: not the running program's process group, not a
+// descendant that left it (setsid), not a temporary file or directory.
+
+namespace flushcheck::cli {
+
+/// Blocks SIGINT, SIGTERM and SIGHUP in this thread (and so in every thread
+/// started after it: call it first in main) and starts the one thread that
+/// takes them: it kills the running child's group and every process this
+/// one has adopted (the CLI is a child subreaper), removes the temporary
+/// paths, and then dies of the signal, as the CLI would have.
+void guard_interrupts();
+
+/// The process group of the run in progress (0: none), for that thread.
+void remember_child(int pid);
+
+}  // namespace flushcheck::cli

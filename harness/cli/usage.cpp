@@ -1,0 +1,58 @@
+#include "usage.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace flushcheck::cli {
+
+namespace {
+
+/// Levenshtein distance: the edits from A to B.
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+bool has_double_dash(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--") == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> unknown_verb(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return std::nullopt;  // an option: CLI11 says what is wrong
+  const std::string word = argv[1];
+  std::string verbs, closest;
+  std::size_t best = 3;  // at most two edits away: a typo, not another word
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    const std::string& name = sub->get_name();
+    if (name == word) return std::nullopt;
+    verbs += (verbs.empty() ? "" : ", ") + name;
+    if (std::size_t d = distance(word, name); d < best) best = d, closest = name;
+  }
+  return "'" + word + "' is not a verb (" + verbs + ")" +
+         (closest.empty() ? "" : ": did you mean " + closest + "?");
+}
+
+std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
+  std::string text = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && !has_double_dash(argc, argv))
+    text += std::string(": the program and its arguments follow --, as in flushcheck ") +
+            (argc > 1 ? argv[1] : "run") + " -- python3 -c CODE";
+  return text;
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,37 @@
+#pragma once
+/// Temporary files and directories of the harness (a file sink's file, a
+/// gate's log directory): where they go, and the list of those that exist,
+/// so that an interrupted CLI removes them (remove_temporary_files).
+#include <string>
+
+namespace flushcheck {
+
+/// Where temporary files go: $TMPDIR if it is set and not empty, else /tmp.
+std::string temp_dir();
+
+/// Removes every listed temporary file, and every listed directory with all
+/// it holds, that exists now. For the CLI's interrupt thread (SIGINT,
+/// SIGTERM, SIGHUP): an interrupted run leaves no flushcheck-* path behind.
+void remove_temporary_files() noexcept;
+
+namespace detail {
+/// A temporary path, listed where remove_temporary_files() finds it while
+/// this lives. Its owner removes it as usual; the list is for interrupts.
+class listed_path {
+ public:
+  listed_path() noexcept = default;
+  /// DIRECTORY: removed with what it holds.
+  explicit listed_path(const std::string& path, bool directory = false);
+  listed_path(listed_path&& o) noexcept;
+  listed_path& operator=(listed_path&& o) noexcept;
+  listed_path(const listed_path&) = delete;
+  listed_path& operator=(const listed_path&) = delete;
+  ~listed_path();
+
+ private:
+  void unlist() noexcept;
+  long id_ = -1;
+};
+}  // namespace detail
+
+}  // namespace flushcheck

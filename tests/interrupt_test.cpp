@@ -1,0 +1,165 @@
+// Ctrl-C, a kill of the CLI or a hang-up (SIGINT, SIGTERM, SIGHUP) leaves
+// nothing behind: not the program, not a descendant that left its process
+// group (setsid), not a temporary file or a gate's log directory.
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cli_runner.hpp"
+
+extern char** environ;
+
+namespace flushcheck {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// Starts ARGV with ENV ("NAME=value" each), as a shell starts a command,
+/// its stdout into the file OUT.
+pid_t start(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+            const std::string& out) {
+  std::vector<char*> a, e;
+  for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+  for (const auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
+  a.push_back(nullptr);
+  e.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  ::posix_spawn_file_actions_init(&actions);
+  ::posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = -1;
+  EXPECT_EQ(::posix_spawn(&pid, a[0], &actions, nullptr, a.data(), e.data()), 0);
+  ::posix_spawn_file_actions_destroy(&actions);
+  return pid;
+}
+
+std::string contents(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Waits (10 s at most) until DONE holds.
+bool eventually(const std::function<bool()>& done) {
+  for (int i = 0; i < 200; ++i) {
+    if (done()) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return done();
+}
+
+/// A live (not zombie) process whose command line is exactly ARGV, or 0.
+pid_t process_with(const std::vector<std::string>& argv) {
+  std::string want;
+  for (const auto& a : argv) want += a + '\0';
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmd(entry.path() / "cmdline");
+    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    if (line != want) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    if (close != std::string::npos && text.size() > close + 2 && text[close + 2] != 'Z')
+      return std::stoi(pid);
+  }
+  return 0;
+}
+
+struct interrupt_case {
+  int sig;
+  const char* sink;
+  bool traced;
+};
+
+void PrintTo(const interrupt_case& c, std::ostream* os) {
+  *os << ::strsignal(c.sig) << " " << c.sink << (c.traced ? " traced" : "");
+}
+
+class interrupted_run : public ::testing::TestWithParam<interrupt_case> {};
+
+TEST_P(interrupted_run, leaves_no_process_that_left_the_group) {
+  const auto [sig, sink, traced] = GetParam();
+  // A seconds value no other process has: the grandchild is found by it.
+  const std::string seconds = std::to_string(3000 + sig) + "." + std::to_string(::getpid());
+  std::vector<std::string> argv = {FLUSHCHECK_TARGET_FLUSHCHECK, "run",
+                                   std::string("--stdout=") + sink, "--timeout=60000"};
+  if (traced) argv.push_back("--trace");
+  argv.insert(argv.end(),
+              {"--", "/bin/sh", "-c",
+               "setsid sleep " + seconds + " & echo m >&3; read x <&3; while :; do echo x; done"});
+  const std::string tmp = test_path("tmp");
+  std::filesystem::create_directory(tmp);
+  auto env = clean_environment();
+  env.push_back("TMPDIR=" + tmp);
+  const pid_t cli = start(argv, env, test_path("run.out"));
+  ASSERT_GT(cli, 0);
+  ASSERT_TRUE(eventually([&] {
+    return process_with({"sleep", seconds}) != 0;
+  })) << "the setsid grandchild never started";
+  ASSERT_EQ(::kill(cli, sig), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(cli, &status, 0), cli);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "status " << status;
+  const bool gone = eventually([&] { return process_with({"sleep", seconds}) == 0; });
+  if (pid_t left = process_with({"sleep", seconds})) ::kill(left, SIGKILL);
+  EXPECT_TRUE(gone) << "sleep " << seconds << " outlived the interrupted CLI";
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "a temporary file was left in " << tmp;
+  EXPECT_EQ(contents(test_path("run.out")), "") << "an interrupted run reports nothing";
+}
+
+std::string case_name(const ::testing::TestParamInfo<interrupt_case>& p) {
+  const char* sig = p.param.sig == SIGINT ? "INT" : p.param.sig == SIGTERM ? "TERM" : "HUP";
+  return std::string(sig) + "_" + p.param.sink + (p.param.traced ? "_traced" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(cli, interrupted_run,
+                         ::testing::Values(interrupt_case{SIGINT, "file", false},
+                                           interrupt_case{SIGTERM, "pty", false},
+                                           interrupt_case{SIGHUP, "pipe", false},
+                                           interrupt_case{SIGINT, "file", true}),
+                         case_name);
+
+// A gate interrupted while its case runs removes the case's log directory.
+TEST(cli, an_interrupted_gate_leaves_no_log_directory) {
+  for (int sig : {SIGINT, SIGTERM}) {
+    const std::string tmp = test_path("tmp" + std::to_string(sig));
+    std::filesystem::create_directory(tmp);
+    const std::string file = test_path("slow" + std::to_string(sig) + ".toml");
+    std::ofstream(file) << "[[case]]\nname = \"slow\"\ncommand = [\"sh\", \"-c\", "
+                           "\"echo rec 0 > \\\"$FLUSHCHECK_LOG_DIR/app.log\\\"; sleep 60\"]\n"
+                           "[[case.expect]]\nexit_code = 0\n";
+    auto env = clean_environment();
+    env.push_back("TMPDIR=" + tmp);
+    const std::string out = test_path("gate" + std::to_string(sig) + ".out");
+    const pid_t cli = start({FLUSHCHECK_TARGET_FLUSHCHECK, "gate", file}, env, out);
+    ASSERT_GT(cli, 0);
+    auto log_written = [&] {
+      for (const auto& d : std::filesystem::directory_iterator(tmp))
+        if (std::filesystem::exists(d.path() / "app.log")) return true;
+      return false;
+    };
+    ASSERT_TRUE(eventually(log_written)) << "the case never wrote its log";
+    ASSERT_EQ(::kill(cli, sig), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(cli, &status, 0), cli);
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "status " << status;
+    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "left in " << tmp;
+    EXPECT_EQ(contents(out), "") << "an interrupted gate reports no case";
+  }
+}
+
+}  // namespace
+}  // namespace flushcheck
