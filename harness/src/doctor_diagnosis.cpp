@@ -110,6 +110,8 @@ std::vector<std::size_t> line_writes(const std::vector<write_end>& ends, std::st
 /// the pty run's own clock, whatever S's run's speed. Nor did it wait longer
 /// than W's time on S's clock less P(j): a run that is slower than the
 /// pty's as a whole (more writes, each a tracer stop) is not late for it.
+/// A line written by itself, with more writes to come, waited for nothing
+/// (the program wrote it before it went on to the next): not late.
 std::int64_t lateness_us(const doctor_sink& pty, const std::vector<write_end>& pty_ends,
                          const doctor_sink& s, const std::vector<write_end>& s_ends) {
   const auto p = line_writes(pty_ends, pty.output().data);
@@ -118,6 +120,7 @@ std::int64_t lateness_us(const doctor_sink& pty, const std::vector<write_end>& p
   for (std::size_t j = 0; j < std::min(p.size(), q.size()); ++j) {
     const std::size_t k =
         static_cast<std::size_t>(std::upper_bound(q.begin(), q.end(), q[j]) - q.begin()) - 1;
+    if (k == j && q[j] + 1 < s_ends.size()) continue;  // written alone, and not at the end
     const std::int64_t produced = pty_ends[p[j]].t_us;
     const std::int64_t next =
         k + 1 < p.size() ? pty_ends[p[k + 1]].t_us : pty.reference.duration_us;
