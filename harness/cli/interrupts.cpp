@@ -21,6 +21,7 @@ namespace flushcheck::cli {
 namespace {
 
 std::atomic<int> g_child_group{0};
+std::atomic<bool> g_interrupted{false};
 
 sigset_t interrupt_signals() {
   sigset_t set;
@@ -41,6 +42,7 @@ void silence_reports() {
 }
 
 [[noreturn]] void clean_up_and_die(int sig) {
+  g_interrupted.store(true);
   silence_reports();
   if (const int group = g_child_group.load(); group > 0) ::kill(-group, SIGKILL);
   kill_adopted_orphans();  // the child, then what it left behind, generation by generation
@@ -69,5 +71,12 @@ void guard_interrupts() {
 }
 
 void remember_child(int pid) { g_child_group.store(pid); }
+
+int unless_interrupted(int code) {
+  // The run the interrupt ended looks like one that ended by itself: its
+  // code is not the CLI's. Wait for the interrupt thread to end the process.
+  while (g_interrupted.load()) ::pause();
+  return code;
+}
 
 }  // namespace flushcheck::cli

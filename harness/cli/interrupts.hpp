@@ -15,4 +15,9 @@ void guard_interrupts();
 /// The process group of the run in progress (0: none), for that thread.
 void remember_child(int pid);
 
+/// CODE, the CLI's exit status; but once an interrupt is being handled,
+/// never returns: the CLI dies of the signal, not with a code of a run the
+/// interrupt ended.
+int unless_interrupted(int code);
+
 }  // namespace flushcheck::cli

@@ -82,9 +82,8 @@ int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
   return flushcheck::cli::exit_usage;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+/// The CLI: set-up, the flags, the verb.
+int run_cli(int argc, char** argv) {
   hold_closed_standard_fds();
   // Descendants that leave the program's process group (setsid) and outlive
   // their parent become ours: the run kills them at its end (child.hpp), and
@@ -139,3 +138,6 @@ int main(int argc, char** argv) {
   }
   return flushcheck::cli::exit_usage;
 }
+}  // namespace
+
+int main(int argc, char** argv) { return flushcheck::cli::unless_interrupted(run_cli(argc, argv)); }

@@ -104,28 +104,33 @@ std::vector<std::size_t> line_writes(const std::vector<write_end>& ends, std::st
 /// How late the lines of sink S came, in us: a line is late by the time
 /// between the program producing it and a write carrying it. The pty run
 /// says when the program produced each line (there it writes each when it
-/// means to). On S, line j went out in write W, with the lines up to k; the
+/// means to). On S, line j went out in write W with the lines up to k; the
 /// program made W no sooner than it produced line k and no later than line
 /// k+1 (or its end), so j waited at most P(k+1) - P(j), pty times, against
-/// the pty run's own clock, whatever S's run's speed. Nor did it wait longer
-/// than W's time on S's clock less P(j): a run that is slower than the
-/// pty's as a whole (more writes, each a tracer stop) is not late for it.
-/// A line written by itself, with more writes to come, waited for nothing
-/// (the program wrote it before it went on to the next): not late.
+/// the pty run's own clock, whatever S's run's speed. Two more bounds hold
+/// the runs' clocks side by side: from their starts (W's time on S less
+/// P(j)), and from their ends (how much sooner before its end the pty run
+/// had line j than S's run had W): each holds if the runs differ only at the
+/// other end (start-up under load, a slower whole run), so the least of
+/// the three is the lateness. A line written by itself, with more writes to
+/// come (or in a run stopped at the deadline, which has no flush at its
+/// end), waited for nothing: the program wrote it before it went on.
 std::int64_t lateness_us(const doctor_sink& pty, const std::vector<write_end>& pty_ends,
                          const doctor_sink& s, const std::vector<write_end>& s_ends) {
   const auto p = line_writes(pty_ends, pty.output().data);
   const auto q = line_writes(s_ends, s.output().data);
+  const std::int64_t pty_end = pty.reference.duration_us, s_end = s.reference.duration_us;
   std::int64_t most = 0;
   for (std::size_t j = 0; j < std::min(p.size(), q.size()); ++j) {
     const std::size_t k =
         static_cast<std::size_t>(std::upper_bound(q.begin(), q.end(), q[j]) - q.begin()) - 1;
-    if (k == j && q[j] + 1 < s_ends.size()) continue;  // written alone, and not at the end
-    const std::int64_t produced = pty_ends[p[j]].t_us;
-    const std::int64_t next =
-        k + 1 < p.size() ? pty_ends[p[k + 1]].t_us : pty.reference.duration_us;
-    const std::int64_t waited = std::min(next - produced, s_ends[q[j]].t_us - produced);
-    most = std::max(most, waited);
+    // Written alone, and no flush at the program's own end: it waited for nothing.
+    if (k == j && (q[j] + 1 < s_ends.size() || !s.ended)) continue;
+    const std::int64_t produced = pty_ends[p[j]].t_us, written = s_ends[q[j]].t_us;
+    const std::int64_t next = k + 1 < p.size() ? pty_ends[p[k + 1]].t_us : pty_end;
+    const std::int64_t from_start = written - produced;
+    const std::int64_t from_end = (pty_end - produced) - (s_end - written);
+    most = std::max(most, std::min({next - produced, from_start, from_end}));
   }
   return most;
 }
