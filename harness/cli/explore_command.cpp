@@ -64,40 +64,57 @@ std::vector<std::string> split_commas(const std::string& s) {
   return parts;
 }
 
+/// --stdout's sink kinds, comma-separated; throws usage_error.
+std::vector<sink_kind> parse_sinks(const std::string& kinds) {
+  std::vector<sink_kind> sinks;
+  for (const auto& k : split_commas(kinds)) {
+    auto s = parse_sink_kind(k);
+    if (k.empty()) throw usage_error("--stdout=" + kinds + ": an empty sink kind between commas");
+    if (!s || *s == sink_kind::full)
+      throw usage_error("--stdout=" + kinds + ": '" + k +
+                        "' is not pty, pty-cooked, pipe, file or null");
+    sinks.push_back(*s);
+  }
+  return sinks;
+}
+
+std::vector<int> parse_signals(const std::string& names) {
+  std::vector<int> signals;
+  for (const auto& name : split_commas(names)) {
+    auto sig = parse_signal(name);
+    if (!sig) throw usage_error("--signal=" + name + ": not a signal name or number");
+    signals.push_back(*sig);
+  }
+  return signals;
+}
+
+/// --faults' WHATs, each checked as the WHAT of --fault; throws usage_error.
+std::vector<std::string> parse_fault_whats(const std::string& whats) {
+  std::vector<std::string> faults;
+  for (const auto& what : split_commas(whats)) {
+    try {
+      fault_plan::parse(what + "@write:1");  // a bad WHAT is a usage error now
+    } catch (const usage_error& bad) {
+      std::string why = bad.what();
+      throw usage_error("--faults=" + what + why.substr(why.find(": ")));
+    }
+    faults.push_back(what);
+  }
+  return faults;
+}
+
 }  // namespace
 
 int explore_command::execute() {
   explore_options e;
-  e.sinks.clear();
-  for (const auto& k : split_commas(stdout_kinds)) {
-    auto s = parse_sink_kind(k);
-    if (k.empty())
-      throw usage_error("--stdout=" + stdout_kinds + ": an empty sink kind between commas");
-    if (!s || *s == sink_kind::full)
-      throw usage_error("--stdout=" + stdout_kinds + ": '" + k +
-                        "' is not pty, pty-cooked, pipe, file or null");
-    e.sinks.push_back(*s);
-  }
+  e.sinks = parse_sinks(stdout_kinds);
   if (stream != "stdout" && stream != "stderr")
     throw usage_error("--stream=" + stream + ": expected stdout or stderr");
   e.on_stderr = stream == "stderr";
-  e.signals.clear();
-  for (const auto& name : split_commas(signals)) {
-    auto sig = parse_signal(name);
-    if (!sig) throw usage_error("--signal=" + name + ": not a signal name or number");
-    e.signals.push_back(*sig);
-  }
+  e.signals = parse_signals(signals);
   if (!faults.empty()) {
-    for (const auto& what : split_commas(faults)) {
-      try {
-        fault_plan::parse(what + "@write:1");  // a bad WHAT is a usage error now
-      } catch (const usage_error& bad) {
-        std::string why = bad.what();
-        throw usage_error("--faults=" + what + why.substr(why.find(": ")));
-      }
-      e.faults.push_back(what);
-    }
-    if (app->count("--signal") == 0) e.signals.clear();
+    e.faults = parse_fault_whats(faults);
+    if (app->count("--signal") == 0) e.signals.clear();  // alone, faults replace the cuts
   }
   e.max_cuts = max_cuts;
   apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);
