@@ -98,11 +98,14 @@ TEST(gate_file, a_repro_line_runs_when_pasted) {
   EXPECT_NE(pasted.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos)
       << pasted.out.data;
 
-  auto env = clean_environment();
+  // The case's own PATH (the one its repro line gives) finds this binary.
   const std::string bin = FLUSHCHECK_TARGET_FLUSHCHECK;
-  for (auto& kv : env)
-    if (kv.starts_with("PATH=")) kv = "PATH=" + bin.substr(0, bin.rfind('/')) + ":" + kv.substr(5);
-  const std::string on_path = first_repeat_line(cli({"gate", file}, env).out);
+  const std::string with_path = gate_file_with(
+      "on_path.toml",
+      "[[case]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"exit 3\"]\nenv = "
+      "{ PATH = \"" +
+          bin.substr(0, bin.rfind('/')) + ":/usr/bin:/bin\" }\n[[case.expect]]\nexit_code = 0\n");
+  const std::string on_path = first_repeat_line(cli({"gate", with_path}).out);
   EXPECT_NE(on_path.find(" flushcheck run "), std::string::npos) << on_path;
 }
 

@@ -61,7 +61,8 @@ std::string out_of_range(const std::map<std::string, double>& values) {
   constexpr double exact = 9007199254740992.0;  // 2^53
   for (const auto& [key, v] : values) {
     const std::string shown = key + "=" + number(v);
-    if (!std::isfinite(v) || std::fabs(v) > exact) return shown + ": not a finite number";
+    if (!std::isfinite(v)) return shown + ": not a finite number";
+    if (std::fabs(v) > exact) return shown + ": beyond 2^53, where a double stops counting";
     if (key == "ns" && !(v > 0 && v <= 86400e9))
       return shown + ": not a time in nanoseconds above 0 and at most a day";
     if ((key == "ops" || key == "bytes") && (v < 0 || v != std::floor(v)))

@@ -32,6 +32,13 @@ std::size_t whole_lines_end(std::string_view data, std::size_t n) {
   return at == std::string_view::npos ? 0 : at + 1;
 }
 
+/// How many bytes A and B share from their start.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  return static_cast<std::size_t>(
+      std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first -
+      a.begin());
+}
+
 struct write_end {
   std::int64_t t_us;  ///< when the program made the call
   std::size_t end;    ///< the stream's offset after this write
@@ -185,11 +192,11 @@ run_options on_sink(const run_options& base, const doctor_sink& s) {
 
 /// Write cuts: at write:K (or after-write:K) the program had produced the
 /// output up to the end of write K.
-void judge_cuts(const explored_sink& e, const doctor_sink& pty, const run_options& base,
-                doctor_sink& s) {
+void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
+                const run_options& base, doctor_sink& s) {
   const auto ends = write_ends(s), pty_ends = write_ends(pty);
   const std::string_view pty_data = pty.output().data;
-  for (const auto& c : e.cuts) {
+  for (const auto& c : cuts) {
     if (c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
         static_cast<std::size_t>(c.cut.n) > ends.size())
       continue;
@@ -231,30 +238,47 @@ void judge_deadline(const doctor_options& o, const doctor_sink& pty, doctor_sink
   r.kill = kill_plan::at_time(o.deadline.count(), SIGTERM);
   const observation term = run(r);
   const auto& term_out = s.on_stderr ? term.err : term.out;
+  // What the TERM run wrote that the pty did not (a handler's goodbye) is no output that arrived.
   s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
-                           whole_lines_end(pty_data, term_out.data.size()), repro_command(r)));
+                           whole_lines_end(pty_data, common_prefix(pty_data, term_out.data)),
+                           repro_command(r)));
   r.kill = kill_plan::at_time(o.deadline.count(), SIGKILL);
   s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
                            whole_lines_end(pty_data, s.output().data.size()), repro_command(r)));
 }
 
 /// Held everywhere: the pty's first write carried 2 lines or more, late.
+/// Timed from the program's first traced call (the loader's first close),
+/// not from the spawn: a start-up slowed by load holds nothing; whole lines
+/// only.
 void find_held(diagnosis& d) {
   const doctor_sink& pty = d.sinks.front();
   const auto ends = write_ends(pty);
-  if (ends.empty()) return;
-  d.held_lines = lines_in(std::string_view(pty.output().data).substr(0, ends.front().end));
-  d.held_ms = ends.front().t_us / 1000;
+  if (ends.empty() || !pty.reference.trace || pty.reference.trace->events.empty()) return;
+  const std::string_view first = std::string_view(pty.output().data).substr(0, ends.front().end);
+  d.held_lines = static_cast<std::size_t>(std::count(first.begin(), first.end(), '\n'));
+  d.held_ms = (ends.front().t_us - pty.reference.trace->events.front().t_us) / 1000;
+}
+
+/// Whether the pty run is a reference for S's: S's output is a prefix of
+/// the pty's (of the part both wrote, when one of them met the deadline),
+/// both ended the same way, and neither dropped bytes (--keep: outputs past
+/// 16 MiB are not diagnosed).
+bool is_reference(const doctor_sink& pty, const doctor_sink& s) {
+  const std::string_view a = pty.output().data, b = s.output().data;
+  if (pty.ended != s.ended || pty.output().dropped > 0 || s.output().dropped > 0) return false;
+  const std::size_t both = pty.ended ? b.size() : std::min(a.size(), b.size());
+  return common_prefix(a, b) >= both && (!pty.ended || a.size() >= b.size());
 }
 
 /// The pipe's or the file's run, judged against the pty's.
-void judge_sink(const doctor_options& o, const explored_sink& e, diagnosis& d, doctor_sink& s) {
+void judge_sink(const doctor_options& o, const std::vector<explored_cut>& cuts, diagnosis& d,
+                doctor_sink& s) {
   const doctor_sink& pty = d.sinks.front();
-  const bool prefix = pty.output().data.starts_with(s.output().data);
-  d.no_reference = d.no_reference || !prefix || pty.ended != s.ended;
+  d.no_reference = d.no_reference || !is_reference(pty, s);
   if (d.no_reference) return;
   s.late_ms = lateness_us(pty, write_ends(pty), s, write_ends(s)) / 1000;
-  judge_cuts(e, pty, base_run(o), s);
+  judge_cuts(cuts, pty, base_run(o), s);
   if (s.ended)
     judge_own_end(pty, base_run(o), s);
   else
@@ -313,8 +337,9 @@ diagnosis diagnose(const doctor_options& o) {
   e.signals = {SIGKILL, SIGTERM};
   e.max_cuts = 2 * o.max_cuts;
   for (auto& explored : explore(e)) {
+    const std::vector<explored_cut> cuts = explored.cuts;  // sink_of takes the rest
     d.sinks.push_back(sink_of(std::move(explored)));
-    judge_sink(o, explored, d, d.sinks.back());
+    judge_sink(o, cuts, d, d.sinks.back());
   }
   return d;
 }

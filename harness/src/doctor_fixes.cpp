@@ -35,7 +35,7 @@ void add_interpreter_args(doctor_options& o, const program_kind& k,
   if (!k.interpreter.empty()) {
     o.argv[0] = k.path;  // the script, found on PATH: the interpreter opens it by its path
     o.argv.insert(o.argv.begin(), k.interpreter_args.begin(), k.interpreter_args.end());
-    o.argv.insert(o.argv.begin(), k.interpreter);
+    o.argv.insert(o.argv.begin(), k.interpreter_named);
   }
   o.argv.insert(o.argv.begin() + 1, args.begin(), args.end());
 }

@@ -183,6 +183,7 @@ program_kind identify(const std::vector<std::string>& argv, const std::vector<st
     if (base_name(interp) == "env" && !line.program.empty())
       interp = resolve_program(line.program, env);
     k.interpreter = real_path(interp);
+    k.interpreter_named = interp;
     k.interpreter_args = line.args;
   }
   const std::string exe = k.interpreter.empty() ? real_path(k.path) : k.interpreter;

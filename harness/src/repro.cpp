@@ -35,17 +35,15 @@ std::string quoted_variable(const std::string& kv) {
   return kv.substr(0, eq + 1) + (value.empty() ? value : shell_word(value));
 }
 
-std::string& the_repro_program() {
-  static std::string program = "flushcheck";
-  return program;
+std::string& the_binary() {
+  static std::string binary;  // "": not set (a program of your own with the gate API)
+  return binary;
 }
 
-/// Whether `flushcheck`, looked up on PATH as a shell does, is BINARY.
-bool on_path_as_flushcheck(const std::string& binary) {
+/// Whether `flushcheck`, looked up on DIRS (a PATH) as execvp does, is BINARY.
+bool on_path_as_flushcheck(const std::string& dirs, const std::string& binary) {
   struct stat want {};
-  const char* path = std::getenv("PATH");
-  if (path == nullptr || ::stat(binary.c_str(), &want) != 0) return false;
-  std::string dirs = path;
+  if (::stat(binary.c_str(), &want) != 0) return false;
   for (std::size_t from = 0; from <= dirs.size();) {
     std::size_t colon = dirs.find(':', from);
     if (colon == std::string::npos) colon = dirs.size();
@@ -59,19 +57,29 @@ bool on_path_as_flushcheck(const std::string& binary) {
   return false;
 }
 
-}  // namespace
-
-void set_repro_program(const std::string& binary) {
-  the_repro_program() =
-      binary.empty() || on_path_as_flushcheck(binary) ? "flushcheck" : shell_word(binary);
+/// The PATH `env -i NAME=VALUE... flushcheck` looks flushcheck up on: the
+/// line's own PATH, else execvp's default.
+std::string path_of(const std::vector<std::string>& env) {
+  for (const auto& kv : env)
+    if (kv.starts_with("PATH=")) return kv.substr(5);
+  return "/bin:/usr/bin";
 }
 
-std::string repro_program() { return the_repro_program(); }
+/// `flushcheck` when the line's PATH finds the binary that prints it, else its path.
+std::string program_for(const run_options& o) {
+  const std::string& binary = the_binary();
+  if (binary.empty() || on_path_as_flushcheck(path_of(o.env), binary)) return "flushcheck";
+  return shell_word(binary);
+}
+
+}  // namespace
+
+void set_repro_program(const std::string& binary) { the_binary() = binary; }
 
 std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
   for (const auto& kv : o.env) cmd += " " + quoted_variable(kv);
-  cmd += " " + repro_program() + " run --stdout=" + std::string(to_string(o.stdout_sink));
+  cmd += " " + program_for(o) + " run --stdout=" + std::string(to_string(o.stdout_sink));
   cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
   if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
   if (o.input == stdin_kind::pty) cmd += " --stdin=pty";

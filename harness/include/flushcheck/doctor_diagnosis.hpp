@@ -83,13 +83,16 @@ struct doctor_sink {
 struct diagnosis {
   doctor_stream stream = doctor_stream::out;
   std::vector<doctor_sink> sinks;  ///< pty, pipe, file
-  /// The output on the pipe or the file is not a prefix of the pty's: the
-  /// program writes something else there (or in another order), and the pty
-  /// is no reference.
+  /// The output on the pipe or the file is not a prefix of the pty's (of
+  /// what both wrote, for a run stopped at the deadline), the runs ended
+  /// otherwise, or an output was past what a run keeps (16 MiB): the program
+  /// writes something else there (or in another order), and the pty is no
+  /// reference.
   bool no_reference = false;
   /// Held everywhere: on the pty too, the first write carried HELD_LINES
-  /// lines (2 or more), HELD_MS into the run: a buffer of the program's own
-  /// holds them on every sink, and a kill before it is written loses them all.
+  /// whole lines (2 or more), HELD_MS after the program's first traced call:
+  /// a buffer of the program's own holds them on every sink, and a kill
+  /// before it is written loses them all.
   std::size_t held_lines = 0;
   std::int64_t held_ms = 0;
   /// The cut that lost most; nullptr if none lost anything a pty would have had.

@@ -30,6 +30,9 @@ std::optional<elf_info> read_elf(const std::string& path);
 struct program_kind {
   std::string path;         ///< the resolved program
   std::string interpreter;  ///< a script's interpreter, resolved ("" for an ELF)
+  /// The interpreter as the #! line names it (env's found on PATH), unresolved:
+  /// what runs it (a venv's bin/python3 is a link out of the venv).
+  std::string interpreter_named;
   /// What its `#!` line gives the interpreter before the script ("-f" of
   /// "#!/usr/bin/awk -f"; env -S splits its words), to run it the same way.
   std::vector<std::string> interpreter_args;

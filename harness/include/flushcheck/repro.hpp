@@ -11,11 +11,10 @@ namespace flushcheck {
 std::string repro_command(const run_options& o);
 
 /// Names the binary that prints repro lines (the CLI: itself). A repro line
-/// then starts with BINARY's path, or with plain `flushcheck` when that name
-/// on PATH is BINARY, so that a line pasted into a shell runs the same
-/// binary. Unset (a program of your own with the gate API): `flushcheck`.
+/// then starts with BINARY's path, or with plain `flushcheck` when the PATH
+/// the line gives (its `env -i PATH=...`) finds BINARY by that name, so that
+/// a line pasted into a shell runs the same binary. Unset (a program of your
+/// own with the gate API): `flushcheck`.
 void set_repro_program(const std::string& binary);
-/// What repro lines call the CLI: `flushcheck` or a path (quoted for a shell).
-std::string repro_program();
 
 }  // namespace flushcheck
