@@ -12,11 +12,15 @@
 namespace flushcheck {
 namespace {
 
-impl_profile glibc() { return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc (model test)"}; }
+impl_profile glibc() { return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc (model test)", {}}; }
 impl_profile glibc_libcxx() {
-  return {libc_impl::glibc, cxx_impl::libcxx, "glibc, libc++ (model test)"};
+  return {libc_impl::glibc, cxx_impl::libcxx, "glibc, libc++ (model test)", {}};
 }
-impl_profile musl() { return {libc_impl::musl, cxx_impl::unknown, "musl (model test)"}; }
+impl_profile musl() { return {libc_impl::musl, cxx_impl::unknown, "musl (model test)", {}}; }
+/// glibc from 2.37 on, whose printf goes through a 128-byte stage.
+impl_profile glibc_2_41() {
+  return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc 2.41 (model test)", {2, 41, 0}};
+}
 
 model_setup setup(impl_profile p, sink_kind out, lang l = lang::c) {
   model_setup s;
@@ -69,6 +73,35 @@ TEST(model, glibc_small_setvbuf_buffer_writes_its_first_fwrite_directly) {
   // that does not fit, and the first fwrite finds no space at all.
   auto p = predict_text(setup(glibc(), sink_kind::pipe), "setvbuf full 64; write 10; write 10");
   EXPECT_EQ(out_calls(p), (sizes{10, 10}));
+}
+
+// Measured on Debian 12 (glibc 2.36) and 13 (2.41), also under strace alone:
+// a 4000-byte printf to a pty, whose st_blksize (1024) is the buffer.
+TEST(model, glibc_printf_to_a_pty_before_and_from_2_37) {
+  if (sink_blksize(sink_kind::pty) != 1024u) GTEST_SKIP() << "computed for a 1024-byte pty buffer";
+  // 2.36: _IO_sputn of all 4000: 3 whole blocks in one write, 928 held.
+  auto old = predict_text(setup(glibc(), sink_kind::pty), "printf 4000");
+  EXPECT_EQ(out_calls(old), (sizes{3072, 928}));
+  // 2.37: 128-byte stages into the line buffer; it goes out when full.
+  auto now = predict_text(setup(glibc_2_41(), sink_kind::pty), "printf 4000");
+  EXPECT_EQ(out_calls(now), (sizes{1024, 1024, 1024, 928}));
+}
+
+TEST(model, glibc_2_37_unbuffered_printf_writes_128_bytes_at_a_time) {
+  auto p = predict_text(setup(glibc_2_41(), sink_kind::pipe), "setvbuf none; printf 300");
+  EXPECT_EQ(out_calls(p), (sizes{128, 128, 44}));
+  auto old = predict_text(setup(glibc(), sink_kind::pipe), "setvbuf none; printf 300");
+  EXPECT_EQ(out_calls(old), (sizes{300}));
+}
+
+TEST(model, glibc_2_37_fully_buffered_printf_fills_the_buffer_once_it_has_one) {
+  if (sink_blksize(sink_kind::pipe) != 4096u) GTEST_SKIP() << "computed for a 4096-byte pipe";
+  // A first stage of 128 allocates the buffer; then straight into it, and
+  // each full buffer goes out with the next byte: 4 x 4096, 3616 held.
+  auto p = predict_text(setup(glibc_2_41(), sink_kind::pipe), "printf 20000");
+  EXPECT_EQ(out_calls(p), (sizes{4096, 4096, 4096, 4096, 3616}));
+  auto old = predict_text(setup(glibc(), sink_kind::pipe), "printf 20000");
+  EXPECT_EQ(out_calls(old), (sizes{16384, 3616}));  // whole blocks straight out
 }
 
 TEST(model, seed_claim_a_ten_million_putc_to_a_file) {
@@ -209,7 +242,7 @@ TEST(model, refuses_what_it_does_not_cover) {
        {"reopen append", "syswrite 4", "fadvise dontneed", "resident", "lock", "putc_unlocked 2"})
     EXPECT_THROW(predict_text(pipe, (std::string("write 1; ") + fd_op).c_str()), usage_error)
         << fd_op;
-  const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic"};
+  const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic", {}};
   EXPECT_THROW(predict_text(setup(bionic, sink_kind::pipe), "write 1"), usage_error);
 }
 
@@ -340,6 +373,17 @@ TEST(profile, names_are_what_the_targets_print) {
   EXPECT_STREQ(to_string(cxx_impl::libstdcxx), "libstdc++");
   EXPECT_STREQ(to_string(cxx_impl::libcxx), "libc++");
   EXPECT_EQ(parse_libc("bionic"), libc_impl::unknown);
+}
+
+// The release picks the model's printf: glibc 2.37 rewrote it.
+TEST(profile, releases_are_read_as_numbers) {
+  EXPECT_EQ(parse_lib_version("2.41"), (lib_version{2, 41, 0}));
+  EXPECT_EQ(parse_lib_version("1.2.3-1"), (lib_version{1, 2, 3}));
+  EXPECT_EQ(parse_lib_version("14.0.6"), (lib_version{14, 0, 6}));
+  EXPECT_EQ(parse_lib_version(""), lib_version{});
+  EXPECT_EQ(parse_lib_version("x2.3"), lib_version{});
+  EXPECT_LT(parse_lib_version("2.36"), (lib_version{2, 37, 0}));
+  EXPECT_GE(parse_lib_version("2.37"), (lib_version{2, 37, 0}));
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "flushcheck/error.hpp"
 #include "flushcheck/escape.hpp"
 #include "flushcheck/spawn.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -37,7 +38,7 @@ bench_command::bench_command(CLI::App& parent) {
                   "deadline in ms of each run of a program: one still running then is killed, "
                   "and its row FAILS")
       ->capture_default_str()
-      ->check(CLI::Range(1L, 86400000L));
+      ->check(in_range(1, 86400000));
   app->add_flag("--quick", quick, "small sizes: every suite in a few seconds");
   app->add_option("--json", json_file, "write the report as JSON (docs/bench.md) to this file");
   app->add_option("--html", html_file, "write one self-contained HTML page with the plots");

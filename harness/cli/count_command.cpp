@@ -6,6 +6,7 @@
 #include "flushcheck/perf_counter.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -77,7 +78,7 @@ count_command::count_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms (1 .. 86400000)")
       ->capture_default_str()
-      ->check(CLI::Range(1L, 86400000L));
+      ->check(in_range(1, 86400000));
   app->add_flag("--all", all,
                 "one row per destination and call, also for destinations never "
                 "written to");

@@ -7,6 +7,7 @@
 #include "flushcheck/doctor_report.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/target_set.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -19,10 +20,10 @@ doctor_command::doctor_command(CLI::App& parent) {
                   "ms a run may last; a program still running then is stopped with SIGTERM "
                   "and with SIGKILL, as a container stop does")
       ->capture_default_str()
-      ->check(CLI::Range(100L, 600000L));
+      ->check(in_range(100, 600000));
   app->add_option("--max-cuts", max_cuts, "write cuts per sink and signal, sampled evenly")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
+      ->check(in_range(2, 1000));
   app->add_flag("--json", json, "print one JSON object (docs/cli.md)");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(

@@ -4,6 +4,7 @@
 #include "flushcheck/error.hpp"
 #include "flushcheck/explore.hpp"
 #include "flushcheck/signals.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -29,7 +30,7 @@ explore_command::explore_command(CLI::App& parent) {
   app->add_option("--max-cuts", max_cuts,
                   "per sink: more cuts than this are sampled evenly (and the report says so)")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+      ->check(in_range(2, 100000));
   app->add_option("--stream", stream,
                   "the stream cut at its writes and compared: stdout, or stderr (with "
                   "--stdout the sinks it goes to; stdout then goes to a pipe)")
@@ -40,7 +41,7 @@ explore_command::explore_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
       ->capture_default_str()
-      ->check(CLI::Range(1L, 86400000L));
+      ->check(in_range(1, 86400000));
   app->add_flag("--json", json, "print one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(

@@ -5,6 +5,7 @@
 #include "flushcheck/program_kind.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -73,7 +74,7 @@ run_command::run_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")
       ->capture_default_str()
-      ->check(CLI::Range(1L, 86400000L));
+      ->check(in_range(1, 86400000));
   app->add_option("--keep", keep,
                   "what to keep of each stream's bytes (all are counted and hashed): all, none, "
                   "head:BYTES, tail:BYTES, ends:BYTES (the first and the last BYTES); K, M, G")

@@ -1,6 +1,7 @@
 #include "usage.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <vector>
 
@@ -53,6 +54,19 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
     text += std::string(": the program and its arguments follow --, as in flushcheck ") +
             (argc > 1 ? argv[1] : "run") + " -- python3 -c CODE";
   return text;
+}
+
+CLI::Validator in_range(long lo, long hi) {
+  const std::string bounds = std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, bounds](std::string& value) -> std::string {
+        long n = 0;
+        const char* end = value.data() + value.size();
+        auto [stop, error] = std::from_chars(value.data(), end, n);
+        if (error == std::errc{} && stop == end && n >= lo && n <= hi) return "";
+        return value + " is not a number from " + bounds;
+      },
+      "NUMBER from " + bounds);
 }
 
 }  // namespace flushcheck::cli

@@ -1,6 +1,6 @@
 #pragma once
 // Usage errors that say what to type instead: a misspelled verb, a
-// program's arguments given without the "--" before them.
+// program's arguments given without the "--" before them, a number out of range.
 #include <optional>
 #include <string>
 
@@ -15,5 +15,10 @@ std::optional<std::string> unknown_verb(CLI::App& app, int argc, char** argv);
 /// E's message, and, for an argument a verb did not expect before any "--",
 /// where a program's arguments go.
 std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv);
+
+/// Checks that an option's value is a whole number from LO to HI, and says
+/// so in flushcheck's words ("0 is not a number from 1 to 86400000"), not in
+/// CLI::Range's, whose wording changes with CLI11's version.
+CLI::Validator in_range(long lo, long hi);
 
 }  // namespace flushcheck::cli

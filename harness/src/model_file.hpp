@@ -48,10 +48,11 @@ class c_file {
   bool fputs(std::string_view data) { return sputn(data) == data.size(); }
 };
 
-/// glibc 2.36: stdout (UNBUFFERED false) or stderr (true), on a tty or not,
-/// with the sink's st_blksize.
+/// glibc: stdout (UNBUFFERED false) or stderr (true), on a tty or not,
+/// with the sink's st_blksize; printf as glibc 2.37 and later write it
+/// (STAGED_PRINTF) or as 2.36 and earlier did.
 std::unique_ptr<c_file> make_glibc_file(bool unbuffered, bool tty, std::size_t blksize,
-                                        write_call call);
+                                        bool staged_printf, write_call call);
 /// musl 1.2: stdout or stderr, on a tty or not.
 std::unique_ptr<c_file> make_musl_file(bool is_stdout, bool tty, write_call call);
 

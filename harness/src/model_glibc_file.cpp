@@ -2,7 +2,8 @@
 // call does: _IO_new_file_xsputn, _IO_new_file_overflow, new_do_write,
 // _IO_new_file_write and _IO_new_file_sync (libio/fileops.c),
 // _IO_default_xsputn (genops.c), _IO_file_doallocate (filedoalloc.c),
-// _IO_setvbuf (iosetvbuf.c).
+// _IO_setvbuf (iosetvbuf.c); and printf as glibc 2.37 rewrote it
+// (stdio-common/printf_buffer_to_file.c, commit e88b9f0e5c).
 #include <algorithm>
 
 #include "flushcheck/script.hpp"
@@ -12,11 +13,17 @@ namespace flushcheck::detail {
 namespace {
 
 constexpr std::size_t glibc_bufsiz = 8192;  // BUFSIZ
+/// PRINTF_BUFFER_SIZE_TO_FILE_STAGE (glibc 2.37, include/printf_buffer.h)
+constexpr std::size_t printf_stage = 128;
 
 class glibc_file final : public c_file {
  public:
-  glibc_file(bool unbuffered, bool tty, std::size_t blksize, write_call call)
-      : unbuf_(unbuffered), tty_(tty), blksize_(blksize), call_(std::move(call)) {}
+  glibc_file(bool unbuffered, bool tty, std::size_t blksize, bool staged_printf, write_call call)
+      : unbuf_(unbuffered),
+        tty_(tty),
+        staged_printf_(staged_printf),
+        blksize_(blksize),
+        call_(std::move(call)) {}
 
   /// _IO_new_file_xsputn: fill the buffer (line buffered: up to the last
   /// newline when all of it fits), flush it, then the rest. A failed flush
@@ -41,6 +48,30 @@ class glibc_file final : public c_file {
     if (s.empty() && !must_flush) return n;
     if (!overflow_eof()) return s.empty() ? eof : n - s.size();
     return n - s.size() + write_rest(s);
+  }
+
+  /// glibc 2.36 and earlier: _IO_sputn of it all. 2.37 and later
+  /// (__printf_buffer_to_file_switch and _flush_to_file): straight into the
+  /// FILE's buffer while it has room (fully buffered, putting), a full
+  /// buffer out by __overflow with the next byte; else through a 128-byte
+  /// stage, one _IO_sputn per stage. So a line-buffered or unbuffered stream
+  /// takes a long printf 128 bytes at a time.
+  bool printf(std::string_view s) override {
+    if (!staged_printf_) return sputn(s) == s.size();
+    while (!s.empty()) {
+      if (const std::size_t room = std::min(write_space(), s.size()); room > 0) {
+        buf_.append(s.substr(0, room));
+        s.remove_prefix(room);
+        if (s.empty()) break;
+        if (!overflow(s.front())) return false;  // the one-byte stage
+        s.remove_prefix(1);
+        continue;
+      }
+      const std::size_t n = std::min(printf_stage, s.size());
+      if (sputn(s.substr(0, n)) != n) return false;
+      s.remove_prefix(n);
+    }
+    return true;
   }
 
   bool putc(char c) override {
@@ -181,6 +212,7 @@ class glibc_file final : public c_file {
 
   bool unbuf_;
   bool tty_;
+  bool staged_printf_;
   std::size_t blksize_;
   write_call call_;
   bool line_ = false;
@@ -193,8 +225,8 @@ class glibc_file final : public c_file {
 }  // namespace
 
 std::unique_ptr<c_file> make_glibc_file(bool unbuffered, bool tty, std::size_t blksize,
-                                        write_call call) {
-  return std::make_unique<glibc_file>(unbuffered, tty, blksize, std::move(call));
+                                        bool staged_printf, write_call call) {
+  return std::make_unique<glibc_file>(unbuffered, tty, blksize, staged_printf, std::move(call));
 }
 
 }  // namespace flushcheck::detail

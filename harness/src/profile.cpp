@@ -65,4 +65,18 @@ cxx_impl parse_cxxlib(std::string_view name) noexcept {
   return cxx_impl::unknown;
 }
 
+lib_version parse_lib_version(std::string_view text) noexcept {
+  lib_version v;
+  int* parts[] = {&v.major, &v.minor, &v.patch};
+  std::size_t i = 0;
+  for (int* part : parts) {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && *part < 100000)
+      *part = *part * 10 + (text[i++] - '0');
+    if (i == start || i == text.size() || text[i] != '.') break;
+    ++i;
+  }
+  return v;
+}
+
 }  // namespace flushcheck

@@ -51,6 +51,9 @@ target_set probe_target_set(std::string name, std::string stdio_script,
   auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
   set.profile.libc = parse_libc(libc);
   set.profile.version = libc_version;
+  const auto space = libc_version.find(' ');  // "glibc 2.36"
+  if (space != std::string::npos)
+    set.profile.libc_release = parse_lib_version(std::string_view(libc_version).substr(space + 1));
   set.profile.cxxlib = cxx_impl::none;
   if (!set.iostream_script.empty()) {
     auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");

@@ -3,6 +3,7 @@
 /// libraries behind it. The model ports each library it knows; the
 /// properties assert documented behaviour only for the library that
 /// documents it.
+#include <compare>
 #include <string>
 #include <string_view>
 
@@ -30,11 +31,23 @@ const char* to_string(cxx_impl c) noexcept;
 libc_impl parse_libc(std::string_view name) noexcept;
 cxx_impl parse_cxxlib(std::string_view name) noexcept;
 
-/// What the standards leave open is filled in per implementation.
+/// A library's release in numbers: glibc 2.41 is {2, 41, 0}; {} is unknown.
+struct lib_version {
+  int major = 0;
+  int minor = 0;
+  int patch = 0;
+  auto operator<=>(const lib_version&) const = default;
+};
+/// The leading "N.N.N" of TEXT ("2.41", "1.2.3-1"); {} when it has none.
+lib_version parse_lib_version(std::string_view text) noexcept;
+
+/// What the standards leave open is filled in per implementation, and per
+/// release where a release changed it (glibc 2.37's printf).
 struct impl_profile {
   libc_impl libc = libc_impl::unknown;
   cxx_impl cxxlib = cxx_impl::unknown;
-  std::string version;  ///< e.g. "glibc 2.36, libstdc++ 20220819"
+  std::string version;       ///< e.g. "glibc 2.36, libstdc++ 20220819"
+  lib_version libc_release;  ///< {2, 36}; {} where the target did not say
 };
 
 }  // namespace flushcheck
