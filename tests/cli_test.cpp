@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "cli_runner.hpp"
@@ -629,14 +631,37 @@ TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   EXPECT_NE(dom.find("<b>musl</b>"), std::string::npos);
 }
 
+/// A matrix record names the machine it was made on, as uname and
+/// os-release say, and when.
+void expect_this_machine(const nlohmann::json& m) {
+  struct utsname u {};
+  ASSERT_EQ(::uname(&u), 0);
+  EXPECT_EQ(m["kernel"], u.release);
+  EXPECT_EQ(m["arch"], u.machine);
+  EXPECT_EQ(m["cpus"], ::sysconf(_SC_NPROCESSORS_ONLN));
+  std::ifstream os("/etc/os-release");
+  std::string text((std::istreambuf_iterator<char>(os)), std::istreambuf_iterator<char>());
+  const std::string id = m["id"];
+  EXPECT_NE(text.find("ID=" + id.substr(0, id.find(' '))), std::string::npos) << id;
+  EXPECT_NE(text.find(m["distribution"].get<std::string>()), std::string::npos);
+  EXPECT_EQ(m["flushcheck"], FLUSHCHECK_PROJECT_VERSION);
+  EXPECT_TRUE(std::regex_match(m["time"].get<std::string>(),
+                               std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+}
+
 TEST(cli, matrix_json_has_one_schema_for_one_set_and_for_all) {
   for (bool all : {false, true}) {
     auto r = all ? cli({"matrix", "--all", "--json"}) : cli({"matrix", "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["schema"], 2);
+    expect_this_machine(j["machine"]);
     ASSERT_TRUE(j["columns"].is_array());
     EXPECT_EQ(j["columns"][0]["name"], "default");
+    // the libraries in words: "glibc 2.36, libstdc++ 12 (20220819)"
+    const std::string libs = j["columns"][0]["version"];
+    EXPECT_TRUE(std::regex_search(libs, std::regex(R"(^glibc 2\.\d+, libstdc\+\+ \d+ \(\d{8}\))")))
+        << libs;
     if (!all) {
       EXPECT_EQ(j["columns"].size(), 1u);
     }

@@ -2,10 +2,23 @@
 // columns, rows with their cells, differences (docs/cli.md).
 #include "flushcheck/matrix_report.hpp"
 
+#include "flushcheck/machine.hpp"
 #include "flushcheck/report.hpp"
 
 namespace flushcheck {
 namespace {
+
+/// Where and when the record was made, and by which flushcheck.
+nlohmann::json machine_json() {
+  const machine_info host = this_machine();
+  return {{"distribution", host.distribution},
+          {"id", host.id},
+          {"kernel", host.kernel},
+          {"arch", host.arch},
+          {"cpus", host.cpus},
+          {"flushcheck", flushcheck_version()},
+          {"time", utc_now()}};
+}
 
 nlohmann::json column_json(const matrix& m, std::size_t c) {
   const matrix_column& col = m.columns[c];
@@ -63,6 +76,7 @@ nlohmann::json difference_json(const matrix& m, const matrix_difference& d) {
 nlohmann::json to_json(const matrix& m) {
   nlohmann::json j;
   j["schema"] = json_schema_version;
+  j["machine"] = machine_json();
   j["columns"] = nlohmann::json::array();
   for (std::size_t c = 0; c < m.columns.size(); ++c) j["columns"].push_back(column_json(m, c));
   j["sinks"] = nlohmann::json::array();

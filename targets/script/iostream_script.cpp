@@ -193,10 +193,13 @@ int main(int argc, char** argv) {
   fc_program_name = "iostream_script";
   if ((rc = fc_load(argc, argv, &script)) < 0) {  // --version
     fc_print_libc();
-#if defined(_LIBCPP_VERSION)
-    std::printf("cxxlib=libc++ %d\n", _LIBCPP_VERSION);
-#elif defined(__GLIBCXX__)
-    std::printf("cxxlib=libstdc++ %d\n", __GLIBCXX__);
+#if defined(_LIBCPP_VERSION) && _LIBCPP_VERSION >= 160000  // MMmmpp from LLVM 16 on
+    std::printf("cxxlib=libc++ %d.%d.%d\n", _LIBCPP_VERSION / 10000, _LIBCPP_VERSION / 100 % 100,
+                _LIBCPP_VERSION % 100);
+#elif defined(_LIBCPP_VERSION)  // MM000 up to LLVM 15: the major release only
+    std::printf("cxxlib=libc++ %d\n", _LIBCPP_VERSION / 1000);
+#elif defined(__GLIBCXX__)      // the GCC release, and the date of its libstdc++
+    std::printf("cxxlib=libstdc++ %d (%d)\n", _GLIBCXX_RELEASE, __GLIBCXX__);
 #else
     std::printf("cxxlib=unknown\n");
 #endif

@@ -22,7 +22,7 @@ struct matrix_column {
   /// Its runtimes: "python 3.11.2", or "ruby: WHY IT CANNOT RUN" (runtime rows skip).
   std::vector<std::string> runtimes;
 
-  /// "glibc 2.36, libstdc++ 20220819", then "; runtimes: python 3.11.2, ..." if any.
+  /// "glibc 2.36, libstdc++ 12 (20220819)", then "; runtimes: python 3.11.2, ..." if any.
   std::string summary() const;
   /// The column of SET: its name, profile and runtimes.
   static matrix_column of(const target_set& set);

@@ -46,7 +46,7 @@ lib_version parse_lib_version(std::string_view text) noexcept;
 struct impl_profile {
   libc_impl libc = libc_impl::unknown;
   cxx_impl cxxlib = cxx_impl::unknown;
-  std::string version;       ///< e.g. "glibc 2.36, libstdc++ 20220819"
+  std::string version;       ///< e.g. "glibc 2.36, libstdc++ 12 (20220819)"
   lib_version libc_release;  ///< {2, 36}; {} where the target did not say
 };
 
