@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -679,6 +680,84 @@ TEST(cli, matrix_json_has_one_schema_for_one_set_and_for_all) {
     for (const auto& c : j["columns"]) cases += c["cases"].get<std::size_t>();
     EXPECT_EQ(cells, cases) << (all ? "--all" : "one set");
   }
+}
+
+/// A directory of its own for a test's files, removed with them.
+struct scratch_dir {
+  std::string path = [] {
+    char name[] = "/tmp/flushcheck-test-XXXXXX";
+    return std::string(::mkdtemp(name));
+  }();
+  ~scratch_dir() { std::filesystem::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path + "/" + name) << text;
+    return path + "/" + name;
+  }
+};
+
+// --baseline, the regression gate between two records: each changed cell
+// with both values and its repro, the libraries that changed, exit 1.
+TEST(cli, matrix_baseline_lists_each_changed_cell_with_both_values_and_its_repro) {
+  auto made = cli({"matrix", "--json"});
+  ASSERT_EQ(made.code, 0) << made.err;
+  scratch_dir dir;
+  const std::string before = dir.write("before.json", made.out);
+  auto same = cli({"matrix", "--baseline", before, "--record", before});
+  EXPECT_EQ(same.code, 0) << same.out;
+  auto record = nlohmann::json::parse(made.out);
+  nlohmann::json *asserted = nullptr, *observed = nullptr;
+  std::size_t cells = 0;
+  for (auto& row : record["rows"])
+    for (auto& cell : row["cells"]) {
+      ++cells;
+      if (cell["skipped"] != "") continue;
+      if (cell["asserted"] == true && cell["pass"] == true && asserted == nullptr) asserted = &cell;
+      if (cell["asserted"] == false && observed == nullptr) observed = &cell;
+    }
+  ASSERT_TRUE(asserted != nullptr && observed != nullptr);
+  (*asserted)["pass"] = false;
+  const std::string seen = (*observed)["observed"];
+  (*observed)["observed"] = seen + " (edited)";
+  const std::string libs = record["columns"][0]["version"];
+  record["columns"][0]["version"] = "glibc 9.99";
+  const std::string after = dir.write("after.json", record.dump());
+
+  auto r = cli({"matrix", "--baseline", before, "--record", after});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const std::string id = (*asserted)["id"];
+  EXPECT_NE(r.out.find("changed " + id + " [default]: pass, observed "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" -> FAIL, observed "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  repro: " + (*asserted)["repro"].get<std::string>()), std::string::npos);
+  EXPECT_NE(r.out.find(" -> not asserted, observed " + seen + " (edited)"), std::string::npos);
+  EXPECT_NE(r.out.find("libraries of default: " + libs + " -> glibc 9.99"), std::string::npos);
+  EXPECT_NE(r.out.find("2 of " + std::to_string(cells) + " cells changed"), std::string::npos);
+  auto j =
+      nlohmann::json::parse(cli({"matrix", "--json", "--baseline", before, "--record", after}).out);
+  EXPECT_EQ(j["changes"].size(), 2u);
+  EXPECT_EQ(j["compared"], cells);
+
+  // A set only one record has is listed, and not compared.
+  for (auto& row : record["rows"])
+    for (auto& cell : row["cells"]) cell["column"] = "other";
+  auto renamed =
+      cli({"matrix", "--baseline", before, "--record", dir.write("o.json", record.dump())});
+  EXPECT_EQ(renamed.code, 0) << renamed.out;
+  EXPECT_NE(renamed.out.find("only in the baseline: default: " + std::to_string(cells) + " cells"),
+            std::string::npos)
+      << renamed.out;
+  EXPECT_NE(renamed.out.find("0 of 0 cells changed"), std::string::npos);
+}
+
+TEST(cli, matrix_baseline_refuses_what_is_not_a_record) {
+  scratch_dir dir;
+  expect_one_line_error(cli({"matrix", "--baseline", dir.write("a.json", "{}")}), 2,
+                        "not a matrix record");
+  expect_one_line_error(cli({"matrix", "--baseline", dir.write("b.json", "no")}), 2, "not JSON");
+  expect_one_line_error(cli({"matrix", "--baseline", dir.path + "/none.json"}), 2,
+                        "none.json: cannot read it");
+  expect_one_line_error(cli({"matrix", "--record", dir.write("c.json", "{}")}), 2,
+                        "compared only with a --baseline");
 }
 
 TEST(cli, matrix_markdown_has_the_table) {

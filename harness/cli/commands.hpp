@@ -108,6 +108,8 @@ struct matrix_command {
   bool runtimes = false;
   std::string html;
   std::string targets_dir;
+  std::string baseline;  ///< --baseline FILE: compare with a saved record
+  std::string record;    ///< --record FILE: the record compared, instead of a run
 };
 
 struct gate_command {

@@ -3,7 +3,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 
@@ -11,6 +14,7 @@
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/error.hpp"
 #include "flushcheck/matrix.hpp"
+#include "flushcheck/matrix_baseline.hpp"
 #include "flushcheck/matrix_report.hpp"
 
 namespace flushcheck::cli {
@@ -67,6 +71,25 @@ void write_html(const std::string& path, const matrix& m) {
             << " toolchain sets, " << m.failures.size() << " FAIL\n";
 }
 
+/// A saved matrix record; OPTION names it in errors ("--baseline=FILE").
+nlohmann::json read_record(const std::string& path, const std::string& option) {
+  std::ifstream in(path);
+  if (!in) throw usage_error(option + "=" + path + ": cannot read it: " + std::strerror(errno));
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded()) throw usage_error(option + "=" + path + ": not JSON");
+  return j;
+}
+
+/// --baseline: the record given by --record, or this machine's run, against
+/// the saved one. Exit 1 when a cell changed.
+int compare_with_baseline(const matrix_command& cmd, const std::function<matrix()>& run_now) {
+  const auto before = read_record(cmd.baseline, "--baseline");
+  const auto now = cmd.record.empty() ? to_json(run_now()) : read_record(cmd.record, "--record");
+  const auto changes = compare_records(before, now, "--baseline=" + cmd.baseline);
+  std::cout << (cmd.json ? record_changes_json(changes) : record_changes_text(changes));
+  return changes.changes.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 matrix_command::matrix_command(CLI::App& parent) {
@@ -86,12 +109,18 @@ matrix_command::matrix_command(CLI::App& parent) {
   app->add_option("--html", html,
                   "write the matrix as one self-contained HTML page to FILE (with --all: every "
                   "toolchain set)");
+  app->add_option("--baseline", baseline,
+                  "compare with a saved record (matrix --json > FILE): each cell whose verdict "
+                  "or observed value changed, with both values and its repro; exit 1 if any");
+  app->add_option("--record", record,
+                  "with --baseline: compare this saved record instead of running the matrix");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
       ->default_str(FLUSHCHECK_TARGETS_DIR);
   app->footer(
       "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
       "in parentheses where a documented property is not asserted for this profile.\n"
-      "Exit status: 0 all asserted cells pass, 1 some FAIL, 4 harness failure.");
+      "Exit status: 0 all asserted cells pass, 1 some FAIL (with --baseline: some cell\n"
+      "changed), 2 usage error, 4 harness failure.");
 }
 
 int matrix_command::execute() {
@@ -101,9 +130,15 @@ int matrix_command::execute() {
   }
   const std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
   const bool progress = !json && !markdown && ::isatty(2);
-  std::vector<column_results> ran;
-  for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
-  const matrix m = make_matrix(std::move(ran));
+  auto run_now = [&] {
+    std::vector<column_results> ran;
+    for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
+    return make_matrix(std::move(ran));
+  };
+  if (!record.empty() && baseline.empty())
+    throw usage_error("--record=" + record + ": compared only with a --baseline");
+  if (!baseline.empty()) return compare_with_baseline(*this, run_now);
+  const matrix m = run_now();
   // --all and --html put the sets side by side, even when only one was found;
   // --runtimes alone the languages.
   const auto layout = all || !html.empty() ? matrix_layout::by_column

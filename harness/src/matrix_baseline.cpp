@@ -1,0 +1,141 @@
+// Two matrix records, cell by cell (matrix_baseline.hpp).
+#include "flushcheck/matrix_baseline.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "flushcheck/error.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+using json = nlohmann::json;
+/// (set name, case id) -> the cell.
+using cell_index = std::map<std::pair<std::string, std::string>, const json*>;
+
+std::string text_of(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+void require_record(const json& r, const std::string& what) {
+  if (!r.is_object() || r.value("schema", 0) != 2 || !r.contains("rows") || !r["rows"].is_array() ||
+      !std::all_of(r["rows"].begin(), r["rows"].end(),
+                   [](const json& row) { return row.is_object(); }))
+    throw usage_error(what + ": not a matrix record (flushcheck matrix --json, schema 2)");
+}
+
+cell_index index_cells(const json& record) {
+  cell_index cells;
+  for (const auto& row : record["rows"]) {
+    const auto it = row.find("cells");  // pointers into RECORD: never into a copy
+    if (it == row.end() || !it->is_array()) continue;
+    for (const auto& cell : *it) cells[{text_of(cell, "column"), text_of(cell, "id")}] = &cell;
+  }
+  return cells;
+}
+
+/// "pass, observed 0/0"; "FAIL, ..."; "not asserted, ..."; "skipped (tmpfs)".
+std::string verdict(const json& cell) {
+  if (!text_of(cell, "skipped").empty()) return "skipped (" + text_of(cell, "skipped") + ")";
+  const bool asserted = cell.value("asserted", false);
+  const std::string v = !asserted ? "not asserted" : cell.value("pass", false) ? "pass" : "FAIL";
+  return v + ", observed " + text_of(cell, "observed");
+}
+
+std::string machine_line(const json& record) {
+  const json m = record.value("machine", json::object());
+  if (m.empty()) return "a record without its machine (made before flushcheck 0.1.0 named it)";
+  return text_of(m, "distribution") + ", kernel " + text_of(m, "kernel") + ", " +
+         text_of(m, "time");
+}
+
+std::map<std::string, std::string> libraries_by_set(const json& record) {
+  std::map<std::string, std::string> sets;
+  for (const auto& c : record.value("columns", json::array()))
+    sets[text_of(c, "name")] = text_of(c, "version");
+  return sets;
+}
+
+/// Per set, the cells one index has and the other does not: "musl: 412 cells".
+std::vector<std::string> missing_from(const cell_index& has, const cell_index& lacks) {
+  std::map<std::string, std::size_t> per_set;
+  for (const auto& [key, cell] : has)
+    if (!lacks.count(key)) ++per_set[key.first];
+  std::vector<std::string> lines;
+  for (const auto& [set, n] : per_set)
+    lines.push_back(set + ": " + std::to_string(n) + (n == 1 ? " cell" : " cells"));
+  return lines;
+}
+
+void compare_libraries(const json& before, const json& now, record_changes& out) {
+  const auto then = libraries_by_set(before);
+  for (const auto& [set, libs] : libraries_by_set(now))
+    if (auto it = then.find(set); it != then.end() && it->second != libs)
+      out.libraries.push_back({set, it->second, libs});
+}
+
+}  // namespace
+
+record_changes compare_records(const json& before, const json& now, const std::string& what) {
+  require_record(before, what);
+  require_record(now, "the record compared with " + what);
+  record_changes out{machine_line(before), machine_line(now), 0, {}, {}, {}, {}};
+  compare_libraries(before, now, out);
+  const cell_index then = index_cells(before), cells = index_cells(now);
+  for (const auto& [key, cell] : cells) {
+    const auto it = then.find(key);
+    if (it == then.end()) continue;
+    ++out.compared;
+    const std::string a = verdict(*it->second), b = verdict(*cell);
+    if (a == b) continue;
+    std::string repro = text_of(*cell, "repro");
+    out.changes.push_back(
+        {key.first, key.second, a, b, repro.empty() ? text_of(*it->second, "repro") : repro});
+  }
+  out.only_before = missing_from(then, cells);
+  out.only_now = missing_from(cells, then);
+  return out;
+}
+
+std::string record_changes_text(const record_changes& c) {
+  std::ostringstream out;
+  out << "baseline: " << c.before_machine << "\nnow:      " << c.now_machine << "\n";
+  for (const auto& l : c.libraries)
+    out << "libraries of " << l.column << ": " << l.before << " -> " << l.now << "\n";
+  for (const auto& ch : c.changes)
+    out << "changed " << ch.id << " [" << ch.column << "]: " << ch.before << " -> " << ch.now
+        << "\n  repro: " << ch.repro << "\n";
+  for (const auto& s : c.only_before) out << "only in the baseline: " << s << "\n";
+  for (const auto& s : c.only_now) out << "only now: " << s << "\n";
+  out << c.changes.size() << " of " << c.compared
+      << " cells changed (matched by toolchain set and case; compared: verdict and observed "
+         "value; not compared: cells only one record has)\n";
+  return out.str();
+}
+
+std::string record_changes_json(const record_changes& c) {
+  json changes = json::array();
+  for (const auto& ch : c.changes)
+    changes.push_back({{"column", ch.column},
+                       {"id", ch.id},
+                       {"before", ch.before},
+                       {"now", ch.now},
+                       {"repro", ch.repro}});
+  json libraries = json::array();
+  for (const auto& l : c.libraries)
+    libraries.push_back({{"column", l.column}, {"before", l.before}, {"now", l.now}});
+  json j = {{"schema", 1},
+            {"baseline", c.before_machine},
+            {"now", c.now_machine},
+            {"compared", c.compared},
+            {"changes", std::move(changes)},
+            {"libraries", libraries},
+            {"only_in_baseline", c.only_before},
+            {"only_now", c.only_now}};
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace flushcheck
