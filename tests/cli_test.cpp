@@ -15,6 +15,7 @@
 
 #include "cli_runner.hpp"
 #include "flushcheck/conformance.hpp"
+#include "flushcheck/matrix_baseline.hpp"
 #include "flushcheck/report.hpp"
 #include "flushcheck/run.hpp"
 
@@ -747,6 +748,39 @@ TEST(cli, matrix_baseline_lists_each_changed_cell_with_both_values_and_its_repro
             std::string::npos)
       << renamed.out;
   EXPECT_NE(renamed.out.find("0 of 0 cells changed"), std::string::npos);
+}
+
+// Against this machine's run, a changed cell is run 4 times more: a change
+// that repeats fails the gate; one that does not (a race the program runs)
+// varies and does not.
+TEST(cli, matrix_baseline_reruns_a_change_before_it_counts) {
+  auto made = cli({"matrix", "--json"});
+  ASSERT_EQ(made.code, 0) << made.err;
+  auto record = nlohmann::json::parse(made.out);
+  nlohmann::json* cell = nullptr;
+  for (auto& row : record["rows"])
+    if (row["property"] == "death.exit_flushes" && row["language"] == "c")
+      cell = &row["cells"][0];  // deterministic: exit flushes stdio, every run
+  ASSERT_NE(cell, nullptr);
+  const std::string real = cell_verdict(*cell);
+  (*cell)["observed"] = "edited";
+  scratch_dir dir;
+  auto r = cli({"matrix", "--baseline", dir.write("edited.json", record.dump())});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("changed " + (*cell)["id"].get<std::string>()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("re-run 4 times here:\n    " + real + "\n    " + real), std::string::npos)
+      << r.out;
+
+  // The same change, where re-runs disagree: it varies, and no cell changed for good.
+  auto now = nlohmann::json::parse(made.out);
+  auto flip = [&, n = 0](const cell_change&) mutable {
+    return std::vector<std::string>{real, ++n % 2 ? "not asserted, observed x" : real};
+  };
+  auto c = compare_records(record, now, "test", flip);
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_TRUE(c.changes[0].varies());
+  EXPECT_EQ(c.confirmed(), 0u);
+  EXPECT_NE(record_changes_text(c).find("varies "), std::string::npos);
 }
 
 TEST(cli, matrix_baseline_refuses_what_is_not_a_record) {

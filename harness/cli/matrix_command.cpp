@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <iomanip>
 #include <iostream>
 
@@ -80,14 +79,43 @@ nlohmann::json read_record(const std::string& path, const std::string& option) {
   return j;
 }
 
-/// --baseline: the record given by --record, or this machine's run, against
-/// the saved one. Exit 1 when a cell changed.
-int compare_with_baseline(const matrix_command& cmd, const std::function<matrix()>& run_now) {
+/// CHANGE's case run again on its set (one of SETS), TIMES times: each
+/// run's cell_verdict, made by the JSON reporter as the record's cells are.
+std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const cell_change& change,
+                                    int times) {
+  std::vector<std::string> seen;
+  const auto set = std::find_if(sets.begin(), sets.end(),
+                                [&](const target_set& s) { return s.name == change.column; });
+  if (set == sets.end()) return seen;
+  for (const auto& c : cases(*set)) {
+    if (c.id() != change.id) continue;
+    for (int i = 0; i < times; ++i) {
+      const matrix one =
+          make_matrix({column_results{matrix_column::of(*set), {run_case(c, *set)}}});
+      seen.push_back(cell_verdict(to_json(one)["rows"][0]["cells"][0]));
+    }
+  }
+  return seen;
+}
+
+/// --baseline: the record given by --record, or this machine's run (each
+/// change then run 4 times more: one that does not repeat varies), against
+/// the saved one. Exit 1 when a cell changed for good.
+int compare_with_baseline(const matrix_command& cmd, const std::string& dir, bool progress) {
   const auto before = read_record(cmd.baseline, "--baseline");
-  const auto now = cmd.record.empty() ? to_json(run_now()) : read_record(cmd.record, "--record");
-  const auto changes = compare_records(before, now, "--baseline=" + cmd.baseline);
+  const std::string what = "--baseline=" + cmd.baseline;
+  record_changes changes;
+  if (!cmd.record.empty()) {
+    changes = compare_records(before, read_record(cmd.record, "--record"), what);
+  } else {
+    const auto sets = sets_to_run(cmd, dir);
+    std::vector<column_results> ran;
+    for (const auto& set : sets) ran.push_back(run_all_cases(set, progress));
+    changes = compare_records(before, to_json(make_matrix(std::move(ran))), what,
+                              [&](const cell_change& c) { return rerun_case(sets, c, 4); });
+  }
   std::cout << (cmd.json ? record_changes_json(changes) : record_changes_text(changes));
-  return changes.changes.empty() ? 0 : 1;
+  return changes.confirmed() == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -130,15 +158,12 @@ int matrix_command::execute() {
   }
   const std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
   const bool progress = !json && !markdown && ::isatty(2);
-  auto run_now = [&] {
-    std::vector<column_results> ran;
-    for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
-    return make_matrix(std::move(ran));
-  };
   if (!record.empty() && baseline.empty())
     throw usage_error("--record=" + record + ": compared only with a --baseline");
-  if (!baseline.empty()) return compare_with_baseline(*this, run_now);
-  const matrix m = run_now();
+  if (!baseline.empty()) return compare_with_baseline(*this, dir, progress);
+  std::vector<column_results> ran;
+  for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
+  const matrix m = make_matrix(std::move(ran));
   // --all and --html put the sets side by side, even when only one was found;
   // --runtimes alone the languages.
   const auto layout = all || !html.empty() ? matrix_layout::by_column

@@ -32,18 +32,22 @@ cell_index index_cells(const json& record) {
   for (const auto& row : record["rows"]) {
     const auto it = row.find("cells");  // pointers into RECORD: never into a copy
     if (it == row.end() || !it->is_array()) continue;
-    for (const auto& cell : *it) cells[{text_of(cell, "column"), text_of(cell, "id")}] = &cell;
+    for (const auto& cell : *it)
+      if (cell.is_object()) cells[{text_of(cell, "column"), text_of(cell, "id")}] = &cell;
   }
   return cells;
 }
 
-/// "pass, observed 0/0"; "FAIL, ..."; "not asserted, ..."; "skipped (tmpfs)".
-std::string verdict(const json& cell) {
+}  // namespace
+
+std::string cell_verdict(const json& cell) {
   if (!text_of(cell, "skipped").empty()) return "skipped (" + text_of(cell, "skipped") + ")";
   const bool asserted = cell.value("asserted", false);
   const std::string v = !asserted ? "not asserted" : cell.value("pass", false) ? "pass" : "FAIL";
   return v + ", observed " + text_of(cell, "observed");
 }
+
+namespace {
 
 std::string machine_line(const json& record) {
   const json m = record.value("machine", json::object());
@@ -79,7 +83,17 @@ void compare_libraries(const json& before, const json& now, record_changes& out)
 
 }  // namespace
 
-record_changes compare_records(const json& before, const json& now, const std::string& what) {
+bool cell_change::varies() const {
+  return std::any_of(reruns.begin(), reruns.end(), [&](const std::string& v) { return v != now; });
+}
+
+std::size_t record_changes::confirmed() const {
+  return static_cast<std::size_t>(std::count_if(changes.begin(), changes.end(),
+                                                [](const cell_change& c) { return !c.varies(); }));
+}
+
+record_changes compare_records(const json& before, const json& now, const std::string& what,
+                               const rerun_cell& rerun) {
   require_record(before, what);
   require_record(now, "the record compared with " + what);
   record_changes out{machine_line(before), machine_line(now), 0, {}, {}, {}, {}};
@@ -89,11 +103,12 @@ record_changes compare_records(const json& before, const json& now, const std::s
     const auto it = then.find(key);
     if (it == then.end()) continue;
     ++out.compared;
-    const std::string a = verdict(*it->second), b = verdict(*cell);
+    const std::string a = cell_verdict(*it->second), b = cell_verdict(*cell);
     if (a == b) continue;
     std::string repro = text_of(*cell, "repro");
     out.changes.push_back(
-        {key.first, key.second, a, b, repro.empty() ? text_of(*it->second, "repro") : repro});
+        {key.first, key.second, a, b, repro.empty() ? text_of(*it->second, "repro") : repro, {}});
+    if (rerun) out.changes.back().reruns = rerun(out.changes.back());
   }
   out.only_before = missing_from(then, cells);
   out.only_now = missing_from(cells, then);
@@ -105,14 +120,22 @@ std::string record_changes_text(const record_changes& c) {
   out << "baseline: " << c.before_machine << "\nnow:      " << c.now_machine << "\n";
   for (const auto& l : c.libraries)
     out << "libraries of " << l.column << ": " << l.before << " -> " << l.now << "\n";
-  for (const auto& ch : c.changes)
-    out << "changed " << ch.id << " [" << ch.column << "]: " << ch.before << " -> " << ch.now
-        << "\n  repro: " << ch.repro << "\n";
+  for (const auto& ch : c.changes) {
+    out << (ch.varies() ? "varies " : "changed ") << ch.id << " [" << ch.column
+        << "]: " << ch.before << " -> " << ch.now << "\n";
+    if (!ch.reruns.empty()) out << "  re-run " << ch.reruns.size() << " times here:";
+    for (const auto& v : ch.reruns) out << "\n    " << v;
+    if (!ch.reruns.empty())
+      out << (ch.varies() ? "\n  (not the same every run: no regression)\n" : "\n");
+    out << "  repro: " << ch.repro << "\n";
+  }
   for (const auto& s : c.only_before) out << "only in the baseline: " << s << "\n";
   for (const auto& s : c.only_now) out << "only now: " << s << "\n";
-  out << c.changes.size() << " of " << c.compared
-      << " cells changed (matched by toolchain set and case; compared: verdict and observed "
-         "value; not compared: cells only one record has)\n";
+  out << c.confirmed() << " of " << c.compared << " cells changed";
+  if (c.confirmed() != c.changes.size())
+    out << ", " << c.changes.size() - c.confirmed() << " more vary from run to run";
+  out << " (matched by toolchain set and case; compared: verdict and observed value; not "
+         "compared: cells only one record has)\n";
   return out.str();
 }
 
@@ -123,6 +146,8 @@ std::string record_changes_json(const record_changes& c) {
                        {"id", ch.id},
                        {"before", ch.before},
                        {"now", ch.now},
+                       {"reruns", ch.reruns},
+                       {"varies", ch.varies()},
                        {"repro", ch.repro}});
   json libraries = json::array();
   for (const auto& l : c.libraries)
