@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -292,7 +294,7 @@ TEST(bench, bad_input_is_one_line_and_exit_2_before_anything_runs) {
   std::ofstream(junk) << "{\"tool\": \"something else\"}";
   expect_usage_error({"bench", "--compare", junk}, "not a flushcheck bench report");
   expect_usage_error({"bench", "--compare", test_path("missing.json")},
-                     "missing.json: cannot read it: No such file or directory");
+                     std::string("missing.json: cannot read it: ") + std::strerror(ENOENT));
   const std::string not_json = test_path("not.json");
   std::ofstream(not_json) << "{\"tool\": ";
   expect_usage_error({"bench", "--compare", not_json}, "not.json: not JSON");

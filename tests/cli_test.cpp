@@ -7,7 +7,9 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -184,8 +186,8 @@ TEST(cli, a_closed_stdout_is_a_harness_failure_not_a_lost_report) {
   o.env = clean_environment();
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::exited(4));
-  EXPECT_EQ(obs.err.data,
-            "flushcheck: the report could not be written to stdout: Bad file descriptor\n");
+  EXPECT_EQ(obs.err.data, std::string("flushcheck: the report could not be written to stdout: ") +
+                              std::strerror(EBADF) + "\n");
 }
 
 /// Whether PID is a live process (not gone, not a zombie).
