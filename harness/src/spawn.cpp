@@ -28,18 +28,29 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// Boost.Process v1, the API this file uses. From Boost 1.88 (Debian testing
+// has 1.92) v2 is boost/process and v1 lives under boost/process/v1.
+#if __has_include(<boost/process/v1/child.hpp>)
+#include <boost/process/v1/args.hpp>
+#include <boost/process/v1/child.hpp>
+#include <boost/process/v1/exe.hpp>
+#include <boost/process/v1/extend.hpp>
+#include <boost/process/v1/posix.hpp>
+#include <boost/process/v1/search_path.hpp>
+namespace bp = boost::process::v1;
+#else
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/posix.hpp>
 #include <boost/process/search_path.hpp>
+namespace bp = boost::process;
+#endif
 #include <cerrno>
 #include <cstring>
 
 #include "flushcheck/error.hpp"
-
-namespace bp = boost::process;
 
 namespace flushcheck {
 namespace {
