@@ -296,6 +296,23 @@ TEST(model_faults, glibc_fwrite_reports_success_when_its_line_flush_fails) {
   EXPECT_EQ(predict_text(with_faults(pty, {"ENOSPC@write:2"}), "line 3; line 5000").reports, 1);
 }
 
+TEST(model_faults, glibc_2_42_fwrite_reports_its_failed_line_flush) {
+  // glibc 2.42 (iofwrite.c, commit 596a61cf6b, BZ #29459): the same EOF is
+  // short now. Seen on Debian testing (glibc 2.43): the target reports it.
+  impl_profile g242 = glibc();
+  g242.libc_release = {2, 42, 0};
+  auto p =
+      predict_text(with_faults(setup(g242, sink_kind::pty), {"ENOSPC@write:2"}), "line 3; line 3");
+  EXPECT_EQ(p.data[0], "AAA\n");
+  EXPECT_EQ(p.reports, 1);
+  EXPECT_EQ(p.status, wait_status::exited(1));
+  g242.libc_release = {2, 41, 0};
+  EXPECT_EQ(
+      predict_text(with_faults(setup(g242, sink_kind::pty), {"ENOSPC@write:2"}), "line 3; line 3")
+          .reports,
+      0);
+}
+
 TEST(model_faults, a_bad_cout_refuses_output_until_cleared) {
   const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
   // flush fails: badbit. Cleared by the target after its report, "DD" goes out.

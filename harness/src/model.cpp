@@ -125,8 +125,9 @@ class simulation {
     detail::write_call call = [this, ch](std::string_view bytes) { return make_call(ch, bytes); };
     if (setup_.profile.libc == libc_impl::musl)
       return detail::make_musl_file(is_stdout, is_tty(k), std::move(call));
-    const bool staged_printf = setup_.profile.libc_release >= lib_version{2, 37, 0};
-    return detail::make_glibc_file(!is_stdout, is_tty(k), blksize(k), staged_printf,
+    const auto& release = setup_.profile.libc_release;
+    return detail::make_glibc_file(!is_stdout, is_tty(k), blksize(k),
+                                   detail::glibc_release_rules::of(release.major, release.minor),
                                    std::move(call));
   }
 

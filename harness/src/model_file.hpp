@@ -37,10 +37,10 @@ class c_file {
   /// The bytes it holds, not yet written.
   virtual std::string_view pending() const = 0;
 
-  /// fwrite: glibc's iofwrite.c counts an EOF from _IO_sputn as all
-  /// written ("the data is in the buffer"), though the failed flush
-  /// dropped it.
-  bool fwrite(std::string_view data) {
+  /// fwrite: up to glibc 2.41, iofwrite.c counts an EOF from _IO_sputn as
+  /// all written ("the data is in the buffer"), though the failed flush
+  /// dropped it (the glibc port overrides this from 2.42).
+  virtual bool fwrite(std::string_view data) {
     const std::size_t n = sputn(data);
     return n == data.size() || n == eof;
   }
@@ -48,11 +48,20 @@ class c_file {
   bool fputs(std::string_view data) { return sputn(data) == data.size(); }
 };
 
+/// What a glibc release changed in the ported code (docs/model.md).
+struct glibc_release_rules {
+  /// 2.37: printf through a 128-byte stage (stdio-common/printf_buffer_to_file.c).
+  bool staged_printf = false;
+  /// 2.42: fwrite returns short when the flush in it failed (BZ #29459).
+  bool fwrite_reports_failed_flush = false;
+  /// The rules of RELEASE ({} is unknown: 2.36's).
+  static glibc_release_rules of(int major, int minor);
+};
+
 /// glibc: stdout (UNBUFFERED false) or stderr (true), on a tty or not,
-/// with the sink's st_blksize; printf as glibc 2.37 and later write it
-/// (STAGED_PRINTF) or as 2.36 and earlier did.
+/// with the sink's st_blksize, as the release of RULES behaves.
 std::unique_ptr<c_file> make_glibc_file(bool unbuffered, bool tty, std::size_t blksize,
-                                        bool staged_printf, write_call call);
+                                        glibc_release_rules rules, write_call call);
 /// musl 1.2: stdout or stderr, on a tty or not.
 std::unique_ptr<c_file> make_musl_file(bool is_stdout, bool tty, write_call call);
 

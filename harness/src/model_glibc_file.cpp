@@ -2,8 +2,10 @@
 // call does: _IO_new_file_xsputn, _IO_new_file_overflow, new_do_write,
 // _IO_new_file_write and _IO_new_file_sync (libio/fileops.c),
 // _IO_default_xsputn (genops.c), _IO_file_doallocate (filedoalloc.c),
-// _IO_setvbuf (iosetvbuf.c); and printf as glibc 2.37 rewrote it
-// (stdio-common/printf_buffer_to_file.c, commit e88b9f0e5c).
+// _IO_setvbuf (iosetvbuf.c); printf as glibc 2.37 rewrote it
+// (stdio-common/printf_buffer_to_file.c, commit e88b9f0e5c); fwrite's
+// return after a failed flush as 2.42 changed it (libio/iofwrite.c, commit
+// 596a61cf6b, BZ #29459).
 #include <algorithm>
 
 #include "flushcheck/script.hpp"
@@ -18,12 +20,9 @@ constexpr std::size_t printf_stage = 128;
 
 class glibc_file final : public c_file {
  public:
-  glibc_file(bool unbuffered, bool tty, std::size_t blksize, bool staged_printf, write_call call)
-      : unbuf_(unbuffered),
-        tty_(tty),
-        staged_printf_(staged_printf),
-        blksize_(blksize),
-        call_(std::move(call)) {}
+  glibc_file(bool unbuffered, bool tty, std::size_t blksize, glibc_release_rules rules,
+             write_call call)
+      : unbuf_(unbuffered), tty_(tty), rules_(rules), blksize_(blksize), call_(std::move(call)) {}
 
   /// _IO_new_file_xsputn: fill the buffer (line buffered: up to the last
   /// newline when all of it fits), flush it, then the rest. A failed flush
@@ -57,7 +56,7 @@ class glibc_file final : public c_file {
   /// stage, one _IO_sputn per stage. So a line-buffered or unbuffered stream
   /// takes a long printf 128 bytes at a time.
   bool printf(std::string_view s) override {
-    if (!staged_printf_) return sputn(s) == s.size();
+    if (!rules_.staged_printf) return sputn(s) == s.size();
     while (!s.empty()) {
       if (const std::size_t room = std::min(write_space(), s.size()); room > 0) {
         buf_.append(s.substr(0, room));
@@ -72,6 +71,13 @@ class glibc_file final : public c_file {
       s.remove_prefix(n);
     }
     return true;
+  }
+
+  /// _IO_fwrite from 2.42: an EOF from _IO_sputn (the flush failed) is
+  /// short, whatever the kernel took of this call's bytes.
+  bool fwrite(std::string_view data) override {
+    if (!rules_.fwrite_reports_failed_flush) return c_file::fwrite(data);
+    return sputn(data) == data.size();
   }
 
   bool putc(char c) override {
@@ -212,7 +218,7 @@ class glibc_file final : public c_file {
 
   bool unbuf_;
   bool tty_;
-  bool staged_printf_;
+  glibc_release_rules rules_;
   std::size_t blksize_;
   write_call call_;
   bool line_ = false;
@@ -224,9 +230,14 @@ class glibc_file final : public c_file {
 
 }  // namespace
 
+glibc_release_rules glibc_release_rules::of(int major, int minor) {
+  const auto from = [&](int min) { return major > 2 || (major == 2 && minor >= min); };
+  return {from(37), from(42)};
+}
+
 std::unique_ptr<c_file> make_glibc_file(bool unbuffered, bool tty, std::size_t blksize,
-                                        bool staged_printf, write_call call) {
-  return std::make_unique<glibc_file>(unbuffered, tty, blksize, staged_printf, std::move(call));
+                                        glibc_release_rules rules, write_call call) {
+  return std::make_unique<glibc_file>(unbuffered, tty, blksize, rules, std::move(call));
 }
 
 }  // namespace flushcheck::detail
