@@ -744,6 +744,7 @@ TEST(cli, matrix_baseline_lists_each_changed_cell_with_both_values_and_its_repro
       nlohmann::json::parse(cli({"matrix", "--json", "--baseline", before, "--record", after}).out);
   EXPECT_EQ(j["changes"].size(), 2u);
   EXPECT_EQ(j["compared"], cells);
+  EXPECT_EQ(j["confirmed"], 2u);  // nothing re-run between two saved records
 
   // A set only one record has is listed, and not compared.
   for (auto& row : record["rows"])

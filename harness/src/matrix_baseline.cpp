@@ -20,6 +20,11 @@ std::string text_of(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+bool flag_of(const json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_boolean() && it->get<bool>();
+}
+
 void require_record(const json& r, const std::string& what) {
   if (!r.is_object() || r.value("schema", 0) != 2 || !r.contains("rows") || !r["rows"].is_array() ||
       !std::all_of(r["rows"].begin(), r["rows"].end(),
@@ -42,8 +47,9 @@ cell_index index_cells(const json& record) {
 
 std::string cell_verdict(const json& cell) {
   if (!text_of(cell, "skipped").empty()) return "skipped (" + text_of(cell, "skipped") + ")";
-  const bool asserted = cell.value("asserted", false);
-  const std::string v = !asserted ? "not asserted" : cell.value("pass", false) ? "pass" : "FAIL";
+  const std::string v = !flag_of(cell, "asserted") ? "not asserted"
+                        : flag_of(cell, "pass")    ? "pass"
+                                                   : "FAIL";
   return v + ", observed " + text_of(cell, "observed");
 }
 
@@ -156,6 +162,7 @@ std::string record_changes_json(const record_changes& c) {
             {"baseline", c.before_machine},
             {"now", c.now_machine},
             {"compared", c.compared},
+            {"confirmed", c.confirmed()},
             {"changes", std::move(changes)},
             {"libraries", libraries},
             {"only_in_baseline", c.only_before},
