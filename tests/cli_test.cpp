@@ -791,6 +791,48 @@ TEST(cli, matrix_baseline_reruns_a_change_before_it_counts) {
   EXPECT_NE(record_changes_text(c).find("varies "), std::string::npos);
 }
 
+// --merge: saved records side by side, a column per record and set, the
+// differences between them listed, in every format.
+TEST(cli, matrix_merge_puts_records_side_by_side) {
+  auto made = cli({"matrix", "--json"});
+  ASSERT_EQ(made.code, 0) << made.err;
+  auto record = nlohmann::json::parse(made.out);
+  std::string id;
+  for (auto& row : record["rows"])
+    for (auto& cell : row["cells"])
+      if (id.empty() && cell["asserted"] == false && cell["skipped"] == "") {
+        cell["observed"] = "edited";
+        id = cell["id"];
+      }
+  ASSERT_FALSE(id.empty());
+  scratch_dir dir;
+  const std::string a = dir.write("bookworm.json", made.out);
+  const std::string b = dir.write("other.json", record.dump());
+
+  auto j = nlohmann::json::parse(cli({"matrix", "--json", "--merge", a, b}).out);
+  ASSERT_EQ(j["columns"].size(), 2u);
+  EXPECT_EQ(j["columns"][0]["name"], "bookworm/default");
+  EXPECT_EQ(j["columns"][1]["name"], "other/default");
+  EXPECT_EQ(j["records"][1]["label"], "other");
+  EXPECT_EQ(j["records"][0]["machine"], record["machine"]);
+  ASSERT_EQ(j["differences"].size(), 1u) << j["differences"];
+  EXPECT_EQ(j["differences"][0]["id"], id);
+  std::size_t cells = 0;
+  for (const auto& row : j["rows"]) cells += row["cells"].size();
+  std::size_t one = 0;
+  for (const auto& row : record["rows"]) one += row["cells"].size();
+  EXPECT_EQ(cells, 2 * one);  // every cell of both records
+
+  auto text = cli({"matrix", "--merge", a, b});
+  EXPECT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("bookworm/default"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("edited"), std::string::npos);
+  auto md = cli({"matrix", "--markdown", "--merge", a, b});
+  EXPECT_NE(md.out.find("| bookworm/default | other/default |"), std::string::npos) << md.out;
+  expect_one_line_error(cli({"matrix", "--merge", a, dir.write("x.json", "[]")}), 2,
+                        "x: not a matrix record");
+}
+
 TEST(cli, matrix_baseline_refuses_what_is_not_a_record) {
   scratch_dir dir;
   expect_one_line_error(cli({"matrix", "--baseline", dir.write("a.json", "{}")}), 2,

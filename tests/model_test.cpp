@@ -12,14 +12,16 @@
 namespace flushcheck {
 namespace {
 
-impl_profile glibc() { return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc (model test)", {}}; }
-impl_profile glibc_libcxx() {
-  return {libc_impl::glibc, cxx_impl::libcxx, "glibc, libc++ (model test)", {}};
+impl_profile glibc() {
+  return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc (model test)", {}, {}};
 }
-impl_profile musl() { return {libc_impl::musl, cxx_impl::unknown, "musl (model test)", {}}; }
+impl_profile glibc_libcxx() {
+  return {libc_impl::glibc, cxx_impl::libcxx, "glibc, libc++ (model test)", {}, {}};
+}
+impl_profile musl() { return {libc_impl::musl, cxx_impl::unknown, "musl (model test)", {}, {}}; }
 /// glibc from 2.37 on, whose printf goes through a 128-byte stage.
 impl_profile glibc_2_41() {
-  return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc 2.41 (model test)", {2, 41, 0}};
+  return {libc_impl::glibc, cxx_impl::libstdcxx, "glibc 2.41 (model test)", {2, 41, 0}, {}};
 }
 
 model_setup setup(impl_profile p, sink_kind out, lang l = lang::c) {
@@ -242,7 +244,7 @@ TEST(model, refuses_what_it_does_not_cover) {
        {"reopen append", "syswrite 4", "fadvise dontneed", "resident", "lock", "putc_unlocked 2"})
     EXPECT_THROW(predict_text(pipe, (std::string("write 1; ") + fd_op).c_str()), usage_error)
         << fd_op;
-  const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic", {}};
+  const impl_profile bionic{libc_impl::unknown, cxx_impl::unknown, "bionic", {}, {}};
   EXPECT_THROW(predict_text(setup(bionic, sink_kind::pipe), "write 1"), usage_error);
 }
 
@@ -311,6 +313,20 @@ TEST(model_faults, glibc_2_42_fwrite_reports_its_failed_line_flush) {
       predict_text(with_faults(setup(g242, sink_kind::pty), {"ENOSPC@write:2"}), "line 3; line 3")
           .reports,
       0);
+}
+
+TEST(model_faults, libstdcxx_16_unitbuf_syncs_only_a_good_stream) {
+  // Seen on Debian testing (GCC 16.2) and trixie (GCC 14.2), the same script.
+  const char* text = "clear off; unitbuf on out; write 55 out; printf 1; write 300 out; marker m1";
+  impl_profile gcc = glibc();
+  for (int release : {14, 16}) {
+    gcc.cxx_release = {release, 0, 0};
+    auto s = with_faults(setup(gcc, sink_kind::file, lang::cxx), {"EAGAIN@stderr:write:1"});
+    s.stderr_sink = std::nullopt;  // 2>&1: the fault hits cout's unitbuf flush
+    auto p = predict_text(s, text, kill_plan::at_marker(1));
+    // 14: the bad stream's ~sentry still flushes printf's "D"; 16: it stays in the buffer.
+    EXPECT_EQ(p.data[0], release == 14 ? "D" : "") << "libstdc++ " << release;
+  }
 }
 
 TEST(model_faults, a_bad_cout_refuses_output_until_cleared) {

@@ -108,8 +108,9 @@ struct matrix_command {
   bool runtimes = false;
   std::string html;
   std::string targets_dir;
-  std::string baseline;  ///< --baseline FILE: compare with a saved record
-  std::string record;    ///< --record FILE: the record compared, instead of a run
+  std::string baseline;            ///< --baseline FILE: compare with a saved record
+  std::string record;              ///< --record FILE: the record compared, instead of a run
+  std::vector<std::string> merge;  ///< --merge FILE...: saved records side by side
 };
 
 struct gate_command {

@@ -14,6 +14,7 @@
 #include "flushcheck/error.hpp"
 #include "flushcheck/matrix.hpp"
 #include "flushcheck/matrix_baseline.hpp"
+#include "flushcheck/matrix_merge.hpp"
 #include "flushcheck/matrix_report.hpp"
 
 namespace flushcheck::cli {
@@ -118,6 +119,43 @@ int compare_with_baseline(const matrix_command& cmd, const std::string& dir, boo
   return changes.confirmed() == 0 ? 0 : 1;
 }
 
+/// "records/trixie.json" -> "trixie": the label of a record's columns.
+std::string label_of(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
+    name.resize(name.size() - 5);
+  return name;
+}
+
+/// --merge: the records side by side, a column per record and set, printed
+/// by the reporter of the format asked for. Exit 1 when a cell FAILs.
+int merge(const matrix_command& cmd) {
+  std::vector<labelled_record> records;
+  for (const auto& path : cmd.merge)
+    records.push_back({label_of(path), read_record(path, "--merge")});
+  std::size_t unknown = 0;
+  const matrix m = merge_records(records, unknown);
+  if (unknown > 0)
+    std::cerr << "flushcheck: " << unknown
+              << " cells of properties, languages or sinks this flushcheck does not know were "
+                 "left out\n";
+  if (cmd.json) {
+    auto j = to_json(m);
+    j.erase("machine");  // not this machine's: each record's own
+    j["records"] = nlohmann::json::array();
+    for (const auto& r : records)
+      j["records"].push_back(
+          {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (!cmd.html.empty()) {
+    write_html(cmd.html, m);
+  } else {
+    std::cout << (cmd.markdown ? matrix_markdown(m, matrix_layout::by_column)
+                               : matrix_text(m, matrix_layout::by_column));
+  }
+  return m.failures.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 matrix_command::matrix_command(CLI::App& parent) {
@@ -140,6 +178,10 @@ matrix_command::matrix_command(CLI::App& parent) {
   app->add_option("--baseline", baseline,
                   "compare with a saved record (matrix --json > FILE): each cell whose verdict "
                   "or observed value changed, with both values and its repro; exit 1 if any");
+  app->add_option("--merge", merge,
+                  "print saved records (matrix --json > NAME.json) side by side, a column per "
+                  "record and set (NAME/SET), in the format asked for; run nothing")
+      ->expected(1, -1);
   app->add_option("--record", record,
                   "with --baseline: compare this saved record instead of running the matrix");
   app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
@@ -161,6 +203,7 @@ int matrix_command::execute() {
   if (!record.empty() && baseline.empty())
     throw usage_error("--record=" + record + ": compared only with a --baseline");
   if (!baseline.empty()) return compare_with_baseline(*this, dir, progress);
+  if (!merge.empty()) return cli::merge(*this);
   std::vector<column_results> ran;
   for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
   const matrix m = make_matrix(std::move(ran));

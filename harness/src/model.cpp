@@ -454,10 +454,12 @@ class simulation {
     return true;
   }
 
-  /// ~sentry: unitbuf syncs the buffer, in libstdc++ 12 whatever the
-  /// stream's state, in libc++ 14 only when it is good (their <ostream>).
+  /// ~sentry: unitbuf syncs the buffer, in libstdc++ up to 15 whatever the
+  /// stream's state, in libc++ and from libstdc++ 16 only when it is good
+  /// (their <ostream>; libstdc++ 16's bits/ostream.h: LWG 4188).
   void end_sentry(fc_stream s) {
-    if (!unitbuf_[stream_index(s)] || (libcxx() && !good(s))) return;
+    const bool only_good = libcxx() || setup_.profile.cxx_release >= lib_version{16, 0, 0};
+    if (!unitbuf_[stream_index(s)] || (only_good && !good(s))) return;
     if (!pubsync(s)) set_bad(s);
   }
 

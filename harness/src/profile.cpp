@@ -53,6 +53,12 @@ const lang_names& names_of(lang l) noexcept {
 const char* to_string(lang l) noexcept { return names_of(l).id; }
 const char* display_name(lang l) noexcept { return names_of(l).display; }
 
+std::optional<lang> parse_lang(std::string_view id) noexcept {
+  for (const auto& n : k_lang_names)
+    if (id == n.id) return n.language;
+  return std::nullopt;
+}
+
 libc_impl parse_libc(std::string_view name) noexcept {
   for (libc_impl l : {libc_impl::glibc, libc_impl::musl})
     if (name == to_string(l)) return l;

@@ -58,6 +58,9 @@ target_set probe_target_set(std::string name, std::string stdio_script,
   if (!set.iostream_script.empty()) {
     auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");
     set.profile.cxxlib = parse_cxxlib(cxx);
+    const auto at = cxx_version.find(' ');  // "libstdc++ 14 (20250315)", "libc++ 19.1.7"
+    if (at != std::string::npos)
+      set.profile.cxx_release = parse_lib_version(std::string_view(cxx_version).substr(at + 1));
     set.profile.version += ", " + cxx_version;
   }
   return set;

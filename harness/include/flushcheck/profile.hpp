@@ -4,6 +4,7 @@
 /// properties assert documented behaviour only for the library that
 /// documents it.
 #include <compare>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@ enum class lang { c, cxx, python, node, perl, ruby, java, go, rust };
 const char* to_string(lang l) noexcept;
 /// "C", "C++", "Python", "Node.js", ...: in row labels and reports.
 const char* display_name(lang l) noexcept;
+/// The inverse of to_string(lang); nullopt for any other name.
+std::optional<lang> parse_lang(std::string_view id) noexcept;
 /// One of the runtimes rather than the C or C++ target of a toolchain set.
 constexpr bool is_runtime(lang l) noexcept { return l != lang::c && l != lang::cxx; }
 
@@ -48,6 +51,7 @@ struct impl_profile {
   cxx_impl cxxlib = cxx_impl::unknown;
   std::string version;       ///< e.g. "glibc 2.36, libstdc++ 12 (20220819)"
   lib_version libc_release;  ///< {2, 36}; {} where the target did not say
+  lib_version cxx_release;   ///< libstdc++'s GCC release {12}, libc++'s {19, 1, 7}; {} unknown
 };
 
 }  // namespace flushcheck
