@@ -6,24 +6,17 @@
 #include <sstream>
 
 #include "flushcheck/error.hpp"
+#include "record_fields.hpp"
 
 namespace flushcheck {
 
 namespace {
 
 using json = nlohmann::json;
+using detail::record_flag;
+using detail::record_text;
 /// (set name, case id) -> the cell.
 using cell_index = std::map<std::pair<std::string, std::string>, const json*>;
-
-std::string text_of(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-bool flag_of(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
 
 void require_record(const json& r, const std::string& what) {
   if (!r.is_object() || r.value("schema", 0) != 2 || !r.contains("rows") || !r["rows"].is_array() ||
@@ -38,7 +31,7 @@ cell_index index_cells(const json& record) {
     const auto it = row.find("cells");  // pointers into RECORD: never into a copy
     if (it == row.end() || !it->is_array()) continue;
     for (const auto& cell : *it)
-      if (cell.is_object()) cells[{text_of(cell, "column"), text_of(cell, "id")}] = &cell;
+      if (cell.is_object()) cells[{record_text(cell, "column"), record_text(cell, "id")}] = &cell;
   }
   return cells;
 }
@@ -46,11 +39,12 @@ cell_index index_cells(const json& record) {
 }  // namespace
 
 std::string cell_verdict(const json& cell) {
-  if (!text_of(cell, "skipped").empty()) return "skipped (" + text_of(cell, "skipped") + ")";
-  const std::string v = !flag_of(cell, "asserted") ? "not asserted"
-                        : flag_of(cell, "pass")    ? "pass"
-                                                   : "FAIL";
-  return v + ", observed " + text_of(cell, "observed");
+  if (!record_text(cell, "skipped").empty())
+    return "skipped (" + record_text(cell, "skipped") + ")";
+  const std::string v = !record_flag(cell, "asserted") ? "not asserted"
+                        : record_flag(cell, "pass")    ? "pass"
+                                                       : "FAIL";
+  return v + ", observed " + record_text(cell, "observed");
 }
 
 namespace {
@@ -58,14 +52,14 @@ namespace {
 std::string machine_line(const json& record) {
   const json m = record.value("machine", json::object());
   if (m.empty()) return "a record without its machine (made before flushcheck 0.1.0 named it)";
-  return text_of(m, "distribution") + ", kernel " + text_of(m, "kernel") + ", " +
-         text_of(m, "time");
+  return record_text(m, "distribution") + ", kernel " + record_text(m, "kernel") + ", " +
+         record_text(m, "time");
 }
 
 std::map<std::string, std::string> libraries_by_set(const json& record) {
   std::map<std::string, std::string> sets;
   for (const auto& c : record.value("columns", json::array()))
-    sets[text_of(c, "name")] = text_of(c, "version");
+    sets[record_text(c, "name")] = record_text(c, "version");
   return sets;
 }
 
@@ -111,9 +105,13 @@ record_changes compare_records(const json& before, const json& now, const std::s
     ++out.compared;
     const std::string a = cell_verdict(*it->second), b = cell_verdict(*cell);
     if (a == b) continue;
-    std::string repro = text_of(*cell, "repro");
-    out.changes.push_back(
-        {key.first, key.second, a, b, repro.empty() ? text_of(*it->second, "repro") : repro, {}});
+    std::string repro = record_text(*cell, "repro");
+    out.changes.push_back({key.first,
+                           key.second,
+                           a,
+                           b,
+                           repro.empty() ? record_text(*it->second, "repro") : repro,
+                           {}});
     if (rerun) out.changes.back().reruns = rerun(out.changes.back());
   }
   out.only_before = missing_from(then, cells);

@@ -4,22 +4,15 @@
 #include <map>
 
 #include "flushcheck/error.hpp"
+#include "record_fields.hpp"
 
 namespace flushcheck {
 
 namespace {
 
 using json = nlohmann::json;
-
-std::string text_of(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-bool flag_of(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_boolean() && it->get<bool>();
-}
+using detail::record_flag;
+using detail::record_text;
 
 const property* find_property(const std::string& name) {
   for (const auto& p : catalogue())
@@ -29,10 +22,10 @@ const property* find_property(const std::string& name) {
 
 matrix_column column_of(const std::string& label, const json& c) {
   matrix_column col;
-  col.name = label + "/" + text_of(c, "name");
-  col.profile.libc = parse_libc(text_of(c, "libc"));
-  col.profile.cxxlib = parse_cxxlib(text_of(c, "cxxlib"));
-  col.profile.version = text_of(c, "version");
+  col.name = label + "/" + record_text(c, "name");
+  col.profile.libc = parse_libc(record_text(c, "libc"));
+  col.profile.cxxlib = parse_cxxlib(record_text(c, "cxxlib"));
+  col.profile.version = record_text(c, "version");
   for (const auto& r : c.value("runtimes", json::array()))
     if (r.is_string()) col.runtimes.push_back(r.get<std::string>());
   return col;
@@ -40,11 +33,11 @@ matrix_column column_of(const std::string& label, const json& c) {
 
 verdict verdict_of(const json& cell) {
   verdict v;
-  v.pass = flag_of(cell, "pass");
-  v.observed = text_of(cell, "observed");
-  v.explanation = text_of(cell, "explanation");
-  v.repro = text_of(cell, "repro");
-  v.skipped = text_of(cell, "skipped");
+  v.pass = record_flag(cell, "pass");
+  v.observed = record_text(cell, "observed");
+  v.explanation = record_text(cell, "explanation");
+  v.repro = record_text(cell, "repro");
+  v.skipped = record_text(cell, "skipped");
   const json figures = cell.value("figures", json::object());  // items() needs it alive
   for (const auto& [k, n] : figures.items())
     if (n.is_number_integer()) v.figures[k] = n.get<std::int64_t>();
@@ -56,21 +49,21 @@ void add_cells(const json& record, std::map<std::string, column_results*>& by_se
                std::size_t& unknown) {
   for (const auto& row : record["rows"]) {
     if (!row.is_object()) continue;
-    const property* prop = find_property(text_of(row, "property"));
-    const auto language = parse_lang(text_of(row, "language"));
+    const property* prop = find_property(record_text(row, "property"));
+    const auto language = parse_lang(record_text(row, "language"));
     for (const auto& cell : row.value("cells", json::array())) {
       if (!cell.is_object()) {
         ++unknown;
         continue;
       }
-      const auto sink = parse_sink_kind(text_of(cell, "sink"));
-      const auto col = by_set.find(text_of(cell, "column"));
+      const auto sink = parse_sink_kind(record_text(cell, "sink"));
+      const auto col = by_set.find(record_text(cell, "column"));
       if (prop == nullptr || !language || !sink || col == by_set.end()) {
         ++unknown;
         continue;
       }
       col->second->results.push_back(
-          {property_case{prop, *language, *sink}, verdict_of(cell), flag_of(cell, "asserted")});
+          {property_case{prop, *language, *sink}, verdict_of(cell), record_flag(cell, "asserted")});
     }
   }
 }
