@@ -165,15 +165,15 @@ std::string breaks(const diagnosis& before, const diagnosis& after) {
   return "";
 }
 
-/// A fix tried for a loss or lateness is judged on that: a first write as
-/// late, with no more whole lines, as the program's own pty run made without
-/// the fix is the program's start-up or its work (a runtime that starts for
-/// 100 ms, then writes all at once), not holding the fix brought. A program
-/// whose fault was holding gets no such excuse.
+/// A fix tried for a loss or lateness is judged on that: a first pty write
+/// with no more whole lines than the program's own pty run wrote first
+/// without the fix is the program's start-up or its work (a runtime that
+/// starts for 100 ms, then writes all at once), not holding the fix brought;
+/// compared in lines, not in times, which load stretches. A program whose
+/// fault was holding gets no such excuse.
 void excuse_own_holding(const diagnosis& before, diagnosis& after) {
   if (!before.lost() && !before.late()) return;
-  if (after.held_lines <= before.held_lines && after.held_ms <= 2 * before.held_ms)
-    after.held_lines = 0;
+  if (after.held_lines <= before.held_lines) after.held_lines = 0;
 }
 
 doctor_fix try_one(const fix_candidate& c, const doctor_options& o, const program_kind& kind,
