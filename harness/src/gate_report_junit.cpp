@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <ctime>
 
 #include "flushcheck/gate_report.hpp"
+#include "flushcheck/machine.hpp"
 
 namespace flushcheck {
 
@@ -94,13 +94,11 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
          xml(body) + "</failure>\n    </testcase>\n";
 }
 
+/// JUnit's timestamp: ISO 8601 in UTC without the zone letter.
 std::string timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
-  return buf;
+  std::string now = utc_now();
+  now.pop_back();  // the "Z"
+  return now;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Saved matrix records back into one matrix value (matrix_merge.hpp).
 #include "flushcheck/matrix_merge.hpp"
 
+#include <cstdint>
 #include <map>
 
 #include "flushcheck/error.hpp"
