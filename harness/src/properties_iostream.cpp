@@ -29,7 +29,7 @@ verdict clog_without_flush(property_context& ctx) {
   auto obs = run_stderr_on_sink(ctx, "write 3 log; marker a");
   if (obs.markers.empty()) return visible_is(obs, 1, stream::err, 0, "clog");
   std::size_t got = obs.markers[0].stderr_visible;
-  return record(std::to_string(got) + " of 3",
+  return record("clog's output before a flush: " + std::to_string(got) + " of 3 bytes",
                 got == 3 ? "clog is not unitbuf, but with sync_with_stdio(true) it writes "
                            "through to the unbuffered stderr: its output appears at once"
                          : "clog holds its output until a flush");

@@ -1,5 +1,6 @@
 // stdout by destination, stderr, setvbuf, line buffering, input flushes.
 #include "detail/checks.hpp"
+#include "flushcheck/traced_calls.hpp"
 
 namespace flushcheck::detail {
 namespace {
@@ -24,7 +25,8 @@ verdict stdout_first_line(property_context& ctx) {
   if (obs.markers.size() < 2) return visible_is(obs, 2, stream::out, 0, "first line");
   std::size_t a = obs.markers[0].stdout_visible, b = obs.markers[1].stdout_visible;
   verdict v =
-      record(std::to_string(a) + "/" + std::to_string(b),
+      record("first line out at once: " + std::to_string(a) +
+                 " of 4 bytes; after the second: " + std::to_string(b) + " of 7",
              a == 0 ? "the first line waits like any other (mode fixed before the first write)"
                     : "the first line went out at once, later ones wait: the stream decided "
                       "it was not a terminal only at its first write");
@@ -113,6 +115,26 @@ verdict large_write(property_context& ctx) {
       "a write larger than the buffer goes out at once, but for at most one buffer "
       "(<= BUFSIZ): expected >= 91808 visible, saw " +
       std::to_string(got);
+  return v;
+}
+
+/// The size of each write(2) a printf of 20,000 bytes makes on stdout's sink,
+/// its buffered rest flushed at exit: "3 writes: 4096, 12288, 3616".
+verdict large_printf_write_calls(property_context& ctx) {
+  run_options o;
+  o.trace = true;
+  auto obs = ctx.run("printf 20000; exit 0", o);
+  if (!obs.trace) return visible_is(obs, 0, stream::out, 20000, "large printf");
+  std::string sizes;
+  for (const auto& e : obs.trace->events)
+    if (obs.trace->on_stdout(e) && info(e.call).family == call_family::write)
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(e.bytes);
+  const std::int64_t calls = obs.trace->stdout_write_calls();
+  verdict v = record(std::to_string(calls) + (calls == 1 ? " write: " : " writes: ") + sizes,
+                     "how printf hands a string larger than the buffer to the kernel: glibc "
+                     "2.37 and later stage printf's output in a buffer of its own");
+  v.figures = {{"write_calls", calls}, {"bytes", static_cast<std::int64_t>(obs.out.bytes)}};
+  if (obs.trace->events_dropped > 0) v.observed += " (event log capped)";
   return v;
 }
 
@@ -246,6 +268,16 @@ void add_setvbuf(std::vector<property>& out) {
                  .sinks = buffered_sinks,
                  .applies = is_glibc_or_musl,
                  .check = large_write});
+  out.push_back({.name = "stdout.large_printf_write_calls",
+                 .group = "setvbuf",
+                 .level = tier::observed,
+                 .source = "glibc stdio-common/printf_buffer_to_file.c (2.37 on), "
+                           "libio/fileops.c (_IO_new_file_xsputn); musl src/stdio/vfprintf.c",
+                 .claim = "the write(2) calls, and their sizes, of one printf larger than the "
+                          "buffer",
+                 .langs = c_only,
+                 .sinks = all_sinks,
+                 .check = large_printf_write_calls});
 }
 
 void add_flush(std::vector<property>& out) {
