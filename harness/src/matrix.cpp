@@ -60,6 +60,29 @@ std::size_t matrix::failure_count(std::size_t column) const {
       failures.begin(), failures.end(), [&](const cell_ref& f) { return f.column == column; }));
 }
 
+std::array<verdict_count, 3> matrix::tally(std::size_t column) const {
+  std::array<verdict_count, 3> out{};
+  for (const cell_ref& cell : cells_of(column)) {
+    const case_result& r = at(cell);
+    verdict_count& n = out.at(static_cast<std::size_t>(r.c.prop->level));
+    if (!r.v.skipped.empty())
+      ++n.skipped;
+    else if (!r.asserted)
+      ++n.observed;
+    else
+      ++(r.v.pass ? n.pass : n.fail);
+  }
+  return out;
+}
+
+std::vector<std::string> matrix::groups() const {
+  std::vector<std::string> out;
+  for (const auto& row : rows)
+    if (std::find(out.begin(), out.end(), row.prop->group) == out.end())
+      out.push_back(row.prop->group);
+  return out;
+}
+
 std::size_t matrix::line_count() const {
   std::size_t n = 0;
   for (const auto& row : rows) n += row.sinks.size();
@@ -99,6 +122,14 @@ std::vector<language_line> matrix::by_language(std::size_t column) const {
 std::string value_text(const case_result& r) {
   if (!r.v.skipped.empty()) return "skipped: " + r.v.skipped;
   return (r.asserted && !r.v.pass ? "FAIL: " : "") + r.v.observed;
+}
+
+std::string count_text(const verdict_count& n, tier level) {
+  if (level == tier::observed) return std::to_string(n.observed + n.pass + n.fail) + " values";
+  std::string out = std::to_string(n.pass) + " pass";
+  if (n.fail > 0) out += ", " + std::to_string(n.fail) + " FAIL";
+  if (n.observed > 0) out += ", " + std::to_string(n.observed) + " not asserted";
+  return out;
 }
 
 std::string cell_text(const case_result& r) {

@@ -20,6 +20,18 @@ nlohmann::json machine_json() {
           {"time", utc_now()}};
 }
 
+/// COLUMN's cells by tier and outcome (matrix::tally).
+nlohmann::json tally_json(const matrix& m, std::size_t c) {
+  nlohmann::json out = nlohmann::json::object();
+  const auto n = m.tally(c);
+  for (tier t : {tier::required, tier::documented, tier::observed}) {
+    const verdict_count& k = n.at(static_cast<std::size_t>(t));
+    out[to_string(t)] = {
+        {"pass", k.pass}, {"fail", k.fail}, {"observed", k.observed}, {"skipped", k.skipped}};
+  }
+  return out;
+}
+
 nlohmann::json column_json(const matrix& m, std::size_t c) {
   const matrix_column& col = m.columns[c];
   return {{"name", col.name},
@@ -28,7 +40,8 @@ nlohmann::json column_json(const matrix& m, std::size_t c) {
           {"version", col.profile.version},
           {"runtimes", col.runtimes},
           {"cases", m.case_count(c)},
-          {"failures", m.failure_count(c)}};
+          {"failures", m.failure_count(c)},
+          {"tally", tally_json(m, c)}};
 }
 
 nlohmann::json cell_json(const matrix& m, const case_result& r, std::size_t c) {

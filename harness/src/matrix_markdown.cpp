@@ -42,18 +42,33 @@ std::string markdown_by_sink(const matrix& m) {
   return out.str();
 }
 
-void table_by_column(std::ostream& out, const matrix& m) {
-  out << "| property | tier |";
+/// GROUP's lines as a table with a column per set.
+void table_by_column(std::ostream& out, const matrix& m, const std::string& group) {
+  out << "\n#### " << group << "\n\n| property | tier |";
   for (const auto& col : m.columns) out << " " << col.name << " |";
   out << "\n|---|---|";
   for (std::size_t i = 0; i < m.columns.size(); ++i) out << "---|";
   out << "\n";
   for (const auto& row : m.rows)
-    for (sink_kind sink : row.sinks) {
-      out << "| " << row.label(sink) << " | " << to_string(row.prop->level) << " |";
-      for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << row.text(c, sink) << " |";
-      out << "\n";
-    }
+    if (row.prop->group == group)
+      for (sink_kind sink : row.sinks) {
+        out << "| " << row.label(sink) << " | " << to_string(row.prop->level) << " |";
+        for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << row.text(c, sink) << " |";
+        out << "\n";
+      }
+}
+
+/// Per set, its cells by tier and outcome, and its FAILs.
+void summary(std::ostream& out, const matrix& m) {
+  out << "| set | required | documented | observed | skipped | FAIL |\n|---|---|---|---|---|---|\n";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    const auto n = m.tally(c);
+    out << "| " << m.columns[c].name << " |";
+    for (tier t : {tier::required, tier::documented, tier::observed})
+      out << " " << count_text(n.at(static_cast<std::size_t>(t)), t) << " |";
+    out << " " << n[0].skipped + n[1].skipped + n[2].skipped << " | " << m.failure_count(c)
+        << " |\n";
+  }
 }
 
 void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
@@ -81,11 +96,13 @@ std::string markdown_by_column(const matrix& m) {
   out << m.columns.size() << " toolchain sets\n\n";
   for (const auto& col : m.columns) out << "- `" << col.name << "`: " << col.summary() << "\n";
   out << "\n";
-  table_by_column(out, m);
+  summary(out, m);
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
+  for (const auto& f : m.failures) failure(out, m, f);
   out << "\n### Differences between implementations\n";
   for (const auto& d : m.differences) difference(out, m, d);
-  for (const auto& f : m.failures) failure(out, m, f);
+  out << "\n### Every line, by section\n";
+  for (const auto& group : m.groups()) table_by_column(out, m, group);
   return out.str();
 }
 

@@ -95,13 +95,19 @@ void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
 std::string text_by_column(const matrix& m) {
   std::ostringstream out;
   out << "flushcheck matrix --all: " << m.columns.size() << " toolchain sets\n\n";
-  for (const auto& col : m.columns) out << "  " << col.name << ": " << col.summary() << "\n";
-  out << "\n";
-  table_by_column(out, m);
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    const auto n = m.tally(c);
+    out << "  " << m.columns[c].name << ": " << m.columns[c].summary() << "\n    required "
+        << count_text(n[0], tier::required) << "; documented " << count_text(n[1], tier::documented)
+        << "; observed " << count_text(n[2], tier::observed) << "; skipped "
+        << n[0].skipped + n[1].skipped + n[2].skipped << "\n";
+  }
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
+  for (const auto& f : m.failures) failure(out, m, f);
   out << "\nDifferences:\n";
   for (const auto& d : m.differences) difference(out, m, d);
-  for (const auto& f : m.failures) failure(out, m, f);
+  out << "\nEvery line, by section:\n";
+  table_by_column(out, m);
   return out.str();
 }
 

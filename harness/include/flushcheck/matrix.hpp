@@ -4,6 +4,7 @@
 /// targets: toolchain sets, later runtimes) x sinks, each cell a case_result,
 /// with the notes, failures and differences that the reporters
 /// (matrix_report.hpp) print. It only holds data; it prints nothing.
+#include <array>
 #include <cstddef>
 #include <map>
 #include <string>
@@ -83,6 +84,16 @@ struct language_line {
   bool differs = false;                   ///< two languages saw different values
 };
 
+/// How one column's cells of one tier came out (matrix::tally): asserted and
+/// passing, asserted and failing, a value recorded without a verdict (observed
+/// tier, or documented for another implementation), skipped here.
+struct verdict_count {
+  std::size_t pass = 0;
+  std::size_t fail = 0;
+  std::size_t observed = 0;
+  std::size_t skipped = 0;
+};
+
 struct matrix {
   std::vector<matrix_column> columns;
   /// The sink columns of a one-set table: pty, pipe, file and full always
@@ -101,6 +112,10 @@ struct matrix {
   std::vector<cell_ref> cells_of(std::size_t column) const;
   std::size_t case_count(std::size_t column) const;
   std::size_t failure_count(std::size_t column) const;
+  /// COLUMN's cells by tier (indexed by tier: required, documented, observed) and outcome.
+  std::array<verdict_count, 3> tally(std::size_t column) const;
+  /// The groups of the rows ("stdout by destination", ...), in row order.
+  std::vector<std::string> groups() const;
   /// Lines of the table with a column per set: (row, sink) pairs.
   std::size_t line_count() const;
   /// The languages of the rows, in row order (C, C++, then the runtimes).
@@ -108,6 +123,10 @@ struct matrix {
   /// COLUMN's rows by property and sink, a cell per language: in row order.
   std::vector<language_line> by_language(std::size_t column) const;
 };
+
+/// One tier's counts of a column in words, skipped cells left out: "120
+/// pass, 2 FAIL, 12 not asserted"; for the observed tier "10 values".
+std::string count_text(const verdict_count& n, tier level);
 
 /// A cell as the tables show it: pass / FAIL where asserted; "skipped: WHY"
 /// where the machine cannot check it; otherwise the observed value, in
