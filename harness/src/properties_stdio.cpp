@@ -118,21 +118,33 @@ verdict large_write(property_context& ctx) {
   return v;
 }
 
+/// SIZES in words, runs of one size folded: "19 x 1024, 544".
+std::string size_runs(const std::vector<std::int64_t>& sizes) {
+  std::string out;
+  for (std::size_t i = 0, j = 0; i < sizes.size(); i = j) {
+    while (j < sizes.size() && sizes[j] == sizes[i]) ++j;
+    out += (out.empty() ? "" : ", ") + (j - i > 1 ? std::to_string(j - i) + " x " : "") +
+           std::to_string(sizes[i]);
+  }
+  return out;
+}
+
 /// The size of each write(2) a printf of 20,000 bytes makes on stdout's sink,
-/// its buffered rest flushed at exit: "3 writes: 4096, 12288, 3616".
+/// its buffered rest flushed at exit: "5 writes: 4 x 4096, 3616".
 verdict large_printf_write_calls(property_context& ctx) {
   run_options o;
   o.trace = true;
   auto obs = ctx.run("printf 20000; exit 0", o);
   if (!obs.trace) return visible_is(obs, 0, stream::out, 20000, "large printf");
-  std::string sizes;
+  std::vector<std::int64_t> sizes;
   for (const auto& e : obs.trace->events)
     if (obs.trace->on_stdout(e) && info(e.call).family == call_family::write)
-      sizes += (sizes.empty() ? "" : ", ") + std::to_string(e.bytes);
+      sizes.push_back(e.bytes);
   const std::int64_t calls = obs.trace->stdout_write_calls();
-  verdict v = record(std::to_string(calls) + (calls == 1 ? " write: " : " writes: ") + sizes,
-                     "how printf hands a string larger than the buffer to the kernel: glibc "
-                     "2.37 and later stage printf's output in a buffer of its own");
+  verdict v =
+      record(std::to_string(calls) + (calls == 1 ? " write: " : " writes: ") + size_runs(sizes),
+             "how printf hands a string larger than the buffer to the kernel: glibc "
+             "2.37 and later stage printf's output in a buffer of its own");
   v.figures = {{"write_calls", calls}, {"bytes", static_cast<std::int64_t>(obs.out.bytes)}};
   if (obs.trace->events_dropped > 0) v.observed += " (event log capped)";
   return v;
