@@ -7,15 +7,18 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "cli_runner.hpp"
+#include "flushcheck/clean_environment.hpp"
 #include "flushcheck/conformance.hpp"
 #include "flushcheck/matrix_baseline.hpp"
 #include "flushcheck/report.hpp"
@@ -628,6 +631,13 @@ TEST(cli, matrix_all_puts_toolchains_side_by_side) {
             std::string::npos);
 }
 
+/// How many times NEEDLE occurs in TEXT.
+long occurrences(const std::string& text, const std::string& needle) {
+  long n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   std::string page = ::testing::TempDir() + "flushcheck_matrix.html";
   auto r = cli({"matrix", "--all", "--html", page});
@@ -636,11 +646,27 @@ TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   auto loaded = headless_dom(page);
   if (!loaded) GTEST_SKIP() << "chromium not installed (ci/setup installs Debian's chromium)";
   const std::string& dom = *loaded;  // the DOM after the page loaded
-  EXPECT_NE(dom.find("<table id=\"matrix\">"), std::string::npos);
-  long tr = 0;
-  for (auto at = dom.find("<tr>"); at != std::string::npos; at = dom.find("<tr>", at + 1)) ++tr;
-  EXPECT_EQ(tr, rows + 1);  // header + one per row
+  // for people: the summary, the FAILs and the differences before the lines
+  const auto summary = dom.find("<section id=\"summary\">");
+  const auto failures = dom.find("<section id=\"failures\">");
+  const auto differences = dom.find("<section id=\"differences\">");
+  const auto lines = dom.find("<section id=\"lines\">");
+  ASSERT_NE(summary, std::string::npos) << dom.substr(0, 2000);
+  EXPECT_LT(summary, failures);
+  EXPECT_LT(failures, differences);
+  EXPECT_LT(differences, lines);
+  EXPECT_LT(lines, dom.find("<details class=\"group\""));
+  // a line per row, in a collapsible section per group of the catalogue
+  EXPECT_EQ(occurrences(dom, "<tr class=\"line\">"), rows);
+  std::set<std::string> groups;
+  for (const auto& p : catalogue()) groups.insert(p.group);
+  EXPECT_EQ(occurrences(dom, "<details class=\"group\""), static_cast<long>(groups.size()));
   EXPECT_NE(dom.find("<b>musl</b>"), std::string::npos);
+  // self-contained: no script, nothing fetched
+  EXPECT_EQ(dom.find("<script"), std::string::npos);
+  EXPECT_EQ(dom.find("src="), std::string::npos);
+  EXPECT_EQ(dom.find("http://"), std::string::npos);
+  EXPECT_EQ(dom.find("https://"), std::string::npos);
 }
 
 /// A matrix record names the machine it was made on, as uname and
@@ -834,6 +860,87 @@ TEST(cli, matrix_merge_puts_records_side_by_side) {
   EXPECT_NE(md.out.find("| bookworm/default | other/default |"), std::string::npos) << md.out;
   expect_one_line_error(cli({"matrix", "--merge", a, dir.write("x.json", "[]")}), 2,
                         "x: not a matrix record");
+}
+
+/// The records ci/distro made in Debian roots (docs/distros/RELEASE.json.gz),
+/// unpacked into DIR as RELEASE.json, in name order.
+std::vector<std::string> stored_debian_records(const scratch_dir& dir) {
+  std::vector<std::string> out;
+  const std::filesystem::path stored = std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/distros";
+  if (!std::filesystem::is_directory(stored)) return out;
+  for (const auto& f : std::filesystem::directory_iterator(stored)) {
+    const std::string name = f.path().filename().string();
+    if (!name.ends_with(".json.gz")) continue;
+    run_options o;
+    o.argv = {"/bin/gzip", "-dc", f.path().string()};
+    o.env = clean_environment();
+    auto obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << name << ": " << obs.err.data;
+    out.push_back(dir.write(name.substr(0, name.size() - 3), obs.out.data));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Section 4 of the distro issue: merge and baseline on records made in real
+// Debian roots, not only on this machine's.
+TEST(cli, matrix_merge_and_baseline_on_the_stored_debian_records) {
+  scratch_dir dir;
+  const auto records = stored_debian_records(dir);
+  if (records.size() < 2) GTEST_SKIP() << "fewer than 2 records in docs/distros (ci/distro)";
+  std::vector<std::string> args = {"matrix", "--json", "--merge"};
+  args.insert(args.end(), records.begin(), records.end());
+  auto merged = cli(args);
+  ASSERT_LE(merged.code, 1) << merged.err;
+  auto j = nlohmann::json::parse(merged.out);
+  std::size_t columns = 0;
+  for (const auto& path : records) {
+    auto one = nlohmann::json::parse(std::ifstream(path));
+    columns += one["columns"].size();
+    const std::string label = std::filesystem::path(path).stem().string();
+    EXPECT_EQ(j["records"][&path - records.data()]["label"], label);
+    EXPECT_EQ(j["records"][&path - records.data()]["machine"], one["machine"]);
+  }
+  EXPECT_EQ(j["columns"].size(), columns);
+  // glibc 2.37 staged printf in a buffer of its own: releases on each side of
+  // it differ on the large printf's write calls
+  bool printf_differs = false;
+  for (const auto& d : j["differences"])
+    printf_differs |= d["id"] == "stdout.large_printf_write_calls/c/pty";
+  std::set<bool> staged;  // per default set: glibc 2.37 or later?
+  std::smatch minor;
+  for (const auto& c : j["columns"]) {
+    const std::string version = c["version"];
+    if (c["name"].get<std::string>().ends_with("/default") &&
+        std::regex_search(version, minor, std::regex(R"(^glibc 2\.(\d+))")))
+      staged.insert(std::stoi(minor[1]) >= 37);
+  }
+  if (staged.size() == 2) {
+    EXPECT_TRUE(printf_differs) << j["differences"].dump(1);
+  }
+
+  // the differences before the lines, in Markdown too
+  args[1] = "--markdown";
+  auto md = cli(args).out;
+  EXPECT_LT(md.find("### Differences between implementations"),
+            md.find("### Every line, by section"));
+
+  // a record against itself: nothing changed; with one value edited: that one
+  auto edited = nlohmann::json::parse(std::ifstream(records.back()));
+  std::string id;
+  for (auto& row : edited["rows"])
+    for (auto& cell : row["cells"])
+      if (id.empty() && cell["asserted"] == false && cell["skipped"] == "") {
+        cell["observed"] = "edited";
+        id = cell["id"];
+      }
+  auto same = cli({"matrix", "--baseline", records.back(), "--record", records.back()});
+  EXPECT_EQ(same.code, 0) << same.out;
+  auto one = cli({"matrix", "--baseline", records.back(), "--record",
+                  dir.write("edited.json", edited.dump())});
+  EXPECT_EQ(one.code, 1) << one.out;
+  EXPECT_NE(one.out.find("changed " + id + " ["), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("\n1 of "), std::string::npos) << one.out;
 }
 
 TEST(cli, matrix_baseline_refuses_what_is_not_a_record) {
