@@ -72,18 +72,17 @@ void table_by_column(std::ostream& out, const matrix& m) {
     }
 }
 
+/// A line where the sets differ: each value with the sets that saw it, what it
+/// means, and the command that repeats it on the first of them.
 void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
-  const matrix_row& row = m.rows[d.row];
-  out << "\n" << row.label(d.sink) << ":";
-  for (const auto& o : d.outcomes)
-    for (std::size_t c : o.columns) out << " " << m.columns[c].name << " = " << o.observed << ";";
-  out << "\n";
-  for (const auto& o : d.outcomes)  // what each outcome means for a program
-    out << "    " << m.columns[o.columns.front()].name
-        << (o.columns.size() > 1 ? " and others like it" : "") << ": "
-        << m.at({d.row, d.sink, o.columns.front()}).v.explanation << "\n";
-  for (std::size_t c = 0; c < m.columns.size(); ++c)
-    if (const case_result* r = row.find(c, d.sink)) out << "    " << r->v.repro << "\n";
+  out << "\n" << m.rows[d.row].label(d.sink) << ":\n";
+  for (const auto& o : d.outcomes) {
+    const case_result& r = m.at({d.row, d.sink, o.columns.front()});
+    out << "  ";
+    for (std::size_t i = 0; i < o.columns.size(); ++i)
+      out << (i ? ", " : "") << m.columns[o.columns[i]].name;
+    out << ": " << o.observed << "\n    " << r.v.explanation << "\n    " << r.v.repro << "\n";
+  }
 }
 
 void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
