@@ -1,4 +1,4 @@
-/* One fprintf to the unbuffered stderr: a 1,010-byte record, under PIPE_BUF
+/* One fprintf to the unbuffered stderr: a 1,009-byte record, under PIPE_BUF
    (4096), that a program expects to reach the pipe in one write(2). */
 #include <stdio.h>
 #include <string.h>

@@ -15,7 +15,7 @@ cc -O2 -o "$work/repro" repro.c
 strace -o "$work/trace" -e trace=write "$work/repro" 2>&1 | cat >/dev/null
 sizes=$(sed -n 's/^write(2, .*) *= \([0-9]*\)$/\1/p' "$work/trace" | tr '\n' ' ')
 calls=$(echo $sizes | wc -w)
-echo "write calls for one 1,010-byte fprintf to stderr: $calls ($sizes)"
+echo "write calls for one 1,009-byte fprintf to stderr: $calls ($sizes)"
 echo "before 2.37: 1 (the record in one write). From 2.37: printf's output to an unbuffered"
 echo "  stream goes through a 128-byte stage (stdio-common/printf_buffer_to_file.c,"
 echo "  PRINTF_BUFFER_SIZE_TO_FILE_STAGE in include/printf_buffer.h; commit e88b9f0e5c)"
