@@ -48,8 +48,6 @@ namespace {
 
 using detail::c_file;
 
-bool is_tty(sink_kind s) { return s == sink_kind::pty || s == sink_kind::pty_cooked; }
-
 /// A C++ stream buffer whose flushes the model does not port (libstdc++'s
 /// stdio_filebuf after sync_with_stdio(false)): what it was given may be at
 /// the reader at any time; what a flush pushed must be.

@@ -25,6 +25,7 @@
 #include "flushcheck/spawn.hpp"
 #include "flushcheck/tracer.hpp"
 #include "marker_lines.hpp"
+#include "run_clock.hpp"
 
 extern char** environ;
 
@@ -185,9 +186,7 @@ file_id id_of(int fd) {
 }
 
 /// Sinks a reader reads while the program runs (a file is read after it).
-bool streaming_kind(sink_kind k) {
-  return k == sink_kind::pipe || k == sink_kind::pty || k == sink_kind::pty_cooked;
-}
+bool streaming_kind(sink_kind k) { return k == sink_kind::pipe || is_tty(k); }
 
 class run_loop {
  public:
@@ -261,9 +260,7 @@ class run_loop {
   }
 
  private:
-  std::int64_t now_us() const {
-    return std::chrono::duration_cast<std::chrono::microseconds>(clock::now() - start_).count();
-  }
+  std::int64_t now_us() const { return detail::micros_since(start_); }
 
   static bool streaming(const sink& s) {
     return (s.kind() == sink_kind::pipe || s.is_pty()) && s.reader_fd() >= 0;

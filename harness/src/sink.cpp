@@ -13,6 +13,7 @@
 #include "flushcheck/error.hpp"
 #include "flushcheck/pty.hpp"
 #include "parse_number.hpp"
+#include "run_clock.hpp"
 
 namespace flushcheck {
 
@@ -161,7 +162,7 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
     ssize_t n = ::read(reader_.get(), buf, want);
     if (n > 0) {
       auto now = std::chrono::steady_clock::now();
-      auto t_us = std::chrono::duration_cast<std::chrono::microseconds>(now - start).count();
+      auto t_us = detail::micros_since(start, now);
       capture_.append({buf, static_cast<std::size_t>(n)});
       if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
       // rate=N: one read per wake-up (the loop wakes at its next byte), not a
@@ -173,9 +174,7 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
     if (n < 0 && errno == EAGAIN) return true;
     // 0 on a pipe, EIO on a pty master once every slave fd is closed.
     if (n == 0 || errno == EIO) {
-      ended_us_ = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - start)
-                      .count();
+      ended_us_ = detail::micros_since(start);
       reader_.reset();
       return false;
     }

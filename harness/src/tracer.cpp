@@ -33,6 +33,7 @@
 #include "fd_lookup.hpp"
 #include "flushcheck/error.hpp"
 #include "proc_status.hpp"
+#include "run_clock.hpp"
 #include "seccomp_filter.hpp"
 #include "tracer_threads.hpp"
 
@@ -133,11 +134,7 @@ struct tracer::state {
   cut_state cut;
   detail::fault_injector faults{{}};
 
-  std::int64_t now_us() const {
-    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
-                                                                 opt.start)
-        .count();
-  }
+  std::int64_t now_us() const { return detail::micros_since(opt.start); }
   bool cutting() const { return opt.kill.needs_tracer(); }
   /// A destination whose writes write:N counts and time_writes times:
   /// stdout's sink, or stderr's for a plan on stderr (kill_plan::on_stderr).

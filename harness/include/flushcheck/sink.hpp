@@ -33,7 +33,7 @@ class sink {
   static constexpr std::size_t max_chunks = 100000;
 
   sink_kind kind() const noexcept { return kind_; }
-  bool is_pty() const noexcept { return kind_ == sink_kind::pty || kind_ == sink_kind::pty_cooked; }
+  bool is_pty() const noexcept { return is_tty(kind_); }
   /// The fd the child gets.
   int child_fd() const noexcept { return child_.get(); }
   /// Drops the harness's copy of the child's end (after spawn), so that end

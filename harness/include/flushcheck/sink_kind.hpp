@@ -7,6 +7,12 @@ namespace flushcheck {
 
 enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
 
+/// Is a sink of KIND a terminal (isatty is true for the child's fd)? The one
+/// place that says which kinds are: the model, the checks and the sink ask it.
+constexpr bool is_tty(sink_kind kind) noexcept {
+  return kind == sink_kind::pty || kind == sink_kind::pty_cooked;
+}
+
 /// "pty", "pty-cooked", "pipe", "file", "null", "full".
 std::string_view to_string(sink_kind kind) noexcept;
 std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;

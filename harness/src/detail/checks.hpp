@@ -67,8 +67,6 @@ verdict both(verdict a, const verdict& b);
 /// An observed-tier verdict: never fails, records VALUE.
 verdict record(std::string value, std::string explanation);
 
-/// "pty" stdout is line buffered (not fully buffered) by ISO C 7.21.3p7.
-inline bool is_tty(sink_kind s) { return s == sink_kind::pty || s == sink_kind::pty_cooked; }
 
 bool is_glibc(const impl_profile& p);
 bool is_glibc_or_musl(const impl_profile& p);
