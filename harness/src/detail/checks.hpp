@@ -67,7 +67,6 @@ verdict both(verdict a, const verdict& b);
 /// An observed-tier verdict: never fails, records VALUE.
 verdict record(std::string value, std::string explanation);
 
-
 bool is_glibc(const impl_profile& p);
 bool is_glibc_or_musl(const impl_profile& p);
 bool is_glibc_libstdcxx(const impl_profile& p);
