@@ -43,7 +43,7 @@
 #include <iostream>
 #include <string>
 
-#include "flushcheck/marker.h"
+#include "logger_main.hpp"
 
 namespace {
 
@@ -97,9 +97,7 @@ void add_sink(const std::string& config, const std::string& file) {
 
 /// Ends the process as DEATH says; returns main's status for "return".
 int die(const std::string& death) {
-  if (death == "exit") std::exit(0);
-  if (death == "_exit") _exit(0);
-  if (death == "abort") std::abort();
+  logger_main::common_death(death);
   if (death == "core_flush_exit") {
     logging::core::get()->flush();  // core/core.hpp: "flush on all registered sinks"
     _exit(0);
@@ -122,23 +120,14 @@ int die(const std::string& death) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4 || !valid(argv[1], argv[3])) {
-    std::fprintf(stderr, "usage: boost_log_logger CONFIG RECORDS DEATH\n");
-    return 64;
-  }
-  const std::string config = argv[1], death = argv[3];
-  const long records = std::atol(argv[2]);
-  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
-  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
-  flushcheck_marker_init();
-  add_sink(config, file);
-  for (long i = 0; i < records; ++i) {
-    if (i % 5 == 4) {
+  logger_main::arguments args;
+  if (!logger_main::parse(argc, argv, "boost_log_logger", valid, args)) return 64;
+  add_sink(args.config, args.file);
+  logger_main::log_records(args.records, [](long i, bool warning) {
+    if (warning)
       BOOST_LOG_TRIVIAL(warning) << "rec " << i << " warn";
-    } else {
+    else
       BOOST_LOG_TRIVIAL(info) << "rec " << i << " info";
-    }
-  }
-  flushcheck_marker("logged");
-  return die(death);
+  });
+  return die(args.death);
 }

@@ -56,7 +56,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "flushcheck/marker.h"
+#include "logger_main.hpp"
 
 #if !defined(ELPP_FEATURE_CRASH_LOG) && !defined(ELPP_FEATURE_ALL)
 #error "build with ELPP_FEATURE_CRASH_LOG: the gate's segv rows expect the default crash handler"
@@ -98,9 +98,7 @@ void configure(const std::string& config, const std::string& file) {
 
 /// Ends the process as DEATH says; returns main's status for "return".
 int die(const std::string& death) {
-  if (death == "exit") std::exit(0);
-  if (death == "_exit") _exit(0);
-  if (death == "abort") std::abort();        // SIGABRT: not handled without ELPP_HANDLE_SIGABRT
+  logger_main::common_death(death);  // abort: SIGABRT, not handled without ELPP_HANDLE_SIGABRT
   if (death == "segv") std::raise(SIGSEGV);  // the crash handler logs, then aborts
   if (death == "flush_exit") {
     el::Loggers::flushAll();  // "to flush all log files for all levels" (README.md)
@@ -116,22 +114,14 @@ int die(const std::string& death) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4 || !valid(argv[1], argv[3])) {
-    std::fprintf(stderr, "usage: easyloggingpp_logger CONFIG RECORDS DEATH\n");
-    return 64;
-  }
-  const std::string config = argv[1], death = argv[3];
-  const long records = std::atol(argv[2]);
-  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
-  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
-  flushcheck_marker_init();
-  configure(config, file);
-  for (long i = 0; i < records; ++i) {
-    if (i % 5 == 4)
+  logger_main::arguments args;
+  if (!logger_main::parse(argc, argv, "easyloggingpp_logger", valid, args)) return 64;
+  configure(args.config, args.file);
+  logger_main::log_records(args.records, [](long i, bool warning) {
+    if (warning)
       LOG(WARNING) << "rec " << i << " warn";
     else
       LOG(INFO) << "rec " << i << " info";
-  }
-  flushcheck_marker("logged");
-  return die(death);
+  });
+  return die(args.death);
 }

@@ -24,7 +24,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "flushcheck/marker.h"
+#include "logger_main.hpp"
 
 namespace {
 
@@ -45,6 +45,15 @@ AppenderPtr file_appender(const std::string& config, const std::string& file) {
   return a;
 }
 
+bool valid(const std::string& config, const std::string& death) {
+  bool known = false;
+  for (const char* c : {"file", "file_no_flush", "file_buffered", "console", "async"})
+    known = known || config == c;
+  for (const char* d : {"return", "exit", "_exit", "abort", "shutdown_exit"})
+    if (known && death == d) return true;
+  return false;
+}
+
 AppenderPtr make_appender(const std::string& config, const std::string& file) {
   if (config == "console")
     return std::make_shared<ConsoleAppender>(std::make_shared<PatternLayout>(LOG4CXX_STR("%m%n")),
@@ -62,28 +71,18 @@ AppenderPtr make_appender(const std::string& config, const std::string& file) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: log4cxx_logger CONFIG RECORDS DEATH\n");
-    return 64;
-  }
-  const std::string config = argv[1], death = argv[3];
-  const long records = std::atol(argv[2]);
-  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
-  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
-  flushcheck_marker_init();
+  logger_main::arguments args;
+  if (!logger_main::parse(argc, argv, "log4cxx_logger", valid, args)) return 64;
   LoggerPtr log = Logger::getLogger("app");
-  log->addAppender(make_appender(config, file));
-  for (long i = 0; i < records; ++i) {
-    if (i % 5 == 4)
+  log->addAppender(make_appender(args.config, args.file));
+  logger_main::log_records(args.records, [&log](long i, bool warning) {
+    if (warning)
       LOG4CXX_WARN(log, "rec " << i << " warn");
     else
       LOG4CXX_INFO(log, "rec " << i << " info");
-  }
-  flushcheck_marker("logged");
-  if (death == "exit") std::exit(0);
-  if (death == "_exit") _exit(0);
-  if (death == "abort") std::abort();
-  if (death == "shutdown_exit") {
+  });
+  logger_main::common_death(args.death);
+  if (args.death == "shutdown_exit") {
     LogManager::shutdown();
     _exit(0);
   }
