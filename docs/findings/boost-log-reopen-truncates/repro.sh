@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 c++ -std=c++17 -O2 -DBOOST_LOG_DYN_LINK -o "$work/repro" repro.cpp -lboost_log -lboost_thread -pthread
 cd "$work"
 touch app.log
-strace -f -o /dev/null -P "$PWD/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro
+strace -f -o /dev/null -P "$(pwd -P)/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro
 echo "app.log: $(tr '\n' '|' <app.log)"
 echo "expected: records 0, 1 and 3..9 (record 2 hit ENOSPC); src/text_file_backend.cpp (consume)"
 echo "  reopens the file with its open mode, and text_file_backend.hpp: \"If not specified,"

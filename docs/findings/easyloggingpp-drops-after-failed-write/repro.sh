@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 c++ -std=c++17 -O2 -DELPP_NO_DEFAULT_LOG_FILE -o "$work/repro" repro.cpp /usr/include/easylogging++.cc -pthread
 cd "$work"
 touch app.log
-strace -f -o /dev/null -P "$PWD/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro 2>err
+strace -f -o /dev/null -P "$(pwd -P)/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro 2>err
 kept=$(wc -l <app.log)
 echo "app.log: $(tr '\n' '|' <app.log) ($kept of 10; the write of record 2 failed with ENOSPC,"
 echo "  and its bytes, still in the stream's buffer, came out at close); on stderr: $(wc -c <err) bytes"

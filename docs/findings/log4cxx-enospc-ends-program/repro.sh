@@ -12,7 +12,7 @@ c++ -std=c++17 -O2 -o "$work/repro" repro.cpp $(pkg-config --cflags --libs liblo
 cd "$work"
 set +e
 touch app.log
-strace -f -o /dev/null -P "$PWD/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro >out 2>err
+strace -f -o /dev/null -P "$(pwd -P)/app.log" -e trace=write -e inject=write:error=ENOSPC:when=3 ./repro >out 2>err
 status=$?
 set -e
 cat out err
