@@ -25,12 +25,6 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::size_t occurrences(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 const json& suite(const json& report, const std::string& name) {
   for (const auto& s : report["suites"])
     if (s["name"] == name) return s;

@@ -58,6 +58,13 @@ inline std::string test_path(const std::string& name) {
 
 /// The DOM of PAGE after Debian's headless Chromium loaded it; nullopt when
 /// chromium is not installed (the caller skips, saying so).
+/// How many times NEEDLE occurs in TEXT (overlapping ones too).
+inline std::size_t occurrences(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 inline std::optional<std::string> headless_dom(const std::string& page) {
   if (::access("/usr/bin/chromium", X_OK) != 0) return std::nullopt;
   run_options o;

@@ -635,13 +635,6 @@ TEST(cli, matrix_all_puts_toolchains_side_by_side) {
   EXPECT_NE(repro, std::string::npos);
 }
 
-/// How many times NEEDLE occurs in TEXT.
-long occurrences(const std::string& text, const std::string& needle) {
-  long n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
-
 TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   std::string page = ::testing::TempDir() + "flushcheck_matrix.html";
   auto r = cli({"matrix", "--all", "--html", page});
@@ -661,10 +654,10 @@ TEST(cli, matrix_html_page_loads_in_headless_chromium) {
   EXPECT_LT(differences, lines);
   EXPECT_LT(lines, dom.find("<details class=\"group\""));
   // a line per row, in a collapsible section per group of the catalogue
-  EXPECT_EQ(occurrences(dom, "<tr class=\"line\">"), rows);
+  EXPECT_EQ(occurrences(dom, "<tr class=\"line\">"), static_cast<std::size_t>(rows));
   std::set<std::string> groups;
   for (const auto& p : catalogue()) groups.insert(p.group);
-  EXPECT_EQ(occurrences(dom, "<details class=\"group\""), static_cast<long>(groups.size()));
+  EXPECT_EQ(occurrences(dom, "<details class=\"group\""), groups.size());
   EXPECT_NE(dom.find("<b>musl</b>"), std::string::npos);
   // self-contained: no script, nothing fetched
   EXPECT_EQ(dom.find("<script"), std::string::npos);
@@ -898,12 +891,11 @@ TEST(cli, matrix_merge_and_baseline_on_the_stored_debian_records) {
   ASSERT_LE(merged.code, 1) << merged.err;
   auto j = nlohmann::json::parse(merged.out);
   std::size_t columns = 0;
-  for (const auto& path : records) {
-    auto one = nlohmann::json::parse(std::ifstream(path));
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    auto one = nlohmann::json::parse(std::ifstream(records[i]));
     columns += one["columns"].size();
-    const std::string label = std::filesystem::path(path).stem().string();
-    EXPECT_EQ(j["records"][&path - records.data()]["label"], label);
-    EXPECT_EQ(j["records"][&path - records.data()]["machine"], one["machine"]);
+    EXPECT_EQ(j["records"][i]["label"], std::filesystem::path(records[i]).stem().string());
+    EXPECT_EQ(j["records"][i]["machine"], one["machine"]);
   }
   EXPECT_EQ(j["columns"].size(), columns);
   // glibc 2.37 staged printf in a buffer of its own: releases on each side of

@@ -124,6 +124,10 @@ std::string value_text(const case_result& r) {
   return (r.asserted && !r.v.pass ? "FAIL: " : "") + r.v.observed;
 }
 
+std::size_t skipped_count(const std::array<verdict_count, 3>& tally) noexcept {
+  return tally[0].skipped + tally[1].skipped + tally[2].skipped;
+}
+
 std::string count_text(const verdict_count& n, tier level) {
   if (level == tier::observed) return std::to_string(n.observed + n.pass + n.fail) + " values";
   std::string out = std::to_string(n.pass) + " pass";

@@ -54,15 +54,13 @@ void title(std::ostream& h, const matrix& m) {
 
 void summary_row(std::ostream& h, const matrix& m, std::size_t c) {
   const auto n = m.tally(c);
-  std::size_t skipped = 0;
-  for (const auto& t : n) skipped += t.skipped;
   const std::size_t fails = m.failure_count(c);
   h << "<tr><td><b>" << html_escape(m.columns[c].name) << "</b></td><td>"
     << html_escape(m.columns[c].summary()) << "</td>";
   for (tier t : {tier::required, tier::documented, tier::observed})
     h << "<td>" << count_text(n.at(static_cast<std::size_t>(t)), t) << "</td>";
-  h << "<td>" << skipped << "</td><td class=\"" << (fails > 0 ? "fail" : "pass") << "\">" << fails
-    << "</td></tr>\n";
+  h << "<td>" << skipped_count(n) << "</td><td class=\"" << (fails > 0 ? "fail" : "pass") << "\">"
+    << fails << "</td></tr>\n";
 }
 
 void summary(std::ostream& h, const matrix& m) {

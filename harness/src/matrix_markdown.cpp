@@ -66,8 +66,7 @@ void summary(std::ostream& out, const matrix& m) {
     out << "| " << m.columns[c].name << " |";
     for (tier t : {tier::required, tier::documented, tier::observed})
       out << " " << count_text(n.at(static_cast<std::size_t>(t)), t) << " |";
-    out << " " << n[0].skipped + n[1].skipped + n[2].skipped << " | " << m.failure_count(c)
-        << " |\n";
+    out << " " << skipped_count(n) << " | " << m.failure_count(c) << " |\n";
   }
 }
 

@@ -98,8 +98,8 @@ std::string text_by_column(const matrix& m) {
     const auto n = m.tally(c);
     out << "  " << m.columns[c].name << ": " << m.columns[c].summary() << "\n    required "
         << count_text(n[0], tier::required) << "; documented " << count_text(n[1], tier::documented)
-        << "; observed " << count_text(n[2], tier::observed) << "; skipped "
-        << n[0].skipped + n[1].skipped + n[2].skipped << "\n";
+        << "; observed " << count_text(n[2], tier::observed) << "; skipped " << skipped_count(n)
+        << "\n";
   }
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
   for (const auto& f : m.failures) failure(out, m, f);

@@ -21,6 +21,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 #include <future>
 #include <map>
 #include <mutex>

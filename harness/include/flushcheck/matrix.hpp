@@ -124,6 +124,9 @@ struct matrix {
   std::vector<language_line> by_language(std::size_t column) const;
 };
 
+/// The skipped cells of a column, over its tiers (matrix::tally).
+std::size_t skipped_count(const std::array<verdict_count, 3>& tally) noexcept;
+
 /// One tier's counts of a column in words, skipped cells left out: "120
 /// pass, 2 FAIL, 12 not asserted"; for the observed tier "10 values".
 std::string count_text(const verdict_count& n, tier level);
