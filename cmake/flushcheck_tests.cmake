@@ -21,6 +21,8 @@ function(flushcheck_add_test name)
   flushcheck_sanitize(${name})
   target_link_libraries(${name} PRIVATE flushcheck::harness GTest::gtest GTest::gtest_main
                         ${arg_LIBRARIES})
+  # tests/: the helpers every stage's tests share (test_targets.hpp, cli_runner.hpp)
+  target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_definitions(${name} PRIVATE "FLUSHCHECK_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\"")
   foreach(t IN LISTS arg_TARGETS)
     string(TOUPPER "${t}" up)

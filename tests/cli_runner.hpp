@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "flushcheck/run.hpp"
-#include "flushcheck/target_set.hpp"
+#include "run.hpp"
+#include "target_set.hpp"
 
 namespace flushcheck {
 

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-#include "flushcheck/conformance.hpp"
+#include "conformance.hpp"
 
 namespace flushcheck {
 

@@ -14,12 +14,12 @@
 #include <sstream>
 #include <tuple>
 
+#include "bench.hpp"
+#include "bench_report.hpp"
 #include "commands.hpp"
-#include "flushcheck/bench.hpp"
-#include "flushcheck/bench_report.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/escape.hpp"
-#include "flushcheck/spawn.hpp"
+#include "error.hpp"
+#include "escape.hpp"
+#include "spawn.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {

@@ -6,9 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "flushcheck/bench.hpp"
-#include "flushcheck/run.hpp"
+#include "bench.hpp"
 #include "interrupts.hpp"
+#include "run.hpp"
 
 namespace flushcheck::cli {
 

@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/perf_counter.hpp"
-#include "flushcheck/report.hpp"
-#include "flushcheck/run.hpp"
+#include "error.hpp"
+#include "perf_counter.hpp"
+#include "report.hpp"
+#include "run.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {

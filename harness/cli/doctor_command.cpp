@@ -1,12 +1,12 @@
 // `flushcheck doctor -- PROG`: where PROG's output is lost or late, why, and
-// which verified fix to apply (harness/include/flushcheck/doctor.hpp).
+// which verified fix to apply (harness/doctor/doctor.hpp).
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/doctor.hpp"
-#include "flushcheck/doctor_report.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/target_set.hpp"
+#include "doctor.hpp"
+#include "doctor_report.hpp"
+#include "error.hpp"
+#include "target_set.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {

@@ -1,9 +1,9 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/explore.hpp"
-#include "flushcheck/signals.hpp"
+#include "error.hpp"
+#include "explore.hpp"
+#include "signals.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {

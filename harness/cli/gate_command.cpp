@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/escape.hpp"
-#include "flushcheck/gate_report.hpp"
+#include "error.hpp"
+#include "escape.hpp"
+#include "gate_report.hpp"
 
 namespace flushcheck::cli {
 

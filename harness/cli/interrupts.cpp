@@ -13,8 +13,8 @@
 #include <csignal>
 #include <thread>
 
-#include "flushcheck/child.hpp"
-#include "flushcheck/temporary.hpp"
+#include "child.hpp"
+#include "temporary.hpp"
 
 namespace flushcheck::cli {
 

@@ -14,9 +14,9 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/repro.hpp"
+#include "error.hpp"
 #include "interrupts.hpp"
+#include "repro.hpp"
 #include "usage.hpp"
 
 namespace {

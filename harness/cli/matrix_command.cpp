@@ -10,12 +10,12 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/conformance.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/matrix.hpp"
-#include "flushcheck/matrix_baseline.hpp"
-#include "flushcheck/matrix_merge.hpp"
-#include "flushcheck/matrix_report.hpp"
+#include "conformance.hpp"
+#include "error.hpp"
+#include "matrix.hpp"
+#include "matrix_baseline.hpp"
+#include "matrix_merge.hpp"
+#include "matrix_report.hpp"
 
 namespace flushcheck::cli {
 

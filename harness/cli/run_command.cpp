@@ -1,10 +1,10 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "flushcheck/error.hpp"
-#include "flushcheck/program_kind.hpp"
-#include "flushcheck/report.hpp"
-#include "flushcheck/run.hpp"
+#include "error.hpp"
+#include "program_kind.hpp"
+#include "report.hpp"
+#include "run.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {

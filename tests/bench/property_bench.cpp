@@ -17,7 +17,7 @@
 #include <map>
 #include <string>
 
-#include "flushcheck/model_check.hpp"
+#include "model_check.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "flushcheck/conformance.hpp"
-#include "flushcheck/run.hpp"
+#include "conformance.hpp"
+#include "run.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flushcheck/error.hpp"
-#include "flushcheck/fault_plan.hpp"
+#include "error.hpp"
+#include "fault_plan.hpp"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flushcheck/error.hpp"
-#include "flushcheck/gate_file.hpp"
+#include "error.hpp"
+#include "gate_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

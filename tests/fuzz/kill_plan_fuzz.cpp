@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "flushcheck/error.hpp"
-#include "flushcheck/kill_plan.hpp"
+#include "error.hpp"
+#include "kill_plan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

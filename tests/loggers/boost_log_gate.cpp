@@ -5,8 +5,8 @@
 // Boost.Log's documentation (boostorg/log doc/*.qbk, example/doc/*.cpp).
 #include <gtest/gtest.h>
 
-#include "flushcheck/gate.hpp"
-#include "flushcheck/logger_table.hpp"
+#include "gate.hpp"
+#include "logger_table.hpp"
 
 namespace flushcheck {
 namespace {

@@ -10,8 +10,8 @@
 #include <csignal>
 #include <string>
 
-#include "flushcheck/gate.hpp"
-#include "flushcheck/logger_table.hpp"
+#include "gate.hpp"
+#include "logger_table.hpp"
 
 namespace flushcheck {
 namespace {

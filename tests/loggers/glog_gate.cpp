@@ -2,8 +2,8 @@
 // handler, INFO vs WARNING files. Each case adds its row to docs/loggers.md.
 #include <gtest/gtest.h>
 
-#include "flushcheck/gate.hpp"
-#include "flushcheck/logger_table.hpp"
+#include "gate.hpp"
+#include "logger_table.hpp"
 
 namespace flushcheck {
 namespace {

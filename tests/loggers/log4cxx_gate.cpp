@@ -3,8 +3,8 @@
 // Each case adds its row to docs/loggers.md (tests/loggers/table.hpp).
 #include <gtest/gtest.h>
 
-#include "flushcheck/gate.hpp"
-#include "flushcheck/logger_table.hpp"
+#include "gate.hpp"
+#include "logger_table.hpp"
 
 namespace flushcheck {
 namespace {

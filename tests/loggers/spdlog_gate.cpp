@@ -5,8 +5,8 @@
 
 #include <iostream>
 
-#include "flushcheck/gate.hpp"
-#include "flushcheck/logger_table.hpp"
+#include "gate.hpp"
+#include "logger_table.hpp"
 
 namespace flushcheck {
 namespace {

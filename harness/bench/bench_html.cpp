@@ -1,0 +1,123 @@
+// The bench report as one self-contained HTML page: per suite its rows, the
+// seed's claims with what this machine says of them, and its plots as inline
+// SVG (no script, no font or file fetched).
+#include <sstream>
+
+#include "bench_format.hpp"
+#include "bench_report.hpp"
+#include "escape.hpp"
+
+namespace flushcheck {
+namespace {
+
+using detail::format_calls;
+using detail::format_ratio;
+using detail::format_seconds;
+using detail::format_throughput;
+using detail::format_values;
+
+void head(std::ostream& h, const bench_report& r) {
+  h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    << "<title>flushcheck bench</title><style>"
+    << "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}"
+    << "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}"
+    << "td.num{text-align:right;white-space:nowrap}td.values{font-size:11px;color:#444}"
+    << "tr.baseline td:first-child{font-weight:bold}tr.skipped td{background:#eee;color:#666}"
+    << "tr.failed td{background:#f7c6c6;font-weight:bold}"
+    << ".yes{background:#d9f2d9;color:#060}.no{background:#f7c6c6;color:#900;font-weight:bold}"
+    << "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
+    << "figcaption{font-size:13px;color:#444}</style></head><body>\n"
+    << "<h1>flushcheck bench</h1>\n<p id=\"machine\">" << html_escape(r.machine)
+    << "; repeat: " << r.repeat << "; quick: " << (r.quick ? "yes" : "no") << "</p>\n";
+}
+
+void about(std::ostream& h, const bench_suite& s) {
+  h << "<h2>" << html_escape(s.name) << ": " << html_escape(s.title) << "</h2>\n"
+    << "<p class=\"about\">reproduces: " << html_escape(s.seed) << "<br>baseline: <code>"
+    << html_escape(s.baseline) << "</code>; placement: " << html_escape(s.placement) << "</p>\n";
+  if (s.notes.empty()) return;
+  h << "<ul class=\"notes\">\n";
+  for (const auto& note : s.notes) h << "<li>" << html_escape(note) << "</li>\n";
+  h << "</ul>\n";
+}
+
+/// The first cells of a row: its name (its repro line as a tooltip), toolchain and sink.
+void row_start(std::ostream& h, const bench_row& row, const char* css) {
+  h << "<tr class=\"" << css << "\"><td title=\"" << html_escape(row.repro) << "\">"
+    << html_escape(row.name) << "</td><td>"
+    << html_escape(row.toolchain.empty() ? "-" : row.toolchain) << "</td><td>"
+    << html_escape(row.sink) << "</td>";
+}
+
+void number(std::ostream& h, const std::string& text) {
+  h << "<td class=\"num\">" << html_escape(text) << "</td>";
+}
+
+void row(std::ostream& h, const bench_suite& s, const bench_row& row) {
+  if (!row.measured()) {
+    row_start(h, row, row.failed ? "failed" : "skipped");
+    h << "<td colspan=\"7\">" << (row.failed ? "FAILED: " : "skipped: ")
+      << html_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
+    return;
+  }
+  row_start(h, row, row.name == s.baseline ? "baseline" : "measured");
+  number(h, format_seconds(row.min()));
+  number(h, format_seconds(row.median()));
+  number(h, format_seconds(row.max()));
+  number(h, format_throughput(row.throughput()));
+  number(h, format_ratio(row.ratio));
+  number(h, format_calls(row.write_calls));
+  h << "<td class=\"values\">" << html_escape(format_values(row.values)) << "</td></tr>\n";
+}
+
+void rows(std::ostream& h, const bench_suite& s) {
+  h << "<table class=\"rows\"><thead><tr><th>row</th><th>toolchain</th><th>sink</th>"
+    << "<th>min</th><th>median</th><th>max</th><th>throughput</th><th>ratio</th>"
+    << "<th>write calls</th><th>values</th></tr></thead><tbody>\n";
+  for (const auto& r : s.rows) row(h, s, r);
+  h << "</tbody></table>\n";
+}
+
+void claims(std::ostream& h, const bench_suite& s) {
+  h << "<table class=\"claims\"><thead><tr><th>seed</th><th>kind</th><th>holds</th>"
+    << "<th>observed</th></tr></thead><tbody>\n";
+  for (const auto& c : s.claims)
+    h << "<tr><td>" << html_escape(c.seed) << "</td><td>" << html_escape(c.kind) << "</td>"
+      << (!c.checked ? "<td>not checked</td>"
+          : c.holds  ? "<td class=\"yes\">yes</td>"
+                     : "<td class=\"no\">no</td>")
+      << "<td>" << html_escape(c.observed) << "</td></tr>\n";
+  h << "</tbody></table>\n";
+}
+
+/// Each plot as an inline <svg> (from its opening tag: no XML prolog in HTML).
+void plots(std::ostream& h, const bench_suite& s) {
+  for (const auto& p : s.plots) {
+    const std::string svg = bench_svg(p);
+    const std::size_t start = svg.find("<svg");
+    h << "<figure>\n"
+      << (start == std::string::npos ? svg : svg.substr(start)) << "<figcaption>"
+      << html_escape(p.title) << "</figcaption></figure>\n";
+  }
+}
+
+void suite(std::ostream& h, const bench_suite& s) {
+  h << "<section id=\"suite-" << html_escape(s.name) << "\">\n";
+  about(h, s);
+  rows(h, s);
+  claims(h, s);
+  plots(h, s);
+  h << "</section>\n";
+}
+
+}  // namespace
+
+std::string bench_html(const bench_report& r) {
+  std::ostringstream h;
+  head(h, r);
+  for (const auto& s : r.suites) suite(h, s);
+  h << "</body></html>\n";
+  return h.str();
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,144 @@
+// A bench report as JSON and back (docs/bench.md, "JSON"): the one schema
+// that --json writes and --compare reads.
+#include <nlohmann/json.hpp>
+
+#include "bench_report.hpp"
+#include "error.hpp"
+#include "report.hpp"
+
+namespace flushcheck {
+namespace {
+
+using json = nlohmann::json;
+
+/// Text as a valid JSON string whatever bytes it holds (report.hpp).
+std::string text(const std::string& s) { return bytes_as_code_points(s); }
+
+/// The values with each key made valid JSON text (a program names them).
+json values_json(const std::map<std::string, double>& values) {
+  json out = json::object();
+  for (const auto& [k, v] : values) out[text(k)] = v;
+  return out;
+}
+
+json row_json(const bench_row& r) {
+  return {{"name", text(r.name)},
+          {"series", text(r.series)},
+          {"toolchain", text(r.toolchain)},
+          {"sink", r.sink},
+          {"x", r.x},
+          {"bytes", r.bytes},
+          {"ops", r.ops},
+          {"seconds", r.seconds},
+          {"min", r.min()},
+          {"median", r.median()},
+          {"max", r.max()},
+          {"throughput", r.throughput()},
+          {"ratio", r.ratio},
+          {"write_calls", r.write_calls},
+          {"values", values_json(r.values)},
+          {"skipped", text(r.skipped)},
+          {"failed", r.failed},
+          {"repro", text(r.repro)}};
+}
+
+json plot_json(const bench_plot& p) {
+  json series = json::array();
+  for (const auto& s : p.series) {
+    json points = json::array();
+    for (const auto& pt : s.points) points.push_back({pt.x, pt.y});
+    series.push_back({{"name", text(s.name)}, {"points", points}});
+  }
+  return {{"title", p.title}, {"x_label", p.x_label}, {"y_label", p.y_label},
+          {"log_x", p.log_x}, {"log_y", p.log_y},     {"series", series}};
+}
+
+json suite_json(const bench_suite& s) {
+  json rows = json::array(), claims = json::array(), plots = json::array();
+  for (const auto& r : s.rows) rows.push_back(row_json(r));
+  for (const auto& c : s.claims)
+    claims.push_back({{"seed", c.seed},
+                      {"kind", c.kind},
+                      {"holds", c.holds},
+                      {"checked", c.checked},
+                      {"observed", text(c.observed)}});
+  for (const auto& p : s.plots) plots.push_back(plot_json(p));
+  json notes = json::array();
+  for (const auto& n : s.notes) notes.push_back(text(n));
+  return {{"name", s.name},
+          {"title", s.title},
+          {"seed", s.seed},
+          {"baseline", text(s.baseline)},
+          {"placement", s.placement},
+          {"notes", notes},
+          {"rows", rows},
+          {"claims", claims},
+          {"plots", plots}};
+}
+
+/// A number that JSON may hold as null (a non-finite value).
+double number_or_zero(const json& j) { return j.is_number() ? j.get<double>() : 0.0; }
+
+bench_row row_from(const json& j) {
+  bench_row r;
+  r.name = j.at("name").get<std::string>();
+  r.series = j.at("series").get<std::string>();
+  r.toolchain = j.at("toolchain").get<std::string>();
+  r.sink = j.at("sink").get<std::string>();
+  r.x = number_or_zero(j.at("x"));
+  r.bytes = j.at("bytes").get<std::int64_t>();
+  r.ops = j.at("ops").get<std::int64_t>();
+  for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
+  r.ratio = number_or_zero(j.at("ratio"));
+  r.write_calls = j.at("write_calls").get<std::int64_t>();
+  for (const auto& [k, v] : j.at("values").items()) r.values[k] = number_or_zero(v);
+  r.skipped = j.at("skipped").get<std::string>();
+  r.failed = j.at("failed").get<bool>();
+  r.repro = j.at("repro").get<std::string>();
+  return r;
+}
+
+bench_suite suite_from(const json& j) {
+  bench_suite s;
+  s.name = j.at("name").get<std::string>();
+  s.title = j.at("title").get<std::string>();
+  s.baseline = j.at("baseline").get<std::string>();
+  for (const auto& r : j.at("rows")) s.rows.push_back(row_from(r));
+  for (const auto& c : j.at("claims"))
+    s.claims.push_back({c.at("seed").get<std::string>(), c.at("kind").get<std::string>(),
+                        c.at("holds").get<bool>(), c.at("observed").get<std::string>(),
+                        c.at("checked").get<bool>()});
+  return s;
+}
+
+}  // namespace
+
+std::string bench_json(const bench_report& r) {
+  json suites = json::array();
+  for (const auto& s : r.suites) suites.push_back(suite_json(s));
+  json j = {{"schema", r.schema}, {"tool", "flushcheck bench"}, {"machine", text(r.machine)},
+            {"repeat", r.repeat}, {"quick", r.quick},           {"suites", suites}};
+  return j.dump(2) + "\n";
+}
+
+bench_report bench_from_json(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw usage_error("not JSON");
+  try {
+    bench_report r;
+    if (j.at("tool") != "flushcheck bench" || j.at("schema") != r.schema)
+      throw usage_error("not a flushcheck bench report of schema " + std::to_string(r.schema));
+    r.machine = j.at("machine").get<std::string>();
+    r.repeat = j.at("repeat").get<int>();
+    r.quick = j.at("quick").get<bool>();
+    for (const auto& s : j.at("suites")) r.suites.push_back(suite_from(s));
+    return r;
+  } catch (const json::exception&) {
+    // The library's own words name its internals: say what is wrong instead.
+    throw usage_error("not a flushcheck bench report of schema " +
+                      std::to_string(bench_report{}.schema) +
+                      ": a field it needs is missing or of another type");
+  }
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,106 @@
+// The bench report as Markdown (docs/bench.md's body): per suite what it
+// reproduces, the seed's claims, a pipe table of the rows, and its plots as
+// images of the SVG files the caller writes.
+#include <sstream>
+
+#include "bench_format.hpp"
+#include "bench_report.hpp"
+
+namespace flushcheck {
+namespace {
+
+using detail::format_calls;
+using detail::format_ratio;
+using detail::format_seconds;
+using detail::format_throughput;
+
+/// S in a table cell: '|' escaped, each line break a space.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+/// S on one line: each line break a space.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  return s;
+}
+
+/// S as an image's alt text: one line, brackets escaped.
+std::string alt(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out;
+}
+
+void about(std::ostream& out, const bench_suite& s) {
+  out << "## " << one_line(s.name) << ": " << one_line(s.title) << "\n\n"
+      << "seed: " << one_line(s.seed) << "; baseline: `" << one_line(s.baseline)
+      << "`; placement: " << one_line(s.placement) << "\n";
+  if (!s.notes.empty()) out << "\n";
+  for (const auto& note : s.notes) out << "- " << one_line(note) << "\n";
+}
+
+void claims(std::ostream& out, const bench_suite& s) {
+  out << "\n**Claims**\n\n| seed | kind | holds | observed |\n|---|---|---|---|\n";
+  for (const auto& c : s.claims)
+    out << "| " << cell(c.seed) << " | " << cell(c.kind) << " | "
+        << (!c.checked ? "not checked"
+            : c.holds  ? "yes"
+                       : "**no**")
+        << " | " << cell(c.observed) << " |\n";
+}
+
+void row(std::ostream& out, const bench_row& r) {
+  out << "| " << cell(r.name) << " | " << cell(r.toolchain.empty() ? "-" : r.toolchain) << " | "
+      << cell(r.sink) << " | ";
+  if (!r.measured()) {
+    out << (r.failed ? "**FAILED**: " : "skipped: ")
+        << cell(r.skipped.empty() ? "no times" : r.skipped) << " | | | | | |\n";
+    return;
+  }
+  out << format_seconds(r.min()) << " | " << format_seconds(r.median()) << " | "
+      << format_seconds(r.max()) << " | " << format_throughput(r.throughput()) << " | "
+      << format_ratio(r.ratio) << " | " << format_calls(r.write_calls) << " |\n";
+}
+
+void rows(std::ostream& out, const bench_suite& s) {
+  out << "\n**Rows**\n\n| row | toolchain | sink | min | median | max | throughput | ratio "
+      << "| write calls |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& r : s.rows) row(out, r);
+}
+
+/// Each plot K as an image of PLOT_DIR/SUITE-K.svg.
+void plots(std::ostream& out, const bench_suite& s, const std::string& plot_dir) {
+  const std::string dir = plot_dir.empty() || plot_dir.back() == '/' ? plot_dir : plot_dir + "/";
+  for (std::size_t k = 0; k < s.plots.size(); ++k)
+    out << "\n![" << alt(s.plots[k].title) << "](" << dir << s.name << "-" << k << ".svg)\n";
+}
+
+}  // namespace
+
+std::string bench_markdown(const bench_report& r, const std::string& plot_dir) {
+  std::ostringstream out;
+  for (std::size_t i = 0; i < r.suites.size(); ++i) {
+    if (i > 0) out << "\n";
+    about(out, r.suites[i]);
+    claims(out, r.suites[i]);
+    rows(out, r.suites[i]);
+    plots(out, r.suites[i], plot_dir);
+  }
+  return out.str();
+}
+
+}  // namespace flushcheck

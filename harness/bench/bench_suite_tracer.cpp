@@ -1,0 +1,175 @@
+// The `tracer` suite: what counting write(2) costs. Each workload runs plain
+// (the harness, no tracer), under a bare ptrace loop (the floor), under the
+// flushcheck tracer, under `strace -f -c`, and with the perf backend where
+// it can run; round by round, so that a drift of the machine reaches every
+// variant alike. Timed from outside: the run itself is what is measured.
+#include <unistd.h>
+
+#include <chrono>
+#include <functional>
+
+#include "bench_bare_loop.hpp"
+#include "bench_suites.hpp"
+#include "perf_counter.hpp"
+#include "repro.hpp"
+#include "run.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+struct workload {
+  std::string label;  ///< "(a) unbuffered putc"
+  std::vector<std::string> argv;
+  long writes;  ///< write calls it makes (0: few)
+  int rounds;
+};
+
+struct variant {
+  std::string name;
+  std::function<long()> run;  ///< the writes it counted, -1 if none; throws variant_failed
+  std::string repro;
+};
+
+/// A variant's run that did not end as it should: its row is FAILED.
+struct variant_failed {
+  std::string why;
+};
+
+run_options plain_options(const std::vector<std::string>& argv) {
+  run_options o;
+  o.argv = argv;
+  o.env = clean_environment();
+  o.stdout_sink = sink_kind::null;
+  o.timeout = std::chrono::minutes(5);
+  return o;
+}
+
+variant harness_variant(const std::string& name, run_options o) {
+  auto count = [o] {
+    auto obs = run(o);
+    if (obs.status != wait_status::exited(0))
+      throw variant_failed{"the run " + obs.status.describe() + ": " +
+                           obs.err.data.substr(0, obs.err.data.find('\n'))};
+    return obs.trace ? obs.trace->totals[static_cast<int>(traced_call::write)] : -1L;
+  };
+  return {name, count, repro_command(o)};
+}
+
+long bare_loop(const std::vector<std::string>& argv) {
+  long stops = bare_ptrace_loop(argv);
+  if (stops < 0) throw variant_failed{"the bare loop's program did not run to its end"};
+  return stops;
+}
+
+std::vector<variant> variants(const workload& w) {
+  auto traced = plain_options(w.argv);
+  traced.trace = true;
+  std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
+  st.insert(st.end(), w.argv.begin(), w.argv.end());
+  std::vector<variant> v = {harness_variant("plain", plain_options(w.argv)),
+                            {"bare ptrace loop", [argv = w.argv] { return bare_loop(argv); }, ""},
+                            harness_variant("flushcheck tracer", traced)};
+  if (::access("/usr/bin/strace", X_OK) == 0)
+    v.push_back(harness_variant("strace -f -c", plain_options(st)));
+  if (perf_unavailable_reason().empty()) {
+    traced.backend = trace_backend::perf;
+    v.push_back(harness_variant("perf backend", traced));
+  }
+  return v;
+}
+
+/// One timed run of V into ROW: its time and count, or ROW failed.
+void time_once(const variant& v, bench_row& row) {
+  try {
+    auto t0 = std::chrono::steady_clock::now();
+    long counted = v.run();
+    row.seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (counted >= 0) row.write_calls = counted;
+  } catch (const variant_failed& f) {
+    row.failed = true;
+    row.skipped = f.why;
+  }
+}
+
+/// The rows of W: every variant timed once per round, in turn.
+std::vector<bench_row> measure_workload(const bench_context& ctx, const workload& w) {
+  auto vs = variants(w);
+  std::vector<bench_row> rows(vs.size());
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    rows[i].name = w.label + ": " + vs[i].name;
+    rows[i].series = w.label;
+    rows[i].sink = "null";
+    rows[i].ops = w.writes;
+    rows[i].repro = vs[i].repro;
+  }
+  if (ctx.options.progress) ctx.options.progress(w.label);
+  for (int round = 0; round < w.rounds; ++round)
+    for (std::size_t i = 0; i < vs.size(); ++i)
+      if (!rows[i].failed) time_once(vs[i], rows[i]);
+  double plain = rows[0].measured() ? rows[0].median() : 0;
+  for (auto& r : rows) r.values["x_plain"] = plain > 0 && r.measured() ? r.median() / plain : 0;
+  return rows;
+}
+
+double x_plain(const bench_suite& s, const std::string& name) {
+  const bench_row* r = find_row(s, name);
+  return r ? r->values.at("x_plain") : 0;
+}
+
+/// Microseconds per write the variant adds to plain, in workload (a).
+double per_write(const bench_suite& s, const std::string& variant_name) {
+  const bench_row* plain = find_row(s, "(a) unbuffered putc: plain");
+  const bench_row* r = find_row(s, "(a) unbuffered putc: " + variant_name);
+  if (!plain || !r || r->ops <= 0) return 0;
+  return (r->median() - plain->median()) / static_cast<double>(r->ops) * 1e6;
+}
+
+void add_claims(bench_suite& s, long writes) {
+  const bench_row* t = find_row(s, "(a) unbuffered putc: flushcheck tracer");
+  const bench_row* bare = find_row(s, "(a) unbuffered putc: bare ptrace loop");
+  bool exact = t && bare && t->write_calls == writes && bare->write_calls == writes;
+  s.claims.push_back(claim("the tracer counts every write() (docs/tracing.md)", "mechanism", exact,
+                           "tracer " + std::to_string(t ? t->write_calls : -1) + ", bare loop " +
+                               std::to_string(bare ? bare->write_calls : -1) + " of " +
+                               std::to_string(writes)));
+  double fixed = x_plain(s, "(c) /bin/true: flushcheck tracer");
+  s.claims.push_back(
+      claim("a traced run of a program that writes nothing costs at most 1.15x "
+            "plain (the tracer's goal, docs/tracing.md)",
+            "ordering", fixed > 0 && fixed <= 1.15, number(fixed) + "x plain"));
+  double ours = per_write(s, "flushcheck tracer"), floor = per_write(s, "bare ptrace loop");
+  double st = per_write(s, "strace -f -c");
+  s.claims.push_back(claim("per traced write, the tracer costs less than strace -f -c", "ordering",
+                           st > 0 && ours > 0 && ours < st,
+                           number(ours) + " us per write (bare loop " + number(floor) +
+                               " us, strace " + (st > 0 ? number(st) + " us" : "not run") + ")"));
+}
+
+}  // namespace
+
+bench_suite tracer_suite(const bench_context& ctx) {
+  bench_suite s;
+  s.name = "tracer";
+  s.title = "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf";
+  s.seed = "the tracer's goals (docs/tracing.md); strace -c is how the seeds counted";
+  s.baseline = "each workload's plain run";
+  s.placement = "the tracer, the program and the run loop on one CPU (cpu_pin.hpp)";
+  const std::string script = ctx.options.default_set.stdio_script;
+  long n = ctx.sizes.scale(50000, 20000), big = ctx.sizes.scale(10000000, 1000000);
+  int rounds = ctx.options.repeat;
+  const workload ws[] = {
+      {"(a) unbuffered putc", {script, "setvbuf none; putc " + std::to_string(n)}, n, rounds},
+      {"(b) buffered putc", {script, "putc " + std::to_string(big) + "; exit 0"}, 0, rounds},
+      {"(c) /bin/true", {"/bin/true"}, 0, rounds * 10}};
+  for (const auto& w : ws)
+    for (auto& r : measure_workload(ctx, w)) s.rows.push_back(std::move(r));
+  if (std::string why = perf_unavailable_reason(); !why.empty())
+    s.notes.push_back("perf backend not measured: " + why);
+  if (::access("/usr/bin/strace", X_OK) != 0) s.notes.push_back("strace not installed");
+  for (auto& r : s.rows) r.ratio = r.values.at("x_plain");  // each workload against its plain run
+  add_claims(s, n);
+  return s;
+}
+
+}  // namespace flushcheck::detail

@@ -1,0 +1,69 @@
+// A bench report for people at a terminal: per suite its rows, then the
+// seed's claims and what this machine says of them.
+#include <cstdio>
+#include <sstream>
+
+#include "bench_format.hpp"
+#include "bench_report.hpp"
+
+namespace flushcheck {
+namespace {
+
+using detail::format_calls;
+using detail::format_ratio;
+using detail::format_seconds;
+using detail::format_throughput;
+
+void header(std::ostream& o, const bench_suite& s) {
+  o << "== " << s.name << ": " << s.title << "\n"
+    << "   seed: " << s.seed << "\n   baseline: " << s.baseline << "\n   placement: " << s.placement
+    << "\n";
+  for (const auto& n : s.notes) o << "   note: " << n << "\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "   %-44s %10s %10s %10s %14s %9s %11s\n", "row", "min",
+                "median", "max", "throughput", "ratio", "write()");
+  o << "\n" << line;
+}
+
+void row_line(std::ostream& o, const bench_row& r) {
+  if (!r.measured()) {
+    o << "   " << r.name << ": " << (r.failed ? "FAILED: " : "skipped: ") << r.skipped << "\n";
+    return;
+  }
+  char line[512];
+  std::snprintf(line, sizeof line, "   %-44s %10s %10s %10s %14s %9s %11s", r.name.c_str(),
+                format_seconds(r.min()).c_str(), format_seconds(r.median()).c_str(),
+                format_seconds(r.max()).c_str(), format_throughput(r.throughput()).c_str(),
+                format_ratio(r.ratio).c_str(), format_calls(r.write_calls).c_str());
+  o << line << "\n";
+  if (r.values.count("ns_per_op"))  // the program suite: per record
+    o << "      per record: " << detail::format_values(r.values) << "\n";
+}
+
+void claims(std::ostream& o, const bench_suite& s) {
+  if (s.claims.empty()) return;
+  o << "\n   seed claims on this machine:\n";
+  for (const auto& c : s.claims)
+    o << "   ["
+      << (!c.checked ? "not checked"
+          : c.holds  ? "holds"
+                     : "DOES NOT HOLD")
+      << ", " << c.kind << "] " << c.seed << "\n      observed: " << c.observed << "\n";
+}
+
+}  // namespace
+
+std::string bench_text(const bench_report& r) {
+  std::ostringstream o;
+  o << "flushcheck bench: " << r.machine << "; median of " << r.repeat << " runs per row"
+    << (r.quick ? " (--quick sizes)" : "") << "\n";
+  for (const auto& s : r.suites) {
+    o << "\n";
+    header(o, s);
+    for (const auto& row : s.rows) row_line(o, row);
+    claims(o, s);
+  }
+  return o.str();
+}
+
+}  // namespace flushcheck

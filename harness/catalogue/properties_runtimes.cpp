@@ -1,0 +1,281 @@
+// The runtimes (targets/runtimes/): what each one's own output call does
+// with stdout and stderr on a pty, a pipe and a file, what survives each way
+// it can end, and each buffering switch doing what its documentation says.
+// What a runtime documents is in one table (k_facts), with its source.
+#include <csignal>
+#include <stdexcept>
+
+#include "checks.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+enum class mode { none, line, full };
+
+const char* to_string(mode m) {
+  switch (m) {
+    case mode::none: return "unbuffered";
+    case mode::line: return "line buffered";
+    case mode::full: return "fully buffered";
+  }
+  return "?";
+}
+
+/// What one runtime documents about its standard streams.
+struct runtime_facts {
+  lang language;
+  mode out_tty, out_other;  ///< stdout on a pty; on a pipe or a file
+  const char* out_source;
+  mode err_tty, err_other;
+  const char* err_source;
+  bool fast_exit_flushes;  ///< does the fast exit (`_exit`) deliver what stdout holds?
+  const char* fast_exit_source;
+};
+
+const runtime_facts k_facts[] = {
+    {lang::python, mode::line, mode::full,
+     "Python docs, sys.stdout: line-buffered when interactive, otherwise block-buffered",
+     mode::line, mode::line, "Python docs, sys.stderr: line-buffered in both cases (3.9+)", false,
+     "Python docs, os._exit: exits without flushing stdio buffers"},
+    {lang::node, mode::none, mode::none,
+     "Node docs, process.md 'A note on process I/O': files and TTYs synchronous on POSIX; "
+     "pipes asynchronous, but libuv's uv_write writes at once what the pipe takes "
+     "(src/unix/stream.c) and queues only the rest",
+     mode::none, mode::none, "Node docs, process.md 'A note on process I/O'", true,
+     "Node docs, process.exit: pending asynchronous writes may be lost; a small write has none"},
+    {lang::perl, mode::line, mode::full,
+     "perlvar $|: STDOUT line buffered to a terminal, block buffered otherwise", mode::none,
+     mode::none, "Perl perlio.c PerlIOBuf_open: initial stderr is unbuffered (PERLIO_F_UNBUF)",
+     false, "POSIX.pod _exit: buffered I/O is not flushed"},
+    {lang::ruby, mode::none, mode::full,
+     "Ruby io.c io_binwrite_requires_flush_write: a write to a tty (FMODE_TTY) or in sync mode "
+     "is written through at once; otherwise it waits in the buffer",
+     mode::none, mode::none, "Ruby io.c rb_io_prep_stderr: FMODE_SYNC", false,
+     "Ruby process.c rb_f_exit_bang: _exit(2), no exit handlers, no IO flush"},
+    {lang::java, mode::none, mode::none,
+     "OpenJDK 17 System.java newPrintStream: PrintStream(BufferedOutputStream(fos, 128), "
+     "autoflush true), which flushes after every byte array it writes (PrintStream docs)",
+     mode::none, mode::none, "OpenJDK 17 System.java: System.err is made the same way", true,
+     "Runtime.halt runs no shutdown hook, but System.out holds nothing after a print"},
+    {lang::go, mode::none, mode::none,
+     "Go os/file.go: os.Stdout is an *os.File, whose Write is a write(2) (internal/poll)",
+     mode::none, mode::none, "Go os/file.go: os.Stderr likewise", true,
+     "Go os/proc.go Exit: deferred functions do not run, but os.Stdout holds nothing"},
+    {lang::rust, mode::line, mode::line,
+     "Rust library/std/src/io/stdio.rs: stdout is a LineWriter whatever the sink "
+     "(rust-lang/rust#60673)",
+     mode::none, mode::none, "Rust library/std/src/io/stdio.rs: 'Stderr is not buffered'", true,
+     "Rust library/std/src/process.rs exit: calls rt::cleanup, which flushes stdout"},
+};
+
+const runtime_facts& facts_of(lang l) {
+  for (const auto& f : k_facts)
+    if (f.language == l) return f;
+  throw std::logic_error(std::string("no runtime facts for ") + flushcheck::to_string(l));
+}
+
+const std::vector<lang> all_runtimes = {lang::python, lang::node, lang::perl, lang::ruby,
+                                        lang::java,   lang::go,   lang::rust};
+/// The runtimes with an abort (docs/script.md: Java and Go have none).
+const std::vector<lang> abort_runtimes = {lang::python, lang::node, lang::perl, lang::ruby,
+                                          lang::rust};
+
+/// "line 3; write 2" then a marker: a whole line "AAA\n" and a partial "BB".
+const std::string k_prefix = "line 3; write 2; marker m; ";
+const std::string k_all = payload(0, 3) + "\n" + payload(1, 2);
+
+/// The mode the reader's count at marker 1 shows: 6 bytes none, 4 line, 0 full.
+verdict mode_at_marker(const observation& obs, stream s, mode want, const std::string& why) {
+  return buffering_at_marker(obs, s,
+                             want == mode::none   ? 6
+                             : want == mode::line ? 4
+                                                  : 0,
+                             std::string(to_string(want)) + " (" + why + ")");
+}
+
+verdict stdout_mode(property_context& ctx) {
+  const auto& f = facts_of(ctx.language());
+  auto obs = ctx.run(k_prefix + "exit 0");
+  return mode_at_marker(obs, stream::out, is_tty(ctx.sink()) ? f.out_tty : f.out_other,
+                        f.out_source);
+}
+
+verdict stderr_mode(property_context& ctx) {
+  const auto& f = facts_of(ctx.language());
+  auto obs = run_stderr_on_sink(ctx, "line 3 err; write 2 err; marker m; exit 0");
+  return mode_at_marker(obs, stream::err, is_tty(ctx.sink()) ? f.err_tty : f.err_other,
+                        f.err_source);
+}
+
+verdict flush_delivers(property_context& ctx) {
+  auto obs = ctx.run("line 3; write 2; flush; marker m; exit 0");
+  return visible_is(obs, 1, stream::out, 6, "the runtime's flush hands stdout to the kernel");
+}
+
+verdict exit_flushes(property_context& ctx) {
+  auto obs = ctx.run(k_prefix + "exit 3");
+  return both(status_is(obs, wait_status::exited(3)),
+              data_is(obs, stream::out, k_all, "the ordinary exit delivers what stdout holds"));
+}
+
+/// What the reader had at the marker: all that a death that flushes nothing leaves.
+std::string before_marker(const observation& obs) {
+  return obs.markers.empty() ? "" : obs.out.data.substr(0, obs.markers[0].stdout_visible);
+}
+
+verdict fast_exit(property_context& ctx) {
+  const auto& f = facts_of(ctx.language());
+  auto obs = ctx.run(k_prefix + "_exit 5");
+  const std::string want = f.fast_exit_flushes ? k_all : before_marker(obs);
+  return both(status_is(obs, wait_status::exited(5)),
+              data_is(obs, stream::out, want,
+                      std::string(f.fast_exit_flushes ? "the fast exit delivers stdout"
+                                                      : "the fast exit discards stdout") +
+                          " (" + f.fast_exit_source + ")"));
+}
+
+/// An observed value: how the program ended and what of "AAA\nBB" (and of
+/// anything it wrote after the cut, if it went on) arrived.
+verdict ending(property_context& ctx, const std::string& death, run_options o = {}) {
+  auto obs = ctx.run(k_prefix + death, o);
+  verdict v = record(obs.status.describe() + ", stdout " + show(obs.out.data),
+                     "'" + k_prefix + death + "': the reader had " +
+                         std::to_string(before_marker(obs).size()) + " bytes at the marker");
+  v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.data.size())}};
+  // Recorded, never asserted; but a run that never got to its cut recorded
+  // nothing about it, and says so (the tests fail on it).
+  v.pass = !obs.markers.empty();
+  if (!v.pass) v.observed = "marker never reached (" + obs.status.describe() + ")";
+  return v;
+}
+
+verdict killed_at_marker(property_context& ctx) {
+  run_options o;
+  o.kill = kill_plan::at_marker(1, SIGKILL);
+  auto obs = ctx.run(k_prefix + "line 4; exit 0", o);
+  return both(status_is(obs, wait_status::signaled(SIGKILL)),
+              data_is(obs, stream::out, before_marker(obs),
+                      "SIGKILL runs no code: only what the reader had at the cut"));
+}
+
+verdict large_write_fast_exit(property_context& ctx) {
+  constexpr std::size_t n = 1 << 20;
+  auto obs = ctx.run("write " + std::to_string(n) + "; _exit 0");
+  verdict v = record(std::to_string(obs.out.data.size()) + " of " + std::to_string(n) + " bytes",
+                     "one write of 1 MiB, then the fast exit: " + obs.status.describe());
+  v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.data.size())}};
+  v.pass = obs.status == wait_status::exited(0);  // the run did what the script says
+  return v;
+}
+
+void add_runtime_modes(std::vector<property>& out) {
+  out.push_back({.name = "runtime.stdout_mode",
+                 .group = "runtimes",
+                 .level = tier::documented,
+                 .source = "Python docs sys.stdout; Node process.md 'A note on process I/O', libuv "
+                           "src/unix/stream.c; perlvar $|; Ruby io.c; OpenJDK System.java; Go "
+                           "os/file.go; Rust std/src/io/stdio.rs",
+                 .claim = "stdout is buffered on each sink as the runtime documents",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = stdout_mode});
+  out.push_back({.name = "runtime.stderr_mode",
+                 .group = "runtimes",
+                 .level = tier::documented,
+                 .source = "Python docs sys.stderr (3.9); Node process.md; Perl perlio.c "
+                           "PerlIOBuf_open; Ruby io.c rb_io_prep_stderr; OpenJDK System.java; Go "
+                           "os/file.go; Rust std/src/io/stdio.rs",
+                 .claim = "stderr is buffered on each sink as the runtime documents",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = stderr_mode});
+  out.push_back({.name = "runtime.flush_delivers",
+                 .group = "runtimes",
+                 .level = tier::documented,
+                 .source = "each runtime's flush (docs/script.md, 'In other runtimes')",
+                 .claim = "after the runtime's flush, the reader has everything written",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = flush_delivers});
+}
+
+void add_runtime_endings(std::vector<property>& out) {
+  out.push_back({.name = "runtime.exit_flushes",
+                 .group = "runtimes",
+                 .level = tier::documented,
+                 .source = "sys.exit, process.exitCode, perlfunc exit, Kernel#exit, System.exit, "
+                           "os.Exit, return from main",
+                 .claim = "the runtime's ordinary exit delivers everything written",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = exit_flushes});
+  out.push_back({.name = "runtime.fast_exit",
+                 .group = "runtimes",
+                 .level = tier::documented,
+                 .source = "Python docs os._exit; Node docs process.exit; POSIX.pod _exit; Ruby "
+                           "process.c rb_f_exit_bang; Runtime.halt; Go os/proc.go Exit; Rust "
+                           "std/src/process.rs exit",
+                 .claim = "the fast exit discards what stdout holds, or has nothing to discard",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = fast_exit});
+  out.push_back({.name = "runtime.sigkill_at_marker",
+                 .group = "runtimes",
+                 .level = tier::required,
+                 .source = "POSIX 2.4.3 (SIGKILL cannot be caught); kill(2)",
+                 .claim = "killed by SIGKILL at a marker: exactly what was delivered survives",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = killed_at_marker});
+}
+
+/// What each runtime does where no document promises anything: recorded.
+void add_runtime_observations(std::vector<property>& out) {
+  out.push_back({.name = "runtime.sigterm_at_marker",
+                 .group = "runtimes",
+                 .level = tier::observed,
+                 .source = "POSIX 2.4.3; a runtime may handle SIGTERM (JVM shutdown hooks, "
+                           "Ruby's SignalException)",
+                 .claim = "killed by SIGTERM at a marker: how it ends, and what survives",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) {
+                   run_options o;
+                   o.kill = kill_plan::at_marker(1, SIGTERM);
+                   return ending(ctx, "line 4; exit 0", o);
+                 }});
+  out.push_back({.name = "runtime.uncaught_exception",
+                 .group = "runtimes",
+                 .level = tier::observed,
+                 .source = "each runtime's handling of an uncaught exception or panic",
+                 .claim = "an uncaught exception or panic: how it ends, and what survives",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) { return ending(ctx, "throw"); }});
+  out.push_back({.name = "runtime.abort",
+                 .group = "runtimes",
+                 .level = tier::observed,
+                 .source = "os.abort, process.abort, POSIX::abort, SIGABRT, std::process::abort",
+                 .claim = "abort: how it ends, and what survives",
+                 .langs = abort_runtimes,
+                 .sinks = all_sinks,
+                 .check = [](property_context& ctx) { return ending(ctx, "abort"); }});
+  out.push_back({.name = "runtime.large_write_fast_exit",
+                 .group = "runtimes",
+                 .level = tier::observed,
+                 .source = "nodejs/node#6456 (process.exit drops queued pipe writes)",
+                 .claim = "one 1 MiB write, then the fast exit: how much arrives",
+                 .langs = all_runtimes,
+                 .sinks = all_sinks,
+                 .check = large_write_fast_exit});
+}
+
+}  // namespace
+
+void add_runtime_properties(std::vector<property>& out) {
+  add_runtime_modes(out);
+  add_runtime_endings(out);
+  add_runtime_observations(out);
+}
+
+}  // namespace flushcheck::detail

@@ -1,0 +1,81 @@
+// `flushcheck doctor`: what the program is, the diagnosis of each stream it
+// writes, and the fixes.
+#include "doctor.hpp"
+
+#include <algorithm>
+
+#include "escape.hpp"
+#include "run.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+/// Whether the program wrote to stderr in the runs of D (there on a pipe).
+bool wrote_stderr(const diagnosis& d) {
+  return std::any_of(d.sinks.begin(), d.sinks.end(),
+                     [](const doctor_sink& s) { return s.reference.err.bytes > 0; });
+}
+
+std::string nothing_written(const doctor_options& o, const diagnosis& d) {
+  const doctor_sink& pty = d.sinks.front();
+  return printable(o.argv.front(), 200) + " wrote nothing to stdout or stderr " +
+         (pty.ended ? "before it ended (" + pty.reference.status.describe() + ")"
+                    : "in " + std::to_string(o.deadline.count()) +
+                          " ms (still running: try a longer --deadline)") +
+         ": nothing to diagnose";
+}
+
+}  // namespace
+
+std::string_view to_string(doctor_verdict v) {
+  switch (v) {
+    case doctor_verdict::lost: return "lost";
+    case doctor_verdict::held: return "held";
+    case doctor_verdict::no_verdict: return "no verdict";
+    case doctor_verdict::late: return "late";
+    case doctor_verdict::safe: return "safe";
+  }
+  return "safe";
+}
+
+const diagnosis* doctor_report::merged() const {
+  for (const auto& d : views)
+    if (d.stream == doctor_stream::merged) return &d;
+  return nullptr;
+}
+
+bool doctor_report::reordered() const { return merged() != nullptr && merged()->no_reference; }
+
+doctor_verdict doctor_report::verdict() const {
+  auto any = [this](auto pred) { return std::any_of(views.begin(), views.end(), pred); };
+  if (any([](const diagnosis& d) { return d.lost(); })) return doctor_verdict::lost;
+  if (any([](const diagnosis& d) { return d.held(); })) return doctor_verdict::held;
+  if (any([](const diagnosis& d) { return d.no_reference && d.stream != doctor_stream::merged; }))
+    return doctor_verdict::no_verdict;
+  if (any([](const diagnosis& d) { return d.late(); })) return doctor_verdict::late;
+  return doctor_verdict::safe;
+}
+
+doctor_report doctor(doctor_options o) {
+  doctor_report r;
+  r.argv = o.argv;
+  r.kind = identify(o.argv, o.env);
+  r.deadline = o.deadline;
+  r.notes = buffering_notes(current_environment(), &r.kind);
+  o.stream = doctor_stream::out;
+  diagnosis out = diagnose(o);
+  const bool to_stdout = out.wrote(), to_stderr = wrote_stderr(out);
+  if (!to_stdout && !to_stderr) throw no_output_error(nothing_written(o, out));
+  if (to_stdout) r.views.push_back(std::move(out));
+  for (auto [stream, wanted] : {std::pair{doctor_stream::err, to_stderr},
+                                std::pair{doctor_stream::merged, to_stdout && to_stderr}})
+    if (wanted) {
+      o.stream = stream;
+      r.views.push_back(diagnose(o));
+    }
+  r.fixes = try_fixes(o, r.kind, r.views);
+  return r;
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,347 @@
+// The doctor's diagnosis: the program explored on a pty, a pipe and a file,
+// each cut compared with what a pty reader would have had at that point.
+#include "doctor_diagnosis.hpp"
+
+#include <algorithm>
+
+#include "error.hpp"
+#include "explore.hpp"
+#include "repro.hpp"
+#include "run.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+/// Lines in S, a partial last line counting as one.
+std::size_t lines_in(std::string_view s) {
+  auto n = static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+  return n + (!s.empty() && s.back() != '\n' ? 1 : 0);
+}
+
+/// Whether an output is made of lines (has a newline), or is compared in bytes.
+bool in_lines(std::string_view data) { return data.find('\n') != std::string_view::npos; }
+
+/// The end of the last whole line in DATA's first N bytes; N itself when
+/// DATA has no newline at all (an output not made of lines is compared in
+/// bytes). A cut is judged in whole lines: where one run's write split a
+/// line is no point of comparison for another run.
+std::size_t whole_lines_end(std::string_view data, std::size_t n) {
+  if (!in_lines(data)) return n;
+  const auto at = data.substr(0, std::min(n, data.size())).rfind('\n');
+  return at == std::string_view::npos ? 0 : at + 1;
+}
+
+/// How many bytes A and B share from their start.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+  return static_cast<std::size_t>(
+      std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first -
+      a.begin());
+}
+
+struct write_end {
+  std::int64_t t_us;  ///< when the program made the call
+  std::size_t end;    ///< the stream's offset after this write
+  /// It wrote less than asked (a pty's short write): the program writes the
+  /// rest next, so its end is no point where the program's own write ended.
+  bool partial;
+};
+
+/// Every write-family call to the stream's sink that ran, numbered as write:N
+/// cuts count them: where its bytes ended in the output (by what it
+/// returned) and when it was made.
+std::vector<write_end> write_ends(const doctor_sink& s) {
+  std::vector<write_end> out;
+  const observation& obs = s.reference;
+  if (!obs.trace) return out;
+  const std::size_t size = s.output().data.size();
+  std::size_t at = 0;
+  for (const auto& e : obs.trace->events) {
+    if (e.stopped || !obs.trace->on_stream(e, s.on_stderr) || !is_write_family(e.call)) continue;
+    const std::int64_t n = e.returned_us >= 0 ? e.result : e.bytes;
+    at = std::min(at + static_cast<std::size_t>(std::max<std::int64_t>(n, 0)), size);
+    out.push_back({e.t_us, at, e.returned_us >= 0 && n >= 0 && n < e.bytes});
+  }
+  return out;
+}
+
+/// Of the first H bytes, those a reader had from the writes that ended
+/// before H (at the entry of the write that carries byte H, that write is
+/// in flight on the pty too), or by H (after that write returned).
+/// Short writes' ends count with the write that completes them.
+std::size_t delivered_by(const std::vector<write_end>& ends, std::size_t h, bool returned) {
+  std::size_t got = 0;
+  for (const auto& w : ends)
+    if (!w.partial && (w.end < h || (returned && w.end == h))) got = w.end;
+  return got;
+}
+
+/// Of the output, those a reader had from writes made before T_US.
+std::size_t delivered_before(const std::vector<write_end>& ends, std::int64_t t_us) {
+  std::size_t got = 0;
+  for (const auto& w : ends)
+    if (!w.partial && w.t_us < t_us) got = w.end;
+  return got;
+}
+
+std::size_t most_lines_per_write(const doctor_sink& s, const std::vector<write_end>& ends) {
+  std::size_t most = 0, from = 0;
+  const std::string_view data = s.output().data;
+  for (const auto& w : ends) {
+    most = std::max(most, lines_in(data.substr(from, w.end - from)));
+    from = w.end;
+  }
+  return most;
+}
+
+/// Per line of DATA (ended by its newline, or the last byte of an
+/// unterminated last line), the index in ENDS of the write that carried it.
+std::vector<std::size_t> line_writes(const std::vector<write_end>& ends, std::string_view data) {
+  std::vector<std::size_t> out;
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (data[i] != '\n' && i + 1 != data.size()) continue;
+    while (w < ends.size() && ends[w].end <= i) ++w;
+    if (w == ends.size()) break;  // written by no call the tracer saw
+    out.push_back(w);
+  }
+  return out;
+}
+
+/// How late the lines of sink S came, in us: a line is late by the time
+/// between the program producing it and a write carrying it. The pty run
+/// says when the program produced each line (there it writes each when it
+/// means to). On S, line j went out in write W with the lines up to k; the
+/// program made W no sooner than it produced line k and no later than line
+/// k+1 (or its end), so j waited at most P(k+1) - P(j), pty times, against
+/// the pty run's own clock, whatever S's run's speed. Two more bounds hold
+/// the runs' clocks side by side: from their starts (W's time on S less
+/// P(j)), and from their ends (how much sooner before its end the pty run
+/// had line j than S's run had W): each holds if the runs differ only at the
+/// other end (start-up under load, a slower whole run), so the least of
+/// the three is the lateness. A line written by itself, with more writes to
+/// come (or in a run stopped at the deadline, which has no flush at its
+/// end), waited for nothing: the program wrote it before it went on.
+std::int64_t lateness_us(const doctor_sink& pty, const std::vector<write_end>& pty_ends,
+                         const doctor_sink& s, const std::vector<write_end>& s_ends) {
+  const auto p = line_writes(pty_ends, pty.output().data);
+  const auto q = line_writes(s_ends, s.output().data);
+  const std::int64_t pty_end = pty.reference.duration_us, s_end = s.reference.duration_us;
+  std::int64_t most = 0;
+  for (std::size_t j = 0; j < std::min(p.size(), q.size()); ++j) {
+    const std::size_t k =
+        static_cast<std::size_t>(std::upper_bound(q.begin(), q.end(), q[j]) - q.begin()) - 1;
+    // Written alone, and no flush at the program's own end: it waited for nothing.
+    if (k == j && (q[j] + 1 < s_ends.size() || !s.ended)) continue;
+    const std::int64_t produced = pty_ends[p[j]].t_us, written = s_ends[q[j]].t_us;
+    const std::int64_t next = k + 1 < p.size() ? pty_ends[p[k + 1]].t_us : pty_end;
+    const std::int64_t from_start = written - produced;
+    const std::int64_t from_end = (pty_end - produced) - (s_end - written);
+    most = std::max(most, std::min({next - produced, from_start, from_end}));
+  }
+  return most;
+}
+
+run_options base_run(const doctor_options& o) {
+  run_options r;
+  r.argv = o.argv;
+  r.env = o.env;
+  r.timeline = true;  // what each write returned: where its bytes end
+  r.timeout = o.deadline;
+  r.on_spawn = o.on_spawn;
+  if (o.stream == doctor_stream::merged) r.stderr_sink.reset();
+  r.kill = kill_plan{}.on_stderr_stream(o.stream == doctor_stream::err);
+  return r;
+}
+
+doctor_sink sink_of(explored_sink&& e) {
+  doctor_sink s;
+  s.sink = e.sink;
+  s.on_stderr = e.on_stderr;
+  s.reference = std::move(e.reference);
+  s.ended = s.reference.status.type() != wait_status::kind::timeout;
+  s.writes = e.writes;
+  s.lines = e.reference_lines;
+  const auto ends = write_ends(s);
+  s.most_lines_per_write = most_lines_per_write(s, ends);
+  const std::string& data = s.output().data;
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    if (ends[i].end > 0 && ends[i].end <= data.size() && data[ends[i].end - 1] != '\n')
+      s.writes_end_lines = false;
+  return s;
+}
+
+/// The cut, with what a pty reader had once the output up to HAD was made;
+/// PTY_BYTES and GOT_BYTES in whole lines already.
+doctor_cut compare(sink_kind sink, std::string cut, std::string_view pty_data, std::size_t had,
+                   std::size_t pty_bytes, std::size_t got_bytes, std::string repro) {
+  doctor_cut c{sink, std::move(cut), had, pty_bytes, got_bytes, 0, std::move(repro)};
+  if (c.excess() > 0 && in_lines(pty_data))
+    c.lost_lines = lines_in(pty_data.substr(c.got_bytes, c.excess()));
+  return c;
+}
+
+run_options on_sink(const run_options& base, const doctor_sink& s) {
+  run_options r = base;
+  if (s.on_stderr)
+    r.stderr_sink = s.sink;
+  else
+    r.stdout_sink = s.sink;
+  return r;
+}
+
+/// Write cuts: at write:K (or after-write:K) the program had produced the
+/// output up to the end of write K.
+void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
+                const run_options& base, doctor_sink& s) {
+  const auto ends = write_ends(s), pty_ends = write_ends(pty);
+  const std::string_view pty_data = pty.output().data;
+  for (const auto& c : cuts) {
+    if (c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
+        static_cast<std::size_t>(c.cut.n) > ends.size())
+      continue;
+    if (!c.delivered) {
+      ++s.unreached;
+      continue;
+    }
+    const std::size_t had = ends[static_cast<std::size_t>(c.cut.n) - 1].end;
+    run_options r = on_sink(base, s);
+    r.kill = c.cut;
+    const bool returned = c.cut.when == kill_plan::when_kind::after_write;
+    const std::size_t pty_had = whole_lines_end(pty_data, delivered_by(pty_ends, had, returned));
+    // Whole lines of the output that arrived (explore matched them), or bytes.
+    const auto got = static_cast<std::size_t>(in_lines(pty_data) ? c.whole_bytes : c.bytes);
+    s.cuts.push_back(compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, repro_command(r)));
+  }
+}
+
+/// A program that ended by itself: what the pty got that this sink did not.
+void judge_own_end(const doctor_sink& pty, const run_options& base, doctor_sink& s) {
+  const std::string_view pty_data = pty.output().data;
+  const std::size_t all = whole_lines_end(pty_data, pty_data.size());
+  const std::size_t got = whole_lines_end(pty_data, s.output().data.size());
+  s.cuts.push_back(
+      compare(s.sink, "its own end", pty_data, all, all, got, repro_command(on_sink(base, s))));
+}
+
+/// A program still running at the deadline, stopped there by SIGKILL (its
+/// reference run) and SIGTERM: it had made what the pty had delivered a
+/// margin before the deadline (start-up times differ between runs).
+void judge_deadline(const doctor_options& o, const doctor_sink& pty, doctor_sink& s) {
+  const std::string_view pty_data = pty.output().data;
+  const std::int64_t margin_us = std::max<std::int64_t>(200, o.deadline.count() / 4) * 1000;
+  const std::size_t had = whole_lines_end(
+      pty_data, delivered_before(write_ends(pty), o.deadline.count() * 1000 - margin_us));
+  run_options r = on_sink(base_run(o), s);
+  r.timeline = false;
+  r.timeout += std::chrono::milliseconds(5000);
+  r.kill = kill_plan::at_time(o.deadline.count(), SIGTERM);
+  const observation term = run(r);
+  const auto& term_out = s.on_stderr ? term.err : term.out;
+  // What the TERM run wrote that the pty did not (a handler's goodbye) is no output that arrived.
+  s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
+                           whole_lines_end(pty_data, common_prefix(pty_data, term_out.data)),
+                           repro_command(r)));
+  r.kill = kill_plan::at_time(o.deadline.count(), SIGKILL);
+  s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
+                           whole_lines_end(pty_data, s.output().data.size()), repro_command(r)));
+}
+
+/// Held everywhere: the pty's first write carried 2 lines or more, late.
+/// Timed from the program's first traced call (the loader's first close),
+/// not from the spawn: a start-up slowed by load holds nothing; whole lines
+/// only.
+void find_held(diagnosis& d) {
+  const doctor_sink& pty = d.sinks.front();
+  const auto ends = write_ends(pty);
+  if (ends.empty() || !pty.reference.trace || pty.reference.trace->events.empty()) return;
+  const std::string_view first = std::string_view(pty.output().data).substr(0, ends.front().end);
+  d.held_lines = static_cast<std::size_t>(std::count(first.begin(), first.end(), '\n'));
+  d.held_ms = (ends.front().t_us - pty.reference.trace->events.front().t_us) / 1000;
+}
+
+/// Whether the pty run is a reference for S's: S's output is a prefix of
+/// the pty's (of the part both wrote, when one of them met the deadline),
+/// both ended the same way, and neither dropped bytes (--keep: outputs past
+/// 16 MiB are not diagnosed).
+bool is_reference(const doctor_sink& pty, const doctor_sink& s) {
+  const std::string_view a = pty.output().data, b = s.output().data;
+  if (pty.ended != s.ended || pty.output().dropped > 0 || s.output().dropped > 0) return false;
+  const std::size_t both = pty.ended ? b.size() : std::min(a.size(), b.size());
+  return common_prefix(a, b) >= both && (!pty.ended || a.size() >= b.size());
+}
+
+/// The pipe's or the file's run, judged against the pty's.
+void judge_sink(const doctor_options& o, const std::vector<explored_cut>& cuts, diagnosis& d,
+                doctor_sink& s) {
+  const doctor_sink& pty = d.sinks.front();
+  d.no_reference = d.no_reference || !is_reference(pty, s);
+  if (d.no_reference) return;
+  s.late_ms = lateness_us(pty, write_ends(pty), s, write_ends(s)) / 1000;
+  judge_cuts(cuts, pty, base_run(o), s);
+  if (s.ended)
+    judge_own_end(pty, base_run(o), s);
+  else
+    judge_deadline(o, pty, s);
+}
+
+}  // namespace
+
+std::string_view to_string(doctor_stream s) {
+  switch (s) {
+    case doctor_stream::out: return "stdout";
+    case doctor_stream::err: return "stderr";
+    case doctor_stream::merged: return "2>&1";
+  }
+  return "stdout";
+}
+
+const doctor_cut* diagnosis::worst() const {
+  const doctor_cut* w = nullptr;
+  for (const auto& s : sinks)
+    for (const auto& c : s.cuts)
+      if (c.excess() > 0 && (!w || c.excess() > w->excess())) w = &c;
+  return w;
+}
+
+std::int64_t diagnosis::late_ms() const {
+  std::int64_t late = 0;
+  for (const auto& s : sinks) late = std::max(late, s.late_ms);
+  return late;
+}
+
+std::size_t diagnosis::unreached() const {
+  std::size_t n = 0;
+  for (const auto& s : sinks) n += s.unreached;
+  return n;
+}
+
+bool diagnosis::wrote() const {
+  return std::any_of(sinks.begin(), sinks.end(),
+                     [](const doctor_sink& s) { return s.output().bytes > 0; });
+}
+
+diagnosis diagnose(const doctor_options& o) {
+  explore_options e;
+  e.base = base_run(o);
+  e.on_stderr = o.stream == doctor_stream::err;
+  e.keep = {keep_policy::kind::none, 0};  // a cut's counts are all the diagnosis reads
+  e.sinks = {sink_kind::pty};
+  e.signals = {};
+  diagnosis d;
+  d.stream = o.stream;
+  d.sinks.reserve(3);  // judge_sink refers to the pty's
+  d.sinks.push_back(sink_of(std::move(explore(e).front())));
+  find_held(d);
+  e.sinks = {sink_kind::pipe, sink_kind::file};
+  e.signals = {SIGKILL, SIGTERM};
+  e.max_cuts = 2 * o.max_cuts;
+  for (auto& explored : explore(e)) {
+    const std::vector<explored_cut> cuts = explored.cuts;  // sink_of takes the rest
+    d.sinks.push_back(sink_of(std::move(explored)));
+    judge_sink(o, cuts, d, d.sinks.back());
+  }
+  return d;
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,241 @@
+// The doctor's fixes: one table of changes, each with the programs and the
+// streams it applies to and how a run gets it, each verified by every
+// diagnosis run again with it.
+#include <algorithm>
+#include <functional>
+
+#include "doctor_fixes.hpp"
+#include "error.hpp"
+#include "program_switches.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+/// The streams a fix changes.
+struct streams {
+  bool out = false, err = false;
+};
+constexpr streams k_stdout{true, false}, k_both{true, true};
+
+struct fix_candidate {
+  std::string name, advice, source;
+  streams affects;
+  std::function<bool(const program_kind&)> applies;
+  /// Changes the runs' command line or environment.
+  std::function<void(doctor_options&, const program_kind&)> apply;
+};
+
+bool is(const program_kind& k, lang l) { return k.runtime == l; }
+
+/// ARGV with ARGS right after the interpreter: "python3 -u x.py", or for a
+/// script run by its #! line, "INTERPRETER ARGS #!-ARGS SCRIPT ARGS".
+void add_interpreter_args(doctor_options& o, const program_kind& k,
+                          const std::vector<std::string>& args) {
+  if (!k.interpreter.empty()) {
+    o.argv[0] = k.path;  // the script, found on PATH: the interpreter opens it by its path
+    o.argv.insert(o.argv.begin(), k.interpreter_args.begin(), k.interpreter_args.end());
+    o.argv.insert(o.argv.begin(), k.interpreter_named);
+  }
+  o.argv.insert(o.argv.begin() + 1, args.begin(), args.end());
+}
+
+std::vector<fix_candidate> runtime_fixes() {
+  return {
+      {"PYTHONUNBUFFERED=1", "set PYTHONUNBUFFERED=1 in its environment",
+       "Python docs, PYTHONUNBUFFERED (equivalent to -u)", k_both,
+       [](const program_kind& k) { return is(k, lang::python); },
+       [](doctor_options& o, const program_kind&) { o.env.push_back("PYTHONUNBUFFERED=1"); }},
+      {"python3 -u", "run it with python3 -u", "Python docs, command line -u", k_both,
+       [](const program_kind& k) { return is(k, lang::python); },
+       [](doctor_options& o, const program_kind& k) { add_interpreter_args(o, k, {"-u"}); }},
+      {"$| = 1", "put `$| = 1;` (STDOUT->autoflush(1)) at the top of the program",
+       "perlvar $| (tried by loading it through PERL5OPT)", k_stdout,
+       [](const program_kind& k) { return is(k, lang::perl); },
+       [](doctor_options& o, const program_kind&) {
+         o.env.push_back("PERL5LIB=" + o.helpers_dir);  // a path with spaces is fine here
+         o.env.push_back("PERL5OPT=-Mflushcheck_autoflush");
+       }},
+      {"$stdout.sync = true", "put `$stdout.sync = true` at the top of the program",
+       "Ruby docs, IO#sync= (tried by loading it through RUBYOPT)", k_stdout,
+       [](const program_kind& k) { return is(k, lang::ruby); },
+       [](doctor_options& o, const program_kind&) {
+         o.env.push_back("RUBYLIB=" + o.helpers_dir);
+         o.env.push_back("RUBYOPT=-rflushcheck_sync");
+       }},
+      {"setBlocking(true)",
+       "put `process.stdout._handle?.setBlocking?.(true)` at the top of the program",
+       "Node docs, process.md 'A note on process I/O' (tried through NODE_OPTIONS=--require)",
+       k_stdout, [](const program_kind& k) { return is(k, lang::node); },
+       [](doctor_options& o, const program_kind&) {
+         // NODE_OPTIONS splits on spaces but keeps a double-quoted value whole.
+         o.env.push_back("NODE_OPTIONS=--require \"" + o.helpers_dir + "/flushcheck_blocking.js\"");
+       }},
+  };
+}
+
+/// The program's own switch (detail::program_switches), for the program run
+/// by its name or the interpreter of a script.
+std::vector<fix_candidate> switch_fixes(const program_kind& kind, const std::string& argv0) {
+  const std::string name0 = argv0.substr(argv0.rfind('/') + 1);
+  const detail::program_switch* sw = detail::switch_of(kind.name());
+  const bool by_name = sw == nullptr && (sw = detail::switch_of(name0)) != nullptr;
+  if (sw == nullptr) return {};
+  const std::vector<std::string> args(sw->args.begin(), sw->args.end());
+  std::string shown = kind.interpreter.empty() ? name0 : kind.name();
+  for (const auto& a : args) shown += " " + a;
+  return {{shown, "run it as `" + shown + " ...` (" + std::string(sw->effect) + ")",
+           std::string(sw->source), k_stdout, [](const program_kind&) { return true; },
+           [args, by_name](doctor_options& o, const program_kind& k) {
+             if (by_name) {
+               o.argv.insert(o.argv.begin() + 1, args.begin(), args.end());
+             } else {
+               add_interpreter_args(o, k, args);
+             }
+           }}};
+}
+
+/// stdbuf for the streams that need it: -oL and -o0 for stdout, -e for stderr.
+std::vector<fix_candidate> stdbuf_fixes(streams need) {
+  std::vector<fix_candidate> out;
+  for (const char* mode : {"L", "0"}) {
+    std::vector<std::string> flags;
+    if (need.out) flags.push_back(std::string("-o") + mode);
+    if (need.err) flags.push_back(std::string("-e") + mode);
+    std::string name = "stdbuf";
+    for (const auto& f : flags) name += " " + f;
+    const std::string how = std::string(mode) == "L" ? "_IOLBF" : "_IONBF";
+    out.push_back({name,
+                   "run it as `" + name + " PROG` or call setvbuf(" +
+                       (need.out ? "stdout" : "stderr") + ", NULL, " + how + ", 0) first in main",
+                   "coreutils stdbuf(1): an LD_PRELOAD that calls setvbuf; only C stdio of a "
+                   "dynamic program",
+                   need, [](const program_kind&) { return true; },
+                   [flags](doctor_options& o, const program_kind&) {
+                     o.argv.insert(o.argv.begin(), flags.begin(), flags.end());
+                     o.argv.insert(o.argv.begin(), "stdbuf");
+                   }});
+  }
+  return out;
+}
+
+/// The streams whose diagnosis is not safe (but has a verdict).
+streams unsafe(const std::vector<diagnosis>& found) {
+  streams s;
+  for (const auto& d : found) {
+    if (d.safe() || d.no_reference) continue;
+    (d.stream == doctor_stream::err ? s.err : s.out) = true;
+  }
+  return s;
+}
+
+std::string outcome(const std::vector<diagnosis>& views) {
+  for (const auto& d : views) {
+    const std::string on = views.size() > 1 ? " on " + std::string(to_string(d.stream)) : "";
+    if (d.no_reference) return "no verdict" + on + " with it: the pty is no reference";
+    if (d.lost()) {
+      const doctor_cut& w = *d.worst();
+      return "still loses " + std::to_string(w.lost_lines) + " line(s), " +
+             std::to_string(w.excess()) + " bytes (" + w.cut + " on " +
+             std::string(to_string(w.sink)) + ")" + on;
+    }
+    if (d.held())
+      return "still holds " + std::to_string(d.held_lines) + " lines until " +
+             std::to_string(d.held_ms) + " ms on every sink" + on;
+    if (d.late())
+      return "nothing lost, but lines still come up to " + std::to_string(d.late_ms()) +
+             " ms late" + on;
+  }
+  std::size_t unreached = 0;
+  for (const auto& d : views) unreached += d.unreached();
+  return "no line lost or late on a pty, a pipe or a file" +
+         (unreached == 0 ? "" : " (" + std::to_string(unreached) + " cut(s) not reached)");
+}
+
+/// A fix must leave the program as it was: ending the same way with the
+/// same output on the pty (a fix that breaks it loses nothing either).
+std::string breaks(const diagnosis& before, const diagnosis& after) {
+  const doctor_sink &a = before.sinks.front(), &b = after.sinks.front();
+  if (!(a.reference.status == b.reference.status) && a.ended)
+    return "it changes how the program ends: " + b.reference.status.describe() + " instead of " +
+           a.reference.status.describe();
+  if (b.output().data.size() < a.output().data.size())
+    return "the program writes less with it: " + std::to_string(b.output().data.size()) + " of " +
+           std::to_string(a.output().data.size()) + " bytes on the pty";
+  return "";
+}
+
+/// A fix tried for a loss or lateness is judged on that: a first pty write
+/// with no more whole lines than the program's own pty run wrote first
+/// without the fix is the program's start-up or its work (a runtime that
+/// starts for 100 ms, then writes all at once), not holding the fix brought;
+/// compared in lines, not in times, which load stretches. A program whose
+/// fault was holding gets no such excuse.
+void excuse_own_holding(const diagnosis& before, diagnosis& after) {
+  if (!before.lost() && !before.late()) return;
+  if (after.held_lines <= before.held_lines) after.held_lines = 0;
+}
+
+doctor_fix try_one(const fix_candidate& c, const doctor_options& o, const program_kind& kind,
+                   const std::vector<diagnosis>& found) {
+  doctor_fix f{c.name, c.advice, c.source, false, ""};
+  doctor_options fixed = o;
+  c.apply(fixed, kind);
+  try {
+    std::vector<diagnosis> after;
+    for (const auto& d : found) {
+      if (d.no_reference) continue;  // no verdict before: none to compare with
+      fixed.stream = d.stream;
+      after.push_back(diagnose(fixed));
+      excuse_own_holding(d, after.back());
+      if (std::string broken = breaks(d, after.back()); !broken.empty()) {
+        f.result = broken;
+        return f;
+      }
+    }
+    f.helps = std::all_of(after.begin(), after.end(), [](const diagnosis& d) { return d.safe(); });
+    f.result = outcome(after);
+  } catch (const spawn_error& e) {
+    f.result = std::string("could not run: ") + e.what();
+  }
+  return f;
+}
+
+/// The pty as a fix: the diagnosis already ran there. It helps when there
+/// every write ended a line (nothing whole was held back: line buffered) and
+/// nothing was held until late.
+doctor_fix under_a_pty(const std::vector<diagnosis>& found) {
+  bool lines = true, held = false;
+  for (const auto& d : found) {
+    lines = lines && d.sinks.front().writes_end_lines;
+    held = held || d.held();
+  }
+  doctor_fix f{"a terminal", "give it a terminal as stdout (docker run -t, script -qfc, unbuffer)",
+               "what a line buffered stdout does on a terminal (ISO C 7.21.3p7 for C stdio)",
+               lines && !held, ""};
+  f.result = f.helps ? "on the pty every write ended a line"
+             : held  ? "on the pty too its output waited for one late write"
+                     : "on the pty a write ended in the middle of a line: it is not line "
+                       "buffered there";
+  return f;
+}
+
+}  // namespace
+
+std::vector<doctor_fix> try_fixes(const doctor_options& o, const program_kind& kind,
+                                  const std::vector<diagnosis>& found) {
+  std::vector<doctor_fix> out;
+  const streams need = unsafe(found);
+  if (!need.out && !need.err) return out;  // nothing to fix, or no way to tell
+  std::vector<fix_candidate> all = runtime_fixes();
+  for (auto& c : switch_fixes(kind, o.argv.front())) all.push_back(std::move(c));
+  for (auto& c : stdbuf_fixes(need)) all.push_back(std::move(c));
+  for (const auto& c : all)
+    if (c.applies(kind) && ((need.out && c.affects.out) || (need.err && c.affects.err)))
+      out.push_back(try_one(c, o, kind, found));
+  out.push_back(under_a_pty(found));
+  std::stable_partition(out.begin(), out.end(), [](const doctor_fix& f) { return f.helps; });
+  return out;
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,333 @@
+#include "explore.hpp"
+
+#include <set>
+#include <sstream>
+
+#include "reference_output.hpp"
+#include "report.hpp"
+#include "signals.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& data) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < data.size(); ++i)
+    if (data[i] == '\n') {
+      lines.push_back(data.substr(start, i - start));
+      start = i + 1;
+    }
+  if (start < data.size()) lines.push_back(data.substr(start));  // unterminated last line
+  return lines;
+}
+
+/// What a capture under KEEP keeps of DATA.
+std::string kept(const std::string& data, const keep_policy& keep) {
+  capture c(keep);
+  c.append(data);
+  return c.take_data();
+}
+
+/// The explored stream of OBS.
+const stream_observation& stream_of(const observation& obs, bool on_stderr) {
+  return on_stderr ? obs.err : obs.out;
+}
+
+/// The writes to the stream's sink (1-based) that a sync of it follows
+/// (fsync, fdatasync, sync_file_range before the next write there), but the last.
+std::vector<long> writes_before_a_sync(const trace_summary& t, long writes, bool on_stderr) {
+  std::vector<long> out;
+  long k = 0;
+  for (const auto& e : t.events) {
+    if (!t.on_stream(e, on_stderr)) continue;
+    if (is_write_family(e.call)) ++k;
+    const bool sync = info(e.call).family == call_family::sync;
+    if (sync && k > 0 && k < writes && (out.empty() || out.back() != k)) out.push_back(k);
+  }
+  return out;
+}
+
+/// Cut points: every marker, the entry of every write (the state after
+/// the previous one), right after each write a sync follows (between the
+/// write and its fsync) and the moment after the last write.
+std::vector<kill_plan> boundaries(const explored_sink& s, int sig, bool on_stderr) {
+  std::vector<kill_plan> cuts;
+  for (long m = 1; m <= s.markers; ++m) cuts.push_back(kill_plan::at_marker(m, sig));
+  auto synced = s.synced_writes.begin();
+  for (long w = 1; w <= s.writes; ++w) {
+    cuts.push_back(kill_plan::at_write(w, sig).on_stderr_stream(on_stderr));
+    if (synced != s.synced_writes.end() && *synced == w) {
+      cuts.push_back(kill_plan::after_write(w, sig).on_stderr_stream(on_stderr));
+      ++synced;
+    }
+  }
+  if (s.writes > 0)
+    cuts.push_back(kill_plan::after_write(s.writes, sig).on_stderr_stream(on_stderr));
+  return cuts;
+}
+
+/// A run of the exploration: a cut, or a fault at one write (no cut).
+struct planned {
+  kill_plan cut;
+  std::optional<fault_plan> fault;
+};
+
+std::vector<planned> plan_runs(const explore_options& o, const explored_sink& s) {
+  std::vector<planned> runs;
+  for (int sig : o.signals)
+    for (auto& c : boundaries(s, sig, o.on_stderr)) runs.push_back({c, std::nullopt});
+  const std::string dest = o.on_stderr ? "@stderr:write:" : "@write:";
+  for (const auto& what : o.faults)
+    for (long w = 1; w <= s.writes; ++w)
+      runs.push_back({{}, fault_plan::parse(what + dest + std::to_string(w))});
+  return runs;
+}
+
+/// More than MAX runs: MAX of them, evenly spaced, first and last kept
+/// (deterministic, so a rerun agrees).
+bool sample(std::vector<planned>& runs, std::size_t max) {
+  if (runs.size() <= max || max < 2) return false;
+  std::vector<planned> picked;
+  for (std::size_t i = 0; i < max; ++i) picked.push_back(runs[i * (runs.size() - 1) / (max - 1)]);
+  runs = std::move(picked);
+  return true;
+}
+
+/// The run options with the explored stream on SINK.
+run_options on_sink(const explore_options& o, sink_kind sink) {
+  run_options r = o.base;
+  if (o.on_stderr)
+    r.stderr_sink = sink;
+  else
+    r.stdout_sink = sink;
+  r.kill = kill_plan{}.on_stderr_stream(o.on_stderr);
+  return r;
+}
+
+/// Calls F with the explored stream's bytes of a run with options R.
+void feed_stream(run_options& r, bool on_stderr, std::function<void(std::string_view)> f) {
+  const int fd = on_stderr && r.stderr_sink ? 2 : 1;
+  r.on_output = [fd, f = std::move(f)](int from, std::string_view b) {
+    if (from == fd) f(b);
+  };
+}
+
+/// A fault run: the reference lines that arrived, in order (a fault may drop
+/// lines in the middle), and those that did not. A line that is no line of
+/// the reference still to come (the ends of two lines glued where a failed
+/// write dropped the bytes between them) is torn, and skipped.
+void match_lines(explored_cut& c, const std::string& got_data,
+                 const std::vector<std::string>& ref_lines) {
+  auto got = lines_of(got_data);
+  std::multiset<std::string> ahead(ref_lines.begin(), ref_lines.end());
+  std::size_t g = 0;
+  for (const auto& line : ref_lines) {
+    while (g < got.size() && got[g] != line && ahead.count(got[g]) == 0) c.torn += got[g++] + "\n";
+    if (g < got.size() && got[g] == line) {
+      ++g;
+      ++c.lines_survived;
+    } else {
+      c.lost.push_back(line);
+    }
+    ahead.erase(ahead.find(line));
+  }
+  for (; g < got.size(); ++g) c.torn += got[g] + "\n";
+  if (!got_data.empty() && got_data.back() != '\n' && !c.torn.empty())
+    c.torn.pop_back();  // the last piece had no newline of its own
+}
+
+/// Only what KEEP keeps of the lost lines (their count stays) and the torn tail.
+void trim(explored_cut& c, const keep_policy& keep) {
+  c.lines_lost = c.lost.size();
+  std::size_t budget = keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes;
+  std::size_t n = 0;
+  for (; n < c.lost.size() && budget > 0; ++n) budget -= std::min(budget, c.lost[n].size() + 1);
+  c.lost.resize(std::max<std::size_t>(n, c.lost.empty() ? 0 : 1));
+  c.torn = kept(c.torn, keep);
+}
+
+explored_cut judge_fault(const detail::reference_output& ref, const fault_plan& f,
+                         const observation& obs, const explore_options& o) {
+  explored_cut c;
+  c.fault = f;
+  c.delivered = obs.trace && !obs.trace->faults.empty() && obs.trace->faults.front().applied();
+  c.status = obs.status;
+  const std::string& got = stream_of(obs, o.on_stderr).data;  // kept whole: a fault run
+  c.bytes = got.size();
+  c.prefix = got.size() <= ref.size() && ref.read(0, got.size()) == got;
+  match_lines(c, got, ref.all_lines());
+  trim(c, o.keep);
+  c.survived = kept(got, o.keep);
+  return c;
+}
+
+explored_cut judge_cut(const detail::reference_output& ref, const kill_plan& cut,
+                       const observation& obs, const detail::prefix_match& m,
+                       const explore_options& o) {
+  explored_cut c;
+  c.cut = cut;
+  c.delivered = obs.kill && obs.kill->delivered;
+  c.status = obs.status;
+  c.survived = stream_of(obs, o.on_stderr).data;  // the run kept it under KEEP
+  c.bytes = m.bytes();
+  c.prefix = m.prefix();
+  c.lines_survived = static_cast<std::size_t>(m.lines());
+  c.whole_bytes = m.whole_bytes();
+  c.torn = m.torn();
+  c.lines_lost = static_cast<std::size_t>(ref.lines() - m.lines());
+  const std::size_t budget = o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes;
+  c.lost = ref.lines_from(m.whole_bytes(), budget);
+  return c;
+}
+
+explored_cut run_planned(const explore_options& o, sink_kind sink,
+                         const detail::reference_output& ref, const planned& p) {
+  run_options r = on_sink(o, sink);
+  r.trace = false;
+  if (p.fault) {
+    r.faults = {*p.fault};
+    r.keep = {keep_policy::kind::all, 0};  // a fault may drop lines anywhere: all are matched
+    return judge_fault(ref, *p.fault, run(r), o);
+  }
+  r.kill = p.cut;
+  r.keep = o.keep;
+  detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
+  feed_stream(r, o.on_stderr, [&m](std::string_view b) { m.feed(b); });
+  const observation obs = run(r);
+  return judge_cut(ref, p.cut, obs, m, o);
+}
+
+/// The uncut, traced run on SINK, its stream spooled into REF.
+explored_sink run_reference(const explore_options& o, sink_kind sink,
+                            detail::reference_output& ref) {
+  explored_sink s;
+  s.sink = sink;
+  s.on_stderr = o.on_stderr;
+  run_options r = on_sink(o, sink);
+  r.trace = true;
+  feed_stream(r, o.on_stderr, [&ref](std::string_view b) { ref.append(b); });
+  s.reference = run(r);
+  s.reference_bytes = ref.size();
+  s.reference_lines = static_cast<std::size_t>(ref.lines());
+  if (!s.reference.trace) return s;
+  const trace_summary& t = *s.reference.trace;
+  s.writes = t.write_calls_to(o.on_stderr);
+  s.markers = static_cast<long>(s.reference.markers.size());
+  for (auto c : {traced_call::fsync, traced_call::fdatasync, traced_call::sync_file_range})
+    s.syncs += t.calls_to(c, o.on_stderr);
+  s.synced_writes = writes_before_a_sync(t, s.writes, o.on_stderr);
+  return s;
+}
+
+}  // namespace
+
+std::vector<explored_sink> explore(const explore_options& o) {
+  std::vector<explored_sink> result;
+  for (sink_kind sink : o.sinks) {
+    detail::reference_output ref;
+    explored_sink s = run_reference(o, sink, ref);
+    std::vector<planned> runs = plan_runs(o, s);
+    s.cuts_total = runs.size();
+    s.sampled = sample(runs, o.max_cuts);
+    for (const auto& p : runs) s.cuts.push_back(run_planned(o, sink, ref, p));
+    result.push_back(std::move(s));
+  }
+  return result;
+}
+
+nlohmann::json to_json(const std::vector<explored_sink>& result) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& s : result) {
+    nlohmann::json cuts = nlohmann::json::array();
+    for (const auto& c : s.cuts) {
+      nlohmann::json lost = nlohmann::json::array();
+      for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
+      cuts.push_back(
+          {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
+           {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
+           {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
+           {"delivered", c.delivered},
+           {"exit", to_json(c.status)},
+           {"survived", bytes_as_code_points(c.survived)},
+           {"bytes", c.bytes},
+           {"lines", c.lines_survived},
+           {"lines_lost", c.lines_lost},
+           {"lost", lost},
+           {"torn", bytes_as_code_points(c.torn)},
+           {"prefix", c.prefix}});
+    }
+    runs.push_back({{"stdout", std::string(to_string(s.sink))},
+                    {"stream", s.on_stderr ? "stderr" : "stdout"},
+                    {"reference",
+                     {{"exit", to_json(s.reference.status)},
+                      {"bytes", s.reference_bytes},
+                      {"lines", s.reference_lines},
+                      {"writes", s.writes},
+                      {"syncs", s.syncs},
+                      {"markers", s.markers}}},
+                    {"cuts_total", s.cuts_total},
+                    {"sampled", s.sampled},
+                    {"cuts", cuts}});
+  }
+  return {{"schema", json_schema_version}, {"runs", runs}};
+}
+
+namespace {
+
+/// One cut's row: what it was, how the run ended, what survived, what was lost.
+std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
+  std::string lost;
+  for (std::size_t i = 0; i < c.lost.size() && i < 4; ++i)
+    lost += (i ? " | " : "") + printable(c.lost[i], 24);
+  if (c.lines_lost > 4 || c.lines_lost > c.lost.size())
+    lost += " | ... (" + std::to_string(c.lines_lost) + " lines)";
+  if (lost.empty()) lost = "-";
+  std::string survived =
+      std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
+  if (!c.torn.empty())
+    survived += " +" + std::to_string(c.fault ? c.torn.size() : c.bytes - c.whole_bytes) + "B";
+  std::string what = c.fault ? c.fault->text() : c.cut.when_text();
+  std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
+  char line[512];
+  std::snprintf(line, sizeof line, "  %-16s %-7s %-22s %-18s %s%s\n", what.c_str(), sig.c_str(),
+                c.delivered ? c.status.describe().c_str()
+                : c.fault   ? "(not applied)"
+                            : "(not reached)",
+                survived.c_str(), lost.c_str(),
+                c.prefix  ? ""
+                : c.fault ? "  (a gap)"
+                          : "  NOT A PREFIX");
+  return line;
+}
+
+}  // namespace
+
+std::string explore_table(const std::vector<explored_sink>& result) {
+  std::ostringstream os;
+  for (const auto& s : result) {
+    os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "
+       << s.reference_lines << " lines (" << s.reference_bytes << " bytes) in " << s.writes
+       << " write calls, " << s.markers << " markers, and " << s.reference.status.describe()
+       << "\n";
+    if (s.syncs > 0)
+      os << "  " << (s.on_stderr ? "stderr's" : "stdout's") << " file was synced " << s.syncs
+         << (s.syncs == 1 ? " time" : " times")
+         << ": each write a sync follows is cut right after it too (after-write:N)\n";
+    for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
+    if (s.sampled)
+      os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
+         << " cuts (evenly spaced; --max-cuts to change)\n";
+    else
+      os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+    char head[256];
+    std::snprintf(head, sizeof head, "  %-16s %-7s %-22s %-18s %s\n", "cut", "signal", "ended",
+                  "survived", "lost");
+    os << head;
+    for (const auto& c : s.cuts) os << cut_row(c, s.reference_lines);
+  }
+  return os.str();
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,154 @@
+#pragma once
+/// Gates: what a logging library puts in its CI (docs/gate.md). Run a
+/// program with stdout, stderr and its log files as sinks, cut it at a
+/// marker or a write, and check what survived with readable checks.
+///
+///     auto r = flushcheck::gate_run({prog, "file", "--records=20"})
+///                  .watch("app.log")
+///                  .kill_at_marker(1)
+///                  .run();
+///     EXPECT_TRUE(flushcheck::records_through(r.file("app.log").content, 19)) << r;
+#include <chrono>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fault_plan.hpp"
+#include "kill_plan.hpp"
+#include "observation.hpp"
+#include "reader_policy.hpp"
+#include "sink.hpp"
+
+namespace flushcheck {
+
+/// A file the program wrote in its log directory, after the run.
+struct log_file {
+  std::string path;
+  std::string content;
+  long write_calls = 0;  ///< write-family calls that reached it (from the tracer; -1 untraced)
+};
+
+struct gate_result {
+  observation obs;
+  std::map<std::string, log_file> files;  ///< by the name given to watch()
+  /// The shell line that repeats the run: its log directory made again,
+  /// then `env -i ... flushcheck run ...` (the log files stay there).
+  std::string repro;
+  /// The watched file NAME; throws std::out_of_range naming what exists if
+  /// the program did not write it.
+  const log_file& file(const std::string& name) const;
+  /// Write-family calls to stdout's sink (stdout+stderr when merged).
+  long stdout_writes() const;
+  long stderr_writes() const;
+  /// The I-th fault given to gate_run::fault(), with the calls it hit (none:
+  /// never reached); throws std::out_of_range if there is no such fault.
+  const fault_result& fault(std::size_t i = 0) const;
+};
+std::ostream& operator<<(std::ostream& os, const gate_result& r);
+
+/// How to run a program for a gate. The program gets a fresh log directory
+/// (FLUSHCHECK_LOG_DIR in its environment, and "{logdir}" in its arguments
+/// is replaced by it), only PATH and LANG besides, and the marker protocol.
+class gate_run {
+ public:
+  explicit gate_run(std::vector<std::string> argv);
+  gate_run& stdout_to(sink_kind k);
+  gate_run& stderr_to(sink_kind k);
+  gate_run& stderr_to_stdout();
+  gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"; "{logdir}" replaced
+  /// After the run, reads the file in the log directory whose name contains
+  /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);
+  /// symlinks are skipped. result.file(TEXT) is it.
+  gate_run& watch(std::string text);
+  gate_run& cut(kill_plan k);
+  gate_run& kill_at_marker(long n, int sig = SIGKILL) { return cut(kill_plan::at_marker(n, sig)); }
+  gate_run& kill_at_write(long n, int sig = SIGKILL) { return cut(kill_plan::at_write(n, sig)); }
+  gate_run& timeout(std::chrono::milliseconds t);
+  /// A write that fails or comes up short (docs/faults.md): "EAGAIN@write:3",
+  /// "ENOSPC@file:{logdir}/app.log:write:2" ({logdir} as in the arguments).
+  /// Parsed by run(), which throws usage_error for a bad spec.
+  gate_run& fault(std::string spec);
+  /// How stdout's sink is read: "paused", "close-after=100", ... (docs/cli.md);
+  /// throws usage_error at once for a bad policy.
+  gate_run& reader(const std::string& policy);
+  /// O_NONBLOCK on the program's stdout and stderr, as from a non-blocking parent.
+  gate_run& nonblock(bool on = true);
+  /// Without the tracer (write counts unknown: -1 per file, 0 per sink),
+  /// unless a write cut or a fault needs it. For many threads at once: a
+  /// traced program's threads share one CPU (docs/tracing.md), which hides
+  /// the tears of threads that write at the same time.
+  gate_run& untraced() {
+    traced_ = false;
+    return *this;
+  }
+  /// Called with the program's pid (its process group) when it starts, as
+  /// run_options::on_spawn: the CLI's signal handler kills that group.
+  gate_run& on_spawn(std::function<void(int)> f) {
+    on_spawn_ = std::move(f);
+    return *this;
+  }
+  /// Runs the program (traced unless untraced()); throws spawn_error if it cannot start.
+  gate_result run() const;
+
+ private:
+  std::vector<std::string> argv_;
+  std::vector<std::string> env_;
+  std::vector<std::string> watch_;
+  sink_kind out_ = sink_kind::pipe;
+  std::optional<sink_kind> err_ = sink_kind::pipe;
+  kill_plan cut_;
+  std::chrono::milliseconds timeout_{20000};
+  std::vector<std::string> faults_;
+  reader_policy reader_;
+  bool nonblock_ = false;
+  bool traced_ = true;
+  std::function<void(int)> on_spawn_;
+};
+
+/// A check's outcome: true or false, and why, for people. CHECKED is false
+/// when the check could not look at all (a log file never written, a line
+/// the pattern matcher gave up on): then OK is false too, and a gate that
+/// expects the check to fail must not count that as a pass.
+struct gate_check {
+  bool ok = false;
+  std::string why;
+  bool checked = true;
+  explicit operator bool() const noexcept { return ok; }
+};
+std::ostream& operator<<(std::ostream& os, const gate_check& c);
+
+/// Records are lines that contain TAG followed by a number ("rec 7"); the
+/// numbers in the order they appear in TEXT.
+std::vector<long> record_numbers(const std::string& text, const std::string& tag = "rec ");
+
+/// Records 0..LAST all arrived, in order, none twice (more after LAST may).
+gate_check records_through(const std::string& text, long last, const std::string& tag = "rec ");
+/// What arrived is records 0..k-1 for some k <= LOGGED: a prefix, in order,
+/// no gap, no duplicate. (What a library promises for a SIGKILL it cannot see.)
+gate_check records_prefix(const std::string& text, long logged, const std::string& tag = "rec ");
+/// What arrived is increasing record numbers (some may be missing: an
+/// overrun queue drops), none twice.
+gate_check records_in_order(const std::string& text, const std::string& tag = "rec ");
+/// Records 0..LOGGED-1 each arrived exactly once, in any order: what many
+/// writers at once (threads) can promise, where records_through's order cannot.
+gate_check records_each_once(const std::string& text, long logged, const std::string& tag = "rec ");
+/// Every line that holds a record is whole: TEXT ends with '\n'.
+gate_check no_torn_record(const std::string& text);
+/// The threaded mode, for many writers at once: every line of TEXT is one
+/// whole record, matching WHOLE_LINE (an ECMAScript regex of one record's
+/// line, matched by Boost.Regex: record_pattern.hpp;
+/// R"(\[[^\]]*\] \[app\] \[(info|error)\] rec \d+ (info|error))"), and
+/// TEXT ends with '\n'. A line that does not match is torn: two records run
+/// together, or one cut short. Throws usage_error for a bad pattern.
+gate_check no_torn_record(const std::string& text, const std::string& whole_line);
+/// Exactly one write-family call per record that arrived.
+gate_check one_write_per_record(long write_calls, const std::string& text,
+                                const std::string& tag = "rec ");
+/// At marker M (1-based) the reader of stdout (or stderr) already had
+/// NEEDLE: the line was visible before the program went on.
+gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
+                             const std::string& needle);
+
+}  // namespace flushcheck

@@ -1,0 +1,40 @@
+// The gate file reporter for people: a line per case.
+#include <cstdio>
+
+#include "gate_report.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+}  // namespace
+
+std::string gate_text(const gate_report& r) {
+  std::string out;
+  for (const auto& c : r.cases) {
+    if (c.pass()) {
+      out += "PASS  " + c.name + " (" + std::to_string(c.checks.size()) +
+             (c.checks.size() == 1 ? " check, " : " checks, ") + c.status + ", " +
+             seconds(c.seconds) + ")\n";
+      continue;
+    }
+    if (!c.error.empty()) {
+      out += "ERROR " + c.name + ": " + c.error + "\n";
+      continue;
+    }
+    for (const auto& k : c.checks)
+      if (!k.pass()) out += "FAIL  " + c.name + ": " + k.failure() + "\n";
+    out += "      ended: " + c.status + "; repeat: " + c.repro + "\n";
+  }
+  out += r.file + ": " + std::to_string(r.cases.size() - r.failed()) + " of " +
+         std::to_string(r.cases.size()) + " cases passed\n";
+  return out;
+}
+
+}  // namespace flushcheck

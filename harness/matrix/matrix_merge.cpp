@@ -1,0 +1,95 @@
+// Saved matrix records back into one matrix value (matrix_merge.hpp).
+#include "matrix_merge.hpp"
+
+#include <cstdint>
+#include <map>
+
+#include "error.hpp"
+#include "record_fields.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+using json = nlohmann::json;
+using detail::record_flag;
+using detail::record_text;
+
+const property* find_property(const std::string& name) {
+  for (const auto& p : catalogue())
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+matrix_column column_of(const std::string& label, const json& c) {
+  matrix_column col;
+  col.name = label + "/" + record_text(c, "name");
+  col.profile.libc = parse_libc(record_text(c, "libc"));
+  col.profile.cxxlib = parse_cxxlib(record_text(c, "cxxlib"));
+  col.profile.version = record_text(c, "version");
+  for (const auto& r : c.value("runtimes", json::array()))
+    if (r.is_string()) col.runtimes.push_back(r.get<std::string>());
+  return col;
+}
+
+verdict verdict_of(const json& cell) {
+  verdict v;
+  v.pass = record_flag(cell, "pass");
+  v.observed = record_text(cell, "observed");
+  v.explanation = record_text(cell, "explanation");
+  v.repro = record_text(cell, "repro");
+  v.skipped = record_text(cell, "skipped");
+  const json figures = cell.value("figures", json::object());  // items() needs it alive
+  for (const auto& [k, n] : figures.items())
+    if (n.is_number_integer()) v.figures[k] = n.get<std::int64_t>();
+  return v;
+}
+
+/// RECORD's cells into the columns (by set name) at BY_SET.
+void add_cells(const json& record, std::map<std::string, column_results*>& by_set,
+               std::size_t& unknown) {
+  for (const auto& row : record["rows"]) {
+    if (!row.is_object()) continue;
+    const property* prop = find_property(record_text(row, "property"));
+    const auto language = parse_lang(record_text(row, "language"));
+    for (const auto& cell : row.value("cells", json::array())) {
+      if (!cell.is_object()) {
+        ++unknown;
+        continue;
+      }
+      const auto sink = parse_sink_kind(record_text(cell, "sink"));
+      const auto col = by_set.find(record_text(cell, "column"));
+      if (prop == nullptr || !language || !sink || col == by_set.end()) {
+        ++unknown;
+        continue;
+      }
+      col->second->results.push_back(
+          {property_case{prop, *language, *sink}, verdict_of(cell), record_flag(cell, "asserted")});
+    }
+  }
+}
+
+}  // namespace
+
+matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown) {
+  std::vector<column_results> columns;
+  for (const auto& r : records) {
+    if (!r.record.is_object() || r.record.value("schema", 0) != 2 || !r.record.contains("rows") ||
+        !r.record["rows"].is_array() || !r.record.contains("columns") ||
+        !r.record["columns"].is_array())
+      throw usage_error(r.label + ": not a matrix record (flushcheck matrix --json, schema 2)");
+    for (const auto& c : r.record["columns"]) columns.push_back({column_of(r.label, c), {}});
+  }
+  unknown = 0;
+  std::size_t first = 0;
+  for (const auto& r : records) {
+    std::map<std::string, column_results*> by_set;
+    for (std::size_t i = first; i < first + r.record["columns"].size(); ++i)
+      by_set[columns[i].column.name.substr(r.label.size() + 1)] = &columns[i];
+    add_cells(r.record, by_set, unknown);
+    first += r.record["columns"].size();
+  }
+  return make_matrix(std::move(columns));
+}
+
+}  // namespace flushcheck

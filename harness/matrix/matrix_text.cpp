@@ -1,0 +1,171 @@
+// The matrix for a terminal: columns aligned with spaces, notes indented.
+#include "matrix_report.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace flushcheck {
+namespace {
+
+// S left-aligned in W characters (what std::left << std::setw(W) does).
+std::string pad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
+  std::size_t w = 12;
+  for (const auto& row : m.rows)
+    if (row.ran_in(column)) w = std::max(w, row.label().size());
+  std::string group;
+  for (const auto& row : m.rows) {
+    if (!row.ran_in(column)) continue;
+    if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
+    out << "  " << pad(row.label(), w) << " " << pad(to_string(row.prop->level), 10);
+    for (sink_kind sink : m.sinks) out << " " << pad(row.text(column, sink), 7);
+    out << "\n";
+  }
+}
+
+void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
+  for (const cell_ref& note : m.notes) {
+    if (note.column != column) continue;
+    const case_result& r = m.at(note);
+    out << "\n"
+        << note_tag(r) << r.c.id() << ": " << r.v.explanation << "\n    " << r.v.repro << "\n";
+  }
+}
+
+std::string text_by_sink(const matrix& m) {
+  std::ostringstream out;
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    if (c > 0) out << "\n";
+    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
+        << ")\n\n";
+    table_by_sink(out, m, c);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    notes_of(out, m, c);
+  }
+  return out.str();
+}
+
+// The first line names no property: it carries the set names over their columns.
+void header_by_column(std::ostream& out, const matrix& m, std::size_t w, std::size_t cw) {
+  out << "  " << pad("", w) << " " << pad("", 10);
+  for (const auto& col : m.columns) out << " " << pad(col.name, cw);
+  out << "\n";
+}
+
+void table_by_column(std::ostream& out, const matrix& m) {
+  std::size_t w = 12;
+  for (const auto& row : m.rows)
+    for (sink_kind sink : row.sinks) w = std::max(w, row.label(sink).size());
+  std::size_t cw = 12;
+  for (const auto& col : m.columns) cw = std::max(cw, col.name.size() + 2);
+  header_by_column(out, m, w, cw);
+  std::string group;
+  for (const auto& row : m.rows)
+    for (sink_kind sink : row.sinks) {
+      if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
+      out << "  " << pad(row.label(sink), w) << " " << pad(to_string(row.prop->level), 10);
+      for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << pad(row.text(c, sink), cw);
+      out << "\n";
+    }
+}
+
+/// A line where the sets differ: each value with the sets that saw it, what it
+/// means, and the command that repeats it on the first of them.
+void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
+  out << "\n" << m.rows[d.row].label(d.sink) << ":\n";
+  for (const auto& o : d.outcomes) {
+    const case_result& r = m.at({d.row, d.sink, o.columns.front()});
+    out << "  ";
+    for (std::size_t i = 0; i < o.columns.size(); ++i)
+      out << (i ? ", " : "") << m.columns[o.columns[i]].name;
+    out << ": " << o.observed << "\n    " << r.v.explanation << "\n    " << r.v.repro << "\n";
+  }
+}
+
+void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
+  const case_result& r = m.at(f);
+  out << "\nFAIL " << m.columns[f.column].name << " " << r.c.id() << ": " << r.v.explanation
+      << "\n    " << r.v.repro << "\n";
+}
+
+std::string text_by_column(const matrix& m) {
+  std::ostringstream out;
+  out << "flushcheck matrix --all: " << m.columns.size() << " toolchain sets\n\n";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    const auto n = m.tally(c);
+    out << "  " << m.columns[c].name << ": " << m.columns[c].summary() << "\n    required "
+        << count_text(n[0], tier::required) << "; documented " << count_text(n[1], tier::documented)
+        << "; observed " << count_text(n[2], tier::observed) << "; skipped " << skipped_count(n)
+        << "\n";
+  }
+  out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
+  for (const auto& f : m.failures) failure(out, m, f);
+  out << "\nDifferences:\n";
+  for (const auto& d : m.differences) difference(out, m, d);
+  out << "\nEvery line, by section:\n";
+  table_by_column(out, m);
+  return out.str();
+}
+
+// A cell of the language table: at most W characters, cut with "..." (the
+// whole value is in the differences below the table).
+std::string fit(const std::string& v, std::size_t w) {
+  return v.size() <= w ? pad(v, w) : v.substr(0, w - 3) + "...";
+}
+
+void table_by_language(std::ostream& out, const std::vector<lang>& langs,
+                       const std::vector<language_line>& lines) {
+  constexpr std::size_t cw = 24;
+  std::size_t w = 12;
+  for (const auto& line : lines) w = std::max(w, line.prop->name.size() + 5);
+  out << "  " << pad("", w);
+  for (lang l : langs) out << " " << fit(display_name(l), cw);
+  out << "\n";
+  for (const auto& line : lines) {
+    out << "  " << pad(line.prop->name + " " + std::string(to_string(line.sink)), w);
+    for (const case_result* r : line.cells) out << " " << fit(r ? value_text(*r) : "-", cw);
+    out << "\n";
+  }
+}
+
+void language_difference(std::ostream& out, const std::vector<lang>& langs,
+                         const language_line& line) {
+  out << "\n" << line.prop->name << " on " << to_string(line.sink) << ":\n";
+  for (std::size_t i = 0; i < langs.size(); ++i)
+    if (const case_result* r = line.cells[i])
+      out << "    " << display_name(langs[i]) << ": " << value_text(*r) << "\n      " << r->v.repro
+          << "\n";
+}
+
+std::string text_by_language(const matrix& m) {
+  std::ostringstream out;
+  const std::vector<lang> langs = m.languages();
+  for (std::size_t c = 0; c < m.columns.size(); ++c) {
+    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
+        << ")\n\n";
+    const auto lines = m.by_language(c);
+    table_by_language(out, langs, lines);
+    out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
+    out << "\nDifferences between languages:\n";
+    for (const auto& line : lines)
+      if (line.differs) language_difference(out, langs, line);
+  }
+  for (const auto& f : m.failures) failure(out, m, f);
+  return out.str();
+}
+
+}  // namespace
+
+std::string matrix_text(const matrix& m, matrix_layout layout) {
+  switch (layout) {
+    case matrix_layout::by_sink: return text_by_sink(m);
+    case matrix_layout::by_column: return text_by_column(m);
+    case matrix_layout::by_language: return text_by_language(m);
+  }
+  return "";
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,73 @@
+#include "signals.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+
+namespace flushcheck {
+namespace {
+
+struct named_signal {
+  const char* name;
+  int number;
+};
+
+constexpr named_signal k_signals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},       {"QUIT", SIGQUIT},     {"ILL", SIGILL},
+    {"TRAP", SIGTRAP}, {"ABRT", SIGABRT},     {"BUS", SIGBUS},       {"FPE", SIGFPE},
+    {"KILL", SIGKILL}, {"USR1", SIGUSR1},     {"SEGV", SIGSEGV},     {"USR2", SIGUSR2},
+    {"PIPE", SIGPIPE}, {"ALRM", SIGALRM},     {"TERM", SIGTERM},     {"CHLD", SIGCHLD},
+    {"CONT", SIGCONT}, {"STOP", SIGSTOP},     {"TSTP", SIGTSTP},     {"XCPU", SIGXCPU},
+    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS},       {"TTIN", SIGTTIN},     {"TTOU", SIGTTOU},
+    {"URG", SIGURG},   {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},     {"WINCH", SIGWINCH},
+    {"IO", SIGIO},     {"PWR", SIGPWR},       {"STKFLT", SIGSTKFLT},
+};
+
+/// "RTMIN+3" -> SIGRTMIN + 3, "RTMAX-1" -> SIGRTMAX - 1, "RTMIN", "RTMAX".
+std::optional<int> parse_realtime(std::string_view name) {
+  bool min = name.starts_with("RTMIN"), max = name.starts_with("RTMAX");
+  if (!min && !max) return std::nullopt;
+  int base = min ? SIGRTMIN : SIGRTMAX;
+  name.remove_prefix(5);
+  if (name.empty()) return base;
+  if (name.size() < 2 || name.size() > 3 || name[0] != (min ? '+' : '-')) return std::nullopt;
+  int k = 0;
+  for (char c : name.substr(1)) {
+    if (c < '0' || c > '9') return std::nullopt;
+    k = k * 10 + (c - '0');
+  }
+  int sig = min ? base + k : base - k;
+  if (sig < SIGRTMIN || sig > SIGRTMAX) return std::nullopt;
+  return sig;
+}
+
+}  // namespace
+
+std::string signal_name(int sig) {
+  for (const auto& s : k_signals)
+    if (s.number == sig) return s.name;
+  if (sig == SIGRTMAX) return "RTMAX";
+  if (sig == SIGRTMIN) return "RTMIN";
+  if (sig > SIGRTMIN && sig < SIGRTMAX) return "RTMIN+" + std::to_string(sig - SIGRTMIN);
+  return std::to_string(sig);  // 32, 33: glibc keeps them for itself
+}
+
+std::optional<int> parse_signal(std::string_view text) {
+  std::string upper;
+  for (char c : text) upper += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  std::string_view name = upper;
+  if (name.starts_with("SIG")) name.remove_prefix(3);
+  for (const auto& s : k_signals)
+    if (name == s.name) return s.number;
+  if (auto rt = parse_realtime(name)) return rt;
+  if (name.empty() || name.size() > 2) return std::nullopt;
+  int v = 0;
+  for (char c : name) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > SIGRTMAX) return std::nullopt;
+  return v;
+}
+
+}  // namespace flushcheck

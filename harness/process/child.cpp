@@ -1,0 +1,137 @@
+#include "child.hpp"
+
+#include <dirent.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace flushcheck {
+
+child_process::child_process(pid_t pid) : pid_(pid) {
+#ifdef SYS_pidfd_open
+  // Optional: without pidfds the runner polls waitpid on a short timeout.
+  int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (fd >= 0) pidfd_.reset(fd);
+#endif
+}
+
+child_process::child_process(child_process&& o) noexcept
+    : pid_(std::exchange(o.pid_, -1)),
+      pidfd_(std::move(o.pidfd_)),
+      status_(std::exchange(o.status_, std::nullopt)) {}
+
+child_process& child_process::operator=(child_process&& o) noexcept {
+  if (this != &o) {
+    dispose();
+    pid_ = std::exchange(o.pid_, -1);
+    pidfd_ = std::move(o.pidfd_);
+    status_ = std::exchange(o.status_, std::nullopt);
+  }
+  return *this;
+}
+
+child_process::~child_process() { dispose(); }
+
+void child_process::dispose() noexcept {
+  if (pid_ <= 0) return;
+  signal_group(SIGKILL);  // grandchildren too, reaped or not
+  if (!status_) reap();
+  pid_ = -1;
+}
+
+void child_process::signal_group(int sig) noexcept {
+  if (pid_ > 0) ::kill(-pid_, sig);
+}
+
+std::optional<wait_status> child_process::try_reap() noexcept {
+  if (status_ || pid_ <= 0) return status_;
+  int raw = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid_, &raw, WNOHANG);
+  } while (r < 0 && errno == EINTR);
+  if (r == pid_) status_ = wait_status::from_raw(raw);
+  return status_;
+}
+
+wait_status child_process::reap() noexcept {
+  if (status_) return *status_;
+  int raw = 0;
+  pid_t r;
+  do {
+    r = ::waitpid(pid_, &raw, 0);
+  } while (r < 0 && errno == EINTR);
+  status_ = r == pid_ ? wait_status::from_raw(raw) : wait_status::signaled(SIGKILL);
+  return *status_;
+}
+
+namespace {
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+/// Every process whose parent is this one, by reading each /proc/PID/stat.
+std::vector<pid_t> children_by_scan() {
+  std::vector<pid_t> found;
+  std::unique_ptr<DIR, int (*)(DIR*)> proc(::opendir("/proc"), ::closedir);
+  const pid_t self = ::getpid();
+  while (dirent* e = proc ? ::readdir(proc.get()) : nullptr) {
+    pid_t pid = static_cast<pid_t>(std::atol(e->d_name));
+    std::string stat = pid > 0 ? read_line(std::string("/proc/") + e->d_name + "/stat") : "";
+    auto close = stat.rfind(')');  // comm may hold spaces and ')'
+    if (close != std::string::npos && std::atol(stat.c_str() + close + 4) == self)  // ") S PPID"
+      found.push_back(pid);
+  }
+  return found;
+}
+
+/// Children of this process (of any of its threads): from
+/// /proc/self/task/TID/children, one file per thread (CONFIG_PROC_CHILDREN),
+/// else by reading every /proc/PID/stat (one file per process on the machine).
+std::vector<pid_t> children_of_this_process() {
+  std::vector<pid_t> found;
+  std::unique_ptr<DIR, int (*)(DIR*)> tasks(::opendir("/proc/self/task"), ::closedir);
+  if (!tasks) return children_by_scan();
+  while (dirent* e = ::readdir(tasks.get())) {
+    if (e->d_name[0] == '.') continue;
+    std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
+    if (!in.is_open()) return children_by_scan();
+    for (pid_t pid; in >> pid;) found.push_back(pid);
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<std::string> kill_adopted_orphans() {
+  int subreaper = 0;
+  std::vector<std::string> killed;
+  if (::prctl(PR_GET_CHILD_SUBREAPER, &subreaper) != 0 || subreaper == 0) return killed;
+  for (int round = 0; round < 1000; ++round) {  // each round adopts the next generation
+    auto children = children_of_this_process();
+    if (children.empty()) break;
+    for (pid_t pid : children) {
+      std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, nullptr, __WALL) < 0 && errno == EINTR) {
+      }
+      killed.push_back(comm + " (pid " + std::to_string(pid) + ")");
+    }
+  }
+  return killed;
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,89 @@
+// The runtimes' interpreters of the script language: how each is started,
+// and which of them this machine can run.
+#include "runtime_target.hpp"
+
+#include <unistd.h>
+
+#include "clean_environment.hpp"
+#include "error.hpp"
+#include "run.hpp"
+#include "spawn.hpp"
+
+namespace flushcheck {
+
+const std::vector<runtime_info>& runtime_table() {
+  // Java: the marker fd is opened by reflection on java.io.FileDescriptor
+  // (Script.java), which JDK 17 allows only when java.io is opened to it.
+  // The two JIT and GC flags shorten start-up; neither changes System.out.
+  static const std::vector<runtime_info> table = {
+      {lang::python, {"python3", "@/script.py"}, "python3"},
+      {lang::node, {"node", "@/script.js"}, "nodejs"},
+      {lang::perl, {"perl", "@/script.pl"}, "perl"},
+      {lang::ruby, {"ruby", "@/script.rb"}, "ruby"},
+      {lang::java,
+       {"java", "--add-opens", "java.base/java.io=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC", "-cp", "@/java", "Script"},
+       "default-jdk-headless"},
+      {lang::go, {"@/go_script"}, "golang-go"},
+      {lang::rust, {"@/rust_script"}, "rustc"},
+  };
+  return table;
+}
+
+std::vector<std::string> runtime_target::command(const std::string& script,
+                                                 const std::vector<std::string>& flags) const {
+  std::vector<std::string> out(argv.begin(), argv.begin() + 1);
+  out.insert(out.end(), flags.begin(), flags.end());
+  out.insert(out.end(), argv.begin() + 1, argv.end());
+  out.push_back(script);
+  return out;
+}
+
+namespace {
+
+/// ARGV with "@" replaced by DIR and its command resolved, or the reason
+/// it cannot run (in MISSING).
+std::vector<std::string> resolve(const runtime_info& info, const std::string& dir,
+                                 std::string& missing) {
+  std::vector<std::string> argv;
+  for (std::string word : info.argv) {
+    if (word[0] == '@') word = dir + word.substr(1);
+    argv.push_back(word);
+    bool is_file = word.rfind(dir, 0) == 0;
+    if (is_file && ::access(word.c_str(), F_OK) != 0)
+      missing = word + " is not built (Debian package " + info.package + " when cmake ran)";
+  }
+  try {
+    argv[0] = resolve_program(argv[0], clean_environment());
+  } catch (const spawn_error& e) {
+    missing = std::string(e.what()) + " (Debian package " + info.package + ")";
+  }
+  return argv;
+}
+
+}  // namespace
+
+std::string probe_version(runtime_target& t) {
+  run_options o;
+  o.argv = t.command("--version");
+  o.env = clean_environment();
+  observation obs = run(o);
+  std::string line = obs.out.data.substr(0, obs.out.data.find('\n'));
+  if (obs.status != wait_status::exited(0) || line.empty())
+    t.missing = o.argv[0] + " --version failed: " + obs.status.describe();
+  return line;
+}
+
+std::vector<runtime_target> discover_runtimes(const std::string& dir, bool probe) {
+  std::vector<runtime_target> out;
+  for (const auto& info : runtime_table()) {
+    runtime_target t{info.language, {}, {}, {}};
+    t.argv = resolve(info, dir + "/runtimes", t.missing);
+    if (probe && t.missing.empty()) t.version = probe_version(t);
+    if (!t.missing.empty()) t.argv.clear();
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace flushcheck

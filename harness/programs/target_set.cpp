@@ -1,0 +1,93 @@
+// Probing a toolchain's targets for the libraries they were built with.
+#include "target_set.hpp"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "run.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+// "libc=glibc 2.36" -> {"glibc", "glibc 2.36"}
+std::pair<std::string, std::string> field(const std::string& out, const std::string& key) {
+  auto at = out.find(key + "=");
+  if (at == std::string::npos) return {"unknown", ""};
+  auto end = out.find('\n', at);
+  std::string value = out.substr(at + key.size() + 1, end - at - key.size() - 1);
+  return {value.substr(0, value.find(' ')), value};
+}
+
+std::string version_output(const std::string& target) {
+  run_options o;
+  o.argv = {target, "--version"};
+  o.env = clean_environment();
+  return run(o).out.data;
+}
+
+}  // namespace
+
+const runtime_target* target_set::runtime(lang l) const {
+  for (const auto& r : runtimes)
+    if (r.language == l) return &r;
+  return nullptr;
+}
+
+bool target_set::has(lang l) const {
+  switch (l) {
+    case lang::c: return !stdio_script.empty();
+    case lang::cxx: return !iostream_script.empty();
+    default: return runtime(l) != nullptr;
+  }
+}
+
+target_set probe_target_set(std::string name, std::string stdio_script,
+                            std::string iostream_script) {
+  target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}, {}};
+  auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
+  set.profile.libc = parse_libc(libc);
+  set.profile.version = libc_version;
+  const auto space = libc_version.find(' ');  // "glibc 2.36"
+  if (space != std::string::npos)
+    set.profile.libc_release = parse_lib_version(std::string_view(libc_version).substr(space + 1));
+  set.profile.cxxlib = cxx_impl::none;
+  if (!set.iostream_script.empty()) {
+    auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");
+    set.profile.cxxlib = parse_cxxlib(cxx);
+    const auto at = cxx_version.find(' ');  // "libstdc++ 14 (20250315)", "libc++ 19.1.7"
+    if (at != std::string::npos)
+      set.profile.cxx_release = parse_lib_version(std::string_view(cxx_version).substr(at + 1));
+    set.profile.version += ", " + cxx_version;
+  }
+  return set;
+}
+
+std::optional<target_set> probe_target_dir(std::string name, const std::string& dir) {
+  std::string c = dir + "/stdio_script", cxx = dir + "/iostream_script";
+  if (::access(c.c_str(), X_OK) != 0) return std::nullopt;
+  if (::access(cxx.c_str(), X_OK) != 0) cxx.clear();
+  return probe_target_set(std::move(name), c, cxx);
+}
+
+std::vector<target_set> discover_target_sets(const std::string& dir) {
+  std::vector<target_set> sets;
+  auto add = [&](const std::string& name, const std::string& d) {
+    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
+  };
+  add("default", dir);
+  std::vector<std::string> names;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.' && std::string(e->d_name) != "CMakeFiles") names.push_back(e->d_name);
+    ::closedir(d);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) add(n, dir + "/" + n);
+  return sets;
+}
+
+}  // namespace flushcheck

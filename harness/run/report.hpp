@@ -1,0 +1,44 @@
+#pragma once
+/// The observation as the CLI prints it: the JSON contract of docs/cli.md, and
+/// a summary for people.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "escape.hpp"  // printable, shell_quote: report users print with them
+#include "observation.hpp"
+#include "repro.hpp"  // repro_command, printed beside every observation
+#include "run.hpp"
+
+namespace flushcheck {
+
+/// Each byte becomes the code point of the same value, so ASCII stays
+/// readable and any byte string round-trips through JSON.
+std::string bytes_as_code_points(const std::string& bytes);
+
+/// Each string through bytes_as_code_points: argv, notes, any bytes.
+nlohmann::json strings_json(const std::vector<std::string>& v);
+
+/// "schema" in every JSON object the CLI prints; bumped when a name changes.
+/// 2: "writes" is a list of destinations; every byte string is encoded as
+/// "data" is (argv, labels, paths, notes).
+inline constexpr int json_schema_version = 2;
+
+nlohmann::json to_json(const observation& obs);
+/// {"status": "exited"|"signaled"|"timeout", "code": N | "signal": "KILL"}
+nlohmann::json to_json(const wait_status& status);
+
+/// "writes": one object per destination {fd, fds, what, role, calls, bytes,
+/// by_call, sizes}, in order of first use.
+nlohmann::json writes_json(const trace_summary& t);
+/// "trace": the ordered event log and totals per call.
+nlohmann::json trace_json(const trace_summary& t);
+/// Each fault plan, whether it was reached, and the calls it selected.
+nlohmann::json faults_json(const trace_summary& t);
+/// "fault:   SPEC: what it did" for each fault plan ("never reached" if nothing).
+std::string fault_lines(const trace_summary& t);
+
+/// A few lines: exit status, the kill, bytes per stream, what survived.
+std::string summary(const observation& obs);
+
+}  // namespace flushcheck

@@ -1,0 +1,20 @@
+#pragma once
+/// The command line that repeats a run: every verdict carries one.
+#include <string>
+
+#include "run.hpp"
+
+namespace flushcheck {
+
+/// The one `env -i ... flushcheck run ...` command line that repeats a run
+/// with options O (its environment, sinks, stdin, kill, trace, program).
+std::string repro_command(const run_options& o);
+
+/// Names the binary that prints repro lines (the CLI: itself). A repro line
+/// then starts with BINARY's path, or with plain `flushcheck` when the PATH
+/// the line gives (its `env -i PATH=...`) finds BINARY by that name, so that
+/// a line pasted into a shell runs the same binary. Unset (a program of your
+/// own with the gate API): `flushcheck`.
+void set_repro_program(const std::string& binary);
+
+}  // namespace flushcheck

@@ -1,0 +1,493 @@
+// The run loop: one thread polls the stream readers, the control channel and
+// the child's pidfd until the child has ended and every reader has seen end
+// of data, or the deadline passes.
+#include <poll.h>
+#include <pthread.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <ctime>
+#include <string_view>
+
+#include "cpu_pin.hpp"
+#include "error.hpp"
+#include "marker_lines.hpp"
+#include "perf_counter.hpp"
+#include "pty.hpp"
+#include "run.hpp"
+#include "run_clock.hpp"
+#include "signals.hpp"
+#include "spawn.hpp"
+#include "tracer.hpp"
+
+extern char** environ;
+
+namespace flushcheck {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+/// Writes to a pipe without letting a closed read end raise SIGPIPE in the
+/// harness: SIGPIPE is blocked for the call and a pending one is consumed.
+ssize_t write_nosigpipe(int fd, const char* data, std::size_t n) {
+  sigset_t pipe_set, old;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  ssize_t r = ::write(fd, data, n);
+  int saved = errno;
+  if (r < 0 && saved == EPIPE) {
+    timespec zero{};
+    sigtimedwait(&pipe_set, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  errno = saved;
+  return r;
+}
+
+/// Where the child's stdin comes from, and what is still to be written to it.
+struct input_source {
+  unique_fd child;  // the child's fd 0
+  unique_fd owned;  // our writer (pipe write end, or a pty master of our own)
+  int writer = -1;  // owned.get(), or the stdout pty's master
+  bool close_after = false;
+  std::string pending;
+
+  void write_some() {
+    while (!pending.empty() && writer >= 0) {
+      ssize_t n = write_nosigpipe(writer, pending.data(), pending.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {  // reader gone: the child will not read the rest
+        pending.clear();
+        break;
+      }
+      pending.erase(0, static_cast<std::size_t>(n));
+    }
+    if (pending.empty() && close_after) {
+      owned.reset();
+      writer = -1;
+    }
+  }
+};
+
+input_source make_input(const run_options& o, sink& out) {
+  input_source in;
+  in.pending = o.input_data;
+  switch (o.input) {
+    case stdin_kind::null: in.child = open_fd("/dev/null", O_RDONLY); break;
+    case stdin_kind::pipe: {
+      auto p = pipe_pair::make();
+      in.child = std::move(p.read_end);
+      in.owned = std::move(p.write_end);
+      in.writer = in.owned.get();
+      in.close_after = true;  // end of input after the given bytes
+      break;
+    }
+    case stdin_kind::pty:
+      if (out.is_pty()) {  // one terminal for both, as in a shell
+        in.child.reset(::fcntl(out.child_fd(), F_DUPFD_CLOEXEC, 3));
+        in.writer = out.reader_fd();
+      } else {
+        auto p = pty_pair::open(true);
+        in.child = std::move(p.slave);
+        in.owned = std::move(p.master);
+        in.writer = in.owned.get();
+      }
+      break;
+  }
+  if (!in.child) throw_errno("stdin set-up");
+  if (in.writer >= 0) set_nonblocking(in.writer, true);
+  return in;
+}
+
+std::vector<std::string> with_control_env(std::vector<std::string> env) {
+  std::erase_if(env, [](const std::string& kv) {
+    return kv.starts_with("FLUSHCHECK_MARKER_FD=") || kv.starts_with("FLUSHCHECK_RELEASE_FD=") ||
+           kv.starts_with("FLUSHCHECK_GATE_FD=");
+  });
+  env.push_back("FLUSHCHECK_MARKER_FD=" + std::to_string(control_fd_number));
+  env.push_back("FLUSHCHECK_RELEASE_FD=" + std::to_string(control_fd_number));
+  // The release fd's old name, for programs built with an older marker.h.
+  env.push_back("FLUSHCHECK_GATE_FD=" + std::to_string(control_fd_number));
+  return env;
+}
+
+/// The child, started plainly (we wait for it through its pidfd) or under the
+/// tracer (which alone waits for it, from its own thread).
+class watched_child {
+ public:
+  void start(const spawn_request& req, const tracer_options* trace) {
+    if (trace != nullptr)
+      tracer_ = std::make_unique<tracer>(req, *trace);
+    else
+      plain_ = spawn(req);
+  }
+  /// Started stopped at its exec, counters opened on it, then let go.
+  void start_counted(spawn_request req) {
+    req.trace_me = true;
+    plain_ = spawn(req);
+    int raw = 0;
+    while (::waitpid(plain_.pid(), &raw, __WALL) < 0 && errno == EINTR) {
+    }
+    if (!WIFSTOPPED(raw))
+      throw spawn_error(req.argv.front() + ": exec failed (" +
+                        wait_status::from_raw(raw).describe() + ")");
+    perf_ = std::make_unique<perf_counters>(plain_.pid());
+    ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
+  }
+  pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
+  bool running() {
+    if (tracer_) return !tracer_->status();
+    plain_.try_reap();
+    return plain_.running();
+  }
+  /// Polls readable when the child ends (-1: poll on a short timeout instead).
+  int wake_fd() const { return tracer_ ? tracer_->exit_fd() : plain_.pidfd(); }
+  bool signal(int sig) { return running() && ::kill(pid(), sig) == 0; }
+  void signal_group(int sig) {
+    if (pid() > 0) ::kill(-pid(), sig);
+  }
+  wait_status wait() {
+    if (!tracer_) return plain_.reap();
+    while (!tracer_->status()) {
+      pollfd p{tracer_->exit_fd(), POLLIN, 0};
+      ::poll(&p, 1, 100);
+    }
+    return *tracer_->status();
+  }
+  /// Kills what is left of the process group (true if anything was) and
+  /// ends the trace.
+  bool kill_leftovers() { return pid() > 0 && ::kill(-pid(), SIGKILL) == 0; }
+  std::optional<trace_summary> finish_trace() {
+    if (perf_) return perf_->read();
+    if (!tracer_) return std::nullopt;
+    return tracer_->finish();
+  }
+  std::optional<kill_event> tracer_kill() const { return tracer_ ? tracer_->kill() : std::nullopt; }
+
+ private:
+  child_process plain_;
+  std::unique_ptr<tracer> tracer_;
+  std::unique_ptr<perf_counters> perf_;
+};
+
+file_id id_of(int fd) {
+  struct stat st {};
+  if (fd < 0 || ::fstat(fd, &st) != 0) return {0, 0};
+  return {st.st_dev, st.st_ino};
+}
+
+/// Sinks a reader reads while the program runs (a file is read after it).
+bool streaming_kind(sink_kind k) { return k == sink_kind::pipe || is_tty(k); }
+
+class run_loop {
+ public:
+  explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
+    if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
+    const bool closes = o.reader.what == reader_policy::kind::close_after ||
+                        o.reader.what == reader_policy::kind::paused_then_close;
+    if (closes && o.input == stdin_kind::pty && out_.is_pty())
+      throw usage_error("--reader=" + o.reader.text() +
+                        " with --stdin=pty: closing the stdout pty would close the terminal the "
+                        "input is typed into");
+    if (o.reader.what != reader_policy::kind::prompt && !streaming_kind(o.stdout_sink))
+      throw usage_error("--reader=" + o.reader.text() +
+                        " with --stdout=" + std::string(to_string(o.stdout_sink)) +
+                        ": only a pipe or a pty is read while the program runs");
+    out_.set_reader(o.reader);
+    if (o.on_output) {
+      out_.observe([this](std::string_view b) { o_.on_output(1, b); });
+      if (err_) err_->observe([this](std::string_view b) { o_.on_output(2, b); });
+    }
+    for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
+      if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);
+      if (s != nullptr && o.nonblock) s->set_child_nonblocking();
+    }
+  }
+
+  observation operator()() {
+    input_source in = make_input(o_, out_);
+    socket_pair control = socket_pair::make();
+    spawn_request req{o_.argv,
+                      with_control_env(o_.env),
+                      in.child.get(),
+                      out_.child_fd(),
+                      err_ ? err_->child_fd() : out_.child_fd(),
+                      control.second.get()};
+    start_ = clock::now();
+    deadline_ = start_ + o_.timeout;
+    if (o_.trace && o_.backend == trace_backend::perf) {
+      if (o_.kill.needs_tracer())
+        throw usage_error("--kill=" + o_.kill.text() + " needs the ptrace backend");
+      if (!o_.faults.empty())
+        throw usage_error("--fault=" + o_.faults.front().text() +
+                          " needs the ptrace backend (perf only counts)");
+      if (o_.timeline) throw usage_error("--timeline needs the ptrace backend (perf only counts)");
+      child_.start_counted(req);
+    } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {
+      tracer_options t;
+      t.kill = o_.kill;
+      t.faults = o_.faults;
+      t.time_writes = o_.timeline;
+      t.stdout_id = id_of(out_.child_fd());
+      t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
+      t.start = start_;
+      pin_.emplace();  // the tracer thread, the program and this loop share one CPU
+      child_.start(req, &t);
+    } else {
+      child_.start(req, nullptr);
+    }
+    if (o_.on_spawn) o_.on_spawn(child_.pid());
+    out_.close_child_end();
+    if (err_) err_->close_child_end();
+    in.child.reset();
+    control.second.reset();
+    control_ = std::move(control.first);
+    set_nonblocking(control_.get(), true);
+    if (o_.kill.when != kill_plan::when_kind::never)
+      kill_ = kill_event{o_.kill.signal, o_.kill.when_text(), false, 0};
+    in.write_some();
+    loop(in);
+    return finish();
+  }
+
+ private:
+  std::int64_t now_us() const { return detail::micros_since(start_); }
+
+  static bool streaming(const sink& s) {
+    return (s.kind() == sink_kind::pipe || s.is_pty()) && s.reader_fd() >= 0;
+  }
+  bool readers_open() const { return streaming(out_) || (err_ && streaming(*err_)); }
+
+  /// Reads the streams until they are empty or the next timed event is due.
+  void drain_all() { drain_all_until(next_event()); }
+  void drain_all_until(clock::time_point stop_at) {
+    drain_one(out_, stop_at);
+    if (err_) drain_one(*err_, stop_at);
+  }
+  /// A pty's end of data before the program's end cannot come while the
+  /// harness holds a slave fd: said in the notes if it ever does.
+  void drain_one(sink& s, clock::time_point stop_at) {
+    bool open = s.ended_us() < 0;
+    s.drain(start_, stop_at);
+    if (!open || s.ended_us() < 0 || !s.is_pty() || program_ended_) return;
+    notes_.push_back("the " + std::string(&s == &out_ ? "stdout" : "stderr") +
+                     " pty's master read EIO at " + std::to_string(s.ended_us()) +
+                     " us, before the program ended: what it wrote later was not read");
+  }
+
+  /// The deadline, or the time cut if it comes first and is still to be sent.
+  clock::time_point next_event() const {
+    if (o_.kill.when == kill_plan::when_kind::time && kill_ && !kill_->delivered)
+      return std::min(deadline_, start_ + std::chrono::milliseconds(o_.kill.n));
+    return deadline_;
+  }
+
+  void deliver_kill() {
+    if (!child_.signal(o_.kill.signal)) return;
+    kill_->delivered = true;
+    kill_->t_us = now_us();
+  }
+
+  /// Once the program has ended: a paused reader reads now, not at the cut
+  /// (a writer that SIGKILL woke in a blocked write(2) still fills the pipe
+  /// again if the reader empties it first: it checks for the signal only
+  /// when the pipe is full again, so reading at the cut would add up to a
+  /// pipe's worth of bytes the program never got to write before its
+  /// death). Then, once read, a pty's slave fd held by the harness is let go
+  /// (sink::program_ended).
+  void on_program_end() {
+    if (program_ended_) return;
+    program_ended_ = true;
+    out_.release();
+    drain_all();
+    out_.program_ended();
+    if (err_) err_->program_ended();
+  }
+
+  void on_marker(const std::string& label) {
+    ++marker_count_;
+    if (o_.reader.what == reader_policy::kind::paused_until &&
+        static_cast<std::uint64_t>(marker_count_) >= o_.reader.n)
+      out_.release();
+    // The child blocks on its release fd: what it wrote before the marker is in
+    // the pipe or pty now. A pty master read flushes the tty layer's pending
+    // work before it reports "no data", so the drain sees all of it.
+    drain_all();
+    markers_.push_back({label, now_us(), out_.visible(), err_ ? err_->visible() : 0});
+    if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n) deliver_kill();
+    // Released even after a kill: a caught signal lets the program go on.
+    // A newline, so that a shell's `read x <&3` returns too.
+    char release = '\n';
+    ::send(control_.get(), &release, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+
+  void read_control() {
+    char buf[4096];
+    for (;;) {
+      ssize_t n = ::read(control_.get(), buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {
+        control_.reset();
+        return;
+      }
+      take_control_bytes(std::string_view(buf, static_cast<std::size_t>(n)));
+    }
+  }
+
+  /// A line over 64 KiB is not a marker (said once in the notes); the
+  /// channel stays open, so the program's writes to fd 3 go on succeeding.
+  void take_control_bytes(std::string_view bytes) {
+    bool dropped_before = control_lines_.dropped_a_line();
+    for (const auto& label : control_lines_.feed(bytes)) on_marker(label);
+    if (control_lines_.dropped_a_line() && !dropped_before)
+      notes_.push_back("fd 3 received a line over 64 KiB: not a marker; ignored");
+  }
+
+  int poll_timeout_ms(clock::time_point now, bool running) {
+    auto next = running ? next_event() : deadline_;
+    if (auto r = out_.next_read_at()) next = std::min(next, *r);  // a reader's next batch or close
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(next - now).count();
+    if (running && child_.wake_fd() < 0) ms = std::min<long>(ms, 5);
+    return static_cast<int>(std::clamp<long>(ms, 0, 1000));
+  }
+
+  void loop(input_source& in) {
+    for (;;) {
+      // Read once per round: the child may end at any point of it, and a
+      // round that saw it running polls its wake fd (readable once it ends).
+      const bool running = child_.running();
+      if (!running) on_program_end();
+      if (!running && !readers_open()) {
+        // The control channel may still hold markers of a child that just ended.
+        if (control_) read_control();
+        return;
+      }
+      auto now = clock::now();
+      if (now >= deadline_) return on_deadline();
+      if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
+          now >= start_ + std::chrono::milliseconds(o_.kill.n) && running)
+        deliver_kill();
+
+      pollfd fds[5];
+      nfds_t nfds = 0;
+      auto add = [&](int fd, short events) {
+        if (fd >= 0) fds[nfds++] = {fd, events, 0};
+      };
+      // A pty shared with stdin is also where pending input goes.
+      bool input_via_out = !in.pending.empty() && in.writer == out_.reader_fd();
+      short out_events = (out_.reading() ? POLLIN : 0) | (input_via_out ? POLLOUT : 0);
+      if (streaming(out_) && out_events != 0) add(out_.reader_fd(), out_events);
+      if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
+      add(control_.get(), POLLIN);
+      if (running) add(child_.wake_fd(), POLLIN);
+      if (!in.pending.empty() && in.writer != out_.reader_fd()) add(in.writer, POLLOUT);
+      int r = ::poll(fds, nfds, poll_timeout_ms(now, running));
+      if (r < 0 && errno != EINTR) throw_errno("poll");
+      if (control_) read_control();
+      drain_all();
+      if (!in.pending.empty()) in.write_some();
+    }
+  }
+
+  void on_deadline() {
+    group_killed_ = true;
+    out_.release();
+    if (child_.running()) {
+      child_.signal_group(SIGKILL);
+      child_.wait();
+      timed_out_ = true;
+      on_program_end();
+    } else {
+      notes_.push_back(
+          "a process other than the child (a grandchild?) still held the output open when the "
+          "child had ended; its process group was killed at the deadline");
+      child_.signal_group(SIGKILL);
+    }
+    // Whatever was written before the kill is still in the pipes: take it
+    // (100 ms at most: a process outside the group may still be writing).
+    auto stop_at = clock::now() + std::chrono::milliseconds(100);
+    for (int i = 0; i < 20 && readers_open(); ++i) {
+      drain_all_until(stop_at);
+      if (readers_open()) ::usleep(5000);
+    }
+  }
+
+  observation finish() {
+    observation obs;
+    obs.argv = o_.argv;
+    obs.duration_us = now_us();
+    if (control_) read_control();
+    obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
+    end_group();
+    obs.trace = child_.finish_trace();  // the tracer reaps what it traced
+    end_orphans();
+    if (auto k = child_.tracer_kill()) kill_ = k;
+    obs.kill = kill_;
+    obs.out = out_.finish(obs.duration_us);
+    if (err_)
+      obs.err = err_->finish(obs.duration_us);
+    else
+      obs.err.sink = "stdout";
+    obs.markers = std::move(markers_);
+    obs.notes = std::move(notes_);
+    return obs;
+  }
+
+  /// Nothing outlives the run: what is left of the process group, and the
+  /// descendants that left it (when this process is a subreaper), said in
+  /// the notes.
+  void end_group() {
+    if (child_.kill_leftovers() && !group_killed_)
+      notes_.push_back("processes of the program's group still ran when it ended: killed");
+  }
+  void end_orphans() {
+    auto orphans = kill_adopted_orphans();
+    if (orphans.empty()) return;
+    std::string list;
+    for (const auto& o : orphans) list += (list.empty() ? "" : ", ") + o;
+    notes_.push_back("killed " + std::to_string(orphans.size()) +
+                     " process(es) that had left the program's process group (setsid) and "
+                     "outlived their parent: " +
+                     list);
+  }
+
+  const run_options& o_;
+  std::optional<detail::cpu_pin> pin_;  // a traced run only; undone when the run ends
+  sink out_;
+  std::optional<sink> err_;
+  watched_child child_;
+  unique_fd control_;
+  detail::marker_lines control_lines_;
+  clock::time_point start_;
+  clock::time_point deadline_;
+  long marker_count_ = 0;
+  std::vector<marker_event> markers_;
+  std::optional<kill_event> kill_;
+  std::vector<std::string> notes_;
+  bool timed_out_ = false;
+  bool group_killed_ = false;   // at the deadline, and said so
+  bool program_ended_ = false;  // on_program_end() has run
+};
+
+}  // namespace
+
+observation run(const run_options& options) { return run_loop(options)(); }
+
+std::vector<std::string> current_environment() {
+  std::vector<std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) env.emplace_back(*e);
+  return env;
+}
+
+}  // namespace flushcheck

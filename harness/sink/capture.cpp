@@ -1,0 +1,134 @@
+#include "capture.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <utility>
+
+#include "error.hpp"
+#include "parse_number.hpp"
+
+namespace flushcheck {
+namespace {
+
+constexpr std::pair<keep_policy::kind, std::string_view> k_kinds[] = {
+    {keep_policy::kind::head, "head"},
+    {keep_policy::kind::tail, "tail"},
+    {keep_policy::kind::ends, "ends"},
+    {keep_policy::kind::all, "all"},
+    {keep_policy::kind::none, "none"}};
+
+constexpr std::uint64_t k_max_keep = std::uint64_t{1} << 40;  // 1 TiB
+
+std::size_t parse_size(std::string_view n, std::string_view whole) {
+  auto v = detail::parse_number(n, 0, k_max_keep, true);
+  if (!v)
+    throw usage_error("--keep=" + std::string(whole) + ": '" + std::string(n) +
+                      "' is not a byte count from 0 to 1T (K, M, G: powers of 1024)");
+  return static_cast<std::size_t>(*v);
+}
+
+}  // namespace
+
+keep_policy keep_policy::parse(std::string_view text) {
+  auto colon = text.find(':');
+  std::string_view name = text.substr(0, colon);
+  for (auto [k, kname] : k_kinds) {
+    if (kname != name) continue;
+    bool sized = k == kind::head || k == kind::tail || k == kind::ends;
+    if (sized != (colon != std::string_view::npos))
+      throw usage_error("--keep=" + std::string(text) + ": " +
+                        (sized ? "expected " + std::string(name) + ":BYTES"
+                               : std::string(name) + " takes no size"));
+    return {k, sized ? parse_size(text.substr(colon + 1), text) : 0};
+  }
+  throw usage_error("--keep=" + std::string(text) +
+                    ": expected all, none, head:BYTES, tail:BYTES or ends:BYTES");
+}
+
+std::string keep_policy::text() const {
+  for (auto [k, name] : k_kinds)
+    if (k == what)
+      return k == kind::all || k == kind::none ? std::string(name)
+                                               : std::string(name) + ":" + std::to_string(bytes);
+  return "?";
+}
+
+capture::capture(keep_policy policy)
+    : policy_(policy), hash_state_(XXH3_createState(), [](void* s) {
+        XXH3_freeState(static_cast<XXH3_state_t*>(s));
+      }) {
+  if (hash_state_ == nullptr) throw std::bad_alloc();
+  XXH3_64bits_reset(static_cast<XXH3_state_t*>(hash_state_.get()));
+}
+
+std::size_t capture::head_room() const noexcept {
+  switch (policy_.what) {
+    case keep_policy::kind::all: return std::numeric_limits<std::size_t>::max();
+    case keep_policy::kind::head:
+    case keep_policy::kind::ends: return policy_.bytes;
+    default: return 0;
+  }
+}
+
+std::size_t capture::tail_room() const noexcept {
+  bool tail = policy_.what == keep_policy::kind::tail || policy_.what == keep_policy::kind::ends;
+  return tail ? policy_.bytes : 0;
+}
+
+std::size_t capture::tail_kept() const noexcept { return tail_.size(); }
+
+std::uint64_t capture::dropped_at() const noexcept { return head_.size(); }
+
+void capture::append(std::string_view bytes) {
+  if (hash_state_ != nullptr)
+    XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
+  total_ += bytes.size();
+  if (observer_) observer_(bytes);
+  std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_.size()));
+  head_.append(bytes.data(), to_head);
+  append_tail(bytes.substr(to_head));
+}
+
+/// The last tail_room() bytes, in a ring: once full, new bytes overwrite the
+/// oldest, so memory stays at tail_room() however much arrives.
+void capture::append_tail(std::string_view bytes) {
+  std::size_t room = tail_room();
+  if (room == 0 || bytes.empty()) return;
+  if (bytes.size() >= room) {
+    tail_.assign(bytes.substr(bytes.size() - room));
+    tail_start_ = 0;
+    return;
+  }
+  std::size_t fill = std::min(bytes.size(), room - tail_.size());
+  tail_.append(bytes.data(), fill);
+  for (std::size_t i = fill; i < bytes.size();) {  // the ring is full: overwrite the oldest
+    std::size_t n = std::min(bytes.size() - i, room - tail_start_);
+    std::copy_n(bytes.data() + i, n, tail_.data() + tail_start_);
+    tail_start_ = (tail_start_ + n) % room;
+    i += n;
+  }
+}
+
+std::string capture::hash() const {
+  auto h = hash_state_ != nullptr
+               ? XXH3_64bits_digest(static_cast<XXH3_state_t*>(hash_state_.get()))
+               : XXH3_64bits(nullptr, 0);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string capture::take_data() {
+  std::string out = std::move(head_);
+  out.append(tail_, tail_start_, std::string::npos);
+  out.append(tail_, 0, tail_start_);
+  head_.clear();
+  tail_.clear();
+  tail_start_ = 0;
+  return out;
+}
+
+}  // namespace flushcheck

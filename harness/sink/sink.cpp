@@ -1,0 +1,227 @@
+#include "sink.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "error.hpp"
+#include "file_system.hpp"
+#include "parse_number.hpp"
+#include "pty.hpp"
+#include "run_clock.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+/// rate=N reads once it has earned 10 ms of its rate (at least a byte, at
+/// most 64 KiB): ~100 reads a second, not one per byte.
+std::uint64_t rate_batch(std::uint64_t n) { return std::clamp<std::uint64_t>(n / 100, 1, 65536); }
+
+}  // namespace
+
+std::size_t parse_pipe_size(std::string_view text) {
+  auto n = detail::parse_number(text, 1, std::uint64_t{1} << 30, true);
+  if (!n)
+    throw usage_error("--pipe-size=" + std::string(text) +
+                      ": expected bytes from 1 to 1G (a K, M or G suffix: 2^10, 2^20, 2^30)");
+  return static_cast<std::size_t>(*n);
+}
+
+sink sink::open(sink_kind kind, keep_policy keep) {
+  sink s;
+  s.kind_ = kind;
+  s.capture_ = capture(keep);
+  switch (kind) {
+    case sink_kind::pty:
+    case sink_kind::pty_cooked: {
+      auto p = pty_pair::open(kind == sink_kind::pty);
+      s.reader_ = std::move(p.master);
+      s.child_ = std::move(p.slave);
+      set_nonblocking(s.reader_.get(), true);
+      break;
+    }
+    case sink_kind::pipe: {
+      auto p = pipe_pair::make();
+      s.reader_ = std::move(p.read_end);
+      s.child_ = std::move(p.write_end);
+      set_nonblocking(s.reader_.get(), true);
+      s.pipe_size_ = static_cast<std::size_t>(std::max(0, ::fcntl(s.reader_.get(), F_GETPIPE_SZ)));
+      break;
+    }
+    case sink_kind::file: {
+      // Like `prog > out.txt`: a regular file opened O_WRONLY|O_CREAT|O_TRUNC.
+      std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
+      int fd = ::mkostemp(templ.data(), O_CLOEXEC);
+      if (fd < 0) throw_errno("mkostemp " + templ);
+      s.path_ = templ;
+      s.listed_ = detail::listed_path(templ);
+      s.reader_.reset(fd);  // kept for size and the final read; never polled
+      s.fs_ = detail::file_system_of(fd);
+      s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
+      break;
+    }
+    case sink_kind::null: s.child_ = open_fd("/dev/null", O_WRONLY); break;
+    case sink_kind::full: s.child_ = open_fd("/dev/full", O_WRONLY); break;
+  }
+  return s;
+}
+
+sink::~sink() {
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+bool sink::reading() const noexcept {
+  return reader_ && (kind_ == sink_kind::pipe || is_pty()) && (released_ || !policy_.pauses()) &&
+         !rate_limited();
+}
+
+bool sink::rate_limited() const noexcept {
+  return policy_.what == reader_policy::kind::rate && !released_ && rate_start_ &&
+         allowance(std::chrono::steady_clock::now()) < rate_batch(policy_.n);
+}
+
+std::uint64_t sink::allowance(std::chrono::steady_clock::time_point now) const noexcept {
+  if (policy_.what != reader_policy::kind::rate || released_) return UINT64_MAX;
+  if (!rate_start_) return 0;
+  auto us = static_cast<std::uint64_t>(std::max<std::int64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(now - *rate_start_).count(), 0));
+  // n <= 2^40 and a day is < 2^37 us: each product stays below 2^64.
+  std::uint64_t earned = us / 1000000 * policy_.n + us % 1000000 * policy_.n / 1000000;
+  std::uint64_t read = capture_.total();
+  return earned > read ? earned - read : 0;
+}
+
+std::optional<std::chrono::steady_clock::time_point> sink::next_read_at() const noexcept {
+  if (closes_at()) return closes_at();
+  // Only while over its rate: otherwise data itself wakes the loop (POLLIN),
+  // and a time already past would make it spin on an empty pipe.
+  if (!rate_limited() || !reader_) return std::nullopt;
+  // The first microsecond at which a batch more is earned.
+  std::uint64_t want = capture_.total() + rate_batch(policy_.n);
+  std::uint64_t us =
+      want / policy_.n * 1000000 + (want % policy_.n * 1000000 + policy_.n - 1) / policy_.n;
+  return *rate_start_ + std::chrono::microseconds(us);
+}
+
+void sink::set_reader(reader_policy policy) noexcept {
+  policy_ = policy;
+  if (policy.what == reader_policy::kind::paused_then_close)
+    close_at_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(policy.n);
+}
+
+std::optional<std::chrono::steady_clock::time_point> sink::closes_at() const noexcept {
+  if (!close_at_ || released_ || !reader_) return std::nullopt;
+  return close_at_;
+}
+
+std::size_t sink::read_size(std::size_t buffer,
+                            std::chrono::steady_clock::time_point now) const noexcept {
+  if (policy_.what == reader_policy::kind::chunk) return std::min<std::uint64_t>(buffer, policy_.n);
+  if (policy_.what == reader_policy::kind::rate)
+    return std::min<std::uint64_t>(buffer, allowance(now));
+  if (policy_.what == reader_policy::kind::close_after)
+    return std::min<std::uint64_t>(buffer, policy_.n - std::min(policy_.n, capture_.total()));
+  return buffer;
+}
+
+void sink::set_pipe_size(std::size_t bytes) {
+  if (kind_ != sink_kind::pipe) return;
+  int got = ::fcntl(reader_.get(), F_SETPIPE_SZ, static_cast<int>(bytes));
+  if (got < 0 && (errno == EPERM || errno == EINVAL))
+    throw usage_error("--pipe-size=" + std::to_string(bytes) + ": " + std::strerror(errno) +
+                      " (unprivileged, the limit is /proc/sys/fs/pipe-max-size)");
+  if (got < 0) throw_errno("F_SETPIPE_SZ " + std::to_string(bytes));
+  pipe_size_ = static_cast<std::size_t>(got);
+}
+
+void sink::set_child_nonblocking() { set_nonblocking(child_.get(), true); }
+
+bool sink::drain(std::chrono::steady_clock::time_point start,
+                 std::chrono::steady_clock::time_point stop_at) {
+  if (policy_.what == reader_policy::kind::rate && !rate_start_)
+    rate_start_ = std::chrono::steady_clock::now();
+  if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at) {
+    reader_.reset();  // paused-then-close=MS: the writer meets EPIPE from now on
+    return false;
+  }
+  if (!reading()) return static_cast<bool>(reader_);  // paused: data may wait
+  char buf[65536];
+  for (;;) {
+    std::size_t want = read_size(sizeof buf, std::chrono::steady_clock::now());
+    if (policy_.what == reader_policy::kind::rate && rate_limited()) return true;  // over its rate
+    if (want == 0) {  // close-after=N: N bytes read; the writer meets EPIPE from now on
+      reader_.reset();
+      return false;
+    }
+    ssize_t n = ::read(reader_.get(), buf, want);
+    if (n > 0) {
+      auto now = std::chrono::steady_clock::now();
+      auto t_us = detail::micros_since(start, now);
+      capture_.append({buf, static_cast<std::size_t>(n)});
+      if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
+      // rate=N: one read per wake-up (the loop wakes at its next byte), not a
+      // spin of one-byte reads as the allowance grows.
+      if (now >= stop_at || policy_.what == reader_policy::kind::rate) return true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return true;
+    // 0 on a pipe, EIO on a pty master once every slave fd is closed.
+    if (n == 0 || errno == EIO) {
+      ended_us_ = detail::micros_since(start);
+      reader_.reset();
+      return false;
+    }
+    throw_errno("read " + std::string(to_string(kind_)));
+  }
+}
+
+std::size_t sink::visible() const {
+  if (kind_ != sink_kind::file) return static_cast<std::size_t>(capture_.total());
+  struct stat st {};
+  if (::fstat(reader_.get(), &st) != 0) throw_errno("fstat file sink");
+  return static_cast<std::size_t>(st.st_size);
+}
+
+stream_observation sink::finish(std::int64_t end_us) {
+  if (kind_ == sink_kind::file && reader_) read_file();
+
+  reader_.reset();
+  child_.reset();
+  stream_observation o;
+  o.sink = std::string(to_string(kind_));
+  o.bytes = capture_.total();
+  o.reads = kind_ == sink_kind::file ? 1 : reads_;
+  o.chunks = std::move(chunks_);
+  if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(o.bytes)}};
+  o.hash = capture_.hash();
+  o.pipe_size = pipe_size_;
+  o.fs = fs_;
+  o.reader = kind_ == sink_kind::pipe || is_pty() ? policy_.text() : "";
+  o.kept = capture_.policy().text();
+  o.dropped_at = capture_.dropped_at();
+  o.dropped = capture_.dropped();
+  o.data = capture_.take_data();
+  return o;
+}
+
+void sink::read_file() {
+  char buf[65536];
+  for (off_t off = 0;;) {
+    ssize_t n = ::pread(reader_.get(), buf, sizeof buf, off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("read file sink");
+    if (n == 0) break;
+    capture_.append({buf, static_cast<std::size_t>(n)});
+    off += n;
+  }
+}
+
+}  // namespace flushcheck

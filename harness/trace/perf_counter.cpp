@@ -1,0 +1,133 @@
+#include "perf_counter.hpp"
+
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "error.hpp"
+
+namespace flushcheck {
+namespace {
+
+/// The write family, from the one table of traced calls.
+std::vector<traced_call> write_family() {
+  std::vector<traced_call> v;
+  for (const auto& c : traced_calls)
+    if (c.family == call_family::write) v.push_back(c.call);
+  return v;
+}
+
+/// The tracepoint id of syscalls:sys_enter_CALL, or -1.
+long tracepoint_id(traced_call call) {
+  for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::ifstream in(std::string(root) + "/events/syscalls/sys_enter_" + info(call).tracepoint +
+                     "/id");
+    long id = -1;
+    if (in >> id) return id;
+  }
+  return -1;
+}
+
+int open_counter(long id, pid_t pid, bool inherit = true) {
+  perf_event_attr attr{};
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_TRACEPOINT;
+  attr.config = static_cast<std::uint64_t>(id);
+  attr.inherit = inherit ? 1 : 0;  // threads and children made from now on
+  attr.disabled = 0;
+  return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
+}
+
+/// Registering a syscall tracepoint's probe costs ~10 ms (the kernel waits
+/// for an RCU grace period); unregistering when its last event closes costs
+/// as much again. One counter per tracepoint on this process, kept for the
+/// process's life, keeps the probes registered so that each run opens and
+/// closes its own counters in microseconds.
+void keep_tracepoints_registered() {
+  static const std::vector<unique_fd> holders = [] {
+    std::vector<unique_fd> v;
+    for (traced_call call : write_family()) {
+      long id = tracepoint_id(call);
+      if (id >= 0) v.emplace_back(open_counter(id, 0, false));  // not into our children
+    }
+    return v;
+  }();
+  (void)holders;
+}
+
+/// Why syscalls:sys_enter_write's id could not be read: tracefs not
+/// mounted, mounted but not readable by us, or no syscall tracepoints.
+std::string tracepoint_missing_reason() {
+  for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
+    std::string id = std::string(root) + "/events/syscalls/sys_enter_write/id";
+    std::string events = std::string(root) + "/events";
+    if (::access(id.c_str(), R_OK) != 0 && errno != ENOENT)
+      return "cannot read " + id + ": " + std::strerror(errno) +
+             " (tracefs is mounted; reading it needs root or its group)";
+    if (::access(events.c_str(), F_OK) == 0 && ::access(events.c_str(), R_OK | X_OK) != 0)
+      return "cannot read " + events + ": " + std::strerror(errno);
+    if (::access(events.c_str(), F_OK) == 0)
+      return std::string("no syscalls:sys_enter_write tracepoint under ") + root +
+             " (the kernel lacks CONFIG_FTRACE_SYSCALLS)";
+  }
+  return "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev "
+         "/sys/kernel/tracing)";
+}
+
+}  // namespace
+
+std::string perf_unavailable_reason() {
+  long id = tracepoint_id(traced_call::write);
+  if (id < 0) return tracepoint_missing_reason();
+  int fd = open_counter(id, 0);
+  if (fd < 0)
+    return std::string("perf_event_open refused: ") + std::strerror(errno) +
+           " (kernel.perf_event_paranoid, or no CAP_PERFMON)";
+  ::close(fd);
+  return "";
+}
+
+perf_counters::perf_counters(pid_t pid) {
+  keep_tracepoints_registered();
+  for (traced_call call : write_family()) {
+    long id = tracepoint_id(call);
+    if (id < 0) continue;  // e.g. no pwritev2 tracepoint on an old kernel
+    for (bool fd1 : {false, true}) {
+      unique_fd fd(open_counter(id, pid));
+      if (!fd) throw_errno(std::string("perf_event_open sys_enter_") + info(call).tracepoint);
+      std::string filter = std::string(info(call).tracepoint_fd) + " == 1";
+      if (fd1 && ::ioctl(fd.get(), PERF_EVENT_IOC_SET_FILTER, filter.c_str()) != 0)
+        throw_errno("PERF_EVENT_IOC_SET_FILTER " + filter);
+      counters_.push_back({call, fd1, std::move(fd)});
+    }
+  }
+  if (counters_.empty()) throw harness_error({ENOENT, std::generic_category()}, "no tracepoints");
+}
+
+trace_summary perf_counters::read() const {
+  trace_summary t;
+  destination_counters out;
+  out.what = "fd 1";
+  out.role = "stdout";
+  out.fds = {1};
+  for (const auto& c : counters_) {
+    std::uint64_t value = 0;
+    if (::read(c.fd.get(), &value, sizeof value) != sizeof value) continue;
+    auto i = static_cast<std::size_t>(c.call);
+    if (c.fd1) {
+      out.calls[i] += static_cast<std::int64_t>(value);
+      out.write_calls += static_cast<std::int64_t>(value);
+    } else {
+      t.totals[i] += static_cast<std::int64_t>(value);
+    }
+  }
+  t.destinations.push_back(std::move(out));
+  return t;
+}
+
+}  // namespace flushcheck

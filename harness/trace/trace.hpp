@@ -1,0 +1,111 @@
+#pragma once
+/// What the syscall tracer saw: write-family calls per destination, in
+/// order, counted exactly (ptrace + a seccomp-bpf filter; see docs/tracing.md).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fault_plan.hpp"
+#include "traced_calls.hpp"
+
+namespace flushcheck {
+
+struct trace_event {
+  std::int64_t t_us = 0;
+  int pid = 0;
+  traced_call call = traced_call::write;
+  int fd = -1;
+  std::int64_t bytes = 0;  ///< write family: requested bytes, or the result (byte_count::result)
+  int dest = -1;           ///< index in trace_summary::destinations, -1 for none
+  /// With tracer_options::time_writes, a write to stdout's sink: when it
+  /// returned (-1: not timed, or it never returned) and what (-errno on failure).
+  std::int64_t returned_us = -1;
+  std::int64_t result = 0;
+  /// A write:N cut stopped this call at its entry: it never ran, and is in
+  /// no count (trace_summary::stopped).
+  bool stopped = false;
+};
+
+/// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
+/// numbers and processes reached it.
+struct destination_counters {
+  std::string what;      ///< "pipe:[1234]", "/dev/pts/3", a path, "socket:[..]"
+  std::string role;      ///< "stdout", "stderr", "stdout+stderr" or ""
+  std::vector<int> fds;  ///< fd numbers it was written through
+  std::array<std::int64_t, traced_call_count> calls{};
+  std::int64_t write_calls = 0;  ///< write family only
+  std::int64_t bytes = 0;        ///< by the write family (see trace_event::bytes)
+  /// Write sizes: bucket k counts sizes in [2^k, 2^(k+1)) (bucket 0: 0 and 1).
+  std::array<std::int64_t, 32> size_histogram{};
+};
+
+struct trace_summary {
+  std::vector<destination_counters> destinations;  ///< in order of first use
+  std::vector<trace_event> events;                 ///< ordered; capped, see events_dropped
+  std::int64_t events_dropped = 0;
+  std::int64_t stops = 0;                                ///< ptrace stops handled
+  int processes = 0;                                     ///< processes and threads followed
+  std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
+  std::vector<fault_result> faults;                      ///< one per fault plan, in the order given
+  bool writes_timed = false;  ///< tracer_options::time_writes: returns are in the event log
+  /// The call a write:N cut stopped at its entry: it never ran, so it is in
+  /// none of the counts above (a caught signal's handler that returns makes
+  /// it run after all: then it is counted, and this is empty).
+  std::optional<trace_event> stopped;
+
+  /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
+  /// when stderr shares it) and to stderr's own sink (role "stderr").
+  std::int64_t stdout_write_calls() const {
+    return sum_with_role("stdout", "stdout+stderr", [](const auto& d) { return d.write_calls; });
+  }
+  std::int64_t stderr_write_calls() const {
+    return sum_with_role("stderr", "stderr", [](const auto& d) { return d.write_calls; });
+  }
+  /// Was E a call on stdout's sink (role "stdout" or "stdout+stderr")?
+  bool on_stdout(const trace_event& e) const {
+    return e.dest >= 0 && destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
+  }
+  /// Was E a call on stderr's sink (role "stderr" or "stdout+stderr")?
+  bool on_stderr(const trace_event& e) const {
+    if (e.dest < 0) return false;
+    const std::string& role = destinations[static_cast<std::size_t>(e.dest)].role;
+    return role == "stderr" || role == "stdout+stderr";
+  }
+  /// on_stderr(E) or on_stdout(E): the sink of one stream (kill_plan::on_stderr).
+  bool on_stream(const trace_event& e, bool stderr_stream) const {
+    return stderr_stream ? on_stderr(e) : on_stdout(e);
+  }
+  /// Write-family calls to one stream's sink (stdout+stderr counts for both).
+  std::int64_t write_calls_to(bool stderr_stream) const {
+    return stderr_stream ? sum_with_role("stderr", "stdout+stderr",
+                                         [](const auto& d) { return d.write_calls; })
+                         : stdout_write_calls();
+  }
+  /// Calls of kind C to one stream's sink.
+  std::int64_t calls_to(traced_call c, bool stderr_stream) const {
+    return stderr_stream
+               ? sum_with_role("stderr", "stdout+stderr",
+                               [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; })
+               : stdout_calls(c);
+  }
+  /// Calls of kind C, of any family (fsync, close, ...), to stdout's sink.
+  std::int64_t stdout_calls(traced_call c) const {
+    return sum_with_role("stdout", "stdout+stderr",
+                         [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; });
+  }
+
+ private:
+  template <class Count>
+  std::int64_t sum_with_role(const char* a, const char* b, Count count) const {
+    std::int64_t n = 0;
+    for (const auto& d : destinations)
+      if (d.role == a || d.role == b) n += count(d);
+    return n;
+  }
+};
+
+}  // namespace flushcheck

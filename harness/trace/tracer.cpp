@@ -1,0 +1,678 @@
+// The ptrace loop. One thread owns every traced process: it forked the child
+// (so it is the tracer ptrace knows), and it alone calls waitpid for them.
+// That thread is one of the tracer threads (tracer_threads.hpp), kept from
+// run to run.
+#include "tracer.hpp"
+
+#include <linux/filter.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "call_decoder.hpp"
+#include "cpu_pin.hpp"
+#include "error.hpp"
+#include "fault_injector.hpp"
+#include "fd_lookup.hpp"
+#include "proc_status.hpp"
+#include "run_clock.hpp"
+#include "seccomp_filter.hpp"
+#include "tracer_threads.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+std::uint64_t key(pid_t pid, int fd) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(pid)) << 32) |
+         static_cast<std::uint32_t>(fd);
+}
+
+int fd_of_key(std::uint64_t k) { return static_cast<int>(static_cast<std::uint32_t>(k)); }
+
+constexpr std::size_t k_max_events = 1000000;
+
+/// Why a traced child ended (status RAW) before its exec stop; a failed
+/// exec is reported by spawn itself.
+std::string exec_failure(int raw) {
+  return "ended before its first instruction under the tracer (the child " +
+         wait_status::from_raw(raw).describe() + ")";
+}
+
+/// Whether SIG sent to thread TID ends its process when it is delivered:
+/// not blocked, not caught or ignored, and fatal by default (signal(7)).
+bool signal_ends_process(pid_t tid, int sig) {
+  if (sig == SIGKILL) return true;
+  for (int harmless : {SIGCHLD, SIGCONT, SIGURG, SIGWINCH, SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU})
+    if (sig == harmless) return false;
+  return !detail::status_mask_has(tid, "SigBlk:", sig) &&
+         !detail::status_mask_has(tid, "SigIgn:", sig) &&
+         !detail::status_mask_has(tid, "SigCgt:", sig);
+}
+
+}  // namespace
+
+std::string tracing_unavailable_reason() {
+#if !defined(__x86_64__)
+  return "the tracer supports x86_64 only";
+#else
+  return "";
+#endif
+}
+
+/// The write:N / after-write:N cut, exact in the tracer's global order of
+/// call entries: with several threads, the observed writes that entered
+/// before the N-th have returned when the signal is sent, and those that
+/// enter after it wait until then (for good, when the signal ends their
+/// process: they never happen).
+struct cut_state {
+  enum class phase { before, waiting, sent };
+  phase at = phase::before;
+  pid_t thread = -1;                    // made the N-th call
+  user_regs_struct regs{};              // its registers at that entry (write:N)
+  bool returned = false;                // after-write:N: the N-th call has returned
+  std::unordered_set<pid_t> in_flight;  // entered before the N-th, not yet returned
+  std::vector<std::pair<pid_t, detail::decoded_call>> held;  // entered after it
+  struct stopped_call {
+    detail::decoded_call call;
+    int dest;
+    std::size_t event;  // index in summary.events, or past its end (dropped)
+  };
+  std::optional<stopped_call> stopped;  // write:N: the N-th call, not counted
+};
+
+struct tracer::state {
+  tracer_options opt;
+  int cpu = -1;  // where the caller runs: the tracer thread and the program go there too
+  unique_fd exit_event;
+  std::promise<void> done;
+  std::future<void> done_future = done.get_future();
+
+  mutable std::mutex mu;  // guards the fields below that the caller reads
+  pid_t pid = -1;
+  std::optional<wait_status> status;
+  std::optional<kill_event> kill;
+  std::unordered_set<pid_t> alive;
+  std::exception_ptr error;
+  trace_summary summary;
+
+  // Tracer thread only.
+  std::unordered_map<std::uint64_t, int> fd_cache;  // (pid, fd) -> destination
+  std::map<file_id, int> dest_index;
+  detail::fd_lookup look_up;
+  std::unordered_set<pid_t> expect_sigstop;  // new tracees: their first SIGSTOP is ours
+  std::unordered_set<pid_t> early;           // stopped before their parent's fork event
+  struct rewound_call {
+    unsigned long long rip, nr, a0, a1, a2;
+  };
+  std::unordered_map<pid_t, rewound_call> rewound;  // write:N with a caught signal
+  struct pending_result {
+    int dest;
+    std::size_t event;  // index in summary.events, or past its end (dropped)
+  };
+  std::unordered_map<pid_t, pending_result> results;  // byte_count::result calls in progress
+  std::unordered_map<pid_t, std::size_t> timed;  // time_writes: the event of a write in progress
+  long observed_writes = 0;
+  cut_state cut;
+  detail::fault_injector faults{{}};
+
+  std::int64_t now_us() const { return detail::micros_since(opt.start); }
+  bool cutting() const { return opt.kill.needs_tracer(); }
+  /// A destination whose writes write:N counts and time_writes times:
+  /// stdout's sink, or stderr's for a plan on stderr (kill_plan::on_stderr).
+  bool observes(const std::string& role) const {
+    return opt.kill.on_stderr ? role == "stderr" || role == "stdout+stderr"
+                              : role.starts_with("stdout");
+  }
+
+  void main(spawn_request req, std::promise<pid_t>& started);
+  pid_t start(spawn_request& req);
+  void loop();
+  void on_stop(pid_t p, int raw);
+  void on_signal_stop(pid_t p, int sig);
+  void on_exit(pid_t p, int raw);
+  void on_new_tracee(pid_t parent);
+  void forget_calls_in_progress(pid_t p);
+  int destination(pid_t p, int fd);
+  void forget_fd(int lo, int hi);
+
+  // A call's entry (seccomp stop) and exit (syscall-exit stop).
+  void on_syscall(pid_t p);
+  bool must_hold(pid_t p, const detail::decoded_call& c);
+  void inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs);
+  bool is_cut_call(const destination_counters& d) const;
+  bool stop_at_exit(pid_t p) const {
+    return results.count(p) != 0 || timed.count(p) != 0 || faults.needs_exit(p);
+  }
+  bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
+  bool account(pid_t p, const detail::decoded_call& c);
+  bool count(pid_t p, const detail::decoded_call& c, int d, std::size_t event);
+  void count_rerun(pid_t p);
+  void count_write(destination_counters& d, std::int64_t bytes);
+  void update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs);
+  void keep_child_traced(pid_t p, user_regs_struct& regs);
+  void resume_observed(pid_t p, const user_regs_struct& regs);
+  void resume(pid_t p, bool stop_at_exit);
+  void on_syscall_exit(pid_t p);
+  void take_result(pid_t p);
+  void take_return_time(pid_t p);
+
+  // The cut.
+  void cut_reached(pid_t p, const user_regs_struct& regs);
+  void send_cut_if_ready();
+  void signal_program(pid_t p);
+  void release_held();
+};
+
+void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
+  // Tracer and tracee on one CPU (the child inherits the pin): a stop costs
+  // ~10 us instead of ~90 us. The thread's affinity comes back at the end.
+  detail::cpu_pin pin(cpu);
+  pid_t p = -1;
+  std::exception_ptr failed;
+  try {
+    p = start(req);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  if (failed) {
+    // The exception moves to the caller, and this thread keeps no reference
+    // to it once `done` is set (ThreadSanitizer saw this thread free it
+    // while the caller printed it).
+    started.set_exception(std::move(failed));
+    done.set_value();
+    return;
+  }
+  started.set_value(p);
+  try {
+    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+    loop();
+  } catch (...) {
+    std::lock_guard lock(mu);
+    error = std::current_exception();
+    for (pid_t a : alive) ::kill(a, SIGKILL);
+  }
+  done.set_value();
+}
+
+/// Spawns the child stopped at its exec and sets the ptrace options.
+pid_t tracer::state::start(spawn_request& req) {
+  // Built once per process: the program never changes, and libseccomp's
+  // build and export (through a pipe) cost more than a short traced run.
+  static const std::vector<sock_filter> filter = detail::traced_calls_filter();
+  std::vector<sock_filter> prog = filter;  // sock_fprog wants a mutable pointer
+  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+  req.trace_filter = &fprog;
+  pid_t p = spawn(req).release();
+  int raw = 0;
+  while (::waitpid(p, &raw, __WALL) < 0 && errno == EINTR) {
+  }
+  if (!WIFSTOPPED(raw)) throw spawn_error(req.argv.front() + ": " + exec_failure(raw));
+  long options = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+                 PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
+                 PTRACE_O_EXITKILL;
+  if (::ptrace(PTRACE_SETOPTIONS, p, nullptr, options) != 0) {
+    ::kill(p, SIGKILL);
+    ::waitpid(p, nullptr, __WALL);
+    throw_errno("PTRACE_SETOPTIONS");
+  }
+  std::lock_guard lock(mu);
+  pid = p;
+  alive.insert(p);
+  return p;
+}
+
+void tracer::state::loop() {
+  for (;;) {
+    int raw = 0;
+    pid_t p = ::waitpid(-1, &raw, __WALL | __WNOTHREAD);
+    if (p < 0) {
+      if (errno == EINTR) continue;
+      if (errno == ECHILD) return;
+      throw_errno("waitpid");
+    }
+    ++summary.stops;
+    if (WIFEXITED(raw) || WIFSIGNALED(raw))
+      on_exit(p, raw);
+    else if (WIFSTOPPED(raw))
+      on_stop(p, raw);
+  }
+}
+
+void tracer::state::on_stop(pid_t p, int raw) {
+  int sig = WSTOPSIG(raw);
+  int event = raw >> 16;
+  if (event == PTRACE_EVENT_SECCOMP) return on_syscall(p);
+  if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE) {
+    on_new_tracee(p);
+  } else if (event == PTRACE_EVENT_EXEC) {
+    for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
+      it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
+    forget_calls_in_progress(p);
+    unsigned long former = 0;  // a thread that exec'd took the leader's id: no exit reported
+    if (::ptrace(PTRACE_GETEVENTMSG, p, nullptr, &former) == 0)
+      forget_calls_in_progress(static_cast<pid_t>(former));
+  } else if (event == 0 && sig == (SIGTRAP | 0x80)) {
+    return on_syscall_exit(p);
+  } else if (event == 0) {
+    return on_signal_stop(p, sig);
+  }
+  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+}
+
+void tracer::state::on_signal_stop(pid_t p, int sig) {
+  bool known;
+  {
+    std::lock_guard lock(mu);
+    known = alive.count(p) != 0;
+    if (!known) alive.insert(p);
+  }
+  if (sig == SIGSTOP && (expect_sigstop.erase(p) != 0 || !known)) {
+    if (!known) early.insert(p);  // its parent's fork event is still to come
+    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+    return;
+  }
+  siginfo_t si;
+  bool group_stop = ::ptrace(PTRACE_GETSIGINFO, p, nullptr, &si) != 0 && errno == EINVAL;
+  if (group_stop) return;                  // stays stopped, as without a tracer
+  ::ptrace(PTRACE_CONT, p, nullptr, sig);  // deliver it: never swallow a signal
+}
+
+void tracer::state::on_new_tracee(pid_t parent) {
+  unsigned long child = 0;
+  ::ptrace(PTRACE_GETEVENTMSG, parent, nullptr, &child);
+  auto c = static_cast<pid_t>(child);
+  if (early.erase(c) == 0) expect_sigstop.insert(c);
+  std::lock_guard lock(mu);
+  alive.insert(c);
+  ++summary.processes;
+}
+
+/// P's call in progress is gone (its thread ended, or an exec replaced it):
+/// nothing of it may be applied to the next call that stops there.
+void tracer::state::forget_calls_in_progress(pid_t p) {
+  results.erase(p);
+  timed.erase(p);
+  faults.forget(p);
+}
+
+void tracer::state::on_exit(pid_t p, int raw) {
+  forget_calls_in_progress(p);
+  look_up.forget(p);
+  std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
+  if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
+  std::lock_guard lock(mu);
+  alive.erase(p);
+  if (p == pid && !status) {
+    status = wait_status::from_raw(raw);
+    std::uint64_t one = 1;
+    ssize_t ignored = ::write(exit_event.get(), &one, sizeof one);
+    (void)ignored;
+  }
+}
+
+int tracer::state::destination(pid_t p, int fd) {
+  if (fd < 0) return -1;
+  auto it = fd_cache.find(key(p, fd));
+  if (it != fd_cache.end()) return it->second;
+  auto file = look_up(p, fd);
+  if (!file) return -1;  // not open: the call will fail with EBADF
+  auto [pos, fresh] = dest_index.emplace(file->id, static_cast<int>(summary.destinations.size()));
+  if (fresh) {
+    destination_counters d;
+    d.what = std::move(file->what);
+    bool out = file->id == opt.stdout_id, err = file->id == opt.stderr_id;
+    d.role = out && err ? "stdout+stderr" : out ? "stdout" : err ? "stderr" : "";
+    summary.destinations.push_back(std::move(d));
+  }
+  auto& fds = summary.destinations[static_cast<std::size_t>(pos->second)].fds;
+  if (std::find(fds.begin(), fds.end(), fd) == fds.end()) fds.push_back(fd);
+  fd_cache.emplace(key(p, fd), pos->second);
+  return pos->second;
+}
+
+void tracer::state::forget_fd(int lo, int hi) {
+  for (auto it = fd_cache.begin(); it != fd_cache.end();) {
+    int fd = fd_of_key(it->first);
+    it = fd >= lo && fd <= hi ? fd_cache.erase(it) : ++it;
+  }
+}
+
+void tracer::state::on_syscall(pid_t p) {
+  user_regs_struct regs{};
+  if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) != 0) return;  // gone (SIGKILL)
+  if (is_rewound_rerun(p, regs)) {
+    count_rerun(p);
+    return resume(p, stop_at_exit(p));
+  }
+  auto call = detail::decode_call(p, regs);
+  if (!call) return resume(p, false);
+  if (must_hold(p, *call)) {
+    cut.held.emplace_back(p, *call);
+    return;
+  }
+  inject(p, *call, regs);
+  bool observed = account(p, *call);
+  update_fd_map(*call, regs);
+  if (info(call->call).family == call_family::process) keep_child_traced(p, regs);
+  if (observed && cutting()) return resume_observed(p, regs);
+  resume(p, stop_at_exit(p));
+}
+
+/// --fault: the call may be rewritten (an errno, a short write) before it
+/// is counted, so that the counts say what the kernel was asked to do.
+void tracer::state::inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs) {
+  if (faults.empty() || !is_write_family(c.call)) return;
+  int d = destination(p, c.fd);
+  if (d < 0) return;
+  const auto& dest = summary.destinations[static_cast<std::size_t>(d)];
+  if (is_cut_call(dest)) return;  // it never happens: the cut's signal comes instead
+  faults.at_entry(p, dest, dest.write_calls + 1, c, regs, now_us());
+}
+
+/// Whether the next observed write to destination D is the write:N cut's.
+bool tracer::state::is_cut_call(const destination_counters& d) const {
+  return opt.kill.when == kill_plan::when_kind::write && cut.at == cut_state::phase::before &&
+         observes(d.role) && observed_writes + 1 == opt.kill.n;
+}
+
+/// An observed write after the N-th waits while the cut is under way, and
+/// for good once the signal is on its way to end its process.
+bool tracer::state::must_hold(pid_t p, const detail::decoded_call& c) {
+  if (cut.at == cut_state::phase::before || !is_write_family(c.call)) return false;
+  int d = destination(p, c.fd);
+  if (d < 0 || !observes(summary.destinations[static_cast<std::size_t>(d)].role)) return false;
+  return cut.at == cut_state::phase::waiting || signal_ends_process(p, opt.kill.signal);
+}
+
+/// The call rewound by a write:N cut, made again after a caught signal's
+/// handler: it was logged at the cut (count_rerun counts it now).
+bool tracer::state::is_rewound_rerun(pid_t p, const user_regs_struct& regs) {
+  auto it = rewound.find(p);
+  if (it == rewound.end()) return false;
+  const auto& r = it->second;
+  bool same = r.rip == regs.rip && r.nr == regs.orig_rax && r.a0 == regs.rdi && r.a1 == regs.rsi &&
+              r.a2 == regs.rdx;
+  if (same) rewound.erase(it);
+  return same;
+}
+
+/// Counts the call (per destination, totals, event log); true if it is a
+/// write to the observed sink (observes), the calls write:N counts. The
+/// write:N cut's call is logged but not counted: it is stopped at its entry
+/// and never runs, unless a caught signal's handler returns and it is made
+/// then (count_rerun).
+bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
+  const int d = destination(p, c.fd);
+  std::size_t event = summary.events.size();
+  if (event < k_max_events)
+    summary.events.push_back({now_us(), p, c.call, c.fd, c.bytes, d});
+  else
+    event = SIZE_MAX, ++summary.events_dropped;
+  if (d >= 0 && is_write_family(c.call) &&
+      is_cut_call(summary.destinations[static_cast<std::size_t>(d)])) {
+    cut.stopped = {c, d, event};
+    if (event != SIZE_MAX) summary.events[event].stopped = true;
+    summary.stopped = trace_event{now_us(), p, c.call, c.fd, c.bytes, d};
+    summary.stopped->stopped = true;
+    return true;
+  }
+  return count(p, c, d, event);
+}
+
+/// Adds a call that runs to the counts; true if it is a write to the observed sink.
+bool tracer::state::count(pid_t p, const detail::decoded_call& c, int d, std::size_t event) {
+  const auto i = static_cast<std::size_t>(c.call);
+  ++summary.totals[i];
+  if (d < 0) return false;
+  auto& dest = summary.destinations[static_cast<std::size_t>(d)];
+  ++dest.calls[i];
+  if (!is_write_family(c.call)) return false;
+  ++dest.write_calls;
+  if (info(c.call).bytes == byte_count::result)
+    results[p] = {d, event};
+  else
+    count_write(dest, c.bytes);
+  const bool observed = observes(dest.role);
+  if (observed && opt.time_writes && event != SIZE_MAX) timed[p] = event;
+  return observed;
+}
+
+/// The call a write:N cut stopped, made again after a caught signal's
+/// handler returned: it runs now, and is counted.
+void tracer::state::count_rerun(pid_t p) {
+  if (!cut.stopped) return;
+  const auto s = *std::exchange(cut.stopped, std::nullopt);
+  if (s.event < summary.events.size()) summary.events[s.event].stopped = false;
+  summary.stopped.reset();
+  count(p, s.call, s.dest, s.event);
+}
+
+void tracer::state::count_write(destination_counters& d, std::int64_t bytes) {
+  d.bytes += bytes;
+  int bucket = bytes <= 1 ? 0 : std::bit_width(static_cast<std::uint64_t>(bytes)) - 1;
+  ++d.size_histogram[static_cast<std::size_t>(std::min(bucket, 31))];
+}
+
+void tracer::state::update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs) {
+  using detail::syscall_arg;
+  if (c.call == traced_call::close) forget_fd(c.fd, c.fd);
+  if (c.call == traced_call::dup2 || c.call == traced_call::dup3)
+    forget_fd(static_cast<int>(regs.rsi), static_cast<int>(regs.rsi));
+  if (c.call == traced_call::close_range)
+    forget_fd(static_cast<int>(syscall_arg(regs, 0)),
+              static_cast<int>(std::min<unsigned long long>(syscall_arg(regs, 1), 1U << 30)));
+}
+
+void tracer::state::resume(pid_t p, bool stop_at_exit) {
+  ::ptrace(stop_at_exit ? PTRACE_SYSCALL : PTRACE_CONT, p, nullptr, nullptr);
+}
+
+/// CLONE_UNTRACED would give the child the filter without the tracer: its
+/// traced calls would fail with ENOSYS. Cleared, the child is followed as
+/// any other (clone: the flags register; clone3: clone_args.flags, the first
+/// word of its argument, written with POKEDATA whatever the page's protection).
+void tracer::state::keep_child_traced(pid_t p, user_regs_struct& regs) {
+  if (regs.orig_rax == SYS_clone && (regs.rdi & CLONE_UNTRACED) != 0) {
+    regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
+    ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  } else if (regs.orig_rax == SYS_clone3) {
+    auto* flags = reinterpret_cast<void*>(regs.rdi);
+    errno = 0;
+    long word = ::ptrace(PTRACE_PEEKDATA, p, flags, nullptr);
+    if (errno == 0 && (word & CLONE_UNTRACED) != 0)
+      ::ptrace(PTRACE_POKEDATA, p, flags, reinterpret_cast<void*>(word & ~long{CLONE_UNTRACED}));
+  }
+}
+
+/// An observed write under a write:N / after-write:N plan.
+void tracer::state::resume_observed(pid_t p, const user_regs_struct& regs) {
+  long k = ++observed_writes;
+  if (k == opt.kill.n) return cut_reached(p, regs);
+  bool others = alive.size() > 1;  // one thread alone: its write returns before its next
+  if (k < opt.kill.n && others) cut.in_flight.insert(p);
+  resume(p, stop_at_exit(p) || (k < opt.kill.n && others));
+}
+
+void tracer::state::on_syscall_exit(pid_t p) {
+  take_result(p);
+  take_return_time(p);
+  faults.at_exit(p);
+  bool was_in_flight = cut.in_flight.erase(p) != 0;
+  if (p == cut.thread && cut.at == cut_state::phase::waiting) {
+    cut.returned = true;  // after-write:N: stays stopped here until the signal goes
+    return send_cut_if_ready();
+  }
+  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  if (was_in_flight) send_cut_if_ready();
+}
+
+/// The result of a byte_count::result call (sendfile, splice, ...).
+void tracer::state::take_result(pid_t p) {
+  auto it = results.find(p);
+  if (it == results.end()) return;
+  errno = 0;
+  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
+  std::int64_t n = errno == 0 && rax > 0 ? rax : 0;
+  count_write(summary.destinations[static_cast<std::size_t>(it->second.dest)], n);
+  if (it->second.event < summary.events.size()) summary.events[it->second.event].bytes = n;
+  results.erase(it);
+}
+
+/// time_writes: when a write to the observed sink returned, and what.
+void tracer::state::take_return_time(pid_t p) {
+  auto it = timed.find(p);
+  if (it == timed.end()) return;
+  errno = 0;
+  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
+  auto& e = summary.events[it->second];
+  e.returned_us = now_us();
+  e.result = errno == 0 ? rax : 0;
+  timed.erase(it);
+}
+
+void tracer::state::cut_reached(pid_t p, const user_regs_struct& regs) {
+  cut.at = cut_state::phase::waiting;
+  cut.thread = p;
+  cut.regs = regs;
+  if (opt.kill.when == kill_plan::when_kind::after_write)
+    resume(p, true);  // one syscall-exit stop, then the signal
+  else
+    send_cut_if_ready();
+}
+
+void tracer::state::send_cut_if_ready() {
+  if (cut.at != cut_state::phase::waiting || !cut.in_flight.empty()) return;
+  bool at_entry = opt.kill.when == kill_plan::when_kind::write;
+  if (!at_entry && !cut.returned) return;
+  pid_t p = cut.thread;
+  if (at_entry) {
+    // Skip the call and rewind to its syscall instruction: a fatal signal
+    // ends the process before the write; a caught one runs its handler, and
+    // the write is then made as if restarted (SA_RESTART).
+    auto& r = cut.regs;
+    rewound[p] = {r.rip, r.orig_rax, r.rdi, r.rsi, r.rdx};  // rip after the re-run
+    forget_calls_in_progress(p);  // the call does not happen now; its re-run is not counted
+    r.rax = r.orig_rax;
+    r.orig_rax = static_cast<unsigned long long>(-1);
+    r.rip -= 2;
+    ::ptrace(PTRACE_SETREGS, p, nullptr, &r);
+  }
+  signal_program(p);
+  cut.at = cut_state::phase::sent;
+  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  release_held();
+}
+
+/// The cut's signal to the thread that made the N-th call, and once to each
+/// other process of the program (its forks), as a kill of the process group.
+void tracer::state::signal_program(pid_t p) {
+  pid_t writer = detail::tgid_of(p);
+  ::syscall(SYS_tgkill, writer, p, opt.kill.signal);
+  std::unordered_set<pid_t> others;
+  {
+    std::lock_guard lock(mu);
+    for (pid_t a : alive) others.insert(detail::tgid_of(a));
+    kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
+  }
+  others.erase(writer);
+  for (pid_t o : others) ::kill(o, opt.kill.signal);
+}
+
+/// Writes held past the N-th go on where the signal does not end their
+/// process; the others stay stopped and die with it.
+void tracer::state::release_held() {
+  auto held = std::move(cut.held);
+  cut.held.clear();
+  for (auto& [p, c] : held) {
+    if (signal_ends_process(p, opt.kill.signal)) {
+      cut.held.emplace_back(p, c);
+      continue;
+    }
+    account(p, c);
+    ++observed_writes;
+    resume(p, stop_at_exit(p));
+  }
+}
+
+tracer::tracer(const spawn_request& request, const tracer_options& options)
+    : s_(std::make_shared<state>()) {
+  std::string why = tracing_unavailable_reason();
+  if (!why.empty()) throw spawn_error(why);
+  s_->opt = options;
+  s_->faults = detail::fault_injector(options.faults);
+  s_->exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!s_->exit_event) throw_errno("eventfd");
+  s_->summary.processes = 1;
+  s_->cpu = ::sched_getcpu();
+  std::promise<pid_t> started;
+  auto pid_future = started.get_future();
+  detail::run_on_tracer_thread([st = s_, request, &started] { st->main(request, started); });
+  try {
+    pid_future.get();
+  } catch (...) {
+    s_->done_future.wait();
+    throw;
+  }
+}
+
+tracer::~tracer() {
+  if (s_->done_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return;
+  {
+    std::lock_guard lock(s_->mu);
+    for (pid_t a : s_->alive) ::kill(a, SIGKILL);
+  }
+  s_->done_future.wait();
+}
+
+pid_t tracer::pid() const noexcept {
+  std::lock_guard lock(s_->mu);
+  return s_->pid;
+}
+
+int tracer::exit_fd() const noexcept { return s_->exit_event.get(); }
+
+std::optional<wait_status> tracer::status() const {
+  std::lock_guard lock(s_->mu);
+  return s_->status;
+}
+
+std::optional<kill_event> tracer::kill() const {
+  std::lock_guard lock(s_->mu);
+  return s_->kill;
+}
+
+trace_summary tracer::finish() {
+  // Everything in the group was killed by the caller; a process that left
+  // the group (setsid) is killed here after a grace period.
+  while (s_->done_future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
+    std::lock_guard lock(s_->mu);
+    for (pid_t a : s_->alive) ::kill(a, SIGKILL);
+  }
+  std::lock_guard lock(s_->mu);
+  if (s_->error) std::rethrow_exception(s_->error);
+  s_->summary.faults = s_->faults.results();
+  s_->summary.writes_timed = s_->opt.time_writes;
+  return std::move(s_->summary);
+}
+
+}  // namespace flushcheck

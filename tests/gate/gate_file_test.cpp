@@ -1,0 +1,408 @@
+// `flushcheck gate FILE` as a user runs it: gate files of sh programs (no
+// one here wrote sh), their verdicts and exit codes, the JUnit file read
+// back, and bad files answered with the line and the reason.
+#include <gtest/gtest.h>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <nlohmann/json.hpp>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "cli_runner.hpp"
+#include "run.hpp"
+#include "target_set.hpp"
+
+namespace flushcheck {
+namespace {
+
+/// A gate file with TEXT in the test's own directory; its path.
+std::string gate_file_with(const std::string& name, const std::string& text) {
+  const std::string path = test_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+// sh prints records "rec 0".."rec 4", one printf (one write) each, then
+// waits at a marker: a program no one here wrote.
+const std::string five_records = R"(
+records = 5
+[defaults]
+command = ["sh", "-c", 'i=0; while [ $i -lt 5 ]; do printf "rec %d\n" $i; i=$((i+1)); done; echo logged >&3; read x <&3; exit 3']
+cut = "KILL@marker:1"
+
+[[case]]
+name = "all_five"
+[[case.expect]]
+records_through = 4
+max_writes_per_record = 1
+[[case.expect]]
+visible_at_marker = 1
+text = "rec 4"
+
+[[case]]
+name = "wants_ten"
+[[case.expect]]
+records_through = 9
+
+[[case]]
+name = "wrong_config_not_caught"
+[[case.expect]]
+records_through = 4
+holds = false
+)";
+
+TEST(gate_file, passes_and_fails_cases_with_the_line_that_repeats_them) {
+  const auto r = cli({"gate", gate_file_with("five.toml", five_records)});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  all_five (3 checks, killed by SIGKILL"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FAIL  wants_ten: records_through 9 in stdout: every record through 9 "
+                       "should have arrived in order; arrived: [0 1 2 3 4]"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("FAIL  wrong_config_not_caught: records_through 4 in stdout (must fail): "
+                       "it held"),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("repeat: mkdir -p '[^']+' && env -i .*"
+                                                  "flushcheck run --stdout=pipe .*--kill=KILL@"
+                                                  "marker:1 .*-- 'sh' '-c'")))
+      << r.out;
+  EXPECT_NE(r.out.find("five.toml: 1 of 3 cases passed"), std::string::npos) << r.out;
+}
+
+/// The first "repeat: " line of a gate's output, from after "repeat: ".
+std::string first_repeat_line(const std::string& out) {
+  const auto at = out.find("repeat: ");
+  if (at == std::string::npos) return "";
+  return out.substr(at + 8, out.find('\n', at) - at - 8);
+}
+
+// A repro line names the binary that printed it, so that it runs when
+// pasted into a shell where `flushcheck` is not on PATH (a build tree); and
+// plain `flushcheck` when that is the binary PATH finds.
+TEST(gate_file, a_repro_line_runs_when_pasted) {
+  const std::string file = gate_file_with("five.toml", five_records);
+  const std::string line = first_repeat_line(cli({"gate", file}).out);
+  EXPECT_NE(line.find(std::string(" ") + FLUSHCHECK_TARGET_FLUSHCHECK + " run "), std::string::npos)
+      << line;
+  run_options sh;
+  sh.argv = {"/bin/sh", "-c", line};
+  sh.env = clean_environment();  // no flushcheck on this PATH
+  const observation pasted = run(sh);
+  EXPECT_EQ(pasted.status, wait_status::exited(0)) << line << "\n" << pasted.err.data;
+  EXPECT_NE(pasted.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos)
+      << pasted.out.data;
+
+  // The case's own PATH (the one its repro line gives) finds this binary.
+  const std::string bin = FLUSHCHECK_TARGET_FLUSHCHECK;
+  const std::string with_path = gate_file_with(
+      "on_path.toml",
+      "[[case]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"exit 3\"]\nenv = "
+      "{ PATH = \"" +
+          bin.substr(0, bin.rfind('/')) + ":/usr/bin:/bin\" }\n[[case.expect]]\nexit_code = 0\n");
+  const std::string on_path = first_repeat_line(cli({"gate", with_path}).out);
+  EXPECT_NE(on_path.find(" flushcheck run "), std::string::npos) << on_path;
+}
+
+TEST(gate_file, json_has_every_check) {
+  const auto r = cli({"gate", "--json", gate_file_with("five.toml", five_records)});
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], 1);
+  EXPECT_EQ(j["passed"], 1);
+  EXPECT_EQ(j["failed"], 2);
+  ASSERT_EQ(j["cases"].size(), 3u);
+  const auto& first = j["cases"][0];
+  EXPECT_EQ(first["status"], "killed by SIGKILL");
+  ASSERT_EQ(first["checks"].size(), 3u);
+  EXPECT_EQ(first["checks"][1]["what"], "max_writes_per_record 1 in stdout");
+  EXPECT_EQ(first["checks"][1]["why"],
+            "5 records arrived in 5 write calls (1 per record; at most 1)");
+  EXPECT_EQ(j["cases"][2]["checks"][0]["must_hold"], false);
+  EXPECT_EQ(j["cases"][2]["checks"][0]["held"], true);
+}
+
+TEST(gate_file, list_and_case_choose_what_runs) {
+  const std::string f = gate_file_with("five.toml", five_records);
+  const auto list = cli({"gate", f, "--list"});
+  EXPECT_EQ(list.code, 0);
+  EXPECT_EQ(list.out, "all_five\nwants_ten\nwrong_config_not_caught\n");
+  const auto one = cli({"gate", f, "--case", "all_five"});
+  EXPECT_EQ(one.code, 0) << one.out;
+  EXPECT_NE(one.out.find("1 of 1 cases passed"), std::string::npos) << one.out;
+}
+
+// The JUnit file as CI systems read it. Jenkins' schema
+// (jenkinsci/xunit-plugin, src/main/resources/org/jenkinsci/plugins/xunit/
+// types/model/xsd/junit-10.xsd) requires testsuite's name, tests, failures
+// and errors, and testcase's name; time is digits and a '.'; GitLab reads
+// testcase's classname and name and the failure's text.
+TEST(gate_file, junit_is_read_back_as_ci_systems_read_it) {
+  const std::string xml = test_path("gate.xml");
+  ASSERT_EQ(cli({"gate", gate_file_with("five.toml", five_records), "--junit", xml}).code, 1);
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  const auto& suites = doc.get_child("testsuites");
+  EXPECT_EQ(suites.get<int>("<xmlattr>.tests"), 3);
+  EXPECT_EQ(suites.get<int>("<xmlattr>.failures"), 2);
+  const auto& suite = suites.get_child("testsuite");
+  EXPECT_EQ(suite.get<std::string>("<xmlattr>.name"), "five");
+  EXPECT_EQ(suite.get<int>("<xmlattr>.errors"), 0);
+  EXPECT_TRUE(
+      std::regex_match(suite.get<std::string>("<xmlattr>.time"), std::regex(R"(\d+\.\d+)")));
+  std::vector<std::string> names, failures;
+  for (const auto& [tag, c] : suite) {
+    if (tag != "testcase") continue;
+    names.push_back(c.get<std::string>("<xmlattr>.name"));
+    EXPECT_EQ(c.get<std::string>("<xmlattr>.classname"), "flushcheck.gate.five");
+    if (auto f = c.get_child_optional("failure")) {
+      EXPECT_EQ(f->get<std::string>("<xmlattr>.type"), "expectation");
+      failures.push_back(f->get<std::string>("<xmlattr>.message"));
+      EXPECT_NE(f->data().find("repeat: mkdir -p"), std::string::npos) << f->data();
+    }
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"all_five", "wants_ten", "wrong_config_not_caught"}));
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_EQ(failures[0].rfind("records_through 9 in stdout: every record", 0), 0u) << failures[0];
+}
+
+/// Whether PATH is well-formed XML 1.0 to expat (python3's xml.etree), which,
+/// unlike Boost.PropertyTree's parser, rejects characters XML does not allow.
+bool well_formed(const std::string& path) {
+  run_options o;
+  o.argv = {"python3", "-c", "import sys, xml.etree.ElementTree as e; e.parse(sys.argv[1])", path};
+  o.env = clean_environment();
+  const auto obs = run(o);
+  EXPECT_EQ(obs.err.data, "");
+  return obs.status == wait_status::exited(0);
+}
+
+// Control bytes, U+FFFF and bytes that are not UTF-8 reach the XML through
+// the program's arguments (in the repeat line), what it printed and the gate
+// file's name: the file must still be XML, with each such byte as "\xHH".
+TEST(gate_file, junit_stays_valid_xml_whatever_bytes_it_carries) {
+  const std::string xml = test_path("bytes.xml");
+  // The file's name is not UTF-8 (F8 is no lead byte), an argument is U+FFFF.
+  const std::string f = gate_file_with("bytes-\xf8\x80\x80.toml", R"(
+[[case]]
+name = "odd_bytes"
+command = ["sh", "-c", 'printf "rec 0 \001\377 <&>\n"', "\u0001<&\"'>", "\uFFFF"]
+[[case.expect]]
+no_torn_record = 'rec \d+ ok'
+)");
+  ASSERT_EQ(cli({"gate", f, "--junit", xml}).code, 1);
+  EXPECT_TRUE(well_formed(xml));
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  const auto& failure = doc.get_child("testsuites.testsuite.testcase.failure");
+  EXPECT_NE(failure.data().find("\\x01<&\""), std::string::npos) << failure.data();
+  EXPECT_NE(failure.data().find("rec 0 \\x01\\xff <&>"), std::string::npos) << failure.data();
+  // The JSON of the same run parses too (the file name's bytes replaced).
+  const auto json = cli({"gate", "--json", f});
+  ASSERT_EQ(json.code, 1) << json.err;
+  EXPECT_TRUE(nlohmann::json::accept(json.out)) << json.out;
+}
+
+struct bad_file {
+  std::string text;
+  std::string error;  // after "flushcheck: PATH:"
+};
+
+TEST(gate_file, bad_files_get_the_line_and_the_reason) {
+  const std::string run = "[[case]]\nname = \"a\"\ncommand = [\"true\"]\n";
+  const std::vector<bad_file> cases = {
+      {"records = [", "1: Error while parsing array"},
+      {"recrods = 3\n" + run, "1: unknown key 'recrods'"},
+      {run, "1: case 'a': no [[case.expect]]"},
+      {"[[case]]\nname = \"a b\"", "1: a case needs a name of letters"},
+      {run + "[[case.expect]]\nin = \"file:app.log\"\nin_order = true", "6: in = \"file:app.log\""},
+      {run + "cut = \"KILL@marker:x\"\n[[case.expect]]\nin_order = true", "4: cut: "},
+      {run + "stdout = \"tty\"\n[[case.expect]]\nin_order = true", "4: stdout = \"tty\""},
+      {run + "[[case.expect]]\nno_torn_record = \"((\"", "5: no_torn_record: bad pattern"},
+      {run + "[[case.expect]]\nno_torn_record = '\\99999999999999999999'",
+       "5: no_torn_record: bad pattern"},
+      {run + "[[case.expect]]\nvisible_at_marker = 1", "4: visible_at_marker needs text"},
+      {run + "faults = [\"EAGAIN@write:2\", \"EWHAT@write:1\"]\n[[case.expect]]\nin_order = true",
+       "4: faults: "},
+      {run + "[[case.expect]]\nrecords_through = \"9\"", "5: records_through: expected an integer"},
+      {run + "[[case.expect]]\nin_order = true\n" + run + "[[case.expect]]\nin_order = true",
+       "6: a second case named 'a'"},
+      {"library = \"x\"", "1: no [[case]]"},
+      {run + "[[case.expect]]\nmax_writes_per_record = 9007199254740993",
+       "5: max_writes_per_record"},
+      {run + "[[case.expect]]\nmax_writes_per_record = nan", "5: max_writes_per_record"},
+      {run + "[[case.expect]]\nvisible_at_marker = 0\ntext = \"x\"",
+       "5: visible_at_marker: expected"},
+      {run +
+           "watch = [\"a\"]\n[[case.expect]]\nin = \"file:a\"\nvisible_at_marker = 1\ntext = \"x\"",
+       "5: visible_at_marker reads stdout or stderr"},
+      {run + "stdout = \"null\"\n[[case.expect]]\nin_order = true", "6: in = \"stdout\", but"},
+      {run + "traced = false\n[[case.expect]]\nmax_writes_per_record = 1",
+       "6: max_writes_per_record needs"},
+      {"records = -1\n" + run + "[[case.expect]]\nin_order = true", "1: records: expected"},
+      {"[[case]]\nname = \"a\"\ncommand = [\"{nope}\"]\n[[case.expect]]\nin_order = true",
+       "3: unknown placeholder {nope}"},
+      {"[[case]]\nname = \"a\"\ncommand = [\"x\", \"{records}\"]\n[[case.expect]]\nin_order = true",
+       "3: unknown placeholder {records} (set records = N)"},
+      {run + "stdout = \"a\\nb\"\n[[case.expect]]\nin_order = true", "4: stdout = \"a\\nb\""},
+      // args are appended to a command: alone they are none (docs/gate.md).
+      {"[[case]]\nname = \"a\"\nargs = [\"true\"]\n[[case.expect]]\nexit_code = 0",
+       "1: case 'a': no command (command = [...], here or in [defaults]): args are appended to it"},
+      {"", "1: no [[case]]"},  // an empty file reads fine, and has no case
+  };
+  for (const auto& c : cases) {
+    const std::string path = gate_file_with("bad.toml", c.text);
+    const auto r = cli({"gate", path});
+    EXPECT_EQ(r.code, 2) << c.text;
+    EXPECT_EQ(r.err.rfind("flushcheck: " + path + ":" + c.error, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(gate_file, bad_flags_and_a_missing_program_have_their_exit_codes) {
+  const std::string f = gate_file_with("five.toml", five_records);
+  EXPECT_EQ(cli({"gate", test_path("none.toml")}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--case", "nope"}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--var", "novalue"}).code, 2);
+  EXPECT_EQ(cli({"gate", f, "--junit", "/proc/nonexistent/x.xml"}).code, 2);
+  const auto missing = cli({"gate", gate_file_with("missing.toml", R"(
+[[case]]
+name = "a"
+command = ["/nonexistent/program"]
+[[case.expect]]
+in_order = true
+)")});
+  EXPECT_EQ(missing.code, 3) << missing.err;
+  EXPECT_NE(missing.out.find("ERROR a: cannot start /nonexistent/program"), std::string::npos)
+      << missing.out;
+}
+
+// A fault (docs/faults.md) in a gate file: the second printf's write fails
+// with EIO, sh says so on stderr, and record 1 is lost.
+TEST(gate_file, faults_lose_what_they_hit) {
+  const auto r = cli({"gate", gate_file_with("fault.toml", R"(
+[[case]]
+name = "eio"
+command = ["sh", "-c", 'for i in 0 1 2; do printf "rec %d\n" $i; done']
+faults = ["EIO@write:2"]
+[[case.expect]]
+records_through = 2
+holds = false
+[[case.expect]]
+in_order = true
+max_writes_per_record = 1.5
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  eio (3 checks"), std::string::npos) << r.out;
+}
+
+// A record line of 200,000 bytes: std::regex recursed once per character and
+// overflowed the stack at ~30,000 (record_pattern.hpp); Boost.Regex does not.
+TEST(gate_file, a_long_line_is_matched_without_recursion) {
+  const auto r = cli({"gate", gate_file_with("long.toml", R"(
+[[case]]
+name = "long"
+command = ["sh", "-c", 'printf "rec 0 "; head -c 200000 /dev/zero | tr "\0" 1; echo']
+[[case.expect]]
+no_torn_record = 'rec \d+ \d+'
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  long (1 check"), std::string::npos) << r.out;
+}
+
+// holds = false must not pass when the check could not look: here the log
+// file was never written and no record arrived to divide the writes by.
+TEST(gate_file, a_check_that_could_not_look_fails_even_when_it_must_fail) {
+  const auto r = cli({"gate", gate_file_with("unchecked.toml", R"(
+[[case]]
+name = "unchecked"
+command = ["true"]
+watch = ["app.log"]
+[[case.expect]]
+in = "file:app.log"
+records_through = 0
+holds = false
+[[case.expect]]
+max_writes_per_record = 1
+)")});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  unchecked: records_through 0 in file:app.log (must fail): could not "
+                       "check: the program wrote no log file 'app.log'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("max_writes_per_record 1 in stdout: could not check: no record arrived"),
+            std::string::npos)
+      << r.out;
+}
+
+// {here}, {records}, --var and the run's {logdir} in one case; env in place
+// of the clean environment's own PATH; stderr merged into stdout.
+TEST(gate_file, placeholders_env_and_a_merged_stderr) {
+  const std::string f = gate_file_with("places.toml", R"(
+records = 3
+[[case]]
+name = "places"
+command = ["sh", "-c", 'echo "rec 0 $1 $2 {records}"; echo "rec 1 $PATH" >&2; echo "rec 2 $FLUSHCHECK_LOG_DIR"', "sh", "{here}", "{who}"]
+env = { PATH = "/bin:/usr/bin:/opt/x y" }
+stderr = "stdout"
+[[case.expect]]
+records_through = 2
+no_torn_record = 'rec 0 /\S+ me 3|rec 1 /bin:/usr/bin:/opt/x y|rec 2 /\S+/flushcheck-gate-\w+'
+)");
+  const auto r = cli({"gate", "--json", "--var", "who=me", f});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::string repro = j["cases"][0]["repro"];
+  EXPECT_NE(repro.find(" PATH='/bin:/usr/bin:/opt/x y' "), std::string::npos) << repro;
+  EXPECT_EQ(repro.find("PATH=/usr/local/bin"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("--stderr=stdout"), std::string::npos) << repro;
+  EXPECT_NE(repro.find("--timeout=20000"), std::string::npos) << repro;
+}
+
+// A program that cannot start is an <error>, the other cases still run and
+// the JUnit file is whole; the exit status is 3, as for `flushcheck run`.
+TEST(gate_file, a_program_that_cannot_start_is_an_error_case) {
+  const std::string xml = test_path("spawn.xml");
+  const auto r = cli({"gate", "--junit", xml, gate_file_with("spawn.toml", R"(
+[[case]]
+name = "missing"
+command = ["/nonexistent/program"]
+[[case.expect]]
+in_order = true
+[[case]]
+name = "present"
+command = ["echo", "rec 0"]
+[[case.expect]]
+records_through = 0
+)")});
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("ERROR missing: cannot start /nonexistent/program"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("PASS  present"), std::string::npos) << r.out;
+  boost::property_tree::ptree doc;
+  ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
+  EXPECT_EQ(doc.get<int>("testsuites.<xmlattr>.errors"), 1);
+  EXPECT_EQ(doc.get<int>("testsuites.<xmlattr>.failures"), 0);
+  EXPECT_EQ(doc.get<std::string>("testsuites.testsuite.testcase.error.<xmlattr>.type"), "spawn");
+}
+
+TEST(gate_file, vars_name_programs) {
+  const auto r = cli({"gate", "--var", "prog=/bin/echo", gate_file_with("var.toml", R"(
+[[case]]
+name = "echo"
+command = ["{prog}", "rec 0"]
+[[case.expect]]
+records_through = 0
+[[case.expect]]
+exit_code = 0
+)")});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace flushcheck

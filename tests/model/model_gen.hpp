@@ -1,0 +1,372 @@
+#pragma once
+// RapidCheck generators for model cases (scripts, destinations, stdin, cuts)
+// and the runner that checks one against the model. Shared by the property
+// tests and the property benchmark.
+#include <rapidcheck.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "model_check.hpp"
+#include "seeded_check.hpp"
+
+namespace flushcheck::testing {
+
+/// Which cuts a property draws: markers (with SIGKILL/SIGTERM) and the
+/// script's own ending, or write:N / after-write:N on stdout's destination.
+enum class cut_family { markers_and_endings, writes };
+
+inline fc_op make_op(fc_op_kind kind, fc_stream stream = FC_OUT, long n = 0, int mode = 0) {
+  fc_op op{};
+  op.kind = kind;
+  op.stream = stream;
+  op.n = n;
+  op.mode = mode;
+  return op;
+}
+
+/// gen::weightedOneOf over a list built at run time (it takes only an
+/// initializer_list); shrinks towards the first choice.
+template <typename T>
+rc::Gen<T> weighted(std::vector<std::pair<std::size_t, rc::Gen<T>>> choices) {
+  std::size_t total = 0;
+  for (const auto& c : choices) total += c.first;
+  return rc::gen::mapcat(rc::gen::inRange<std::size_t>(0, total), [choices](std::size_t x) {
+    for (const auto& c : choices) {
+      if (x < c.first) return c.second;
+      x -= c.first;
+    }
+    return choices.back().second;
+  });
+}
+
+/// Byte counts: mostly small, some on the buffer sizes of the profiles
+/// (musl 1024 and setvbuf's 8 unused bytes, glibc 4096 from st_blksize,
+/// BUFSIZ 8192), some large.
+inline rc::Gen<long> gen_count(long max) {
+  return rc::gen::map(rc::gen::weightedOneOf<long>(
+                          {{6, rc::gen::inRange<long>(0, 12)},
+                           {2, rc::gen::inRange<long>(12, 300)},
+                           {2, rc::gen::elementOf(std::vector<long>{
+                                   55,   56,   57,   63,   64,   65,   127,  128,  129,  1015, 1016,
+                                   1017, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193})},
+                           {1, rc::gen::inRange<long>(300, 9000)}}),
+                      [max](long n) { return std::min(n, max); });
+}
+
+inline rc::Gen<fc_stream> gen_stream(lang l) {
+  if (l == lang::c) return rc::gen::weightedElement<fc_stream>({{3, FC_OUT}, {1, FC_ERR}});
+  return rc::gen::weightedElement<fc_stream>({{4, FC_OUT}, {2, FC_ERR}, {1, FC_LOG}});
+}
+
+/// Faulted scripts also ignore SIGPIPE (so EPIPE takes the error path)
+/// and, in C++, stop clearing a stream the target reported ("clear off").
+inline rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults = false) {
+  using namespace rc;
+  std::vector<std::pair<std::size_t, Gen<fc_op>>> ops = {
+      {5, gen::apply([](fc_stream s, long n) { return make_op(FC_WRITE, s, n); }, gen_stream(l),
+                     gen_count(20000))},
+      {5, gen::apply([](fc_stream s, long n) { return make_op(FC_LINE, s, n); }, gen_stream(l),
+                     gen_count(20000))},
+      {2, gen::apply([](fc_stream s, long n) { return make_op(FC_PUTC, s, n); }, gen_stream(l),
+                     gen_count(1100))},
+      {1, gen::map(gen_count(4000), [](long n) { return make_op(FC_PRINTF, FC_OUT, n); })},
+      {1, gen::apply([](fc_stream s, long n) { return make_op(FC_FPUTS, s, n); },
+                     gen::element(FC_OUT, FC_ERR), gen_count(20000))},
+      {1, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_NEWLINE, s); })},
+      {2, gen::map(gen::weightedElement<fc_stream>({{3, FC_OUT}, {1, FC_ERR}, {1, FC_ALL}}),
+                   [](fc_stream s) { return make_op(FC_FLUSH, s); })},
+      {1,
+       gen::apply(
+           [](int mode, long size, fc_stream s) { return make_op(FC_SETVBUF, s, size, mode); },
+           gen::inRange(0, 3),
+           gen::elementOf(std::vector<long>{0, 1, 8, 9, 64, 100, 127, 128, 129, 1024, 4096, 5000}),
+           gen::element(FC_OUT, FC_ERR))},
+      {2, gen::just(make_op(FC_MARKER))},
+  };
+  if (with_input) {
+    ops.push_back({1, gen::map(gen::inRange<long>(1, 8),
+                               [](long n) { return make_op(FC_READ, FC_OUT, n); })});
+    ops.push_back({1, gen::just(make_op(FC_GETLINE))});
+  }
+  if (faults) {
+    ops.push_back({1, gen::just(make_op(FC_IGNORE, FC_OUT, SIGPIPE))});
+    if (l == lang::cxx) ops.push_back({1, gen::just(make_op(FC_CLEAR, FC_OUT, 0))});
+  }
+  if (l == lang::cxx) {
+    ops.push_back({3, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_ENDL, s); })});
+    ops.push_back({1, gen::apply([](bool on, fc_stream s) { return make_op(FC_UNITBUF, s, on); },
+                                 gen::arbitrary<bool>(), gen_stream(l))});
+    ops.push_back({1, gen::apply([](fc_stream s, bool on) { return make_op(FC_TIE, s, on); },
+                                 gen::element(FC_IN, FC_ERR, FC_LOG), gen::arbitrary<bool>())});
+    ops.push_back({1, gen::just(make_op(FC_SYNC, FC_OUT, 0))});
+  }
+  return weighted<fc_op>(std::move(ops));
+}
+
+/// How the script ends: falls off main (none), or a call that ends it.
+inline rc::Gen<std::vector<fc_op>> gen_ending(lang l) {
+  using namespace rc;
+  std::vector<std::pair<std::size_t, Gen<std::vector<fc_op>>>> endings = {
+      {4, gen::just(std::vector<fc_op>{})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_EXIT, FC_OUT, 3)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_RETURN, FC_OUT, 5)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_UEXIT, FC_OUT, 4)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_QUICK_EXIT, FC_OUT, 6)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_ABORT)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_CRASH)})},
+      {1, gen::just(std::vector<fc_op>{make_op(FC_RAISE, FC_OUT, SIGTERM)})},
+  };
+  if (l == lang::cxx) endings.push_back({1, gen::just(std::vector<fc_op>{make_op(FC_THROW)})});
+  return weighted<std::vector<fc_op>>(std::move(endings));
+}
+
+/// Makes a generated (or shrunk) op list a script the model covers:
+/// setvbuf only before a stream's first operation, sync_with_stdio only
+/// first (NO_SYNC: never), markers labelled m1.., at most 61 ops so that
+/// every op's byte is its own (docs/script.md), C ops only for C.
+inline script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l,
+                        bool no_sync = false) {
+  script s;
+  bool used_out = false, used_err = false, set_out = false, set_err = false;
+  int markers = 0;
+  for (auto op : ops) {
+    if (s.ops.size() >= 60) break;
+    if (l == lang::c && op.stream == FC_LOG) op.stream = FC_OUT;
+    if (op.kind == FC_SYNC && (no_sync || !s.ops.empty())) continue;
+    if (op.kind == FC_SETVBUF) {
+      const bool err = op.stream == FC_ERR;
+      if (err ? (used_err || set_err) : (used_out || set_out)) continue;
+      (err ? set_err : set_out) = true;
+    }
+    if (is_output_op(op) || op.kind == FC_FLUSH) {
+      used_out = used_out || op.stream != FC_ERR || l == lang::cxx;
+      used_err = used_err || op.stream != FC_OUT;
+    }
+    if (op.kind == FC_MARKER) std::snprintf(op.label, sizeof op.label, "m%d", ++markers);
+    s.ops.push_back(op);
+  }
+  for (const auto& op : ending) s.ops.push_back(op);
+  return s;
+}
+
+struct setup_choice {
+  sink_kind out = sink_kind::pipe;
+  std::optional<sink_kind> err = sink_kind::pipe;
+  std::string input;
+};
+
+inline rc::Gen<setup_choice> gen_setup() {
+  using namespace rc;
+  return gen::apply(
+      [](sink_kind out, int err, bool input) {
+        setup_choice c;
+        c.out = out;
+        c.err = err == 0 ? std::nullopt
+                         : std::optional<sink_kind>(err == 1 ? sink_kind::pipe : sink_kind::file);
+        if (input) c.input = "first line\nsecond\nthird line of stdin\n";
+        return c;
+      },
+      gen::weightedElement<sink_kind>({{3, sink_kind::pty},
+                                       {3, sink_kind::pipe},
+                                       {3, sink_kind::file},
+                                       {1, sink_kind::null},
+                                       {1, sink_kind::full}}),
+      gen::inRange(0, 3), gen::arbitrary<bool>());
+}
+
+/// One --fault plan. Errnos on stdout's or stderr's destination; short
+/// writes only on stdout's when stderr has its own sink (the targets'
+/// error reports are never torn): small ones on single calls, larger ones
+/// on every call or a random subset.
+inline rc::Gen<fault_plan> gen_fault(bool short_ok) {
+  using namespace rc;
+  return gen::apply(
+      [short_ok](int what, bool to_stderr, int when, long n, long times, int p, unsigned seed) {
+        static const int errnos[] = {EAGAIN, ENOSPC, EPIPE, EINTR, EIO};
+        fault_plan f;
+        f.when = when < 4    ? fault_plan::pattern::nth
+                 : when == 4 ? fault_plan::pattern::every
+                             : fault_plan::pattern::random;
+        f.n = n;
+        f.times = when < 2 ? 1 : when < 4 ? times : 1;
+        f.probability = p == 0 ? 0.2 : 0.5;
+        f.seed = seed;
+        const bool nth = f.when == fault_plan::pattern::nth;
+        if (short_ok && !to_stderr && what >= 5) {
+          static const long small[] = {1, 2, 5, 100, 1000}, large[] = {100, 1000, 4000};
+          f.short_bytes = nth ? small[what % 5] : large[what % 3];
+        } else {
+          f.error = errnos[what % 5];
+        }
+        f.where = to_stderr ? fault_plan::target::stderr_sink : fault_plan::target::stdout_sink;
+        return f;
+      },
+      gen::inRange(0, 12), gen::weightedElement<bool>({{3, false}, {1, true}}), gen::inRange(0, 7),
+      gen::inRange<long>(1, 7), gen::inRange<long>(2, 5), gen::inRange(0, 2),
+      gen::inRange<unsigned>(1, 1000));
+}
+
+/// Drops what the model does not port under faults: an uncaught exception
+/// when a plan reaches stderr's destination (the terminate handler writes there).
+inline void fit_faults(model_case& c) {
+  if (c.setup.faults.empty() || c.ops.ops.empty() || c.ops.ops.back().kind != FC_THROW) return;
+  for (const auto& f : c.setup.faults)
+    if (f.where == fault_plan::target::stderr_sink || !c.setup.stderr_sink) {
+      c.ops.ops.pop_back();
+      return;
+    }
+}
+
+/// A cut of FAMILY for case C: a marker (or none: the script's own ending),
+/// or write:N / after-write:N with N among the calls the uncut run makes.
+inline kill_plan pick_cut(const model_case& c, cut_family family, int kind, long raw, bool term) {
+  const int sig = term ? SIGTERM : SIGKILL;
+  if (family == cut_family::markers_and_endings) {
+    long markers = 0;
+    for (const auto& op : c.ops.ops) markers += op.kind == FC_MARKER ? 1 : 0;
+    return kind != 0 && markers > 0 ? kill_plan::at_marker(1 + raw % markers, sig) : kill_plan{};
+  }
+  const prediction whole = predict(c.setup, c.ops, kill_plan{});
+  if (!whole.exact || whole.writes[0].first == 0) return {};
+  const long n = 1 + raw % whole.writes[0].first;
+  return kind == 0 ? kill_plan::at_write(n, sig) : kill_plan::after_write(n, sig);
+}
+
+/// A whole case for PROFILE in language L; cuts of FAMILY. FAULTS: one or
+/// two --fault plans, and cuts of either family.
+inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family,
+                                    bool faults = false) {
+  using namespace rc;
+  return gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
+    const bool short_ok = sc.err.has_value();
+    // One or two plans (gen::resize would also shrink every value in them).
+    auto gen_plans = faults ? gen::mapcat(gen::inRange(1, 3),
+                                          [short_ok](int n) {
+                                            return gen::container<std::vector<fault_plan>>(
+                                                static_cast<std::size_t>(n), gen_fault(short_ok));
+                                          })
+                            : gen::just(std::vector<fault_plan>{});
+    auto families = faults ? gen::element(cut_family::markers_and_endings, cut_family::writes)
+                           : gen::just(family);
+    return gen::apply(
+        [l, profile, sc](const std::vector<fc_op>& ops, const std::vector<fc_op>& ending,
+                         std::vector<fault_plan> plans, cut_family fam, int cut_kind, long raw,
+                         bool term) {
+          model_case c;
+          c.setup.language = l;
+          c.setup.profile = profile;
+          c.setup.stdout_sink = sc.out;
+          c.setup.stderr_sink = sc.err;
+          c.setup.input = sc.input;
+          c.setup.faults = std::move(plans);
+          c.ops = normalize(ops, ending, l, !c.setup.faults.empty());
+          fit_faults(c);
+          c.cut = pick_cut(c, fam, cut_kind, raw, term);
+          return c;
+        },
+        gen::container<std::vector<fc_op>>(gen_op(l, !sc.input.empty(), faults)), gen_ending(l),
+        gen_plans, families, gen::inRange(0, 2), gen::inRange<long>(0, 1000),
+        gen::arbitrary<bool>());
+  });
+}
+
+/// How many of a faulted property's cases met each kind of failure (the
+/// model's view of the runs that agreed with it): proof that they ran.
+struct fault_tally {
+  int failed = 0, short_write = 0, reported = 0, sigpipe = 0;
+  void add(const prediction& p) {
+    bool f = false, s = false;
+    for (const auto& c : p.calls) {
+      f = f || c.result < 0;
+      s = s || (c.result >= 0 && static_cast<std::size_t>(c.result) < c.requested);
+    }
+    failed += f;
+    short_write += s;
+    reported += p.reports > 0;
+    sigpipe += p.status == wait_status::signaled(SIGPIPE);
+  }
+  std::string text() const {
+    return " (" + std::to_string(failed) + " with a failed call, " + std::to_string(short_write) +
+           " with a short write, " + std::to_string(reported) + " with error reports, " +
+           std::to_string(sigpipe) + " killed by SIGPIPE)";
+  }
+};
+
+/// What one property run found.
+struct property_report {
+  bool passed = false;
+  std::uint64_t seed = 0;
+  int cases = 0;
+  std::string message;                       ///< for people: seed, case, MUST/MAY, repro
+  std::optional<model_case> counterexample;  ///< the shrunk failing case
+  std::optional<model_outcome> outcome;      ///< its outcome
+  std::vector<std::string> flaky;            ///< cases that disagreed once only
+};
+
+/// Checks CASES generated cases of language L and cut FAMILY on TARGETS with
+/// RapidCheck (seed SEED), shrinking a failure. NAME is for the reproduce line.
+inline property_report check_against_model(const std::string& name, const target_set& targets,
+                                           lang l, cut_family family, int cases, std::uint64_t seed,
+                                           bool faults = false) {
+  property_report r;
+  r.seed = seed;
+  r.cases = cases;
+  const auto gen = gen_case(l, targets.profile, family, faults);
+  // Shrinking keeps a candidate only when it fails, so the last failing
+  // case seen is the shrunk counterexample RapidCheck reports.
+  std::optional<model_case> last_failed;
+  std::optional<model_outcome> last_outcome;
+  fault_tally tally;
+  auto prop = [&] {
+    const model_case c = *gen;
+    model_outcome o = run_against_model(targets, c);
+    if (o.v.pass) tally.add(o.p);
+    if (o.flaky) {
+      r.flaky.push_back(c.ops.text() + "\n" + o.v.explanation + "\nreproduce: " + o.v.repro);
+      return;
+    }
+    if (!o.v.pass) {
+      last_failed = c;
+      last_outcome = o;
+      RC_FAIL(o.v.explanation + "\narrived: " + o.v.observed + "\nreproduce: " + o.v.repro);
+    }
+  };
+  const seeded_result result = seeded_check(name, prop, cases, seed);
+  if (result.what == seeded_result::outcome::falsified) {
+    r.counterexample = last_failed;
+    r.outcome = last_outcome;
+    std::ostringstream os;
+    os << name << ": falsified after " << result.cases << " cases, seed " << seed << "\n";
+    os << result.counterexample << result.description << "\n";
+    os << "run the property again: FLUSHCHECK_PROPERTY_SEED=" << seed
+       << " FLUSHCHECK_PROPERTY_CASES=" << cases << " <test binary> --gtest_filter='*" << name
+       << "*'\n";
+    r.message = os.str();
+  } else if (result.what == seeded_result::outcome::passed) {
+    r.passed = true;
+    r.message = name + ": " + std::to_string(result.cases) + " cases agree with the model" +
+                (faults ? tally.text() : "");
+  } else if (result.what == seeded_result::outcome::gave_up) {
+    r.message = name + ": gave up: " + result.description;
+  } else {
+    r.message = name + ": RapidCheck error";
+  }
+  return r;
+}
+
+}  // namespace flushcheck::testing
+
+namespace flushcheck {
+inline void showValue(const model_case& c, std::ostream& os) {
+  os << "script: " << c.ops.text() << "\nstdout: " << to_string(c.setup.stdout_sink) << ", stderr: "
+     << (c.setup.stderr_sink ? std::string(to_string(*c.setup.stderr_sink)) : "stdout")
+     << ", stdin: " << (c.setup.input.empty() ? "null" : "pipe") << ", cut: " << c.cut.text();
+  for (const auto& f : c.setup.faults) os << ", --fault=" << f.text();
+}
+}  // namespace flushcheck

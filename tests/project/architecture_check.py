@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Checks the harness's layering (docs/architecture.md) from its sources.
+
+The stages are the folders harness/CMakeLists.txt adds, lowest first. Each
+stage's CMakeLists.txt names the lower stages it links (STAGES). It fails, one
+line per broken rule, when
+  - a stage links a stage that is not below it, or one that does not exist;
+  - a file includes a header of a stage its own stage does not link, directly
+    or through the stages it links (the build fails on that too: this names it);
+  - two stages have a header of the same name (a bare include must name one).
+Exit 0 when all hold, 1 otherwise.
+
+Usage: architecture_check.py SOURCE_DIR
+"""
+import os
+import re
+import sys
+
+
+def stage_order(harness):
+    text = open(os.path.join(harness, "CMakeLists.txt")).read()
+    m = re.search(r"foreach\(stage ([^)]*)\)", text)
+    return m.group(1).split() if m else []
+
+
+def linked_stages(harness, stage):
+    text = open(os.path.join(harness, stage, "CMakeLists.txt")).read()
+    m = re.search(r"^\s*STAGES ([^\n)]*)", text, re.M)
+    return m.group(1).split() if m else []
+
+
+def reachable(links, stage):
+    seen, todo = set(), [stage]
+    while todo:
+        s = todo.pop()
+        if s not in seen:
+            seen.add(s)
+            todo.extend(links.get(s, []))
+    return seen
+
+
+def check_links(order, links):
+    errors = []
+    for i, stage in enumerate(order):
+        for low in links[stage]:
+            if low not in order:
+                errors.append(f"stage {stage} links {low}, which is not a stage")
+            elif order.index(low) >= i:
+                errors.append(f"stage {stage} links {low}, which is not below it")
+    return errors
+
+
+def headers_by_stage(harness, folders):
+    owner, errors = {}, []
+    for stage in folders:
+        for f in sorted(os.listdir(os.path.join(harness, stage))):
+            if f.endswith(".hpp"):
+                if f in owner:
+                    errors.append(f"header {f} is in both {owner[f]} and {stage}")
+                owner[f] = stage
+    return owner, errors
+
+
+def check_includes(harness, folders, links, owner):
+    errors = []
+    for stage in folders:
+        allowed = reachable(links, stage)
+        for f in sorted(os.listdir(os.path.join(harness, stage))):
+            if not f.endswith((".cpp", ".hpp")):
+                continue
+            text = open(os.path.join(harness, stage, f)).read()
+            for h in re.findall(r'^#include "([^"/]+\.hpp)"', text, re.M):
+                if h in owner and owner[h] not in allowed:
+                    errors.append(f"harness/{stage}/{f} includes {h} of stage {owner[h]}, "
+                                  f"which {stage} does not link")
+    return errors
+
+
+def main(source):
+    harness = os.path.join(source, "harness")
+    order = stage_order(harness)
+    if not order:
+        print(f"{harness}/CMakeLists.txt: no 'foreach(stage ...)' list of stages")
+        return 1
+    links = {s: linked_stages(harness, s) for s in order}
+    folders = order + ["cli"]
+    links["cli"] = order
+    owner, errors = headers_by_stage(harness, folders)
+    errors += check_links(order, links)
+    errors += check_includes(harness, folders, links, owner)
+    for e in errors:
+        print(e)
+    if not errors:
+        print(f"{len(order)} stages, each links only stages below it; "
+              f"{len(owner)} headers, each included only from its stage or above")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1]))
