@@ -10,8 +10,7 @@
 
 namespace flushcheck::detail {
 
-inline const std::vector<sink_kind> all_sinks = {sink_kind::pty, sink_kind::pipe, sink_kind::file};
-inline const std::vector<sink_kind> buffered_sinks = {sink_kind::pipe, sink_kind::file};
+// all_sinks and buffered_sinks: sink_kind.hpp (the language table uses them too).
 inline const std::vector<sink_kind> tty_sinks = {sink_kind::pty};
 inline const std::vector<sink_kind> full_sink = {sink_kind::full};
 inline const std::vector<lang> both_langs = {lang::c, lang::cxx};

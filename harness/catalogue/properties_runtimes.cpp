@@ -1,110 +1,41 @@
 // The runtimes (targets/runtimes/): what each one's own output call does
 // with stdout and stderr on a pty, a pipe and a file, what survives each way
 // it can end, and each buffering switch doing what its documentation says.
-// What a runtime documents is in one table (k_facts), with its source.
+// What a runtime documents is in the language table (languages.cpp), with
+// its source.
 #include <csignal>
-#include <stdexcept>
 
 #include "checks.hpp"
+#include "languages.hpp"
 
 namespace flushcheck::detail {
 namespace {
-
-enum class mode { none, line, full };
-
-const char* to_string(mode m) {
-  switch (m) {
-    case mode::none: return "unbuffered";
-    case mode::line: return "line buffered";
-    case mode::full: return "fully buffered";
-  }
-  return "?";
-}
-
-/// What one runtime documents about its standard streams.
-struct runtime_facts {
-  lang language;
-  mode out_tty, out_other;  ///< stdout on a pty; on a pipe or a file
-  const char* out_source;
-  mode err_tty, err_other;
-  const char* err_source;
-  bool fast_exit_flushes;  ///< does the fast exit (`_exit`) deliver what stdout holds?
-  const char* fast_exit_source;
-};
-
-const runtime_facts k_facts[] = {
-    {lang::python, mode::line, mode::full,
-     "Python docs, sys.stdout: line-buffered when interactive, otherwise block-buffered",
-     mode::line, mode::line, "Python docs, sys.stderr: line-buffered in both cases (3.9+)", false,
-     "Python docs, os._exit: exits without flushing stdio buffers"},
-    {lang::node, mode::none, mode::none,
-     "Node docs, process.md 'A note on process I/O': files and TTYs synchronous on POSIX; "
-     "pipes asynchronous, but libuv's uv_write writes at once what the pipe takes "
-     "(src/unix/stream.c) and queues only the rest",
-     mode::none, mode::none, "Node docs, process.md 'A note on process I/O'", true,
-     "Node docs, process.exit: pending asynchronous writes may be lost; a small write has none"},
-    {lang::perl, mode::line, mode::full,
-     "perlvar $|: STDOUT line buffered to a terminal, block buffered otherwise", mode::none,
-     mode::none, "Perl perlio.c PerlIOBuf_open: initial stderr is unbuffered (PERLIO_F_UNBUF)",
-     false, "POSIX.pod _exit: buffered I/O is not flushed"},
-    {lang::ruby, mode::none, mode::full,
-     "Ruby io.c io_binwrite_requires_flush_write: a write to a tty (FMODE_TTY) or in sync mode "
-     "is written through at once; otherwise it waits in the buffer",
-     mode::none, mode::none, "Ruby io.c rb_io_prep_stderr: FMODE_SYNC", false,
-     "Ruby process.c rb_f_exit_bang: _exit(2), no exit handlers, no IO flush"},
-    {lang::java, mode::none, mode::none,
-     "OpenJDK 17 System.java newPrintStream: PrintStream(BufferedOutputStream(fos, 128), "
-     "autoflush true), which flushes after every byte array it writes (PrintStream docs)",
-     mode::none, mode::none, "OpenJDK 17 System.java: System.err is made the same way", true,
-     "Runtime.halt runs no shutdown hook, but System.out holds nothing after a print"},
-    {lang::go, mode::none, mode::none,
-     "Go os/file.go: os.Stdout is an *os.File, whose Write is a write(2) (internal/poll)",
-     mode::none, mode::none, "Go os/file.go: os.Stderr likewise", true,
-     "Go os/proc.go Exit: deferred functions do not run, but os.Stdout holds nothing"},
-    {lang::rust, mode::line, mode::line,
-     "Rust library/std/src/io/stdio.rs: stdout is a LineWriter whatever the sink "
-     "(rust-lang/rust#60673)",
-     mode::none, mode::none, "Rust library/std/src/io/stdio.rs: 'Stderr is not buffered'", true,
-     "Rust library/std/src/process.rs exit: calls rt::cleanup, which flushes stdout"},
-};
-
-const runtime_facts& facts_of(lang l) {
-  for (const auto& f : k_facts)
-    if (f.language == l) return f;
-  throw std::logic_error(std::string("no runtime facts for ") + flushcheck::to_string(l));
-}
-
-const std::vector<lang> all_runtimes = {lang::python, lang::node, lang::perl, lang::ruby,
-                                        lang::java,   lang::go,   lang::rust};
-/// The runtimes with an abort (docs/script.md: Java and Go have none).
-const std::vector<lang> abort_runtimes = {lang::python, lang::node, lang::perl, lang::ruby,
-                                          lang::rust};
 
 /// "line 3; write 2" then a marker: a whole line "AAA\n" and a partial "BB".
 const std::string k_prefix = "line 3; write 2; marker m; ";
 const std::string k_all = payload(0, 3) + "\n" + payload(1, 2);
 
 /// The mode the reader's count at marker 1 shows: 6 bytes none, 4 line, 0 full.
-verdict mode_at_marker(const observation& obs, stream s, mode want, const std::string& why) {
+verdict mode_at_marker(const observation& obs, stream s, buffer_mode want, const std::string& why) {
   return buffering_at_marker(obs, s,
-                             want == mode::none   ? 6
-                             : want == mode::line ? 4
-                                                  : 0,
+                             want == buffer_mode::none   ? 6
+                             : want == buffer_mode::line ? 4
+                                                         : 0,
                              std::string(to_string(want)) + " (" + why + ")");
 }
 
 verdict stdout_mode(property_context& ctx) {
   const auto& f = facts_of(ctx.language());
   auto obs = ctx.run(k_prefix + "exit 0");
-  return mode_at_marker(obs, stream::out, is_tty(ctx.sink()) ? f.out_tty : f.out_other,
-                        f.out_source);
+  return mode_at_marker(obs, stream::out, is_tty(ctx.sink()) ? f.out.tty : f.out.other,
+                        f.out.source);
 }
 
 verdict stderr_mode(property_context& ctx) {
   const auto& f = facts_of(ctx.language());
   auto obs = run_stderr_on_sink(ctx, "line 3 err; write 2 err; marker m; exit 0");
-  return mode_at_marker(obs, stream::err, is_tty(ctx.sink()) ? f.err_tty : f.err_other,
-                        f.err_source);
+  return mode_at_marker(obs, stream::err, is_tty(ctx.sink()) ? f.err.tty : f.err.other,
+                        f.err.source);
 }
 
 verdict flush_delivers(property_context& ctx) {
@@ -176,7 +107,7 @@ void add_runtime_modes(std::vector<property>& out) {
                            "src/unix/stream.c; perlvar $|; Ruby io.c; OpenJDK System.java; Go "
                            "os/file.go; Rust std/src/io/stdio.rs",
                  .claim = "stdout is buffered on each sink as the runtime documents",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = stdout_mode});
   out.push_back({.name = "runtime.stderr_mode",
@@ -186,7 +117,7 @@ void add_runtime_modes(std::vector<property>& out) {
                            "PerlIOBuf_open; Ruby io.c rb_io_prep_stderr; OpenJDK System.java; Go "
                            "os/file.go; Rust std/src/io/stdio.rs",
                  .claim = "stderr is buffered on each sink as the runtime documents",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = stderr_mode});
   out.push_back({.name = "runtime.flush_delivers",
@@ -194,7 +125,7 @@ void add_runtime_modes(std::vector<property>& out) {
                  .level = tier::documented,
                  .source = "each runtime's flush (docs/script.md, 'In other runtimes')",
                  .claim = "after the runtime's flush, the reader has everything written",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = flush_delivers});
 }
@@ -206,7 +137,7 @@ void add_runtime_endings(std::vector<property>& out) {
                  .source = "sys.exit, process.exitCode, perlfunc exit, Kernel#exit, System.exit, "
                            "os.Exit, return from main",
                  .claim = "the runtime's ordinary exit delivers everything written",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = exit_flushes});
   out.push_back({.name = "runtime.fast_exit",
@@ -216,7 +147,7 @@ void add_runtime_endings(std::vector<property>& out) {
                            "process.c rb_f_exit_bang; Runtime.halt; Go os/proc.go Exit; Rust "
                            "std/src/process.rs exit",
                  .claim = "the fast exit discards what stdout holds, or has nothing to discard",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = fast_exit});
   out.push_back({.name = "runtime.sigkill_at_marker",
@@ -224,7 +155,7 @@ void add_runtime_endings(std::vector<property>& out) {
                  .level = tier::required,
                  .source = "POSIX 2.4.3 (SIGKILL cannot be caught); kill(2)",
                  .claim = "killed by SIGKILL at a marker: exactly what was delivered survives",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = killed_at_marker});
 }
@@ -237,7 +168,7 @@ void add_runtime_observations(std::vector<property>& out) {
                  .source = "POSIX 2.4.3; a runtime may handle SIGTERM (JVM shutdown hooks, "
                            "Ruby's SignalException)",
                  .claim = "killed by SIGTERM at a marker: how it ends, and what survives",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = [](property_context& ctx) {
                    run_options o;
@@ -249,7 +180,7 @@ void add_runtime_observations(std::vector<property>& out) {
                  .level = tier::observed,
                  .source = "each runtime's handling of an uncaught exception or panic",
                  .claim = "an uncaught exception or panic: how it ends, and what survives",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = [](property_context& ctx) { return ending(ctx, "throw"); }});
   out.push_back({.name = "runtime.abort",
@@ -257,7 +188,7 @@ void add_runtime_observations(std::vector<property>& out) {
                  .level = tier::observed,
                  .source = "os.abort, process.abort, POSIX::abort, SIGABRT, std::process::abort",
                  .claim = "abort: how it ends, and what survives",
-                 .langs = abort_runtimes,
+                 .langs = runtimes(true),  // Java and Go have no abort (docs/script.md)
                  .sinks = all_sinks,
                  .check = [](property_context& ctx) { return ending(ctx, "abort"); }});
   out.push_back({.name = "runtime.large_write_fast_exit",
@@ -265,7 +196,7 @@ void add_runtime_observations(std::vector<property>& out) {
                  .level = tier::observed,
                  .source = "nodejs/node#6456 (process.exit drops queued pipe writes)",
                  .claim = "one 1 MiB write, then the fast exit: how much arrives",
-                 .langs = all_runtimes,
+                 .langs = runtimes(),
                  .sinks = all_sinks,
                  .check = large_write_fast_exit});
 }

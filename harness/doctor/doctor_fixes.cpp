@@ -6,6 +6,7 @@
 
 #include "doctor_fixes.hpp"
 #include "error.hpp"
+#include "languages.hpp"
 #include "program_switches.hpp"
 
 namespace flushcheck {
@@ -26,8 +27,6 @@ struct fix_candidate {
   std::function<void(doctor_options&, const program_kind&)> apply;
 };
 
-bool is(const program_kind& k, lang l) { return k.runtime == l; }
-
 /// ARGV with ARGS right after the interpreter: "python3 -u x.py", or for a
 /// script run by its #! line, "INTERPRETER ARGS #!-ARGS SCRIPT ARGS".
 void add_interpreter_args(doctor_options& o, const program_kind& k,
@@ -40,38 +39,32 @@ void add_interpreter_args(doctor_options& o, const program_kind& k,
   o.argv.insert(o.argv.begin() + 1, args.begin(), args.end());
 }
 
+/// VALUE with "{helpers}" replaced by doctor's helpers directory.
+std::string with_helpers(std::string value, const std::string& helpers) {
+  for (std::size_t at; (at = value.find("{helpers}")) != std::string::npos;)
+    value.replace(at, 9, helpers);
+  return value;
+}
+
+/// The language table's switches that doctor can try from outside the
+/// program; of one runtime's, those set by a variable before those that
+/// need an interpreter flag (the smaller change first).
 std::vector<fix_candidate> runtime_fixes() {
-  return {
-      {"PYTHONUNBUFFERED=1", "set PYTHONUNBUFFERED=1 in its environment",
-       "Python docs, PYTHONUNBUFFERED (equivalent to -u)", k_both,
-       [](const program_kind& k) { return is(k, lang::python); },
-       [](doctor_options& o, const program_kind&) { o.env.push_back("PYTHONUNBUFFERED=1"); }},
-      {"python3 -u", "run it with python3 -u", "Python docs, command line -u", k_both,
-       [](const program_kind& k) { return is(k, lang::python); },
-       [](doctor_options& o, const program_kind& k) { add_interpreter_args(o, k, {"-u"}); }},
-      {"$| = 1", "put `$| = 1;` (STDOUT->autoflush(1)) at the top of the program",
-       "perlvar $| (tried by loading it through PERL5OPT)", k_stdout,
-       [](const program_kind& k) { return is(k, lang::perl); },
-       [](doctor_options& o, const program_kind&) {
-         o.env.push_back("PERL5LIB=" + o.helpers_dir);  // a path with spaces is fine here
-         o.env.push_back("PERL5OPT=-Mflushcheck_autoflush");
-       }},
-      {"$stdout.sync = true", "put `$stdout.sync = true` at the top of the program",
-       "Ruby docs, IO#sync= (tried by loading it through RUBYOPT)", k_stdout,
-       [](const program_kind& k) { return is(k, lang::ruby); },
-       [](doctor_options& o, const program_kind&) {
-         o.env.push_back("RUBYLIB=" + o.helpers_dir);
-         o.env.push_back("RUBYOPT=-rflushcheck_sync");
-       }},
-      {"setBlocking(true)",
-       "put `process.stdout._handle?.setBlocking?.(true)` at the top of the program",
-       "Node docs, process.md 'A note on process I/O' (tried through NODE_OPTIONS=--require)",
-       k_stdout, [](const program_kind& k) { return is(k, lang::node); },
-       [](doctor_options& o, const program_kind&) {
-         // NODE_OPTIONS splits on spaces but keeps a double-quoted value whole.
-         o.env.push_back("NODE_OPTIONS=--require \"" + o.helpers_dir + "/flushcheck_blocking.js\"");
-       }},
-  };
+  std::vector<std::pair<lang, switch_fix>> fixes;
+  for (const auto& f : language_table())
+    for (const auto& s : f.switches)
+      if (s.fix) fixes.emplace_back(f.language, *s.fix);
+  std::stable_partition(fixes.begin(), fixes.end(),
+                        [](const auto& lf) { return lf.second.args.empty(); });
+  std::vector<fix_candidate> out;
+  for (const auto& [l, fix] : fixes)
+    out.push_back({fix.name, fix.advice, fix.source, fix.stderr_too ? k_both : k_stdout,
+                   [l](const program_kind& k) { return k.runtime == l; },
+                   [fix](doctor_options& o, const program_kind& k) {
+                     for (const auto& v : fix.env) o.env.push_back(with_helpers(v, o.helpers_dir));
+                     if (!fix.args.empty()) add_interpreter_args(o, k, fix.args);
+                   }});
+  return out;
 }
 
 /// The program's own switch (detail::program_switches), for the program run

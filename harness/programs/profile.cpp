@@ -22,42 +22,7 @@ const char* to_string(cxx_impl c) noexcept {
   return "unknown";
 }
 
-namespace {
-
-struct lang_names {
-  lang language;
-  const char* id;
-  const char* display;
-};
-
-constexpr lang_names k_lang_names[] = {
-    {lang::c, "c", "C"},
-    {lang::cxx, "cxx", "C++"},
-    {lang::python, "python", "Python"},
-    {lang::node, "node", "Node.js"},
-    {lang::perl, "perl", "Perl"},
-    {lang::ruby, "ruby", "Ruby"},
-    {lang::java, "java", "Java"},
-    {lang::go, "go", "Go"},
-    {lang::rust, "rust", "Rust"},
-};
-
-const lang_names& names_of(lang l) noexcept {
-  for (const auto& n : k_lang_names)
-    if (n.language == l) return n;
-  return k_lang_names[0];
-}
-
-}  // namespace
-
-const char* to_string(lang l) noexcept { return names_of(l).id; }
-const char* display_name(lang l) noexcept { return names_of(l).display; }
-
-std::optional<lang> parse_lang(std::string_view id) noexcept {
-  for (const auto& n : k_lang_names)
-    if (id == n.id) return n.language;
-  return std::nullopt;
-}
+// to_string(lang), display_name and parse_lang read the language table (languages.cpp).
 
 libc_impl parse_libc(std::string_view name) noexcept {
   for (libc_impl l : {libc_impl::glibc, libc_impl::musl})

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "languages.hpp"
 #include "spawn.hpp"
 #include "unique_fd.hpp"
 
@@ -80,13 +81,11 @@ std::string base_name(const std::string& p) { return p.substr(p.rfind('/') + 1);
 /// version ("python3.11", "perl5.36.0", "nodejs"), not any name it starts
 /// ("node_exporter" is no Node.js).
 std::optional<lang> runtime_named(const std::string& name) {
-  const std::pair<const char*, lang> known[] = {{"python", lang::python}, {"node", lang::node},
-                                                {"nodejs", lang::node},   {"perl", lang::perl},
-                                                {"ruby", lang::ruby},     {"java", lang::java}};
-  for (const auto& [base, l] : known)
-    if (name.rfind(base, 0) == 0 &&
-        name.find_first_not_of("0123456789.", std::strlen(base)) == std::string::npos)
-      return l;
+  for (const auto& f : language_table())
+    for (const auto& base : f.programs)
+      if (name.rfind(base, 0) == 0 &&
+          name.find_first_not_of("0123456789.", base.size()) == std::string::npos)
+        return f.language;
   return std::nullopt;
 }
 
@@ -206,34 +205,54 @@ bool program_kind::is_native() const {
   return interpreter.empty() && elf.is_elf && !runtime && !is_shell(name());
 }
 
+namespace {
+
+/// A variable that changes buffering, and what it changes.
+struct variable {
+  std::string name;
+  std::string what;
+  std::optional<lang> only;  ///< read only by this runtime: left out for a program of another kind
+};
+
+/// The runtimes' own (the language table's switches set by a variable),
+/// then those of C stdio, the loader and the C++ loggers.
+std::vector<variable> buffering_variables() {
+  std::vector<variable> out;
+  for (const auto& f : language_table())
+    for (const auto& s : f.switches)
+      if (s.note != nullptr) out.push_back({s.env.substr(0, s.env.find('=')), s.note, f.language});
+  const std::pair<const char*, const char*> others[] = {
+      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)"},
+      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)"},
+      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)"},
+      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)"},
+      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect"},
+      {"GLOG_logbuflevel", "glog buffers records up to this level"},
+      {"GLOG_logbufsecs", "glog flushes its buffered records this often"},
+      {"GLOG_logtostderr", "glog writes to stderr instead of files"},
+      {"GLOG_alsologtostderr", "glog also writes to stderr"},
+      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment"},
+  };
+  for (const auto& [name, what] : others) out.push_back({name, what, std::nullopt});
+  return out;
+}
+
+/// Another runtime, or a native program that is no shell, starts no L.
+bool may_run(const program_kind* kind, lang l) {
+  return kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == l));
+}
+
+}  // namespace
+
 std::vector<std::string> buffering_notes(const std::vector<std::string>& env,
                                          const program_kind* kind) {
-  struct variable {
-    const char* name;
-    const char* what;
-    bool python;  ///< only Python reads it: left out for a native program of another kind
-  };
-  static const variable k_vars[] = {
-      {"PYTHONUNBUFFERED", "Python programs get unbuffered stdout and stderr", true},
-      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)", false},
-      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)", false},
-      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)", false},
-      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)", false},
-      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect", false},
-      {"GLOG_logbuflevel", "glog buffers records up to this level", false},
-      {"GLOG_logbufsecs", "glog flushes its buffered records this often", false},
-      {"GLOG_logtostderr", "glog writes to stderr instead of files", false},
-      {"GLOG_alsologtostderr", "glog also writes to stderr", false},
-      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment", false},
-  };
-  // Another runtime, or a native program that is no shell, starts no Python.
-  const bool python_may_run =
-      kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == lang::python));
+  static const std::vector<variable> variables = buffering_variables();
   std::vector<std::string> notes;
   for (const auto& kv : env) {
     const std::string name = kv.substr(0, kv.find('='));
-    for (const auto& v : k_vars)
-      if (name == v.name && (!v.python || python_may_run)) notes.push_back(kv + ": " + v.what);
+    for (const auto& v : variables)
+      if (name == v.name && (!v.only || may_run(kind, *v.only)))
+        notes.push_back(kv + ": " + v.what);
   }
   return notes;
 }

@@ -6,29 +6,11 @@
 
 #include "clean_environment.hpp"
 #include "error.hpp"
+#include "languages.hpp"
 #include "run.hpp"
 #include "spawn.hpp"
 
 namespace flushcheck {
-
-const std::vector<runtime_info>& runtime_table() {
-  // Java: the marker fd is opened by reflection on java.io.FileDescriptor
-  // (Script.java), which JDK 17 allows only when java.io is opened to it.
-  // The two JIT and GC flags shorten start-up; neither changes System.out.
-  static const std::vector<runtime_info> table = {
-      {lang::python, {"python3", "@/script.py"}, "python3"},
-      {lang::node, {"node", "@/script.js"}, "nodejs"},
-      {lang::perl, {"perl", "@/script.pl"}, "perl"},
-      {lang::ruby, {"ruby", "@/script.rb"}, "ruby"},
-      {lang::java,
-       {"java", "--add-opens", "java.base/java.io=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-cp", "@/java", "Script"},
-       "default-jdk-headless"},
-      {lang::go, {"@/go_script"}, "golang-go"},
-      {lang::rust, {"@/rust_script"}, "rustc"},
-  };
-  return table;
-}
 
 std::vector<std::string> runtime_target::command(const std::string& script,
                                                  const std::vector<std::string>& flags) const {
@@ -43,10 +25,10 @@ namespace {
 
 /// ARGV with "@" replaced by DIR and its command resolved, or the reason
 /// it cannot run (in MISSING).
-std::vector<std::string> resolve(const runtime_info& info, const std::string& dir,
+std::vector<std::string> resolve(const language_facts& info, const std::string& dir,
                                  std::string& missing) {
   std::vector<std::string> argv;
-  for (std::string word : info.argv) {
+  for (std::string word : info.interpreter) {
     if (word[0] == '@') word = dir + word.substr(1);
     argv.push_back(word);
     bool is_file = word.rfind(dir, 0) == 0;
@@ -76,7 +58,8 @@ std::string probe_version(runtime_target& t) {
 
 std::vector<runtime_target> discover_runtimes(const std::string& dir, bool probe) {
   std::vector<runtime_target> out;
-  for (const auto& info : runtime_table()) {
+  for (const auto& info : language_table()) {
+    if (info.interpreter.empty()) continue;  // C, C++: the toolchain sets' targets
     runtime_target t{info.language, {}, {}, {}};
     t.argv = resolve(info, dir + "/runtimes", t.missing);
     if (probe && t.missing.empty()) t.version = probe_version(t);

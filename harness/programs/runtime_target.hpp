@@ -1,25 +1,13 @@
 #pragma once
 /// The runtimes' interpreters of the script language (targets/runtimes/,
-/// docs/script.md "In other runtimes"): one table says how each is started,
-/// and discovery finds which of them this machine can run.
+/// docs/script.md "In other runtimes"): how each is started is the language
+/// table's (languages.hpp); discovery finds which of them this machine can run.
 #include <string>
 #include <vector>
 
 #include "profile.hpp"
 
 namespace flushcheck {
-
-/// How one runtime's interpreter is started: the row of the table.
-struct runtime_info {
-  lang language;
-  /// The command before the script text. "@" stands for the runtimes
-  /// directory; a first word without '/' is looked up on the clean PATH.
-  std::vector<std::string> argv;
-  const char* package;  ///< the Debian package that provides the runtime
-};
-
-/// Python, Node.js, Perl, Ruby, Java, Go, Rust, in that order.
-const std::vector<runtime_info>& runtime_table();
 
 /// One runtime as found on this machine: its command, or why it cannot run.
 struct runtime_target {
@@ -33,7 +21,7 @@ struct runtime_target {
                                    const std::vector<std::string>& flags = {}) const;
 };
 
-/// Every runtime of the table, with DIR the directory of the built targets
+/// Every runtime of the language table, with DIR the directory of the built targets
 /// (its runtimes/ holds the scripts and the compiled interpreters), each
 /// probed with --version when PROBE says so (a JVM start-up: a test binary
 /// that only lists cases leaves it out). A runtime whose interpreter or

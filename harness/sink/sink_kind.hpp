@@ -2,6 +2,7 @@
 /// The kinds of sink a child's fd 1 or 2 can go to, and their names.
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace flushcheck {
 
@@ -12,6 +13,11 @@ enum class sink_kind { pty, pty_cooked, pipe, file, null, full };
 constexpr bool is_tty(sink_kind kind) noexcept {
   return kind == sink_kind::pty || kind == sink_kind::pty_cooked;
 }
+
+/// The sinks the catalogue's rows run on: a terminal, a pipe, a file.
+inline const std::vector<sink_kind> all_sinks = {sink_kind::pty, sink_kind::pipe, sink_kind::file};
+/// Those of them where stdio buffers fully: a pipe and a file.
+inline const std::vector<sink_kind> buffered_sinks = {sink_kind::pipe, sink_kind::file};
 
 /// "pty", "pty-cooked", "pipe", "file", "null", "full".
 std::string_view to_string(sink_kind kind) noexcept;

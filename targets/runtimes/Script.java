@@ -5,7 +5,7 @@
 //   java --add-opens java.base/java.io=ALL-UNNAMED -cp DIR Script SCRIPT...
 //   java -cp DIR Script --version          (prints "java 17.0.15")
 //
-// --add-opens is needed (the harness passes it, harness/programs/runtime_target.cpp)
+// --add-opens is needed (the harness passes it: the language table, harness/programs/languages.cpp)
 // for two private fields of java.io, both reached by reflection: the marker fd
 // is an inherited fd number, which public API cannot open, so a
 // java.io.FileDescriptor is made with its private int "fd" set; and a
