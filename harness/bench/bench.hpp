@@ -94,7 +94,6 @@ double median_of(std::vector<double> v);
 const bench_row* find_row(const bench_suite& s, const std::string& name);
 
 struct bench_report {
-  int schema = 2;       ///< 2: ratios per byte (per op, per run); 1 had them per run
   std::string machine;  ///< "Linux 6.1.0 x86_64, 2 CPUs"
   int repeat = 0;
   bool quick = false;

@@ -27,37 +27,38 @@ void head(std::ostream& h, const bench_report& r) {
     << ".yes{background:#d9f2d9;color:#060}.no{background:#f7c6c6;color:#900;font-weight:bold}"
     << "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
     << "figcaption{font-size:13px;color:#444}</style></head><body>\n"
-    << "<h1>flushcheck bench</h1>\n<p id=\"machine\">" << html_escape(r.machine)
+    << "<h1>flushcheck bench</h1>\n<p id=\"machine\">" << markup_escape(r.machine)
     << "; repeat: " << r.repeat << "; quick: " << (r.quick ? "yes" : "no") << "</p>\n";
 }
 
 void about(std::ostream& h, const bench_suite& s) {
-  h << "<h2>" << html_escape(s.name) << ": " << html_escape(s.title) << "</h2>\n"
-    << "<p class=\"about\">reproduces: " << html_escape(s.seed) << "<br>baseline: <code>"
-    << html_escape(s.baseline) << "</code>; placement: " << html_escape(s.placement) << "</p>\n";
+  h << "<h2>" << markup_escape(s.name) << ": " << markup_escape(s.title) << "</h2>\n"
+    << "<p class=\"about\">reproduces: " << markup_escape(s.seed) << "<br>baseline: <code>"
+    << markup_escape(s.baseline) << "</code>; placement: " << markup_escape(s.placement)
+    << "</p>\n";
   if (s.notes.empty()) return;
   h << "<ul class=\"notes\">\n";
-  for (const auto& note : s.notes) h << "<li>" << html_escape(note) << "</li>\n";
+  for (const auto& note : s.notes) h << "<li>" << markup_escape(note) << "</li>\n";
   h << "</ul>\n";
 }
 
 /// The first cells of a row: its name (its repro line as a tooltip), toolchain and sink.
 void row_start(std::ostream& h, const bench_row& row, const char* css) {
-  h << "<tr class=\"" << css << "\"><td title=\"" << html_escape(row.repro) << "\">"
-    << html_escape(row.name) << "</td><td>"
-    << html_escape(row.toolchain.empty() ? "-" : row.toolchain) << "</td><td>"
-    << html_escape(row.sink) << "</td>";
+  h << "<tr class=\"" << css << "\"><td title=\"" << markup_escape(row.repro) << "\">"
+    << markup_escape(row.name) << "</td><td>"
+    << markup_escape(row.toolchain.empty() ? "-" : row.toolchain) << "</td><td>"
+    << markup_escape(row.sink) << "</td>";
 }
 
 void number(std::ostream& h, const std::string& text) {
-  h << "<td class=\"num\">" << html_escape(text) << "</td>";
+  h << "<td class=\"num\">" << markup_escape(text) << "</td>";
 }
 
 void row(std::ostream& h, const bench_suite& s, const bench_row& row) {
   if (!row.measured()) {
     row_start(h, row, row.failed ? "failed" : "skipped");
     h << "<td colspan=\"7\">" << (row.failed ? "FAILED: " : "skipped: ")
-      << html_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
+      << markup_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
     return;
   }
   row_start(h, row, row.name == s.baseline ? "baseline" : "measured");
@@ -67,7 +68,7 @@ void row(std::ostream& h, const bench_suite& s, const bench_row& row) {
   number(h, format_throughput(row.throughput()));
   number(h, format_ratio(row.ratio));
   number(h, format_calls(row.write_calls));
-  h << "<td class=\"values\">" << html_escape(format_values(row.values)) << "</td></tr>\n";
+  h << "<td class=\"values\">" << markup_escape(format_values(row.values)) << "</td></tr>\n";
 }
 
 void rows(std::ostream& h, const bench_suite& s) {
@@ -82,11 +83,11 @@ void claims(std::ostream& h, const bench_suite& s) {
   h << "<table class=\"claims\"><thead><tr><th>seed</th><th>kind</th><th>holds</th>"
     << "<th>observed</th></tr></thead><tbody>\n";
   for (const auto& c : s.claims)
-    h << "<tr><td>" << html_escape(c.seed) << "</td><td>" << html_escape(c.kind) << "</td>"
+    h << "<tr><td>" << markup_escape(c.seed) << "</td><td>" << markup_escape(c.kind) << "</td>"
       << (!c.checked ? "<td>not checked</td>"
           : c.holds  ? "<td class=\"yes\">yes</td>"
                      : "<td class=\"no\">no</td>")
-      << "<td>" << html_escape(c.observed) << "</td></tr>\n";
+      << "<td>" << markup_escape(c.observed) << "</td></tr>\n";
   h << "</tbody></table>\n";
 }
 
@@ -97,12 +98,12 @@ void plots(std::ostream& h, const bench_suite& s) {
     const std::size_t start = svg.find("<svg");
     h << "<figure>\n"
       << (start == std::string::npos ? svg : svg.substr(start)) << "<figcaption>"
-      << html_escape(p.title) << "</figcaption></figure>\n";
+      << markup_escape(p.title) << "</figcaption></figure>\n";
   }
 }
 
 void suite(std::ostream& h, const bench_suite& s) {
-  h << "<section id=\"suite-" << html_escape(s.name) << "\">\n";
+  h << "<section id=\"suite-" << markup_escape(s.name) << "\">\n";
   about(h, s);
   rows(h, s);
   claims(h, s);

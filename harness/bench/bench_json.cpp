@@ -4,6 +4,7 @@
 
 #include "bench_report.hpp"
 #include "error.hpp"
+#include "json_document.hpp"
 #include "report.hpp"
 
 namespace flushcheck {
@@ -116,9 +117,13 @@ bench_suite suite_from(const json& j) {
 std::string bench_json(const bench_report& r) {
   json suites = json::array();
   for (const auto& s : r.suites) suites.push_back(suite_json(s));
-  json j = {{"schema", r.schema}, {"tool", "flushcheck bench"}, {"machine", text(r.machine)},
-            {"repeat", r.repeat}, {"quick", r.quick},           {"suites", suites}};
-  return j.dump(2) + "\n";
+  json j = json_document(json_kind::bench);
+  j.update(json{{"tool", "flushcheck bench"},
+                {"machine", text(r.machine)},
+                {"repeat", r.repeat},
+                {"quick", r.quick},
+                {"suites", suites}});
+  return dump_json(j, 2);
 }
 
 bench_report bench_from_json(const std::string& text) {
@@ -126,8 +131,9 @@ bench_report bench_from_json(const std::string& text) {
   if (j.is_discarded()) throw usage_error("not JSON");
   try {
     bench_report r;
-    if (j.at("tool") != "flushcheck bench" || j.at("schema") != r.schema)
-      throw usage_error("not a flushcheck bench report of schema " + std::to_string(r.schema));
+    if (j.at("tool") != "flushcheck bench" || !is_json_document(j, json_kind::bench))
+      throw usage_error("not a flushcheck bench report of schema " +
+                        std::to_string(info(json_kind::bench).schema));
     r.machine = j.at("machine").get<std::string>();
     r.repeat = j.at("repeat").get<int>();
     r.quick = j.at("quick").get<bool>();
@@ -136,7 +142,7 @@ bench_report bench_from_json(const std::string& text) {
   } catch (const json::exception&) {
     // The library's own words name its internals: say what is wrong instead.
     throw usage_error("not a flushcheck bench report of schema " +
-                      std::to_string(bench_report{}.schema) +
+                      std::to_string(info(json_kind::bench).schema) +
                       ": a field it needs is missing or of another type");
   }
 }

@@ -33,7 +33,7 @@ std::string text(const std::string& s) {
   std::string clean = s;
   for (char& c : clean)
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  return html_escape(clean);
+  return markup_escape(clean);
 }
 
 /// One axis: its span in drawing space (log10 of the value on a log axis),

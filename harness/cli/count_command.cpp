@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "json_document.hpp"
 #include "perf_counter.hpp"
 #include "report.hpp"
 #include "run.hpp"
@@ -114,14 +115,12 @@ int count_command::execute() {
   remember_child(0);
   const trace_summary& t = *obs.trace;
   if (json) {
-    nlohmann::json j = to_json(obs);
-    std::cout << nlohmann::json{{"schema", j["schema"]},
-                                {"exit", j["exit"]},
-                                {"writes", j["writes"]},
-                                {"totals", j["trace"]["totals"]},
-                                {"faults", j["faults"]}}
-                     .dump()
-              << "\n";
+    nlohmann::json j = to_json(obs), c = json_document(json_kind::count);
+    c.update(nlohmann::json{{"exit", j["exit"]},
+                            {"writes", j["writes"]},
+                            {"totals", j["trace"]["totals"]},
+                            {"faults", j["faults"]}});
+    std::cout << dump_json(c);
     return exit_ok;
   }
   std::cout << std::right << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(10)

@@ -6,6 +6,7 @@
 #include "doctor.hpp"
 #include "doctor_report.hpp"
 #include "error.hpp"
+#include "json_document.hpp"
 #include "target_set.hpp"
 #include "usage.hpp"
 
@@ -52,7 +53,7 @@ int doctor_command::execute() {
   }
   remember_child(0);
   if (json)
-    std::cout << doctor_json(r).dump(2) << "\n";
+    std::cout << dump_json(doctor_json(r), 2);
   else
     std::cout << doctor_text(r);
   switch (r.verdict()) {

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "explore.hpp"
+#include "json_document.hpp"
 #include "signals.hpp"
 #include "usage.hpp"
 
@@ -134,7 +135,7 @@ int explore_command::execute() {
   for (auto& s : result)
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
   if (json)
-    std::cout << to_json(result).dump() << "\n";
+    std::cout << dump_json(to_json(result));
   else
     std::cout << explore_table(result);
   return exit_ok;

@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "escape.hpp"
 #include "gate_report.hpp"
+#include "json_document.hpp"
 
 namespace flushcheck::cli {
 
@@ -64,8 +65,7 @@ int gate_command::execute() {
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
   if (json)
-    std::cout << to_json(report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << dump_json(to_json(report));
   else
     std::cout << gate_text(report);
   if (xml.is_open() && !(xml << gate_junit(report)).flush())

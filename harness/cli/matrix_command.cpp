@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "conformance.hpp"
 #include "error.hpp"
+#include "json_document.hpp"
 #include "matrix.hpp"
 #include "matrix_baseline.hpp"
 #include "matrix_merge.hpp"
@@ -146,7 +147,7 @@ int merge(const matrix_command& cmd) {
     for (const auto& r : records)
       j["records"].push_back(
           {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
-    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    std::cout << dump_json(j, 2);
   } else if (!cmd.html.empty()) {
     write_html(cmd.html, m);
   } else {

@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "json_document.hpp"
 #include "program_kind.hpp"
 #include "report.hpp"
 #include "run.hpp"
@@ -130,7 +131,7 @@ int run_command::execute() {
   auto notes = environment_notes(o.argv, o.env);
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (json)
-    std::cout << to_json(obs).dump() << "\n";
+    std::cout << dump_json(to_json(obs));
   else
     std::cout << summary(obs);
   return exit_ok;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "doctor_report.hpp"
+#include "json_document.hpp"
 #include "report.hpp"
 
 namespace flushcheck {
@@ -213,17 +214,18 @@ nlohmann::json doctor_json(const doctor_report& r) {
   for (const auto& a : r.argv) argv.push_back(bytes_as_code_points(a));
   std::int64_t late = 0;
   for (const auto& d : r.views) late = std::max(late, d.late_ms());
-  return {{"schema", doctor_json_schema},
-          {"argv", argv},
-          {"program", program_json(r.kind)},
-          {"deadline_ms", r.deadline.count()},
-          {"verdict", std::string(to_string(r.verdict()))},
-          {"reordered", r.reordered()},
-          {"lost", r.verdict() == doctor_verdict::lost},
-          {"late_ms", late},
-          {"views", views},
-          {"fixes", fixes},
-          {"notes", r.notes}};
+  nlohmann::json j = json_document(json_kind::doctor);
+  j.update(nlohmann::json{{"argv", argv},
+                          {"program", program_json(r.kind)},
+                          {"deadline_ms", r.deadline.count()},
+                          {"verdict", std::string(to_string(r.verdict()))},
+                          {"reordered", r.reordered()},
+                          {"lost", r.verdict() == doctor_verdict::lost},
+                          {"late_ms", late},
+                          {"views", views},
+                          {"fixes", fixes},
+                          {"notes", r.notes}});
+  return j;
 }
 
 }  // namespace flushcheck

@@ -9,10 +9,6 @@
 
 namespace flushcheck {
 
-/// The doctor JSON's schema: 3 has a diagnosis per stream ("views"; 2 had
-/// stdout's sinks at the top).
-inline constexpr int doctor_json_schema = 3;
-
 /// For people: what it is, where output is lost or late and why, the fixes.
 std::string doctor_text(const doctor_report& r);
 nlohmann::json doctor_json(const doctor_report& r);

@@ -3,6 +3,7 @@
 #include <set>
 #include <sstream>
 
+#include "json_document.hpp"
 #include "reference_output.hpp"
 #include "report.hpp"
 #include "signals.hpp"
@@ -271,7 +272,9 @@ nlohmann::json to_json(const std::vector<explored_sink>& result) {
                     {"sampled", s.sampled},
                     {"cuts", cuts}});
   }
-  return {{"schema", json_schema_version}, {"runs", runs}};
+  nlohmann::json j = json_document(json_kind::explore);
+  j["runs"] = runs;
+  return j;
 }
 
 namespace {

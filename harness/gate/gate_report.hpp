@@ -33,8 +33,7 @@ struct gate_report {
 /// then the count.
 std::string gate_text(const gate_report& r);
 
-/// Every case and check ("schema": gate_json_schema_version; docs/cli.md).
-inline constexpr int gate_json_schema_version = 1;
+/// Every case and check (kind "gate", json_document.hpp; docs/cli.md).
 nlohmann::json to_json(const gate_report& r);
 
 /// JUnit XML as CI systems read it (Jenkins, GitLab, GitHub Actions'

@@ -1,5 +1,6 @@
 // The gate file reporter for machines: one JSON object (docs/cli.md).
 #include "gate_report.hpp"
+#include "json_document.hpp"
 
 namespace flushcheck {
 
@@ -29,12 +30,13 @@ nlohmann::json case_json(const gate_case_result& c) {
 nlohmann::json to_json(const gate_report& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_json(c));
-  return {{"schema", gate_json_schema_version},
-          {"file", r.file},
-          {"passed", r.cases.size() - r.failed()},
-          {"failed", r.failed()},
-          {"errors", r.errors()},
-          {"cases", cases}};
+  nlohmann::json j = json_document(json_kind::gate);
+  j.update(nlohmann::json{{"file", r.file},
+                          {"passed", r.cases.size() - r.failed()},
+                          {"failed", r.failed()},
+                          {"errors", r.errors()},
+                          {"cases", cases}});
+  return j;
 }
 
 }  // namespace flushcheck

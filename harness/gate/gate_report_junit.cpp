@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "escape.hpp"
 #include "gate_report.hpp"
 #include "machine.hpp"
 
@@ -13,55 +14,8 @@ namespace flushcheck {
 
 namespace {
 
-/// Length of the valid UTF-8 sequence at S[I] that XML 1.0 allows, 0 if none.
-std::size_t xml_char(const std::string& s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
-  const std::size_t n = c >= 0xf0 && c <= 0xf4   ? 4
-                        : c >= 0xe0 && c <= 0xef ? 3
-                        : c >= 0xc2 && c <= 0xdf ? 2
-                                                 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
-  if (n == 3 && c == 0xe0 && static_cast<unsigned char>(s[i + 1]) < 0xa0) return 0;   // overlong
-  if (n == 3 && c == 0xed && static_cast<unsigned char>(s[i + 1]) >= 0xa0) return 0;  // surrogate
-  if (n == 4 && c == 0xf0 && static_cast<unsigned char>(s[i + 1]) < 0x90) return 0;   // overlong
-  if (n == 4 && c == 0xf4 && static_cast<unsigned char>(s[i + 1]) >= 0x90) return 0;  // > U+10FFFF
-  if (n == 3 && c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
-      static_cast<unsigned char>(s[i + 2]) >= 0xbe)
-    return 0;  // U+FFFE and U+FFFF, which XML 1.0 excludes
-  return n;
-}
-
-/// S as XML character data or an attribute value: markup escaped, and each
-/// byte XML cannot carry (control bytes, invalid UTF-8) as the text "\xHH".
-std::string xml(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t n = xml_char(s, i);
-    if (n == 0) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[i++]));
-      out += hex;
-      continue;
-    }
-    const char c = s[i];
-    out += c == '&'    ? "&amp;"
-           : c == '<'  ? "&lt;"
-           : c == '>'  ? "&gt;"
-           : c == '"'  ? "&quot;"
-           : c == '\n' ? "&#10;"
-           : c == '\r' ? "&#13;"
-           : c == '\t' ? "&#9;"
-                       : s.substr(i, n);
-    i += n;
-  }
-  return out;
-}
-
 std::string attr(const std::string& name, const std::string& value) {
-  return " " + name + "=\"" + xml(value) + "\"";
+  return " " + name + "=\"" + markup_escape(value) + "\"";
 }
 
 std::string number(double v) {
@@ -91,7 +45,7 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
   }
   body += "ended: " + c.status + "\nrepeat: " + c.repro + "\n";
   return out + ">\n      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
-         xml(body) + "</failure>\n    </testcase>\n";
+         markup_escape(body) + "</failure>\n    </testcase>\n";
 }
 
 /// JUnit's timestamp: ISO 8601 in UTC without the zone letter.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "json_document.hpp"
 #include "record_fields.hpp"
 
 namespace flushcheck {
@@ -19,7 +20,7 @@ using detail::record_text;
 using cell_index = std::map<std::pair<std::string, std::string>, const json*>;
 
 void require_record(const json& r, const std::string& what) {
-  if (!r.is_object() || r.value("schema", 0) != 2 || !r.contains("rows") || !r["rows"].is_array() ||
+  if (!is_json_document(r, json_kind::matrix) || !r.contains("rows") || !r["rows"].is_array() ||
       !std::all_of(r["rows"].begin(), r["rows"].end(),
                    [](const json& row) { return row.is_object(); }))
     throw usage_error(what + ": not a matrix record (flushcheck matrix --json, schema 2)");
@@ -156,16 +157,16 @@ std::string record_changes_json(const record_changes& c) {
   json libraries = json::array();
   for (const auto& l : c.libraries)
     libraries.push_back({{"column", l.column}, {"before", l.before}, {"now", l.now}});
-  json j = {{"schema", 1},
-            {"baseline", c.before_machine},
-            {"now", c.now_machine},
-            {"compared", c.compared},
-            {"confirmed", c.confirmed()},
-            {"changes", std::move(changes)},
-            {"libraries", libraries},
-            {"only_in_baseline", c.only_before},
-            {"only_now", c.only_now}};
-  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  json j = json_document(json_kind::matrix_changes);
+  j.update(json{{"baseline", c.before_machine},
+                {"now", c.now_machine},
+                {"compared", c.compared},
+                {"confirmed", c.confirmed()},
+                {"changes", std::move(changes)},
+                {"libraries", libraries},
+                {"only_in_baseline", c.only_before},
+                {"only_now", c.only_now}});
+  return dump_json(j, 2);
 }
 
 }  // namespace flushcheck

@@ -15,7 +15,7 @@ namespace {
 /// A column's name for a narrow header: may break after "/" ("trixie/<wbr>musl").
 std::string header_name(const std::string& name) {
   std::string out;
-  for (char c : html_escape(name)) out += c == '/' ? std::string("/<wbr>") : std::string(1, c);
+  for (char c : markup_escape(name)) out += c == '/' ? std::string("/<wbr>") : std::string(1, c);
   return out;
 }
 
@@ -55,8 +55,8 @@ void title(std::ostream& h, const matrix& m) {
 void summary_row(std::ostream& h, const matrix& m, std::size_t c) {
   const auto n = m.tally(c);
   const std::size_t fails = m.failure_count(c);
-  h << "<tr><td><b>" << html_escape(m.columns[c].name) << "</b></td><td>"
-    << html_escape(m.columns[c].summary()) << "</td>";
+  h << "<tr><td><b>" << markup_escape(m.columns[c].name) << "</b></td><td>"
+    << markup_escape(m.columns[c].summary()) << "</td>";
   for (tier t : {tier::required, tier::documented, tier::observed})
     h << "<td>" << count_text(n.at(static_cast<std::size_t>(t)), t) << "</td>";
   h << "<td>" << skipped_count(n) << "</td><td class=\"" << (fails > 0 ? "fail" : "pass") << "\">"
@@ -79,8 +79,8 @@ void failures(std::ostream& h, const matrix& m) {
     h << "<ul>\n";
   for (const cell_ref& f : m.failures) {
     const case_result& r = m.at(f);
-    h << "<li><b>" << html_escape(m.columns[f.column].name) << "</b> " << html_escape(r.c.id())
-      << ": " << html_escape(r.v.explanation) << "<br><code>" << html_escape(r.v.repro)
+    h << "<li><b>" << markup_escape(m.columns[f.column].name) << "</b> " << markup_escape(r.c.id())
+      << ": " << markup_escape(r.v.explanation) << "<br><code>" << markup_escape(r.v.repro)
       << "</code></li>\n";
   }
   if (!m.failures.empty()) h << "</ul>\n";
@@ -90,14 +90,15 @@ void failures(std::ostream& h, const matrix& m) {
 /// One line where the sets differ: each value with the sets that saw it,
 /// what it means, and the command that repeats it on the first of them.
 void difference(std::ostream& h, const matrix& m, const matrix_difference& d) {
-  h << "<li><b>" << html_escape(m.rows[d.row].label(d.sink)) << "</b><ul>\n";
+  h << "<li><b>" << markup_escape(m.rows[d.row].label(d.sink)) << "</b><ul>\n";
   for (const auto& o : d.outcomes) {
     const case_result& r = m.at({d.row, d.sink, o.columns.front()});
     h << "<li>";
     for (std::size_t i = 0; i < o.columns.size(); ++i)
-      h << (i ? ", " : "") << html_escape(m.columns[o.columns[i]].name);
-    h << ": <span class=\"" << css_class(r) << "\">" << html_escape(o.observed) << "</span>. "
-      << html_escape(r.v.explanation) << "<br><code>" << html_escape(r.v.repro) << "</code></li>\n";
+      h << (i ? ", " : "") << markup_escape(m.columns[o.columns[i]].name);
+    h << ": <span class=\"" << css_class(r) << "\">" << markup_escape(o.observed) << "</span>. "
+      << markup_escape(r.v.explanation) << "<br><code>" << markup_escape(r.v.repro)
+      << "</code></li>\n";
   }
   h << "</ul></li>\n";
 }
@@ -116,15 +117,15 @@ void differences(std::ostream& h, const matrix& m) {
 
 void line(std::ostream& h, const matrix& m, const matrix_row& row, sink_kind sink) {
   h << "<tr class=\"line\"><td title=\""
-    << html_escape(row.prop->claim + " [" + row.prop->source + "]") << "\">"
-    << html_escape(row.label(sink)) << "</td><td>" << to_string(row.prop->level) << "</td>";
+    << markup_escape(row.prop->claim + " [" + row.prop->source + "]") << "\">"
+    << markup_escape(row.label(sink)) << "</td><td>" << to_string(row.prop->level) << "</td>";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const case_result* r = row.find(c, sink);
     if (!r)
       h << "<td>-</td>";
     else
-      h << "<td class=\"" << css_class(*r) << "\" title=\"" << html_escape(r->v.repro) << "\">"
-        << html_escape(cell_text(*r)) << "</td>";
+      h << "<td class=\"" << css_class(*r) << "\" title=\"" << markup_escape(r->v.repro) << "\">"
+        << markup_escape(cell_text(*r)) << "</td>";
   }
   h << "</tr>\n";
 }
@@ -147,7 +148,7 @@ group_count count_group(const matrix& m, const std::string& group) {
 void group_section(std::ostream& h, const matrix& m, const std::string& group) {
   const group_count n = count_group(m, group);
   h << "<details class=\"group\"" << (n.fails + n.differ > 0 ? " open" : "") << "><summary>"
-    << html_escape(group) << " <small>(" << n.lines << " lines, " << n.fails << " FAIL, "
+    << markup_escape(group) << " <small>(" << n.lines << " lines, " << n.fails << " FAIL, "
     << n.differ << " differ)</small></summary>\n<table class=\"lines\"><thead><tr>"
     << "<th>property</th><th>tier</th>";
   for (const auto& col : m.columns) h << "<th>" << header_name(col.name) << "</th>";

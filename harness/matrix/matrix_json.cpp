@@ -2,6 +2,7 @@
 // columns, rows with their cells, differences (docs/cli.md).
 #include "matrix_report.hpp"
 
+#include "json_document.hpp"
 #include "machine.hpp"
 #include "report.hpp"
 
@@ -87,8 +88,7 @@ nlohmann::json difference_json(const matrix& m, const matrix_difference& d) {
 }  // namespace
 
 nlohmann::json to_json(const matrix& m) {
-  nlohmann::json j;
-  j["schema"] = json_schema_version;
+  nlohmann::json j = json_document(json_kind::matrix);
   j["machine"] = machine_json();
   j["columns"] = nlohmann::json::array();
   for (std::size_t c = 0; c < m.columns.size(); ++c) j["columns"].push_back(column_json(m, c));
@@ -102,6 +102,6 @@ nlohmann::json to_json(const matrix& m) {
   return j;
 }
 
-std::string matrix_json(const matrix& m) { return to_json(m).dump(2) + "\n"; }
+std::string matrix_json(const matrix& m) { return dump_json(to_json(m), 2); }
 
 }  // namespace flushcheck

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "error.hpp"
+#include "json_document.hpp"
 #include "record_fields.hpp"
 
 namespace flushcheck {
@@ -74,7 +75,7 @@ void add_cells(const json& record, std::map<std::string, column_results*>& by_se
 matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown) {
   std::vector<column_results> columns;
   for (const auto& r : records) {
-    if (!r.record.is_object() || r.record.value("schema", 0) != 2 || !r.record.contains("rows") ||
+    if (!is_json_document(r.record, json_kind::matrix) || !r.record.contains("rows") ||
         !r.record["rows"].is_array() || !r.record.contains("columns") ||
         !r.record["columns"].is_array())
       throw usage_error(r.label + ": not a matrix record (flushcheck matrix --json, schema 2)");

@@ -25,7 +25,7 @@ std::string matrix_text(const matrix& m, matrix_layout layout);
 std::string matrix_markdown(const matrix& m, matrix_layout layout);
 
 /// Every column, row and cell and the differences, one schema whatever the
-/// layout ("schema": json_schema_version; docs/cli.md).
+/// layout (kind "matrix", json_document.hpp; docs/cli.md).
 nlohmann::json to_json(const matrix& m);
 /// to_json(m) indented by 2, with a final newline.
 std::string matrix_json(const matrix& m);

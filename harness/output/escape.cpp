@@ -39,18 +39,53 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-std::string html_escape(const std::string& s) {
+namespace {
+
+/// Length of the valid UTF-8 sequence at S[I] that XML 1.0 allows, 0 if none.
+std::size_t xml_char(const std::string& s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
+  const std::size_t n = c >= 0xf0 && c <= 0xf4   ? 4
+                        : c >= 0xe0 && c <= 0xef ? 3
+                        : c >= 0xc2 && c <= 0xdf ? 2
+                                                 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
+  if (n == 3 && c == 0xe0 && static_cast<unsigned char>(s[i + 1]) < 0xa0) return 0;   // overlong
+  if (n == 3 && c == 0xed && static_cast<unsigned char>(s[i + 1]) >= 0xa0) return 0;  // surrogate
+  if (n == 4 && c == 0xf0 && static_cast<unsigned char>(s[i + 1]) < 0x90) return 0;   // overlong
+  if (n == 4 && c == 0xf4 && static_cast<unsigned char>(s[i + 1]) >= 0x90) return 0;  // > U+10FFFF
+  if (n == 3 && c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
+      static_cast<unsigned char>(s[i + 2]) >= 0xbe)
+    return 0;  // U+FFFE and U+FFFF, which XML 1.0 excludes
+  return n;
+}
+
+}  // namespace
+
+std::string markup_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = xml_char(s, i);
+    if (n == 0) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[i++]));
+      out += hex;
+      continue;
     }
+    const char c = s[i];
+    out += c == '&'    ? "&amp;"
+           : c == '<'  ? "&lt;"
+           : c == '>'  ? "&gt;"
+           : c == '"'  ? "&quot;"
+           : c == '\'' ? "&#39;"
+           : c == '\n' ? "&#10;"
+           : c == '\r' ? "&#13;"
+           : c == '\t' ? "&#9;"
+                       : s.substr(i, n);
+    i += n;
   }
   return out;
 }

@@ -12,8 +12,11 @@ std::string printable(const std::string& data, std::size_t max);
 /// S quoted for a POSIX shell, on one line ($'...' when it has a newline).
 std::string shell_quote(const std::string& s);
 
-/// S as HTML or XML text or a quoted attribute value: <, >, &, " and ' as
-/// entities (&lt; &gt; &amp; &quot; &#39;); every other byte unchanged.
-std::string html_escape(const std::string& s);
+/// S as HTML or XML text or a quoted attribute value, the one way for every
+/// page, plot and JUnit file: <, >, &, " and ' as entities, tab, newline and
+/// carriage return as character references (kept in attributes), and each
+/// byte XML 1.0 cannot carry (other control bytes, invalid UTF-8) as the
+/// text "\xHH". Valid UTF-8 passes unchanged.
+std::string markup_escape(const std::string& s);
 
 }  // namespace flushcheck

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "json_document.hpp"
 #include "signals.hpp"
 #include "timeline.hpp"
 
@@ -155,8 +156,7 @@ nlohmann::json to_json(const wait_status& status) {
 }
 
 nlohmann::json to_json(const observation& obs) {
-  nlohmann::json j;
-  j["schema"] = json_schema_version;
+  nlohmann::json j = json_document(json_kind::run);
   j["argv"] = strings_json(obs.argv);
   j["exit"] = to_json(obs.status);
   if (obs.kill)

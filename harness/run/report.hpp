@@ -19,11 +19,6 @@ std::string bytes_as_code_points(const std::string& bytes);
 /// Each string through bytes_as_code_points: argv, notes, any bytes.
 nlohmann::json strings_json(const std::vector<std::string>& v);
 
-/// "schema" in every JSON object the CLI prints; bumped when a name changes.
-/// 2: "writes" is a list of destinations; every byte string is encoded as
-/// "data" is (argv, labels, paths, notes).
-inline constexpr int json_schema_version = 2;
-
 nlohmann::json to_json(const observation& obs);
 /// {"status": "exited"|"signaled"|"timeout", "code": N | "signal": "KILL"}
 nlohmann::json to_json(const wait_status& status);

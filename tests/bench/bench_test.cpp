@@ -116,6 +116,7 @@ TEST(bench, quick_run_of_every_suite_reports_exact_counts_json_and_a_page) {
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("seed claims on this machine:"), std::string::npos) << r.out;
   json j = json::parse(slurp(js));
+  EXPECT_EQ(j["kind"], "bench");
   EXPECT_EQ(j["schema"], 2);
   EXPECT_TRUE(j["quick"].get<bool>());
   expect_whole_rows(j);

@@ -535,10 +535,27 @@ TEST(cli, count_with_short_writes_counts_each_retry) {
   EXPECT_EQ(events[5]["applied"], false);
 }
 
+// docs/cli.md "JSON documents": each names its kind and that kind's schema,
+// and stays valid JSON whatever bytes the program gave it.
+TEST(cli, run_and_explore_json_name_their_kind_and_schema) {
+  const std::string bad = "\xff\xfe";
+  auto run = cli({"run", "--json", "--", "/bin/sh", "-c", "printf 'a\\377\\n'", bad});
+  ASSERT_EQ(run.code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["kind"], "run");
+  EXPECT_EQ(j["schema"], 2);
+  auto explore = cli({"explore", "--json", "--stdout=pipe", "--", "/bin/sh", "-c", "echo a"});
+  ASSERT_EQ(explore.code, 0) << explore.err;
+  j = nlohmann::json::parse(explore.out);
+  EXPECT_EQ(j["kind"], "explore");
+  EXPECT_EQ(j["schema"], 2);
+}
+
 TEST(cli, count_and_trace_report_writes_per_destination) {
   auto r = cli({"count", "--json", "--", "/bin/sh", "-c", "echo a; echo b; echo c >&2"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "count");
   EXPECT_EQ(j["schema"], 2);
   EXPECT_EQ(j["exit"]["status"], "exited");
   ASSERT_TRUE(j["writes"].is_array());
@@ -689,6 +706,7 @@ TEST(cli, matrix_json_has_one_schema_for_one_set_and_for_all) {
     auto r = all ? cli({"matrix", "--all", "--json"}) : cli({"matrix", "--json"});
     ASSERT_EQ(r.code, 0) << r.err;
     auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["kind"], "matrix");
     EXPECT_EQ(j["schema"], 2);
     expect_this_machine(j["machine"]);
     ASSERT_TRUE(j["columns"].is_array());

@@ -97,6 +97,8 @@ TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
   auto [code, r] = doctor({"python3", "-c", "print('a'); print('b'); print('c')"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
+  EXPECT_EQ(r["kind"], "doctor");
+  EXPECT_EQ(r["schema"], 3);
   EXPECT_EQ(r["program"]["runtime"], "python");
   EXPECT_EQ(r["program"]["libc"], "glibc");
   EXPECT_EQ(sink(r, "pty")["writes"], 3);  // line buffered on a terminal

@@ -113,6 +113,7 @@ TEST(gate_file, json_has_every_check) {
   const auto r = cli({"gate", "--json", gate_file_with("five.toml", five_records)});
   ASSERT_EQ(r.code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["kind"], "gate");
   EXPECT_EQ(j["schema"], 1);
   EXPECT_EQ(j["passed"], 1);
   EXPECT_EQ(j["failed"], 2);

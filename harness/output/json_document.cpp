@@ -1,0 +1,41 @@
+// The kinds of JSON document, their schemas, and the one dump.
+#include "json_document.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+constexpr json_kind_info k_kinds[] = {
+    // 2: "writes" is a list of destinations; every byte string is encoded as "data" is
+    {json_kind::run, "run", 2},          // flushcheck run --json
+    {json_kind::count, "count", 2},      // flushcheck count --json
+    {json_kind::explore, "explore", 2},  // flushcheck explore --json
+    {json_kind::doctor, "doctor", 3},    // 3: a diagnosis per stream ("views"; 2 had stdout's)
+    {json_kind::matrix, "matrix", 2},    // flushcheck matrix --json: the record
+    {json_kind::matrix_changes, "matrix-changes", 1},  // matrix --baseline --json
+    {json_kind::gate, "gate", 1},                      // flushcheck gate --json
+    {json_kind::bench, "bench", 2},  // 2: ratios per byte (per op, per run); 1 had them per run
+};
+
+}  // namespace
+
+const json_kind_info& info(json_kind kind) noexcept {
+  for (const auto& k : k_kinds)
+    if (k.kind == kind) return k;
+  return k_kinds[0];
+}
+
+nlohmann::json json_document(json_kind kind) {
+  return {{"kind", info(kind).name}, {"schema", info(kind).schema}};
+}
+
+bool is_json_document(const nlohmann::json& j, json_kind kind) {
+  if (!j.is_object() || !j.contains("schema") || j["schema"] != info(kind).schema) return false;
+  return !j.contains("kind") || j["kind"] == info(kind).name;
+}
+
+std::string dump_json(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace flushcheck

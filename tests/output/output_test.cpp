@@ -1,0 +1,47 @@
+// The output layer (harness/output): the one markup escape and the one JSON
+// dump, on the bytes a program may write.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "escape.hpp"
+#include "json_document.hpp"
+
+namespace flushcheck {
+namespace {
+
+TEST(output, markup_escape_keeps_utf8_and_escapes_what_markup_cannot_carry) {
+  EXPECT_EQ(markup_escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
+  EXPECT_EQ(markup_escape("line\nnext\ttab\r"), "line&#10;next&#9;tab&#13;");
+  EXPECT_EQ(markup_escape("caf\xc3\xa9 \xe2\x9c\x93"), "caf\xc3\xa9 \xe2\x9c\x93");
+  EXPECT_EQ(markup_escape(std::string("\x01\xff", 2) + "x"), "\\x01\\xffx");
+  EXPECT_EQ(markup_escape("\xc3"), "\\xc3") << "a sequence cut short";
+  EXPECT_EQ(markup_escape("\xed\xa0\x80"), "\\xed\\xa0\\x80") << "a surrogate";
+}
+
+TEST(output, dump_json_replaces_bytes_that_are_not_utf8_and_never_throws) {
+  nlohmann::json j = json_document(json_kind::run);
+  j["data"] = std::string("ok \xff\xfe end");
+  std::string text;
+  ASSERT_NO_THROW(text = dump_json(j));
+  EXPECT_EQ(text.back(), '\n');
+  auto back = nlohmann::json::parse(text);
+  EXPECT_EQ(back["data"], "ok \xef\xbf\xbd\xef\xbf\xbd end");
+  EXPECT_EQ(back["kind"], "run");
+  EXPECT_EQ(back["schema"], 2);
+}
+
+TEST(output, a_document_is_read_back_only_as_its_own_kind_and_schema) {
+  const nlohmann::json matrix = json_document(json_kind::matrix);
+  EXPECT_TRUE(is_json_document(matrix, json_kind::matrix));
+  EXPECT_FALSE(is_json_document(matrix, json_kind::bench)) << "another kind";
+  nlohmann::json older = matrix;
+  older.erase("kind");
+  EXPECT_TRUE(is_json_document(older, json_kind::matrix)) << "written before kinds were named";
+  older["schema"] = 1;
+  EXPECT_FALSE(is_json_document(older, json_kind::matrix)) << "another schema";
+  EXPECT_FALSE(is_json_document(nlohmann::json::array(), json_kind::matrix));
+}
+
+}  // namespace
+}  // namespace flushcheck
