@@ -6,6 +6,7 @@
 
 #include "bench_report.hpp"
 #include "error.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
@@ -18,11 +19,9 @@ const bench_suite* find_suite(const bench_report& r, const std::string& name) {
 
 /// "ratio 3.1 -> 6.2 (moved 100%, slower)": the move as the gate measures it.
 std::string ratio_move(double before, double now) {
-  char buf[128];
-  double moved = (std::max(now / before, before / now) - 1) * 100;
-  std::snprintf(buf, sizeof buf, "ratio %.3g -> %.3g (moved %.0f%%, %s)", before, now, moved,
-                now > before ? "slower" : "faster");
-  return buf;
+  const double moved = (std::max(now / before, before / now) - 1) * 100;
+  return "ratio " + significant(before) + " -> " + significant(now) + " (moved " + fixed(moved, 0) +
+         "%, " + (now > before ? "slower" : "faster") + ")";
 }
 
 /// What moved between BEFORE and NOW, the same row; "" when nothing did.

@@ -3,18 +3,12 @@
 // SVG (no script, no font or file fetched).
 #include <sstream>
 
-#include "bench_format.hpp"
 #include "bench_report.hpp"
 #include "escape.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
-
-using detail::format_calls;
-using detail::format_ratio;
-using detail::format_seconds;
-using detail::format_throughput;
-using detail::format_values;
 
 void head(std::ostream& h, const bench_report& r) {
   h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -3,16 +3,11 @@
 // images of the SVG files the caller writes.
 #include <sstream>
 
-#include "bench_format.hpp"
 #include "bench_report.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
-
-using detail::format_calls;
-using detail::format_ratio;
-using detail::format_seconds;
-using detail::format_throughput;
 
 /// S in a table cell: '|' escaped, each line break a space.
 std::string cell(const std::string& s) {

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "bench_format.hpp"
 #include "escape.hpp"
+#include "number_format.hpp"
 #include "repro.hpp"
 #include "run.hpp"
 
@@ -60,7 +60,7 @@ std::string failure(const observation& o) {
 std::string out_of_range(const std::map<std::string, double>& values) {
   constexpr double exact = 9007199254740992.0;  // 2^53
   for (const auto& [key, v] : values) {
-    const std::string shown = key + "=" + number(v);
+    const std::string shown = key + "=" + significant(v);
     if (!std::isfinite(v)) return shown + ": not a finite number";
     if (std::fabs(v) > exact) return shown + ": beyond 2^53, where a double stops counting";
     if (key == "ns" && !(v > 0 && v <= 86400e9))

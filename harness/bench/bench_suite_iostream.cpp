@@ -90,15 +90,15 @@ void add_mechanism_claims(bench_suite& s, const std::string& t) {
 void add_ordering_claims(bench_suite& s, const std::string& t) {
   double endl = time_ratio(row(s, "endl ofstream file", t), row(s, "'\\n' ofstream file", t));
   s.claims.push_back(claim("1,000,000 lines to an ofstream: endl ~40x slower than '\\n' (C)",
-                           "ordering", endl >= 5, number(endl) + "x [" + t + "]"));
+                           "ordering", endl >= 5, significant(endl) + "x [" + t + "]"));
   double sync = time_ratio(row(s, "'\\n' cout file", t), row(s, "'\\n' cout unsync file", t));
   s.claims.push_back(
       claim("sync_with_stdio(false) makes '\\n' to cout faster: 0.32 s -> 0.28 s (C)", "ordering",
-            sync > 1, "synced takes " + number(sync) + "x the unsynced time [" + t + "]"));
+            sync > 1, "synced takes " + significant(sync) + "x the unsynced time [" + t + "]"));
   double tie = time_ratio(row(s, "tied cin file", t), row(s, "untied cin file", t));
   s.claims.push_back(claim("cin.tie(nullptr) makes read/write pairs faster: 0.08 s vs 0.03 s (C)",
                            "ordering", tie > 1,
-                           "tied takes " + number(tie) + "x the untied time [" + t + "]"));
+                           "tied takes " + significant(tie) + "x the untied time [" + t + "]"));
 }
 
 double ms(const bench_row& r) { return r.median() * 1e3; }

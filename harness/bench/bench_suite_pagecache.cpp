@@ -105,12 +105,12 @@ void add_claims(bench_suite& s) {
   s.claims.push_back(unless_unmeasured(
       warm > 0 && cold_t > 0,
       claim("a warm read is ~4.3x faster than a cold one (E)", "ordering", warm > cold_t,
-            "warm / cold = " + number(cold_t > 0 ? warm / cold_t : 0) + "x (1 MiB)")));
+            "warm / cold = " + significant(cold_t > 0 ? warm / cold_t : 0) + "x (1 MiB)")));
   s.claims.push_back(unless_unmeasured(
       direct_t > 0 && cold_t > 0,
       claim("O_DIRECT is not faster for ordinary reads: 5.5 GB/s vs 9.2 GB/s cold (E)", "ordering",
             direct_t <= cold_t,
-            "O_DIRECT / cold = " + number(cold_t > 0 ? direct_t / cold_t : 0) + "x (1 MiB)")));
+            "O_DIRECT / cold = " + significant(cold_t > 0 ? direct_t / cold_t : 0) + "x (1 MiB)")));
 }
 
 void add_plots(bench_suite& s) {

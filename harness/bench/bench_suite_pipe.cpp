@@ -118,8 +118,8 @@ std::pair<bool, std::string> four_against_sixty_four(const bench_suite& s, const
   std::string where = ", " + series_name(p, 64 * k_kib);
   double t4 = throughput_of(s, "4 KiB blocks" + where),
          t64 = throughput_of(s, "64 KiB blocks" + where);
-  return {t64 > 0 && t4 > t64, "4 KiB " + number(t4 / 1e9) + " GB/s, 64 KiB " + number(t64 / 1e9) +
-                                   " GB/s (" + placement_name(p) + ")"};
+  return {t64 > 0 && t4 > t64, "4 KiB " + significant(t4 / 1e9) + " GB/s, 64 KiB " +
+                                   significant(t64 / 1e9) + " GB/s (" + placement_name(p) + ")"};
 }
 
 /// One way of a round trip (half the median) against a byte streamed with
@@ -140,11 +140,11 @@ void add_latency_claim(bench_suite& s) {
   }
   double one_way = p50(a) / 2e3;
   double per_byte = streamed->median() / static_cast<double>(streamed->ops) * 1e6;
-  std::string two = p50(b) > 0 ? number(p50(b) / 1e3) + " us" : "not run";
+  std::string two = p50(b) > 0 ? significant(p50(b) / 1e3) + " us" : "not run";
   s.claims.push_back(claim(seed, "ordering", one_way >= 2 * per_byte,
-                           "one way " + number(one_way) +
+                           "one way " + significant(one_way) +
                                " us (half the median round trip, one CPU) against " +
-                               number(per_byte) +
+                               significant(per_byte) +
                                " us per byte streamed with no one asleep; median round trip on "
                                "two CPUs " +
                                two));
@@ -160,7 +160,8 @@ void add_claims(bench_suite& s) {
   std::string same = ", " + series_name("same", 64 * k_kib);
   double t4 = throughput_of(s, "4 KiB blocks" + same), t1 = throughput_of(s, "1 B blocks" + same);
   s.claims.push_back(claim("1-byte blocks are ~1,500x slower than 4 KiB (D)", "ordering",
-                           t1 > 0 && t4 / t1 >= 100, number(t1 > 0 ? t4 / t1 : 0) + "x (one CPU)"));
+                           t1 > 0 && t4 / t1 >= 100,
+                           significant(t1 > 0 ? t4 / t1 : 0) + "x (one CPU)"));
   s.claims.push_back(monotonic_claim(s));
   add_latency_claim(s);
 }

@@ -115,14 +115,14 @@ void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) 
       bad.empty() ? std::to_string(checked) + " sweep rows, each as its C library computes" : bad));
   double a = slower(s, "putc none file [" + t + "]", "putc full 4 KiB file [" + t + "]");
   s.claims.push_back(claim("unbuffered putc is ~116x slower than a 4 KiB buffer (A)", "ordering",
-                           a >= 10, number(a) + "x [" + t + "]"));
+                           a >= 10, significant(a) + "x [" + t + "]"));
   double b = slower(s, "fwrite1 none file [" + t + "]", "fwrite1 default file [" + t + "]");
   s.claims.push_back(claim("1-byte fwrite: unbuffered ~23x slower than buffered (B)", "ordering",
-                           b >= 5, number(b) + "x [" + t + "]"));
+                           b >= 5, significant(b) + "x [" + t + "]"));
   double c = slower(s, "putc full 4 KiB file [" + t + "]", "putc full 1 MiB file [" + t + "]");
   s.claims.push_back(claim("past 4 KiB a bigger buffer adds little: ~12% at 1 MiB (A)", "ordering",
                            c > 0 && c <= 1.5,
-                           "4 KiB takes " + number(c) + "x the time of 1 MiB [" + t + "]"));
+                           "4 KiB takes " + significant(c) + "x the time of 1 MiB [" + t + "]"));
 }
 
 }  // namespace

@@ -137,13 +137,14 @@ void add_claims(bench_suite& s, long writes) {
   s.claims.push_back(
       claim("a traced run of a program that writes nothing costs at most 1.15x "
             "plain (the tracer's goal, docs/tracing.md)",
-            "ordering", fixed > 0 && fixed <= 1.15, number(fixed) + "x plain"));
+            "ordering", fixed > 0 && fixed <= 1.15, significant(fixed) + "x plain"));
   double ours = per_write(s, "flushcheck tracer"), floor = per_write(s, "bare ptrace loop");
   double st = per_write(s, "strace -f -c");
   s.claims.push_back(claim("per traced write, the tracer costs less than strace -f -c", "ordering",
                            st > 0 && ours > 0 && ours < st,
-                           number(ours) + " us per write (bare loop " + number(floor) +
-                               " us, strace " + (st > 0 ? number(st) + " us" : "not run") + ")"));
+                           significant(ours) + " us per write (bare loop " + significant(floor) +
+                               " us, strace " + (st > 0 ? significant(st) + " us" : "not run") +
+                               ")"));
 }
 
 }  // namespace

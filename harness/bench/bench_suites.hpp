@@ -3,8 +3,8 @@
 // each builds its cases, measures them (bench_run.hpp), and says what the
 // seed claimed and whether this machine shows it.
 #include "bench.hpp"
-#include "bench_format.hpp"
 #include "bench_run.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck::detail {
 

@@ -9,6 +9,7 @@
 
 #include "bench_report.hpp"
 #include "escape.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
@@ -22,11 +23,7 @@ const char* const palette[8] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
 const char* const dashes[8] = {"", "7 3", "2 3", "9 3 2 3", "14 4", "1 2", "9 3 2 3 2 3", "4 5"};
 
 /// A coordinate or size as SVG takes it: "%.1f"; 0 for what is not a number.
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", std::isfinite(v) ? v : 0.0);
-  return buf;
-}
+std::string num(double v) { return fixed(std::isfinite(v) ? v : 0.0, 1); }
 
 /// S as SVG text: control bytes (XML cannot carry them) as spaces, markup escaped.
 std::string text(const std::string& s) {
@@ -143,9 +140,7 @@ std::string tick_label(const axis& a, double d) {
   const double step = a.ticks.size() > 1 ? a.ticks[1] - a.ticks[0] : 1;
   if (!std::isfinite(d)) return "";
   if (std::isfinite(step) && std::fabs(d) < std::fabs(step) * 1e-6) d = 0;  // not "-2.7e-17"
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", d);
-  return buf;
+  return significant(d, 6);
 }
 
 /// The legend's width: room for the longest series name; 0 without series.

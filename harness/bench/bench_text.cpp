@@ -3,16 +3,11 @@
 #include <cstdio>
 #include <sstream>
 
-#include "bench_format.hpp"
 #include "bench_report.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
-
-using detail::format_calls;
-using detail::format_ratio;
-using detail::format_seconds;
-using detail::format_throughput;
 
 void header(std::ostream& o, const bench_suite& s) {
   o << "== " << s.name << ": " << s.title << "\n"
@@ -37,7 +32,7 @@ void row_line(std::ostream& o, const bench_row& r) {
                 format_ratio(r.ratio).c_str(), format_calls(r.write_calls).c_str());
   o << line << "\n";
   if (r.values.count("ns_per_op"))  // the program suite: per record
-    o << "      per record: " << detail::format_values(r.values) << "\n";
+    o << "      per record: " << format_values(r.values) << "\n";
 }
 
 void claims(std::ostream& o, const bench_suite& s) {

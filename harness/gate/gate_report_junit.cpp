@@ -9,6 +9,7 @@
 #include "escape.hpp"
 #include "gate_report.hpp"
 #include "machine.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 
@@ -16,12 +17,6 @@ namespace {
 
 std::string attr(const std::string& name, const std::string& value) {
   return " " + name + "=\"" + markup_escape(value) + "\"";
-}
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  return buf;
 }
 
 /// "python_logging.gate" of "tests/loggers/python_logging.gate.toml".
@@ -32,7 +27,7 @@ std::string suite_name(const std::string& path) {
 
 std::string testcase(const gate_case_result& c, const std::string& suite) {
   std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
-                    attr("name", c.name) + attr("time", number(c.seconds));
+                    attr("name", c.name) + attr("time", fixed(c.seconds, 3));
   if (c.pass()) return out + "/>\n";
   if (!c.error.empty())
     return out + ">\n      <error" + attr("message", c.error) + attr("type", "spawn") +
@@ -67,9 +62,9 @@ std::string gate_junit(const gate_report& r) {
   char host[256] = "localhost";
   ::gethostname(host, sizeof host - 1);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
-                    attr("name", "flushcheck gate") + counts + attr("time", number(total)) +
+                    attr("name", "flushcheck gate") + counts + attr("time", fixed(total, 3)) +
                     ">\n  <testsuite" + attr("name", suite) + counts + attr("skipped", "0") +
-                    attr("time", number(total)) + attr("timestamp", timestamp()) +
+                    attr("time", fixed(total, 3)) + attr("timestamp", timestamp()) +
                     attr("hostname", host) + attr("file", r.file) + ">\n";
   for (const auto& c : r.cases) out += testcase(c, suite);
   return out + "  </testsuite>\n</testsuites>\n";

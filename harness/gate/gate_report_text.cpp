@@ -1,19 +1,8 @@
 // The gate file reporter for people: a line per case.
-#include <cstdio>
-
 #include "gate_report.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
-
-namespace {
-
-std::string seconds(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
-}
-
-}  // namespace
 
 std::string gate_text(const gate_report& r) {
   std::string out;
@@ -21,7 +10,7 @@ std::string gate_text(const gate_report& r) {
     if (c.pass()) {
       out += "PASS  " + c.name + " (" + std::to_string(c.checks.size()) +
              (c.checks.size() == 1 ? " check, " : " checks, ") + c.status + ", " +
-             seconds(c.seconds) + ")\n";
+             format_seconds(c.seconds) + ")\n";
       continue;
     }
     if (!c.error.empty()) {

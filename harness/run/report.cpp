@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "json_document.hpp"
+#include "number_format.hpp"
 #include "signals.hpp"
 #include "timeline.hpp"
 
@@ -199,7 +200,7 @@ std::string fault_line(const fault_result& f) {
     const auto& e = f.events[i];
     std::ostringstream one;
     one << (i ? "; " : "") << e.syscall << " #" << e.call << " (" << e.requested
-        << " bytes): " << e.result << " at " << e.t_us / 1000.0 << " ms";
+        << " bytes): " << e.result << " at " << millis(e.t_us) << " ms";
     line += one.str();
   }
   auto more = static_cast<std::int64_t>(f.events.size()) + f.events_dropped -
@@ -213,15 +214,15 @@ std::string timeline_line(const trace_summary& t, const stream_observation& out)
   if (!t.writes_timed) return "";
   auto w = detail::stdout_write_timing(t);
   std::ostringstream s;
-  s << "timeline: " << w.timed << " writes to stdout returned, " << w.blocked_us / 1000.0
+  s << "timeline: " << w.timed << " writes to stdout returned, " << millis(w.blocked_us)
     << " ms in them";
   if (w.longest)
     s << "; the longest, write #" << w.longest->number << " (" << w.longest->bytes << " bytes) at "
-      << w.longest->t_us / 1000.0 << " ms, blocked " << w.longest->blocked_us / 1000.0 << " ms";
+      << millis(w.longest->t_us) << " ms, blocked " << millis(w.longest->blocked_us) << " ms";
   if (w.never_returned > 0) s << "; " << w.never_returned << " never returned";
   if (!out.chunks.empty()) {
     auto first = detail::writes_before_chunks(t, "stdout", {out.chunks.front()}).front();
-    s << "; the first chunk arrived at " << out.chunks.front().t_us / 1000.0 << " ms, after "
+    s << "; the first chunk arrived at " << millis(out.chunks.front().t_us) << " ms, after "
       << first.entered << " writes had entered";
   }
   return s.str() + "\n";
@@ -241,7 +242,7 @@ std::string summary(const observation& obs) {
   if (obs.kill) {
     s << "kill:    SIG" << signal_name(obs.kill->signal) << " at " << obs.kill->when;
     if (obs.kill->delivered)
-      s << ", delivered at " << obs.kill->t_us / 1000.0 << " ms\n";
+      s << ", delivered at " << millis(obs.kill->t_us) << " ms\n";
     else
       s << ", not delivered (the program ended before that point)\n";
   }
@@ -265,7 +266,7 @@ std::string summary(const observation& obs) {
   stream("stderr", obs.err);
   for (std::size_t i = 0; i < obs.markers.size(); ++i) {
     const auto& m = obs.markers[i];
-    s << "marker " << i + 1 << " '" << m.label << "' at " << m.t_us / 1000.0
+    s << "marker " << i + 1 << " '" << m.label << "' at " << millis(m.t_us)
       << " ms: visible stdout " << m.stdout_visible << ", stderr " << m.stderr_visible << "\n";
   }
   if (obs.trace)

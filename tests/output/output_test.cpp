@@ -2,10 +2,14 @@
 // dump, on the bytes a program may write.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "escape.hpp"
 #include "json_document.hpp"
+#include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
@@ -41,6 +45,26 @@ TEST(output, a_document_is_read_back_only_as_its_own_kind_and_schema) {
   older["schema"] = 1;
   EXPECT_FALSE(is_json_document(older, json_kind::matrix)) << "another schema";
   EXPECT_FALSE(is_json_document(nlohmann::json::array(), json_kind::matrix));
+}
+
+TEST(output, numbers_have_one_format_each) {
+  EXPECT_EQ(significant(3.14159), "3.14");
+  EXPECT_EQ(significant(1234567.0), "1.23e+06");
+  EXPECT_EQ(fixed(0.05, 3), "0.050");
+  EXPECT_EQ(fixed(1e300, 0).size(), 301u) << "no truncation of a large value";
+  for (std::int64_t us : {0, 12345, 1234567, 999999999}) {
+    std::ostringstream stream;  // how the run report printed milliseconds before
+    stream << static_cast<double>(us) / 1000.0;
+    EXPECT_EQ(millis(us), stream.str());
+  }
+  EXPECT_EQ(format_seconds(1.52), "1.52 s");
+  EXPECT_EQ(format_seconds(0.0123), "12.3 ms");
+  EXPECT_EQ(format_seconds(850e-6), "850 us");
+  EXPECT_EQ(format_seconds(0), "-");
+  EXPECT_EQ(format_seconds(std::numeric_limits<double>::quiet_NaN()), "-");
+  EXPECT_EQ(format_ratio(3.1), "3.10x");
+  EXPECT_EQ(format_throughput(12.3e6), "12.3 MB/s");
+  EXPECT_EQ(format_calls(-1), "-");
 }
 
 }  // namespace

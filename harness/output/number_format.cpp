@@ -1,30 +1,30 @@
-// The numbers of a bench report as text: one formatting for the text,
-// Markdown and HTML reporters.
-#include "bench_format.hpp"
+// Numbers as text: one formatting for every reporter.
+#include "number_format.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace flushcheck::detail {
+namespace flushcheck {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
+std::string significant(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
 }
 
-namespace {
-
-/// V with DECIMALS digits after the point ("%.*f").
 std::string fixed(double v, int decimals) {
-  char buf[64];
+  char buf[400];  // "%.*f" of DBL_MAX is 309 digits before the point
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
 }
 
+std::string millis(std::int64_t us) { return significant(static_cast<double>(us) / 1000.0, 6); }
+
+namespace {
+
 /// V (>= 0.9995) with 3 significant digits: "850", "12.3", "1.52"; "%.3g" from 1e6.
 std::string three_digits(double v) {
-  if (v >= 999.5e3) return number(v);
+  if (v >= 999.5e3) return significant(v);
   if (v >= 99.95) return fixed(v, 0);
   if (v >= 9.995) return fixed(v, 1);
   return fixed(v, 2);
@@ -53,7 +53,7 @@ std::string format_seconds(double s) {
 std::string format_throughput(double bytes_per_s) {
   if (!positive(bytes_per_s)) return "-";
   const double mb = bytes_per_s / 1e6;
-  if (mb >= 1e15 || mb < 1e-6) return number(mb) + " MB/s";
+  if (mb >= 1e15 || mb < 1e-6) return significant(mb) + " MB/s";
   if (mb >= 99.95) return fixed(mb, 1) + " MB/s";
   const int decimals = 2 - static_cast<int>(std::floor(std::log10(mb)));
   return drop_trailing_zeros(fixed(mb, decimals)) + " MB/s";
@@ -82,4 +82,4 @@ std::string format_values(const std::map<std::string, double>& values) {
   return out;
 }
 
-}  // namespace flushcheck::detail
+}  // namespace flushcheck

@@ -1,17 +1,24 @@
 #pragma once
-/// The numbers of a bench report as people read them, one way for every
-/// reporter (text, Markdown, HTML): seconds with their unit, MB/s, ratios to
-/// the baseline, write counts, and a row's extra values.
+/// Numbers as people read them, one way for every reporter: figures with a
+/// given number of significant digits or decimals, seconds with their unit,
+/// milliseconds, MB/s, ratios, write counts, and a bench row's extra values.
 #include <cstdint>
 #include <map>
 #include <string>
 
-namespace flushcheck::detail {
+namespace flushcheck {
 
-/// V in "%.3g": a figure in a claim's words, or one too large or small to print in full.
-std::string number(double v);
+/// V with DIGITS significant digits ("%.*g"): a figure in a claim's words, or
+/// one too large or small to print in full. 6 digits is how a C++ stream prints a double.
+std::string significant(double v, int digits = 3);
 
-/// 3 significant digits in s, ms, us or ns: "1.52 s", "12.3 ms", "850 us";
+/// V with DECIMALS digits after the point ("%.*f"): "0.050" for JUnit's seconds.
+std::string fixed(double v, int decimals);
+
+/// US microseconds as milliseconds with 6 significant digits: "12.345", "1234.57".
+std::string millis(std::int64_t us);
+
+/// Seconds for people, 3 significant digits in s, ms, us or ns: "1.52 s", "12.3 ms", "850 us";
 /// "-" for 0, a negative or a non-finite number.
 std::string format_seconds(double s);
 
@@ -30,4 +37,4 @@ std::string format_calls(std::int64_t calls);
 /// decimal point, others with 4 significant digits; "-" for a non-finite value.
 std::string format_values(const std::map<std::string, double>& values);
 
-}  // namespace flushcheck::detail
+}  // namespace flushcheck
