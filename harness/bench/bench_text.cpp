@@ -1,23 +1,31 @@
 // A bench report for people at a terminal: per suite its rows, then the
 // seed's claims and what this machine says of them.
-#include <cstdio>
 #include <sstream>
 
 #include "bench_report.hpp"
 #include "number_format.hpp"
+#include "text_table.hpp"
 
 namespace flushcheck {
 namespace {
+
+/// row, min, median, max, throughput, ratio, write().
+const std::vector<text_column> k_columns = {{.width = 44},
+                                            {.width = 10, .right = true},
+                                            {.width = 10, .right = true},
+                                            {.width = 10, .right = true},
+                                            {.width = 14, .right = true},
+                                            {.width = 9, .right = true},
+                                            {.width = 11, .right = true}};
 
 void header(std::ostream& o, const bench_suite& s) {
   o << "== " << s.name << ": " << s.title << "\n"
     << "   seed: " << s.seed << "\n   baseline: " << s.baseline << "\n   placement: " << s.placement
     << "\n";
   for (const auto& n : s.notes) o << "   note: " << n << "\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "   %-44s %10s %10s %10s %14s %9s %11s\n", "row", "min",
-                "median", "max", "throughput", "ratio", "write()");
-  o << "\n" << line;
+  o << "\n"
+    << text_row("   ", k_columns, {"row", "min", "median", "max", "throughput", "ratio", "write()"})
+    << "\n";
 }
 
 void row_line(std::ostream& o, const bench_row& r) {
@@ -25,12 +33,11 @@ void row_line(std::ostream& o, const bench_row& r) {
     o << "   " << r.name << ": " << (r.failed ? "FAILED: " : "skipped: ") << r.skipped << "\n";
     return;
   }
-  char line[512];
-  std::snprintf(line, sizeof line, "   %-44s %10s %10s %10s %14s %9s %11s", r.name.c_str(),
-                format_seconds(r.min()).c_str(), format_seconds(r.median()).c_str(),
-                format_seconds(r.max()).c_str(), format_throughput(r.throughput()).c_str(),
-                format_ratio(r.ratio).c_str(), format_calls(r.write_calls).c_str());
-  o << line << "\n";
+  o << text_row(
+           "   ", k_columns,
+           {r.name, format_seconds(r.min()), format_seconds(r.median()), format_seconds(r.max()),
+            format_throughput(r.throughput()), format_ratio(r.ratio), format_calls(r.write_calls)})
+    << "\n";
   if (r.values.count("ns_per_op"))  // the program suite: per record
     o << "      per record: " << format_values(r.values) << "\n";
 }

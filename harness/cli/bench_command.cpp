@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "escape.hpp"
+#include "report_file.hpp"
 #include "spawn.hpp"
 #include "usage.hpp"
 
@@ -40,11 +41,11 @@ bench_command::bench_command(CLI::App& parent) {
       ->capture_default_str()
       ->check(in_range(1, 86400000));
   app->add_flag("--quick", quick, "small sizes: every suite in a few seconds");
-  app->add_option("--json", json_file, "write the report as JSON (docs/bench.md) to this file");
+  add_report_flag(app, "--json", json_file, "the report as JSON (docs/bench.md)");
   app->add_option("--html", html_file, "write one self-contained HTML page with the plots");
-  app->add_option("--markdown", markdown_file,
-                  "write the report as Markdown, its plots as SVG files in a bench/ directory "
-                  "beside it (docs/bench.md)");
+  add_report_flag(app, "--markdown", markdown_file,
+                  "the report as Markdown, its plots as SVG files in a bench/ directory beside "
+                  "it (docs/bench.md)");
   app->add_option("--compare", compare_file,
                   "a saved --json report: flag each row whose ratio moved by more than the "
                   "threshold, or whose write count changed");
@@ -84,39 +85,6 @@ std::vector<std::string> suites_with_program(std::vector<std::string> suites, bo
   if (program && !suites.empty() && !named) suites.push_back("program");
   return suites;
 }
-
-/// A report file: PATH.tmp is opened before anything runs, so that a bad path
-/// costs no bench, and renamed to PATH once the report is written, so that a
-/// failed or interrupted bench leaves PATH as it was (a saved --compare file).
-class report_file {
- public:
-  report_file(std::string flag, std::string path) : flag_(std::move(flag)), path_(std::move(path)) {
-    if (path_.empty()) return;
-    f_.open(path_ + ".tmp");
-    if (!f_) throw usage_error(flag_ + "=" + printable(path_, 200) + ": cannot write it");
-  }
-  ~report_file() {
-    if (!path_.empty() && !done_) ::unlink((path_ + ".tmp").c_str());
-  }
-  report_file(const report_file&) = delete;
-  report_file& operator=(const report_file&) = delete;
-  explicit operator bool() const { return !path_.empty(); }
-
-  void commit(const std::string& text) {
-    if (path_.empty()) return;
-    f_ << text;
-    f_.close();
-    if (!f_ || ::rename((path_ + ".tmp").c_str(), path_.c_str()) != 0)  // after the run: exit 4
-      throw std::runtime_error(flag_ + "=" + printable(path_, 200) +
-                               ": the report could not be written");
-    done_ = true;
-  }
-
- private:
-  std::string flag_, path_;
-  std::ofstream f_;
-  bool done_ = false;
-};
 
 std::string read_file(const std::string& path) {
   errno = 0;
@@ -182,15 +150,16 @@ bool any_failed(const bench_report& r) {
   return false;
 }
 
-/// Prints what moved against the saved report; true when something did.
-bool compare(const bench_report& before, const bench_report& now, double threshold) {
+/// Prints what moved against the saved report to OUT; true when something did.
+bool compare(const bench_report& before, const bench_report& now, double threshold,
+             std::ostream& out) {
   auto result = bench_compare(before, bench_from_json(bench_json(now)), threshold);
   if (result.compared == 0)
     throw usage_error("--compare: no measured row of the saved report is in a suite run now");
-  std::cout << "\ncompared with the saved report (threshold " << threshold * 100
-            << "%): " << result.compared << " rows compared, " << result.moved.size() << " moved\n";
+  out << "\ncompared with the saved report (threshold " << threshold * 100
+      << "%): " << result.compared << " rows compared, " << result.moved.size() << " moved\n";
   for (const auto& c : result.moved)
-    std::cout << "  MOVED " << c.suite << ": " << c.row << ": " << c.what << "\n";
+    out << "  MOVED " << c.suite << ": " << c.row << ": " << c.what << "\n";
   return !result.moved.empty();
 }
 
@@ -235,11 +204,14 @@ int bench_command::execute() {
   auto before = saved_report(o);
   report_file json("--json", json_file), html("--html", html_file);
   report_file md("--markdown", markdown_file);
-  std::string plots = md ? plot_dir(markdown_file) : "";
+  one_on_stdout(json, md, "--json and --markdown");
+  // A report on stdout takes the text's place; the text's comparison goes to stderr.
+  std::ostream& text = json.on_stdout() || md.on_stdout() ? std::cerr : std::cout;
+  std::string plots = md ? plot_dir(md.on_stdout() ? "" : markdown_file) : "";
   if (!o.program.empty()) resolve_program(o.program.front(), clean_environment());  // or exit 3
   if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
   bench_report r = run_bench(o);
-  std::cout << bench_text(r);
+  if (&text == &std::cout || any_failed(r)) text << bench_text(r);
   if (any_failed(r)) {
     std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
                  "file was written\n";
@@ -249,7 +221,7 @@ int bench_command::execute() {
   html.commit(bench_html(r));
   if (md) write_plots(r, plots);
   md.commit(bench_markdown(r, "bench"));
-  return before && compare(*before, r, threshold) ? exit_failed : exit_ok;
+  return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }
 
 }  // namespace flushcheck::cli

@@ -51,7 +51,7 @@ struct run_command {
   std::vector<std::string> faults;
   bool timeline = false;
   long timeout_ms = 10000;
-  bool json = false;
+  std::string json;  ///< --json[=FILE]: "-" stdout, else a file (report_file.hpp)
   bool trace = false;
   std::vector<std::string> command;
 };
@@ -64,7 +64,7 @@ struct count_command {
   std::string stdout_kind = "pipe";
   long timeout_ms = 60000;
   bool all = false;
-  bool json = false;
+  std::string json;
   std::vector<std::string> faults;
   std::vector<std::string> command;
 };
@@ -83,7 +83,7 @@ struct explore_command {
   std::string keep = "ends:4K";
   std::size_t max_cuts = 200;
   long timeout_ms = 10000;
-  bool json = false;
+  std::string json;
   std::vector<std::string> command;
 };
 
@@ -91,9 +91,9 @@ struct doctor_command {
   explicit doctor_command(CLI::App& parent);
   int execute();
   CLI::App* app;
-  long deadline_ms = 2000;
+  long timeout_ms = 2000;
   std::size_t max_cuts = 8;
-  bool json = false;
+  std::string json;
   std::vector<std::string> command;
 };
 
@@ -101,8 +101,7 @@ struct matrix_command {
   explicit matrix_command(CLI::App& parent);
   int execute();
   CLI::App* app;
-  bool json = false;
-  bool markdown = false;
+  std::string json, markdown;  ///< --json[=FILE], --markdown[=FILE]
   bool properties = false;
   bool all = false;
   bool runtimes = false;
@@ -121,7 +120,7 @@ struct gate_command {
   std::vector<std::string> only;
   std::vector<std::string> vars;
   bool list = false;
-  bool json = false;
+  std::string json;
   std::string junit;
 };
 

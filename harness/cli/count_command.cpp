@@ -1,5 +1,4 @@
 #include <cstdint>
-#include <iomanip>
 #include <iostream>
 
 #include "commands.hpp"
@@ -7,7 +6,9 @@
 #include "json_document.hpp"
 #include "perf_counter.hpp"
 #include "report.hpp"
+#include "report_file.hpp"
 #include "run.hpp"
+#include "text_table.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {
@@ -26,11 +27,17 @@ std::string traced_call_list() {
   return out;
 }
 
-void print_row(std::int64_t calls, const std::string& bytes, const std::string& mean,
+/// calls, bytes, mean, syscall, fds, destination.
+const std::vector<text_column> k_columns = {{.width = 10, .right = true},
+                                            {.width = 14, .right = true, .gap = 0},
+                                            {.width = 10, .right = true, .gap = 0},
+                                            {.width = 16, .gap = 2},
+                                            {.width = 8, .gap = 0},
+                                            {.width = 0, .gap = 0}};
+
+void print_row(const std::string& calls, const std::string& bytes, const std::string& mean,
                const std::string& call, const std::string& fds, const std::string& what) {
-  std::cout << std::right << std::setw(10) << calls << std::setw(14) << bytes << std::setw(10)
-            << mean << "  " << std::left << std::setw(16) << call << std::setw(8) << fds << what
-            << "\n";
+  std::cout << text_row("", k_columns, {calls, bytes, mean, call, fds, what}) << "\n";
 }
 
 std::string fd_list(const destination_counters& d) {
@@ -55,16 +62,39 @@ std::int64_t print_destinations(const trace_summary& t, bool with_bytes, bool al
       if (d.calls[c] == 0) continue;
       bool w = is_write_family(static_cast<traced_call>(c));
       // bytes are per destination: shown on each write row
-      print_row(d.calls[c], w && with_bytes ? std::to_string(d.bytes) : "",
+      print_row(std::to_string(d.calls[c]), w && with_bytes ? std::to_string(d.bytes) : "",
                 w && d.write_calls && d.bytes ? std::to_string(d.bytes / d.write_calls) : "",
                 traced_calls[c].name, fd_list(d), what);
       shown += d.calls[c];
     }
   }
   if (folded_dests > 0)
-    std::cout << std::right << std::setw(10) << folded << "  other calls on " << folded_dests
+    std::cout << pad(std::to_string(folded), 10, true) << "  other calls on " << folded_dests
               << " destinations never written to (--all lists them)\n";
   return shown + folded;
+}
+
+/// The table: a row per destination and call, then the totals and faults.
+void print_counts(const observation& obs, bool ptrace, bool all) {
+  const trace_summary& t = *obs.trace;
+  print_row("calls", "bytes", "mean", "syscall", "fds", "destination");
+  std::int64_t rows = print_destinations(t, ptrace, all);
+  for (std::size_t c = 0; c < traced_call_count; ++c)
+    if (t.totals[c] != 0)
+      print_row(std::to_string(t.totals[c]), "", "", traced_calls[c].name, "*", "all destinations");
+  std::cout << pad(std::to_string(rows), 10, true) << "  calls in the rows above; "
+            << obs.status.describe() << "\n";
+  std::cout << fault_lines(t);
+}
+
+/// count --json: the run's exit, writes, totals and faults (kind "count").
+std::string count_json(const observation& obs) {
+  nlohmann::json j = to_json(obs), c = json_document(json_kind::count);
+  c.update(nlohmann::json{{"exit", j["exit"]},
+                          {"writes", j["writes"]},
+                          {"totals", j["trace"]["totals"]},
+                          {"faults", j["faults"]}});
+  return dump_json(c);
 }
 
 }  // namespace
@@ -85,8 +115,8 @@ count_command::count_command(CLI::App& parent) {
                 "one row per destination and call, also for destinations never "
                 "written to");
   add_fault_option(app, faults);
-  app->add_flag("--json", json,
-                "print {\"exit\", \"writes\", \"totals\", \"faults\"} as one JSON object");
+  add_report_flag(app, "--json", json,
+                  "{\"exit\", \"writes\", \"totals\", \"faults\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer("Calls counted (the write family, the syncs, the fd calls, clone):\n" +
               traced_call_list() +
@@ -94,6 +124,7 @@ count_command::count_command(CLI::App& parent) {
 }
 
 int count_command::execute() {
+  report_file json_out("--json", json);  // before the run: a bad path is a usage error
   run_options o;
   if (backend == "perf") {
     std::string why = perf_unavailable_reason();
@@ -113,27 +144,8 @@ int count_command::execute() {
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);
-  const trace_summary& t = *obs.trace;
-  if (json) {
-    nlohmann::json j = to_json(obs), c = json_document(json_kind::count);
-    c.update(nlohmann::json{{"exit", j["exit"]},
-                            {"writes", j["writes"]},
-                            {"totals", j["trace"]["totals"]},
-                            {"faults", j["faults"]}});
-    std::cout << dump_json(c);
-    return exit_ok;
-  }
-  std::cout << std::right << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(10)
-            << "mean"
-            << "  " << std::left << std::setw(16) << "syscall" << std::setw(8) << "fds"
-            << "destination\n";
-  std::int64_t rows = print_destinations(t, o.backend == trace_backend::ptrace, all);
-  for (std::size_t c = 0; c < traced_call_count; ++c)
-    if (t.totals[c] != 0)
-      print_row(t.totals[c], "", "", traced_calls[c].name, "*", "all destinations");
-  std::cout << std::right << std::setw(10) << rows << "  calls in the rows above; "
-            << obs.status.describe() << "\n";
-  std::cout << fault_lines(t);
+  if (!json_out.on_stdout()) print_counts(obs, o.backend == trace_backend::ptrace, all);
+  json_out.commit(count_json(obs));
   return exit_ok;
 }
 

@@ -7,6 +7,7 @@
 #include "doctor_report.hpp"
 #include "error.hpp"
 #include "json_document.hpp"
+#include "report_file.hpp"
 #include "target_set.hpp"
 #include "usage.hpp"
 
@@ -17,7 +18,7 @@ doctor_command::doctor_command(CLI::App& parent) {
       "doctor",
       "Run PROG on a pty, a pipe and a file, kill it at its writes (or stop it at the "
       "deadline), say where its output is lost or late and why, and try the fixes");
-  app->add_option("--deadline", deadline_ms,
+  app->add_option("--timeout,--deadline", timeout_ms,
                   "ms a run may last; a program still running then is stopped with SIGTERM "
                   "and with SIGKILL, as a container stop does")
       ->capture_default_str()
@@ -25,7 +26,7 @@ doctor_command::doctor_command(CLI::App& parent) {
   app->add_option("--max-cuts", max_cuts, "write cuts per sink and signal, sampled evenly")
       ->capture_default_str()
       ->check(in_range(2, 1000));
-  app->add_flag("--json", json, "print one JSON object (docs/cli.md)");
+  add_report_flag(app, "--json", json, "one JSON object (docs/cli.md)");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
@@ -36,10 +37,11 @@ doctor_command::doctor_command(CLI::App& parent) {
 }
 
 int doctor_command::execute() {
+  report_file json_out("--json", json);  // before the run: a bad path is a usage error
   doctor_options o;
   o.argv = command;
   o.env = clean_environment();
-  o.deadline = std::chrono::milliseconds(deadline_ms);
+  o.deadline = std::chrono::milliseconds(timeout_ms);
   o.max_cuts = max_cuts;
   o.on_spawn = remember_child;
   o.helpers_dir = std::string(FLUSHCHECK_TARGETS_DIR) + "/runtimes";
@@ -52,10 +54,8 @@ int doctor_command::execute() {
     return exit_no_output;
   }
   remember_child(0);
-  if (json)
-    std::cout << dump_json(doctor_json(r), 2);
-  else
-    std::cout << doctor_text(r);
+  if (!json_out.on_stdout()) std::cout << doctor_text(r);
+  json_out.commit(dump_json(doctor_json(r), 2));
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

@@ -4,6 +4,7 @@
 #include "error.hpp"
 #include "explore.hpp"
 #include "json_document.hpp"
+#include "report_file.hpp"
 #include "signals.hpp"
 #include "usage.hpp"
 
@@ -43,7 +44,8 @@ explore_command::explore_command(CLI::App& parent) {
   app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
       ->capture_default_str()
       ->check(in_range(1, 86400000));
-  app->add_flag("--json", json, "print one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
+  add_report_flag(app, "--json", json,
+                  "one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
@@ -108,6 +110,7 @@ std::vector<std::string> parse_fault_whats(const std::string& whats) {
 }  // namespace
 
 int explore_command::execute() {
+  report_file json_out("--json", json);  // before the run: a bad path is a usage error
   explore_options e;
   e.sinks = parse_sinks(stdout_kinds);
   if (stream != "stdout" && stream != "stderr")
@@ -134,10 +137,8 @@ int explore_command::execute() {
   const auto notes = environment_notes(e.base.argv, e.base.env);
   for (auto& s : result)
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
-  if (json)
-    std::cout << dump_json(to_json(result));
-  else
-    std::cout << explore_table(result);
+  if (!json_out.on_stdout()) std::cout << explore_table(result);
+  json_out.commit(dump_json(to_json(result)));
   return exit_ok;
 }
 

@@ -9,6 +9,7 @@
 #include "escape.hpp"
 #include "gate_report.hpp"
 #include "json_document.hpp"
+#include "report_file.hpp"
 
 namespace flushcheck::cli {
 
@@ -22,7 +23,7 @@ gate_command::gate_command(CLI::App& parent) {
                   "NAME=VALUE, repeatable: \"{NAME}\" in the file's strings is VALUE (a "
                   "program's path, say; flushcheck_add_gate_file passes its PROGRAMS so)");
   app->add_flag("--list", list, "print the cases' names, one a line, and run nothing");
-  app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
+  add_report_flag(app, "--json", json, "one JSON object (names in docs/cli.md)");
   app->add_option("--junit", junit, "also write JUnit XML to this file (for CI systems)");
   app->footer(
       "Exit status: 0 every case passed, 1 a case failed, 2 a bad gate file or flag (with\n"
@@ -53,23 +54,16 @@ int gate_command::execute() {
     for (const auto& c : f.cases) std::cout << c.name << "\n";
     return exit_ok;
   }
-  std::ofstream xml;
-  if (!junit.empty()) {
-    xml.open(junit);
-    if (!xml) throw usage_error("--junit=" + junit + ": cannot write it");
-  }
+  report_file json_out("--json", json), junit_out("--junit", junit);
   gate_report report{f.path, {}};
   for (const gate_case* c : chosen(f, only)) {
     report.cases.push_back(run_gate_case(f, *c, remember_child));
     remember_child(0);
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
-  if (json)
-    std::cout << dump_json(to_json(report));
-  else
-    std::cout << gate_text(report);
-  if (xml.is_open() && !(xml << gate_junit(report)).flush())
-    throw usage_error("--junit=" + junit + ": cannot write it");
+  if (!json_out.on_stdout()) std::cout << gate_text(report);
+  json_out.commit(dump_json(to_json(report)));
+  junit_out.commit(gate_junit(report));
   if (report.errors() != 0) return exit_spawn;  // a program did not start, as for `run`
   return report.failed() == 0 ? exit_ok : exit_failed;
 }

@@ -10,12 +10,14 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
 #include "error.hpp"
 #include "interrupts.hpp"
+#include "report_file.hpp"
 #include "repro.hpp"
 #include "usage.hpp"
 
@@ -82,8 +84,27 @@ int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
   return flushcheck::cli::exit_usage;
 }
 
+/// The command line as CLI11 reads it: ARGV with the old spellings that
+/// still work put in today's words (usage.hpp, with_old_spellings).
+class arguments {
+ public:
+  arguments(int argc, char** argv) : words_(flushcheck::cli::with_old_spellings(argc, argv)) {
+    for (auto& w : words_) pointers_.push_back(w.data());
+    pointers_.push_back(nullptr);
+  }
+  int count() const { return static_cast<int>(words_.size()); }
+  char** pointers() { return pointers_.data(); }
+
+ private:
+  std::vector<std::string> words_;
+  std::vector<char*> pointers_;
+};
+
 /// The CLI: set-up, the flags, the verb.
 int run_cli(int argc, char** argv) {
+  arguments args(argc, argv);  // old spellings in today's words
+  argc = args.count();
+  argv = args.pointers();
   hold_closed_standard_fds();
   // Descendants that leave the program's process group (setsid) and outlive
   // their parent become ours: the run kills them at its end (child.hpp), and
@@ -95,6 +116,7 @@ int run_cli(int argc, char** argv) {
   CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
+  app.formatter(std::make_shared<flushcheck::cli::help_formatter>());
   flushcheck::cli::run_command run_cmd(app);
   flushcheck::cli::matrix_command matrix_cmd(app);
   flushcheck::cli::count_command count_cmd(app);

@@ -17,6 +17,7 @@
 #include "matrix_baseline.hpp"
 #include "matrix_merge.hpp"
 #include "matrix_report.hpp"
+#include "report_file.hpp"
 
 namespace flushcheck::cli {
 
@@ -103,7 +104,8 @@ std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const c
 /// --baseline: the record given by --record, or this machine's run (each
 /// change then run 4 times more: one that does not repeat varies), against
 /// the saved one. Exit 1 when a cell changed for good.
-int compare_with_baseline(const matrix_command& cmd, const std::string& dir, bool progress) {
+int compare_with_baseline(const matrix_command& cmd, const std::string& dir, bool progress,
+                          report_file& json_out) {
   const auto before = read_record(cmd.baseline, "--baseline");
   const std::string what = "--baseline=" + cmd.baseline;
   record_changes changes;
@@ -116,7 +118,8 @@ int compare_with_baseline(const matrix_command& cmd, const std::string& dir, boo
     changes = compare_records(before, to_json(make_matrix(std::move(ran))), what,
                               [&](const cell_change& c) { return rerun_case(sets, c, 4); });
   }
-  std::cout << (cmd.json ? record_changes_json(changes) : record_changes_text(changes));
+  if (!json_out.on_stdout()) std::cout << record_changes_text(changes);
+  json_out.commit(record_changes_json(changes));
   return changes.confirmed() == 0 ? 0 : 1;
 }
 
@@ -128,9 +131,21 @@ std::string label_of(const std::string& path) {
   return name;
 }
 
+/// The merged matrix as JSON: each record's label and machine in place of
+/// this machine's.
+nlohmann::json merged_json(const matrix& m, const std::vector<labelled_record>& records) {
+  auto j = to_json(m);
+  j.erase("machine");  // not this machine's: each record's own
+  j["records"] = nlohmann::json::array();
+  for (const auto& r : records)
+    j["records"].push_back(
+        {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
+  return j;
+}
+
 /// --merge: the records side by side, a column per record and set, printed
 /// by the reporter of the format asked for. Exit 1 when a cell FAILs.
-int merge(const matrix_command& cmd) {
+int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out) {
   std::vector<labelled_record> records;
   for (const auto& path : cmd.merge)
     records.push_back({label_of(path), read_record(path, "--merge")});
@@ -140,20 +155,11 @@ int merge(const matrix_command& cmd) {
     std::cerr << "flushcheck: " << unknown
               << " cells of properties, languages or sinks this flushcheck does not know were "
                  "left out\n";
-  if (cmd.json) {
-    auto j = to_json(m);
-    j.erase("machine");  // not this machine's: each record's own
-    j["records"] = nlohmann::json::array();
-    for (const auto& r : records)
-      j["records"].push_back(
-          {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
-    std::cout << dump_json(j, 2);
-  } else if (!cmd.html.empty()) {
-    write_html(cmd.html, m);
-  } else {
-    std::cout << (cmd.markdown ? matrix_markdown(m, matrix_layout::by_column)
-                               : matrix_text(m, matrix_layout::by_column));
-  }
+  if (!cmd.html.empty()) write_html(cmd.html, m);
+  if (!json_out.on_stdout() && !md_out.on_stdout() && cmd.html.empty())
+    std::cout << matrix_text(m, matrix_layout::by_column);
+  json_out.commit(dump_json(merged_json(m, records), 2));
+  md_out.commit(matrix_markdown(m, matrix_layout::by_column));
   return m.failures.empty() ? 0 : 1;
 }
 
@@ -163,8 +169,8 @@ matrix_command::matrix_command(CLI::App& parent) {
   app = parent.add_subcommand("matrix",
                               "Run the conformance properties on this machine's "
                               "toolchain and print the matrix");
-  app->add_flag("--json", json, "print one JSON object");
-  app->add_flag("--markdown", markdown, "print a Markdown table (docs/matrix.md)");
+  add_report_flag(app, "--json", json, "one JSON object (docs/cli.md)");
+  add_report_flag(app, "--markdown", markdown, "a Markdown table (docs/matrix.md)");
   app->add_flag("--properties", properties,
                 "list the properties (tier, clause or source, claim) as Markdown; run nothing");
   app->add_flag("--all", all,
@@ -200,11 +206,13 @@ int matrix_command::execute() {
     return 0;
   }
   const std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
-  const bool progress = !json && !markdown && ::isatty(2);
+  report_file json_out("--json", json), md_out("--markdown", markdown);  // before any run
+  one_on_stdout(json_out, md_out, "--json and --markdown");
+  const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);
   if (!record.empty() && baseline.empty())
     throw usage_error("--record=" + record + ": compared only with a --baseline");
-  if (!baseline.empty()) return compare_with_baseline(*this, dir, progress);
-  if (!merge.empty()) return cli::merge(*this);
+  if (!baseline.empty()) return compare_with_baseline(*this, dir, progress, json_out);
+  if (!merge.empty()) return cli::merge(*this, json_out, md_out);
   std::vector<column_results> ran;
   for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
   const matrix m = make_matrix(std::move(ran));
@@ -213,12 +221,11 @@ int matrix_command::execute() {
   const auto layout = all || !html.empty() ? matrix_layout::by_column
                       : runtimes           ? matrix_layout::by_language
                                            : matrix_layout::by_sink;
-  if (json)
-    std::cout << matrix_json(m);
-  else if (!html.empty())
-    write_html(html, m);
-  else
-    std::cout << (markdown ? matrix_markdown(m, layout) : matrix_text(m, layout));
+  if (!html.empty()) write_html(html, m);
+  if (!json_out.on_stdout() && !md_out.on_stdout() && html.empty())
+    std::cout << matrix_text(m, layout);
+  json_out.commit(matrix_json(m));
+  md_out.commit(matrix_markdown(m, layout));
   return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
 }
 

@@ -5,6 +5,7 @@
 #include "json_document.hpp"
 #include "program_kind.hpp"
 #include "report.hpp"
+#include "report_file.hpp"
 #include "run.hpp"
 #include "usage.hpp"
 
@@ -95,7 +96,7 @@ run_command::run_command(CLI::App& parent) {
   app->add_flag("--timeline", timeline,
                 "with the tracer, also stop each write to stdout at its exit: when it returned "
                 "(how long it blocked), and per chunk how many writes had entered and returned");
-  app->add_flag("--json", json, "print one JSON object (names in docs/cli.md)");
+  add_report_flag(app, "--json", json, "one JSON object (names in docs/cli.md)");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
                 "\"writes\" and \"trace\" to the JSON");
@@ -107,6 +108,7 @@ run_command::run_command(CLI::App& parent) {
 }
 
 int run_command::execute() {
+  report_file json_out("--json", json);  // before the run: a bad path is a usage error
   run_options o;
   auto out = parse_sink_kind(stdout_kind);
   if (!out)
@@ -130,10 +132,8 @@ int run_command::execute() {
   remember_child(0);
   auto notes = environment_notes(o.argv, o.env);
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
-  if (json)
-    std::cout << dump_json(to_json(obs));
-  else
-    std::cout << summary(obs);
+  if (!json_out.on_stdout()) std::cout << summary(obs);
+  json_out.commit(dump_json(to_json(obs)));
   return exit_ok;
 }
 

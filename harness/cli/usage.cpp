@@ -69,4 +69,16 @@ CLI::Validator in_range(long lo, long hi) {
       "NUMBER from " + bounds);
 }
 
+std::vector<std::string> with_old_spellings(int argc, char** argv) {
+  std::vector<std::string> out(argv, argv + argc);
+  const bool bench = argc > 1 && std::string(argv[1]) == "bench";
+  for (std::size_t i = 2; bench && i + 1 < out.size() && out[i] != "--"; ++i) {
+    if ((out[i] == "--json" || out[i] == "--markdown") && !out[i + 1].starts_with("-")) {
+      out[i] += "=" + out[i + 1];
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    }
+  }
+  return out;
+}
+
 }  // namespace flushcheck::cli

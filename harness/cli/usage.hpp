@@ -3,6 +3,7 @@
 // program's arguments given without the "--" before them, a number out of range.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +12,11 @@ namespace flushcheck::cli {
 /// "'rnu' is not a verb (run, matrix, ...): did you mean run?" when ARGV's
 /// first word that is no option names none of APP's verbs; nullopt else.
 std::optional<std::string> unknown_verb(CLI::App& app, int argc, char** argv);
+
+/// ARGV with the old spellings that still work (docs/cli.md) in today's:
+/// bench's "--json FILE" and "--markdown FILE" become "--json=FILE" and
+/// "--markdown=FILE" (a bare --json is stdout now). Nothing else changes.
+std::vector<std::string> with_old_spellings(int argc, char** argv);
 
 /// E's message, and, for an argument a verb did not expect before any "--",
 /// where a program's arguments go.

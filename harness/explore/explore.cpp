@@ -1,9 +1,7 @@
 #include "explore.hpp"
 
 #include <set>
-#include <sstream>
 
-#include "json_document.hpp"
 #include "reference_output.hpp"
 #include "report.hpp"
 #include "signals.hpp"
@@ -236,101 +234,6 @@ std::vector<explored_sink> explore(const explore_options& o) {
     result.push_back(std::move(s));
   }
   return result;
-}
-
-nlohmann::json to_json(const std::vector<explored_sink>& result) {
-  nlohmann::json runs = nlohmann::json::array();
-  for (const auto& s : result) {
-    nlohmann::json cuts = nlohmann::json::array();
-    for (const auto& c : s.cuts) {
-      nlohmann::json lost = nlohmann::json::array();
-      for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
-      cuts.push_back(
-          {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
-           {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
-           {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
-           {"delivered", c.delivered},
-           {"exit", to_json(c.status)},
-           {"survived", bytes_as_code_points(c.survived)},
-           {"bytes", c.bytes},
-           {"lines", c.lines_survived},
-           {"lines_lost", c.lines_lost},
-           {"lost", lost},
-           {"torn", bytes_as_code_points(c.torn)},
-           {"prefix", c.prefix}});
-    }
-    runs.push_back({{"stdout", std::string(to_string(s.sink))},
-                    {"stream", s.on_stderr ? "stderr" : "stdout"},
-                    {"reference",
-                     {{"exit", to_json(s.reference.status)},
-                      {"bytes", s.reference_bytes},
-                      {"lines", s.reference_lines},
-                      {"writes", s.writes},
-                      {"syncs", s.syncs},
-                      {"markers", s.markers}}},
-                    {"cuts_total", s.cuts_total},
-                    {"sampled", s.sampled},
-                    {"cuts", cuts}});
-  }
-  nlohmann::json j = json_document(json_kind::explore);
-  j["runs"] = runs;
-  return j;
-}
-
-namespace {
-
-/// One cut's row: what it was, how the run ended, what survived, what was lost.
-std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
-  std::string lost;
-  for (std::size_t i = 0; i < c.lost.size() && i < 4; ++i)
-    lost += (i ? " | " : "") + printable(c.lost[i], 24);
-  if (c.lines_lost > 4 || c.lines_lost > c.lost.size())
-    lost += " | ... (" + std::to_string(c.lines_lost) + " lines)";
-  if (lost.empty()) lost = "-";
-  std::string survived =
-      std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
-  if (!c.torn.empty())
-    survived += " +" + std::to_string(c.fault ? c.torn.size() : c.bytes - c.whole_bytes) + "B";
-  std::string what = c.fault ? c.fault->text() : c.cut.when_text();
-  std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
-  char line[512];
-  std::snprintf(line, sizeof line, "  %-16s %-7s %-22s %-18s %s%s\n", what.c_str(), sig.c_str(),
-                c.delivered ? c.status.describe().c_str()
-                : c.fault   ? "(not applied)"
-                            : "(not reached)",
-                survived.c_str(), lost.c_str(),
-                c.prefix  ? ""
-                : c.fault ? "  (a gap)"
-                          : "  NOT A PREFIX");
-  return line;
-}
-
-}  // namespace
-
-std::string explore_table(const std::vector<explored_sink>& result) {
-  std::ostringstream os;
-  for (const auto& s : result) {
-    os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "
-       << s.reference_lines << " lines (" << s.reference_bytes << " bytes) in " << s.writes
-       << " write calls, " << s.markers << " markers, and " << s.reference.status.describe()
-       << "\n";
-    if (s.syncs > 0)
-      os << "  " << (s.on_stderr ? "stderr's" : "stdout's") << " file was synced " << s.syncs
-         << (s.syncs == 1 ? " time" : " times")
-         << ": each write a sync follows is cut right after it too (after-write:N)\n";
-    for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
-    if (s.sampled)
-      os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
-         << " cuts (evenly spaced; --max-cuts to change)\n";
-    else
-      os << "  exhaustive: " << s.cuts.size() << " cuts\n";
-    char head[256];
-    std::snprintf(head, sizeof head, "  %-16s %-7s %-22s %-18s %s\n", "cut", "signal", "ended",
-                  "survived", "lost");
-    os << head;
-    for (const auto& c : s.cuts) os << cut_row(c, s.reference_lines);
-  }
-  return os.str();
 }
 
 }  // namespace flushcheck

@@ -4,25 +4,30 @@
 #include <algorithm>
 #include <sstream>
 
+#include "text_table.hpp"
+
 namespace flushcheck {
 namespace {
 
-// S left-aligned in W characters (what std::left << std::setw(W) does).
-std::string pad(const std::string& s, std::size_t w) {
-  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+/// A table's columns: the line's label (W wide), its tier, then N cells of CW.
+std::vector<text_column> columns(std::size_t w, std::size_t n, std::size_t cw) {
+  std::vector<text_column> c = {{.width = w}, {.width = 10}};
+  c.insert(c.end(), n, text_column{.width = cw});
+  return c;
 }
 
 void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
   std::size_t w = 12;
   for (const auto& row : m.rows)
     if (row.ran_in(column)) w = std::max(w, row.label().size());
+  const auto cols = columns(w, m.sinks.size(), 7);
   std::string group;
   for (const auto& row : m.rows) {
     if (!row.ran_in(column)) continue;
     if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
-    out << "  " << pad(row.label(), w) << " " << pad(to_string(row.prop->level), 10);
-    for (sink_kind sink : m.sinks) out << " " << pad(row.text(column, sink), 7);
-    out << "\n";
+    std::vector<std::string> cells = {row.label(), to_string(row.prop->level)};
+    for (sink_kind sink : m.sinks) cells.push_back(row.text(column, sink));
+    out << text_row("  ", cols, cells) << "\n";
   }
 }
 
@@ -50,9 +55,9 @@ std::string text_by_sink(const matrix& m) {
 
 // The first line names no property: it carries the set names over their columns.
 void header_by_column(std::ostream& out, const matrix& m, std::size_t w, std::size_t cw) {
-  out << "  " << pad("", w) << " " << pad("", 10);
-  for (const auto& col : m.columns) out << " " << pad(col.name, cw);
-  out << "\n";
+  std::vector<std::string> cells = {"", ""};
+  for (const auto& col : m.columns) cells.push_back(col.name);
+  out << text_row("  ", columns(w, m.columns.size(), cw), cells) << "\n";
 }
 
 void table_by_column(std::ostream& out, const matrix& m) {
@@ -62,13 +67,14 @@ void table_by_column(std::ostream& out, const matrix& m) {
   std::size_t cw = 12;
   for (const auto& col : m.columns) cw = std::max(cw, col.name.size() + 2);
   header_by_column(out, m, w, cw);
+  const auto cols = columns(w, m.columns.size(), cw);
   std::string group;
   for (const auto& row : m.rows)
     for (sink_kind sink : row.sinks) {
       if (row.prop->group != group) out << "\n" << (group = row.prop->group) << "\n";
-      out << "  " << pad(row.label(sink), w) << " " << pad(to_string(row.prop->level), 10);
-      for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << pad(row.text(c, sink), cw);
-      out << "\n";
+      std::vector<std::string> cells = {row.label(sink), to_string(row.prop->level)};
+      for (std::size_t c = 0; c < m.columns.size(); ++c) cells.push_back(row.text(c, sink));
+      out << text_row("  ", cols, cells) << "\n";
     }
 }
 
@@ -110,24 +116,22 @@ std::string text_by_column(const matrix& m) {
   return out.str();
 }
 
-// A cell of the language table: at most W characters, cut with "..." (the
-// whole value is in the differences below the table).
-std::string fit(const std::string& v, std::size_t w) {
-  return v.size() <= w ? pad(v, w) : v.substr(0, w - 3) + "...";
-}
-
 void table_by_language(std::ostream& out, const std::vector<lang>& langs,
                        const std::vector<language_line>& lines) {
   constexpr std::size_t cw = 24;
   std::size_t w = 12;
   for (const auto& line : lines) w = std::max(w, line.prop->name.size() + 5);
-  out << "  " << pad("", w);
-  for (lang l : langs) out << " " << fit(display_name(l), cw);
-  out << "\n";
+  // A cell is at most CW characters, cut with "..." (the whole value is in
+  // the differences below the table).
+  std::vector<text_column> cols = {{.width = w}};
+  cols.insert(cols.end(), langs.size(), text_column{.width = cw, .cut = true});
+  std::vector<std::string> head = {""};
+  for (lang l : langs) head.push_back(display_name(l));
+  out << text_row("  ", cols, head) << "\n";
   for (const auto& line : lines) {
-    out << "  " << pad(line.prop->name + " " + std::string(to_string(line.sink)), w);
-    for (const case_result* r : line.cells) out << " " << fit(r ? value_text(*r) : "-", cw);
-    out << "\n";
+    std::vector<std::string> cells = {line.prop->name + " " + std::string(to_string(line.sink))};
+    for (const case_result* r : line.cells) cells.push_back(r ? value_text(*r) : "-");
+    out << text_row("  ", cols, cells) << "\n";
   }
 }
 

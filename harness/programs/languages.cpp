@@ -23,6 +23,8 @@ language_facts python() {
       .fast_exit_flushes = false,
       .fast_exit_source = "Python docs, os._exit: exits without flushing stdio buffers",
       .has_abort = true,
+      .held_because =
+          "Python block-buffers sys.stdout unless it is interactive (Python docs, sys.stdout)",
       .switches = {
           {.name = "python.u_flag",
            .source = "Python docs, command line: -u forces stdout and stderr to be unbuffered",
@@ -74,6 +76,9 @@ language_facts node() {
           "Node docs, process.exit: pending asynchronous writes may be lost; a small write has "
           "none",
       .has_abort = true,
+      .held_because =
+          "Node queues what a pipe cannot take, and process.exit drops the queue "
+          "(Node docs, process.exit)",
       .switches = {
           {.name = "node.set_blocking",
            .source = "Node docs, process.md 'A note on process I/O'; nodejs/node#6456",
@@ -106,6 +111,7 @@ language_facts perl() {
       .fast_exit_flushes = false,
       .fast_exit_source = "POSIX.pod _exit: buffered I/O is not flushed",
       .has_abort = true,
+      .held_because = "Perl block-buffers STDOUT unless it is a terminal (perlvar $|)",
       .switches = {{.name = "perl.autoflush",
                     .source = "perlvar $|: a flush after every print",
                     .claim = "$| = 1: STDOUT unbuffered",
@@ -135,6 +141,7 @@ language_facts ruby() {
       .fast_exit_flushes = false,
       .fast_exit_source = "Ruby process.c rb_f_exit_bang: _exit(2), no exit handlers, no IO flush",
       .has_abort = true,
+      .held_because = "Ruby buffers $stdout unless it is a tty or sync is set (Ruby io.c)",
       .switches = {
           {.name = "ruby.sync",
            .source = "Ruby docs, IO#sync=: sync mode writes at once",
@@ -168,6 +175,9 @@ language_facts java() {
       .fast_exit_source =
           "Runtime.halt runs no shutdown hook, but System.out holds nothing after a print",
       .has_abort = false,
+      .held_because =
+          "System.out flushes every print, so a buffer of the program's own holds it "
+          "(a BufferedOutputStream, a logging library)",
       .switches = {
           {.name = "java.buffered_output_stream",
            .source = "Java SE 17 API: BufferedOutputStream; PrintStream(out, autoFlush=false)",

@@ -77,6 +77,9 @@ struct language_facts {
   bool fast_exit_flushes = false;  ///< does the fast exit (`_exit`) deliver what stdout holds?
   const char* fast_exit_source = "";
   bool has_abort = false;  ///< the script language's `abort` (Java and Go have none)
+  /// Why a program of this runtime holds stdout back from a pipe or a file,
+  /// as doctor explains a loss; "" where the runtime itself does not.
+  const char* held_because = "";
   std::vector<buffer_switch> switches = {};
 };
 

@@ -33,6 +33,9 @@ nlohmann::json faults_json(const trace_summary& t);
 /// "fault:   SPEC: what it did" for each fault plan ("never reached" if nothing).
 std::string fault_lines(const trace_summary& t);
 
+/// Where the call a write:N cut stopped was going: "pipe:[123] (stdout)".
+std::string stopped_destination(const trace_summary& t);
+
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);
 

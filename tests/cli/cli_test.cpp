@@ -169,6 +169,9 @@ TEST(cli, numbers_are_range_checked) {
   for (const char* t : {"0", "-1", "99999999999", "1e3", "abc"})
     expect_one_line_error(cli({"count", std::string("--timeout=") + t, "--", "true"}), 2,
                           std::string(t) + " is not a number from 1 to 86400000");
+  expect_one_line_error(cli({"doctor", "--timeout=99", "--", "true"}), 2,
+                        "99 is not a number from 100 to 600000");
+  // doctor's old spelling of --timeout still works (docs/cli.md)
   expect_one_line_error(cli({"doctor", "--deadline=99", "--", "true"}), 2,
                         "99 is not a number from 100 to 600000");
   expect_one_line_error(cli({"run", "--timeout=", "--", "true"}), 2, "--timeout=: empty value");
@@ -289,10 +292,27 @@ TEST(cli, missing_program_exits_3_with_one_line) {
 
 // Each verb's help lists its own options (not CLI11's wording: its "Usage"
 // header changed case from 2.4 to 2.5).
+// docs/cli.md "Reports": --json alone prints the report instead of the text,
+// --json=FILE writes it to FILE beside the text; two reports cannot share stdout.
+TEST(cli, a_report_goes_to_stdout_or_to_the_file_given_with_equals) {
+  const std::string path = ::testing::TempDir() + "/run-report.json";
+  auto both = cli({"run", "--json=" + path, "--", "/bin/sh", "-c", "echo hi"});
+  ASSERT_EQ(both.code, 0) << both.err;
+  EXPECT_EQ(both.out.find("\"kind\""), std::string::npos) << "the text, not the JSON: " << both.out;
+  std::ifstream in(path);
+  auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["kind"], "run");
+  EXPECT_EQ(j["stdout"]["data"], "hi\n");
+  expect_one_line_error(cli({"run", "--json=/nonexistent-dir/x.json", "--", "true"}), 2,
+                        "--json=/nonexistent-dir/x.json: cannot write it");
+  expect_one_line_error(cli({"matrix", "--json", "--markdown"}), 2,
+                        "--json and --markdown: both would print to stdout");
+}
+
 TEST(cli, every_verb_has_help) {
   const std::pair<const char*, const char*> verbs[] = {
       {"run", "--kill"},         {"matrix", "--baseline"}, {"count", "--backend"},
-      {"explore", "--max-cuts"}, {"doctor", "--deadline"}, {"gate", "--json"},
+      {"explore", "--max-cuts"}, {"doctor", "--timeout"},  {"gate", "--json"},
       {"bench", "--compare"}};
   for (const auto& [verb, option] : verbs) {
     auto r = cli({verb, "--help"});

@@ -51,6 +51,14 @@ std::string contents(const std::string& path) {
 }
 
 /// Waits (10 s at most) until DONE holds.
+/// What is in DIR, a level down too: "flushcheck-gate-Ab12Cd/ app.log".
+std::string listing(const std::string& dir) {
+  std::string out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    out += " " + e.path().lexically_relative(dir).string() + (e.is_directory() ? "/" : "");
+  return out;
+}
+
 bool eventually(const std::function<bool()>& done) {
   for (int i = 0; i < 200; ++i) {
     if (done()) return true;
@@ -116,7 +124,8 @@ TEST_P(interrupted_run, leaves_no_process_that_left_the_group) {
   const bool gone = eventually([&] { return process_with({"sleep", seconds}) == 0; });
   if (pid_t left = process_with({"sleep", seconds})) ::kill(left, SIGKILL);
   EXPECT_TRUE(gone) << "sleep " << seconds << " outlived the interrupted CLI";
-  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "a temporary file was left in " << tmp;
+  EXPECT_TRUE(std::filesystem::is_empty(tmp))
+      << "a temporary file was left in " << tmp << ":" << listing(tmp);
   EXPECT_EQ(contents(test_path("run.out")), "") << "an interrupted run reports nothing";
 }
 
@@ -156,7 +165,7 @@ TEST(cli, an_interrupted_gate_leaves_no_log_directory) {
     int status = 0;
     ASSERT_EQ(::waitpid(cli, &status, 0), cli);
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "status " << status;
-    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "left in " << tmp;
+    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "left in " << tmp << ":" << listing(tmp);
     EXPECT_EQ(contents(out), "") << "an interrupted gate reports no case";
   }
 }

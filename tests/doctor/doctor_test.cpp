@@ -152,7 +152,7 @@ TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixe
   auto [code, r] =
       doctor({"node", "-e",
               "process.stdout.write(('x'.repeat(99) + '\\n').repeat(20000)); process.exit(0)"},
-             {"--deadline=10000"});
+             {"--timeout=10000"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_GT(most_lost(r, "pipe"), 1000u);
@@ -215,7 +215,7 @@ TEST(doctor, a_program_that_never_ends_is_stopped_at_the_deadline) {
   // which leaves a loaded machine 750 ms to start python (at 600 ms it
   // failed once here, right after a build).
   auto [code, r] =
-      doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--deadline=1000"});
+      doctor({"python3", "-c", "import time; print('up'); time.sleep(600)"}, {"--timeout=1000"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
   EXPECT_EQ(sink(r, "pipe")["ended"], false);
@@ -307,7 +307,7 @@ TEST_P(everyday_program, gets_the_right_verdict_why_and_fixes) {
   std::string missing;
   const auto argv = everyday_argv(want, missing);
   if (!argv) GTEST_SKIP() << missing;
-  auto [code, r] = doctor(*argv, {"--deadline=10000"});
+  auto [code, r] = doctor(*argv, {"--timeout=10000"});
   SCOPED_TRACE(summary(r));
   const std::string verdict = want["verdict"];
   EXPECT_EQ(r["verdict"], verdict);

@@ -1,0 +1,55 @@
+// Reports to stdout or to a file, the same way in every verb.
+#include "report_file.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+#include <stdexcept>
+
+#include "error.hpp"
+#include "escape.hpp"
+
+namespace flushcheck::cli {
+
+std::string help_formatter::make_option_name(const CLI::Option* opt, bool positional) const {
+  std::string name = CLI::Formatter::make_option_name(opt, positional);
+  if (const auto at = name.find("{-}"); at != std::string::npos) name.replace(at, 3, "[=FILE]");
+  return name;
+}
+
+CLI::Option* add_report_flag(CLI::App* app, const std::string& name, std::string& target,
+                             const std::string& what) {
+  return app->add_flag(name + "{-}", target, what + " on stdout; with =FILE, into FILE");
+}
+
+report_file::report_file(std::string flag, std::string target)
+    : flag_(std::move(flag)), target_(std::move(target)) {
+  if (target_.empty() || on_stdout()) return;
+  f_.open(target_ + ".tmp");
+  if (!f_) throw usage_error(flag_ + "=" + printable(target_, 200) + ": cannot write it");
+}
+
+report_file::~report_file() {
+  if (!target_.empty() && !on_stdout() && !done_) ::unlink((target_ + ".tmp").c_str());
+}
+
+void report_file::commit(const std::string& text) {
+  if (target_.empty()) return;
+  if (on_stdout()) {
+    std::cout << text;
+    return;
+  }
+  f_ << text;
+  f_.close();
+  if (!f_ || ::rename((target_ + ".tmp").c_str(), target_.c_str()) != 0)  // after the run: exit 4
+    throw std::runtime_error(flag_ + "=" + printable(target_, 200) +
+                             ": the report could not be written");
+  done_ = true;
+}
+
+void one_on_stdout(const report_file& a, const report_file& b, const std::string& names) {
+  if (a.on_stdout() && b.on_stdout())
+    throw usage_error(names + ": both would print to stdout; give one of them =FILE");
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,90 @@
+// The doctor's report as one JSON document (kind "doctor", docs/cli.md).
+#include "doctor_report.hpp"
+#include "doctor_why.hpp"
+#include "json_document.hpp"
+#include "report.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+nlohmann::json cut_json(const doctor_cut& c) {
+  return {{"cut", c.cut},
+          {"had_bytes", c.had_bytes},
+          {"pty_bytes", c.pty_bytes},
+          {"got_bytes", c.got_bytes},
+          {"lost_bytes", c.excess()},
+          {"lost_lines", c.lost_lines},
+          {"repro", bytes_as_code_points(c.repro)}};
+}
+
+nlohmann::json sink_json(const doctor_sink& s) {
+  nlohmann::json cuts = nlohmann::json::array();
+  for (const auto& c : s.cuts) cuts.push_back(cut_json(c));
+  return {{"sink", std::string(to_string(s.sink))},
+          {"ended", s.ended},
+          {"status", s.reference.status.describe()},
+          {"bytes", s.output().bytes},
+          {"lines", s.lines},
+          {"writes", s.writes},
+          {"most_lines_per_write", s.most_lines_per_write},
+          {"late_ms", s.late_ms},
+          {"cuts", cuts},
+          {"cuts_not_reached", s.unreached}};
+}
+
+nlohmann::json view_json(const program_kind& k, const diagnosis& d) {
+  nlohmann::json sinks = nlohmann::json::array();
+  for (const auto& s : d.sinks) sinks.push_back(sink_json(s));
+  return {{"stream", std::string(to_string(d.stream))},
+          {"no_reference", d.no_reference},
+          {"lost", d.lost()},
+          {"held", d.held() ? nlohmann::json{{"lines", d.held_lines}, {"ms", d.held_ms}}
+                            : nlohmann::json(nullptr)},
+          {"late_ms", d.late_ms()},
+          {"safe", d.safe()},
+          {"why", d.safe() || d.no_reference ? nlohmann::json(nullptr) : nlohmann::json(why(k, d))},
+          {"sinks", sinks}};
+}
+
+nlohmann::json program_json(const program_kind& k) {
+  return {{"path", bytes_as_code_points(k.path)},
+          {"interpreter", bytes_as_code_points(k.interpreter)},
+          {"runtime", k.runtime ? nlohmann::json(to_string(*k.runtime)) : nlohmann::json(nullptr)},
+          {"recognised", k.recognised},
+          {"static", k.elf.is_static},
+          {"libc", to_string(k.elf.libc)},
+          {"cxxlib", to_string(k.elf.cxxlib)},
+          {"describe", bytes_as_code_points(k.describe())}};
+}
+
+}  // namespace
+
+nlohmann::json doctor_json(const doctor_report& r) {
+  nlohmann::json views = nlohmann::json::array(), fixes = nlohmann::json::array();
+  for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
+  for (const auto& f : r.fixes)
+    fixes.push_back({{"name", f.name},
+                     {"advice", f.advice},
+                     {"source", f.source},
+                     {"helps", f.helps},
+                     {"result", f.result}});
+  nlohmann::json argv = nlohmann::json::array();
+  for (const auto& a : r.argv) argv.push_back(bytes_as_code_points(a));
+  std::int64_t late = 0;
+  for (const auto& d : r.views) late = std::max(late, d.late_ms());
+  nlohmann::json j = json_document(json_kind::doctor);
+  j.update(nlohmann::json{{"argv", argv},
+                          {"program", program_json(r.kind)},
+                          {"deadline_ms", r.deadline.count()},
+                          {"verdict", std::string(to_string(r.verdict()))},
+                          {"reordered", r.reordered()},
+                          {"lost", r.verdict() == doctor_verdict::lost},
+                          {"late_ms", late},
+                          {"views", views},
+                          {"fixes", fixes},
+                          {"notes", r.notes}});
+  return j;
+}
+
+}  // namespace flushcheck

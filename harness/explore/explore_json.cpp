@@ -1,0 +1,48 @@
+// explore --json: every run and cut as one JSON document (docs/cli.md).
+#include "explore.hpp"
+#include "json_document.hpp"
+#include "report.hpp"
+#include "signals.hpp"
+
+namespace flushcheck {
+
+nlohmann::json to_json(const std::vector<explored_sink>& result) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& s : result) {
+    nlohmann::json cuts = nlohmann::json::array();
+    for (const auto& c : s.cuts) {
+      nlohmann::json lost = nlohmann::json::array();
+      for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
+      cuts.push_back(
+          {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
+           {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
+           {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
+           {"delivered", c.delivered},
+           {"exit", to_json(c.status)},
+           {"survived", bytes_as_code_points(c.survived)},
+           {"bytes", c.bytes},
+           {"lines", c.lines_survived},
+           {"lines_lost", c.lines_lost},
+           {"lost", lost},
+           {"torn", bytes_as_code_points(c.torn)},
+           {"prefix", c.prefix}});
+    }
+    runs.push_back({{"stdout", std::string(to_string(s.sink))},
+                    {"stream", s.on_stderr ? "stderr" : "stdout"},
+                    {"reference",
+                     {{"exit", to_json(s.reference.status)},
+                      {"bytes", s.reference_bytes},
+                      {"lines", s.reference_lines},
+                      {"writes", s.writes},
+                      {"syncs", s.syncs},
+                      {"markers", s.markers}}},
+                    {"cuts_total", s.cuts_total},
+                    {"sampled", s.sampled},
+                    {"cuts", cuts}});
+  }
+  nlohmann::json j = json_document(json_kind::explore);
+  j["runs"] = runs;
+  return j;
+}
+
+}  // namespace flushcheck

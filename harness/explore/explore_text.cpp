@@ -1,0 +1,66 @@
+// explore's table for people: a block per sink, a row per cut.
+#include <sstream>
+
+#include "escape.hpp"
+#include "explore.hpp"
+#include "signals.hpp"
+#include "text_table.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+/// cut, signal, ended, survived, lost.
+const std::vector<text_column> k_columns = {
+    {.width = 16}, {.width = 7}, {.width = 22}, {.width = 18}, {.width = 0}};
+
+/// One cut's row: what it was, how the run ended, what survived, what was lost.
+std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
+  std::string lost;
+  for (std::size_t i = 0; i < c.lost.size() && i < 4; ++i)
+    lost += (i ? " | " : "") + printable(c.lost[i], 24);
+  if (c.lines_lost > 4 || c.lines_lost > c.lost.size())
+    lost += " | ... (" + std::to_string(c.lines_lost) + " lines)";
+  if (lost.empty()) lost = "-";
+  std::string survived =
+      std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
+  if (!c.torn.empty())
+    survived += " +" + std::to_string(c.fault ? c.torn.size() : c.bytes - c.whole_bytes) + "B";
+  std::string what = c.fault ? c.fault->text() : c.cut.when_text();
+  std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
+  const std::string ended = c.delivered ? c.status.describe()
+                            : c.fault   ? "(not applied)"
+                                        : "(not reached)";
+  return text_row("  ", k_columns, {what, sig, ended, survived, lost}) +
+         (c.prefix  ? ""
+          : c.fault ? "  (a gap)"
+                    : "  NOT A PREFIX") +
+         "\n";
+}
+
+}  // namespace
+
+std::string explore_table(const std::vector<explored_sink>& result) {
+  std::ostringstream os;
+  for (const auto& s : result) {
+    os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "
+       << s.reference_lines << " lines (" << s.reference_bytes << " bytes) in " << s.writes
+       << " write calls, " << s.markers << " markers, and " << s.reference.status.describe()
+       << "\n";
+    if (s.syncs > 0)
+      os << "  " << (s.on_stderr ? "stderr's" : "stdout's") << " file was synced " << s.syncs
+         << (s.syncs == 1 ? " time" : " times")
+         << ": each write a sync follows is cut right after it too (after-write:N)\n";
+    for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
+    if (s.sampled)
+      os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
+         << " cuts (evenly spaced; --max-cuts to change)\n";
+    else
+      os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+    os << text_row("  ", k_columns, {"cut", "signal", "ended", "survived", "lost"}) << "\n";
+    for (const auto& c : s.cuts) os << cut_row(c, s.reference_lines);
+  }
+  return os.str();
+}
+
+}  // namespace flushcheck
