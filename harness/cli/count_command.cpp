@@ -120,7 +120,9 @@ count_command::count_command(CLI::App& parent) {
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer("Calls counted (the write family, the syncs, the fd calls, clone):\n" +
               traced_call_list() +
-              "Counts are exact: every call stops the program once (seccomp + ptrace).");
+              "Counts are exact: every call stops the program once (seccomp + ptrace).\n"
+              "Exit status as for run: 0 it ran, 2 usage, 3 cannot start PROG, 4 harness "
+              "failure.");
 }
 
 int count_command::execute() {

@@ -27,6 +27,7 @@ report_file::report_file(std::string flag, std::string target)
   if (target_.empty() || on_stdout()) return;
   f_.open(target_ + ".tmp");
   if (!f_) throw usage_error(flag_ + "=" + printable(target_, 200) + ": cannot write it");
+  listed_ = detail::listed_path(target_ + ".tmp");
 }
 
 report_file::~report_file() {
@@ -45,6 +46,7 @@ void report_file::commit(const std::string& text) {
     throw std::runtime_error(flag_ + "=" + printable(target_, 200) +
                              ": the report could not be written");
   done_ = true;
+  listed_ = detail::listed_path();
 }
 
 void one_on_stdout(const report_file& a, const report_file& b, const std::string& names) {

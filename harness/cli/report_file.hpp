@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "temporary.hpp"
+
 namespace flushcheck::cli {
 
 /// The help of every verb: CLI11's layout, with a report flag shown as
@@ -22,8 +24,9 @@ CLI::Option* add_report_flag(CLI::App* app, const std::string& name, std::string
                              const std::string& what);
 
 /// One report asked for by FLAG: nowhere (TARGET empty), stdout ("-"), or a
-/// file, opened when this is made, so that a path that cannot be written is
-/// a usage error before anything runs, and put in place only by commit().
+/// file: FILE.tmp is opened when this is made, so that a path that cannot be
+/// written is a usage error before anything runs, and renamed to FILE only by
+/// commit(), so that a failed or interrupted verb leaves FILE as it was.
 class report_file {
  public:
   report_file(std::string flag, std::string target);
@@ -40,6 +43,7 @@ class report_file {
  private:
   std::string flag_, target_;
   std::ofstream f_;
+  detail::listed_path listed_;  ///< FILE.tmp, removed by an interrupted CLI
   bool done_ = false;
 };
 

@@ -75,7 +75,7 @@ struct log_dir {
     std::string tmpl = temp_dir() + "/flushcheck-gate-XXXXXX";
     if (::mkdtemp(tmpl.data()) == nullptr) throw_errno("mkdtemp " + tmpl);
     path = tmpl;
-    listed = detail::listed_path(path, true);
+    listed = detail::listed_path(path);
   }
   ~log_dir() {
     if (DIR* d = ::opendir(path.c_str())) {

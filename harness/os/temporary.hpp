@@ -20,8 +20,8 @@ namespace detail {
 class listed_path {
  public:
   listed_path() noexcept = default;
-  /// DIRECTORY: removed with what it holds.
-  explicit listed_path(const std::string& path, bool directory = false);
+  /// A directory is removed with what it holds.
+  explicit listed_path(const std::string& path);
   listed_path(listed_path&& o) noexcept;
   listed_path& operator=(listed_path&& o) noexcept;
   listed_path(const listed_path&) = delete;

@@ -28,7 +28,8 @@ class wrong_variant : public ::testing::TestWithParam<bug_case> {};
 
 TEST_P(wrong_variant, property_catches_the_bug) {
   const bug_case& b = GetParam();
-  const property& p = find(b.property);
+  const std::string name = b.property;  // not a temporary: GCC 14's -Wdangling-reference
+  const property& p = find(name);
   target_set good = probe_target_set("default", FLUSHCHECK_TARGET_STDIO_SCRIPT,
                                      FLUSHCHECK_TARGET_IOSTREAM_SCRIPT);
   target_set bad = good;

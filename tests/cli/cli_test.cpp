@@ -290,12 +290,10 @@ TEST(cli, missing_program_exits_3_with_one_line) {
   expect_one_line_error(cli({"run", "--", ::testing::TempDir()}), 3, "is a directory");
 }
 
-// Each verb's help lists its own options (not CLI11's wording: its "Usage"
-// header changed case from 2.4 to 2.5).
 // docs/cli.md "Reports": --json alone prints the report instead of the text,
 // --json=FILE writes it to FILE beside the text; two reports cannot share stdout.
 TEST(cli, a_report_goes_to_stdout_or_to_the_file_given_with_equals) {
-  const std::string path = ::testing::TempDir() + "/run-report.json";
+  const std::string path = test_path("run-report.json");
   auto both = cli({"run", "--json=" + path, "--", "/bin/sh", "-c", "echo hi"});
   ASSERT_EQ(both.code, 0) << both.err;
   EXPECT_EQ(both.out.find("\"kind\""), std::string::npos) << "the text, not the JSON: " << both.out;
@@ -309,6 +307,8 @@ TEST(cli, a_report_goes_to_stdout_or_to_the_file_given_with_equals) {
                         "--json and --markdown: both would print to stdout");
 }
 
+// Each verb's help lists its own options and its exit statuses, in one shape
+// (not CLI11's wording: its "Usage" header changed case from 2.4 to 2.5).
 TEST(cli, every_verb_has_help) {
   const std::pair<const char*, const char*> verbs[] = {
       {"run", "--kill"},         {"matrix", "--baseline"}, {"count", "--backend"},
@@ -318,6 +318,8 @@ TEST(cli, every_verb_has_help) {
     auto r = cli({verb, "--help"});
     EXPECT_EQ(r.code, 0) << verb;
     EXPECT_NE(r.out.find(option), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Exit status"), std::string::npos) << "one shape: " << r.out;
+    EXPECT_EQ(r.out.find("{-}"), std::string::npos) << "a report flag reads --json[=FILE]";
   }
 }
 

@@ -50,7 +50,6 @@ std::string contents(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-/// Waits (10 s at most) until DONE holds.
 /// What is in DIR, a level down too: "flushcheck-gate-Ab12Cd/ app.log".
 std::string listing(const std::string& dir) {
   std::string out;
@@ -59,6 +58,7 @@ std::string listing(const std::string& dir) {
   return out;
 }
 
+/// Waits (10 s at most) until DONE holds.
 bool eventually(const std::function<bool()>& done) {
   for (int i = 0; i < 200; ++i) {
     if (done()) return true;
@@ -140,6 +140,23 @@ INSTANTIATE_TEST_SUITE_P(cli, interrupted_run,
                                            interrupt_case{SIGHUP, "pipe", false},
                                            interrupt_case{SIGINT, "file", true}),
                          case_name);
+
+// A verb interrupted while it writes a report to a file (--json=FILE) leaves
+// neither FILE nor the FILE.tmp it was writing (report_file.hpp).
+TEST(cli, an_interrupted_report_leaves_no_file) {
+  const std::string dir = test_path("reports");
+  std::filesystem::create_directory(dir);
+  const std::string json = dir + "/matrix.json";
+  const pid_t cli = start({FLUSHCHECK_TARGET_FLUSHCHECK, "matrix", "--json=" + json},
+                          clean_environment(), test_path("matrix.out"));
+  ASSERT_GT(cli, 0);
+  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(json + ".tmp"); }));
+  ASSERT_EQ(::kill(cli, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(cli, &status, 0), cli);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "left in " << dir << ":" << listing(dir);
+}
 
 // A gate interrupted while its case runs removes the case's log directory.
 TEST(cli, an_interrupted_gate_leaves_no_log_directory) {

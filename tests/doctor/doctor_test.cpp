@@ -31,7 +31,9 @@ doctor_result doctor(std::vector<std::string> command, std::vector<std::string> 
   return {r.code, nlohmann::json::parse(r.out, nullptr, false)};
 }
 
-const nlohmann::json& fix(const nlohmann::json& report, const std::string& name) {
+// Names as pointers, not std::strings: a reference returned from a call with
+// a temporary argument is what GCC 14's -Wdangling-reference flags.
+const nlohmann::json& fix(const nlohmann::json& report, const char* name) {
   for (const auto& f : report["fixes"])
     if (f["name"] == name) return f;
   static const nlohmann::json none = {{"name", "not tried"}, {"helps", nullptr}};
@@ -39,10 +41,10 @@ const nlohmann::json& fix(const nlohmann::json& report, const std::string& name)
 }
 
 /// The diagnosis of STREAM ("stdout", "stderr", "2>&1").
-const nlohmann::json& view(const nlohmann::json& report, const std::string& stream = "stdout") {
+const nlohmann::json& view(const nlohmann::json& report, const char* stream = "stdout") {
   for (const auto& v : report["views"])
     if (v["stream"] == stream) return v;
-  throw std::runtime_error("no diagnosis of " + stream);
+  throw std::runtime_error(std::string("no diagnosis of ") + stream);
 }
 
 bool has_view(const nlohmann::json& report, const std::string& stream) {
@@ -51,11 +53,11 @@ bool has_view(const nlohmann::json& report, const std::string& stream) {
   return false;
 }
 
-const nlohmann::json& sink(const nlohmann::json& report, const std::string& name,
-                           const std::string& stream = "stdout") {
+const nlohmann::json& sink(const nlohmann::json& report, const char* name,
+                           const char* stream = "stdout") {
   for (const auto& s : view(report, stream)["sinks"])
     if (s["sink"] == name) return s;
-  throw std::runtime_error("no sink " + name);
+  throw std::runtime_error(std::string("no sink ") + name);
 }
 
 /// What a failed expectation prints: each stream's runs and cuts, each fix.
@@ -78,8 +80,8 @@ std::string summary(const nlohmann::json& report) {
 }
 
 /// The most lines a cut on SINK lost.
-std::size_t most_lost(const nlohmann::json& report, const std::string& name,
-                      const std::string& stream = "stdout") {
+std::size_t most_lost(const nlohmann::json& report, const char* name,
+                      const char* stream = "stdout") {
   std::size_t most = 0;
   for (const auto& c : sink(report, name, stream)["cuts"])
     most = std::max<std::size_t>(most, c["lost_lines"]);
@@ -319,9 +321,9 @@ TEST_P(everyday_program, gets_the_right_verdict_why_and_fixes) {
     EXPECT_NE(whys.find(want["why"].get<std::string>()), std::string::npos) << whys;
   }
   for (const auto& name : want.value("helps", nlohmann::json::array()))
-    EXPECT_EQ(fix(r, name)["helps"], true) << name;
+    EXPECT_EQ(fix(r, name.get_ref<const std::string&>().c_str())["helps"], true) << name;
   for (const auto& name : want.value("not", nlohmann::json::array()))
-    EXPECT_EQ(fix(r, name)["helps"], false) << name;
+    EXPECT_EQ(fix(r, name.get_ref<const std::string&>().c_str())["helps"], false) << name;
   if (verdict == "safe" || verdict == "no verdict") {
     EXPECT_TRUE(r["fixes"].empty());
   }
