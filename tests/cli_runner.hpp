@@ -56,8 +56,6 @@ inline std::string test_path(const std::string& name) {
   return dir.path + "/" + name;
 }
 
-/// The DOM of PAGE after Debian's headless Chromium loaded it; nullopt when
-/// chromium is not installed (the caller skips, saying so).
 /// How many times NEEDLE occurs in TEXT (overlapping ones too).
 inline std::size_t occurrences(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -65,11 +63,18 @@ inline std::size_t occurrences(const std::string& text, const std::string& needl
   return n;
 }
 
-inline std::optional<std::string> headless_dom(const std::string& page) {
+/// Debian's headless Chromium on PAGE with ARGS (--dump-dom, --screenshot=...),
+/// with no network: a proxy that refuses and no name resolves, so a page that
+/// fetched anything would miss it. Its stdout; nullopt when chromium is not
+/// installed (the caller skips, saying so).
+inline std::optional<std::string> headless_chromium(const std::string& page,
+                                                    const std::vector<std::string>& args) {
   if (::access("/usr/bin/chromium", X_OK) != 0) return std::nullopt;
   run_options o;
   o.argv = {"/usr/bin/chromium",
             "--headless",
+            "--proxy-server=127.0.0.1:9",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
             "--no-sandbox",
             "--disable-gpu",
             "--disable-quic",
@@ -77,15 +82,20 @@ inline std::optional<std::string> headless_dom(const std::string& page) {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--user-data-dir=" + test_path("chromium"),
-            "--dump-dom",
-            "file://" + page};
+            "--user-data-dir=" + test_path("chromium")};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.argv.push_back("file://" + page);
   o.env = clean_environment();
   o.env.push_back("HOME=" + test_path(""));
   o.timeout = std::chrono::milliseconds(90000);
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
   return obs.out.data;
+}
+
+/// The DOM of PAGE after headless Chromium loaded it with no network.
+inline std::optional<std::string> headless_dom(const std::string& page) {
+  return headless_chromium(page, {"--dump-dom"});
 }
 
 }  // namespace flushcheck

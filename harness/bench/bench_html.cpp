@@ -5,24 +5,21 @@
 
 #include "bench_report.hpp"
 #include "escape.hpp"
+#include "html_page.hpp"
 #include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
 
 void head(std::ostream& h, const bench_report& r) {
-  h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-    << "<title>flushcheck bench</title><style>"
-    << "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;margin:.5em 0}"
-    << "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px;text-align:left}"
-    << "td.num{text-align:right;white-space:nowrap}td.values{font-size:11px;color:#444}"
-    << "tr.baseline td:first-child{font-weight:bold}tr.skipped td{background:#eee;color:#666}"
-    << "tr.failed td{background:#f7c6c6;font-weight:bold}"
-    << ".yes{background:#d9f2d9;color:#060}.no{background:#f7c6c6;color:#900;font-weight:bold}"
-    << "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
-    << "figcaption{font-size:13px;color:#444}</style></head><body>\n"
-    << "<h1>flushcheck bench</h1>\n<p id=\"machine\">" << markup_escape(r.machine)
-    << "; repeat: " << r.repeat << "; quick: " << (r.quick ? "yes" : "no") << "</p>\n";
+  h << html_head("flushcheck bench",
+                 "td.values{font-size:11px;color:#444}"
+                 "tr.baseline td:first-child{font-weight:bold}tr.skipped td{background:#eee;"
+                 "color:#666}tr.failed td{background:#f7c6c6;font-weight:bold}"
+                 ".yes{background:#d9f2d9;color:#060}.no{background:#f7c6c6;color:#900;"
+                 "font-weight:bold}")
+    << "<p id=\"machine\">" << markup_escape(r.machine) << "; repeat: " << r.repeat
+    << "; quick: " << (r.quick ? "yes" : "no") << "</p>\n";
 }
 
 void about(std::ostream& h, const bench_suite& s) {
@@ -88,11 +85,9 @@ void claims(std::ostream& h, const bench_suite& s) {
 /// Each plot as an inline <svg> (from its opening tag: no XML prolog in HTML).
 void plots(std::ostream& h, const bench_suite& s) {
   for (const auto& p : s.plots) {
-    const std::string svg = bench_svg(p);
-    const std::size_t start = svg.find("<svg");
     h << "<figure>\n"
-      << (start == std::string::npos ? svg : svg.substr(start)) << "<figcaption>"
-      << markup_escape(p.title) << "</figcaption></figure>\n";
+      << inline_svg(bench_svg(p)) << "<figcaption>" << markup_escape(p.title)
+      << "</figcaption></figure>\n";
   }
 }
 
@@ -111,7 +106,7 @@ std::string bench_html(const bench_report& r) {
   std::ostringstream h;
   head(h, r);
   for (const auto& s : r.suites) suite(h, s);
-  h << "</body></html>\n";
+  h << html_end();
   return h.str();
 }
 

@@ -52,6 +52,7 @@ struct run_command {
   bool timeline = false;
   long timeout_ms = 10000;
   std::string json;  ///< --json[=FILE]: "-" stdout, else a file (report_file.hpp)
+  std::string html;  ///< --html FILE: the page with the run's timeline
   bool trace = false;
   std::vector<std::string> command;
 };
@@ -84,6 +85,7 @@ struct explore_command {
   std::size_t max_cuts = 200;
   long timeout_ms = 10000;
   std::string json;
+  std::string html;  ///< --html FILE: the loss map page
   std::vector<std::string> command;
 };
 
@@ -94,6 +96,7 @@ struct doctor_command {
   long timeout_ms = 2000;
   std::size_t max_cuts = 8;
   std::string json;
+  std::string html;  ///< --html FILE: the page with pictures
   std::vector<std::string> command;
 };
 

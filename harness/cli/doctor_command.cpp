@@ -27,6 +27,9 @@ doctor_command::doctor_command(CLI::App& parent) {
       ->capture_default_str()
       ->check(in_range(2, 1000));
   add_report_flag(app, "--json", json, "one JSON object (docs/cli.md)");
+  app->add_option("--html", html,
+                  "write one self-contained HTML page: the verdict, the cut that lost most drawn "
+                  "beside the same cut under each fix that helped (runs them again), the fixes");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
@@ -38,6 +41,7 @@ doctor_command::doctor_command(CLI::App& parent) {
 
 int doctor_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
+  report_file html_out("--html", html);
   doctor_options o;
   o.argv = command;
   o.env = clean_environment();
@@ -53,9 +57,11 @@ int doctor_command::execute() {
     std::cerr << "flushcheck: doctor: " << e.what() << "\n";
     return exit_no_output;
   }
+  const auto pictures = html.empty() ? std::vector<doctor_picture>{} : doctor_pictures(r);
   remember_child(0);
   if (!json_out.on_stdout()) std::cout << doctor_text(r);
   json_out.commit(dump_json(doctor_json(r), 2));
+  html_out.commit(doctor_html(r, pictures));
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

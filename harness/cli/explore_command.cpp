@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
@@ -5,6 +6,7 @@
 #include "explore.hpp"
 #include "json_document.hpp"
 #include "report_file.hpp"
+#include "repro.hpp"
 #include "signals.hpp"
 #include "usage.hpp"
 
@@ -44,6 +46,10 @@ explore_command::explore_command(CLI::App& parent) {
   app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
       ->capture_default_str()
       ->check(in_range(1, 86400000));
+  app->add_option("--html", html,
+                  "write one self-contained HTML page: the loss map (a column per cut point, a "
+                  "row per sink and signal, the pty first: it is added to the sinks) and the "
+                  "table");
   add_report_flag(app, "--json", json,
                   "one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
@@ -111,8 +117,11 @@ std::vector<std::string> parse_fault_whats(const std::string& whats) {
 
 int explore_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
+  report_file html_out("--html", html);
   explore_options e;
   e.sinks = parse_sinks(stdout_kinds);
+  if (!html.empty() && std::find(e.sinks.begin(), e.sinks.end(), sink_kind::pty) == e.sinks.end())
+    e.sinks.insert(e.sinks.begin(), sink_kind::pty);  // the loss map's baseline row
   if (stream != "stdout" && stream != "stderr")
     throw usage_error("--stream=" + stream + ": expected stdout or stderr");
   e.on_stderr = stream == "stderr";
@@ -139,6 +148,7 @@ int explore_command::execute() {
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << explore_table(result);
   json_out.commit(dump_json(to_json(result)));
+  html_out.commit(explore_html(result, "flushcheck explore: " + command_line(e.base.argv, 120)));
   return exit_ok;
 }
 

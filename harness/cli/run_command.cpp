@@ -97,6 +97,9 @@ run_command::run_command(CLI::App& parent) {
                 "with the tracer, also stop each write to stdout at its exit: when it returned "
                 "(how long it blocked), and per chunk how many writes had entered and returned");
   add_report_flag(app, "--json", json, "one JSON object (names in docs/cli.md)");
+  app->add_option("--html", html,
+                  "write one self-contained HTML page: the run's timeline (write calls with "
+                  "--trace, how long each blocked with --timeline), the report and the repro");
   app->add_flag("--trace", trace,
                 "count write-family syscalls per destination with the ptrace tracer; adds "
                 "\"writes\" and \"trace\" to the JSON");
@@ -109,6 +112,7 @@ run_command::run_command(CLI::App& parent) {
 
 int run_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
+  report_file html_out("--html", html);
   run_options o;
   auto out = parse_sink_kind(stdout_kind);
   if (!out)
@@ -134,6 +138,8 @@ int run_command::execute() {
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << summary(obs);
   json_out.commit(dump_json(to_json(obs)));
+  html_out.commit(report_html(obs, {"flushcheck run: " + command_line(o.argv, 120), {}, false},
+                              repro_command(o)));
   return exit_ok;
 }
 

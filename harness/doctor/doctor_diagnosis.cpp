@@ -174,8 +174,8 @@ doctor_sink sink_of(explored_sink&& e) {
 /// The cut, with what a pty reader had once the output up to HAD was made;
 /// PTY_BYTES and GOT_BYTES in whole lines already.
 doctor_cut compare(sink_kind sink, std::string cut, std::string_view pty_data, std::size_t had,
-                   std::size_t pty_bytes, std::size_t got_bytes, std::string repro) {
-  doctor_cut c{sink, std::move(cut), had, pty_bytes, got_bytes, 0, std::move(repro)};
+                   std::size_t pty_bytes, std::size_t got_bytes, const run_options& r) {
+  doctor_cut c{sink, std::move(cut), had, pty_bytes, got_bytes, 0, repro_command(r), r};
   if (c.excess() > 0 && in_lines(pty_data))
     c.lost_lines = lines_in(pty_data.substr(c.got_bytes, c.excess()));
   return c;
@@ -211,7 +211,7 @@ void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
     const std::size_t pty_had = whole_lines_end(pty_data, delivered_by(pty_ends, had, returned));
     // Whole lines of the output that arrived (explore matched them), or bytes.
     const auto got = static_cast<std::size_t>(in_lines(pty_data) ? c.whole_bytes : c.bytes);
-    s.cuts.push_back(compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, repro_command(r)));
+    s.cuts.push_back(compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, r));
   }
 }
 
@@ -220,8 +220,7 @@ void judge_own_end(const doctor_sink& pty, const run_options& base, doctor_sink&
   const std::string_view pty_data = pty.output().data;
   const std::size_t all = whole_lines_end(pty_data, pty_data.size());
   const std::size_t got = whole_lines_end(pty_data, s.output().data.size());
-  s.cuts.push_back(
-      compare(s.sink, "its own end", pty_data, all, all, got, repro_command(on_sink(base, s))));
+  s.cuts.push_back(compare(s.sink, "its own end", pty_data, all, all, got, on_sink(base, s)));
 }
 
 /// A program still running at the deadline, stopped there by SIGKILL (its
@@ -240,11 +239,10 @@ void judge_deadline(const doctor_options& o, const doctor_sink& pty, doctor_sink
   const auto& term_out = s.on_stderr ? term.err : term.out;
   // What the TERM run wrote that the pty did not (a handler's goodbye) is no output that arrived.
   s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
-                           whole_lines_end(pty_data, common_prefix(pty_data, term_out.data)),
-                           repro_command(r)));
+                           whole_lines_end(pty_data, common_prefix(pty_data, term_out.data)), r));
   r.kill = kill_plan::at_time(o.deadline.count(), SIGKILL);
   s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
-                           whole_lines_end(pty_data, s.output().data.size()), repro_command(r)));
+                           whole_lines_end(pty_data, s.output().data.size()), r));
 }
 
 /// Held everywhere: the pty's first write carried 2 lines or more, late.

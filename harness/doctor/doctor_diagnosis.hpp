@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "observation.hpp"
+#include "run.hpp"
 #include "sink_kind.hpp"
 
 namespace flushcheck {
@@ -54,6 +55,7 @@ struct doctor_cut {
   std::size_t got_bytes = 0;   ///< those that reached this sink's reader (whole lines)
   std::size_t lost_lines = 0;  ///< lines of the excess
   std::string repro;
+  run_options run;  ///< the run that shows it (repro is its command line)
   /// What buffering cost: bytes the pty would have delivered that did not arrive.
   std::size_t excess() const { return pty_bytes > got_bytes ? pty_bytes - got_bytes : 0; }
 };

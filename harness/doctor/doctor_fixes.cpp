@@ -171,9 +171,10 @@ void excuse_own_holding(const diagnosis& before, diagnosis& after) {
 
 doctor_fix try_one(const fix_candidate& c, const doctor_options& o, const program_kind& kind,
                    const std::vector<diagnosis>& found) {
-  doctor_fix f{c.name, c.advice, c.source, false, ""};
+  doctor_fix f{c.name, c.advice, c.source, false, "", {}, {}, std::nullopt};
   doctor_options fixed = o;
   c.apply(fixed, kind);
+  f.argv = fixed.argv, f.env = fixed.env;
   try {
     std::vector<diagnosis> after;
     for (const auto& d : found) {
@@ -203,9 +204,14 @@ doctor_fix under_a_pty(const std::vector<diagnosis>& found) {
     lines = lines && d.sinks.front().writes_end_lines;
     held = held || d.held();
   }
-  doctor_fix f{"a terminal", "give it a terminal as stdout (docker run -t, script -qfc, unbuffer)",
+  doctor_fix f{"a terminal",
+               "give it a terminal as stdout (docker run -t, script -qfc, unbuffer)",
                "what a line buffered stdout does on a terminal (ISO C 7.21.3p7 for C stdio)",
-               lines && !held, ""};
+               lines && !held,
+               "",
+               {},
+               {},
+               sink_kind::pty};
   f.result = f.helps ? "on the pty every write ended a line"
              : held  ? "on the pty too its output waited for one late write"
                      : "on the pty a write ended in the middle of a line: it is not line "

@@ -18,6 +18,11 @@ struct doctor_fix {
   std::string source;  ///< the documentation it comes from
   bool helps = false;
   std::string result;  ///< "no line lost or late ...", "still loses 3 lines (...)"
+  /// The runs with the fix: their command line and environment, and the
+  /// sink it puts the stream on (a terminal), if it changes that; ARGV and
+  /// ENV empty: the program's own.
+  std::vector<std::string> argv, env;
+  std::optional<sink_kind> sink;
 };
 
 /// Each fix of the table that applies to KIND and to a stream whose

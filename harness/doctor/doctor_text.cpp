@@ -72,6 +72,8 @@ void fixes_text(std::ostream& out, const doctor_report& r) {
         << "           " << f.advice << " (" << f.source << ")\n";
 }
 
+}  // namespace
+
 std::string verdict_line(const doctor_report& r) {
   switch (r.verdict()) {
     case doctor_verdict::lost: return "output is lost (exit 1)";
@@ -82,8 +84,6 @@ std::string verdict_line(const doctor_report& r) {
   }
   return "nothing lost (exit 0)";
 }
-
-}  // namespace
 
 std::string doctor_text(const doctor_report& r) {
   std::ostringstream out;

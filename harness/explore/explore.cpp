@@ -188,14 +188,18 @@ explored_cut run_planned(const explore_options& o, sink_kind sink,
   if (p.fault) {
     r.faults = {*p.fault};
     r.keep = {keep_policy::kind::all, 0};  // a fault may drop lines anywhere: all are matched
-    return judge_fault(ref, *p.fault, run(r), o);
+    explored_cut c = judge_fault(ref, *p.fault, run(r), o);
+    c.repro = repro_command(r);
+    return c;
   }
   r.kill = p.cut;
   r.keep = o.keep;
   detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
   feed_stream(r, o.on_stderr, [&m](std::string_view b) { m.feed(b); });
   const observation obs = run(r);
-  return judge_cut(ref, p.cut, obs, m, o);
+  explored_cut c = judge_cut(ref, p.cut, obs, m, o);
+  c.repro = repro_command(r);
+  return c;
 }
 
 /// The uncut, traced run on SINK, its stream spooled into REF.

@@ -54,6 +54,7 @@ struct explored_cut {
   std::vector<std::string> lost;  ///< the first of them, as many as KEEP's bytes hold
   std::string torn;               ///< a partial line at the end (or what diverged), as kept
   bool prefix = true;             ///< survived is a prefix of the reference output
+  std::string repro;              ///< the command line that repeats this run
 };
 
 struct explored_sink {
@@ -79,5 +80,12 @@ std::vector<explored_sink> explore(const explore_options& o);
 nlohmann::json to_json(const std::vector<explored_sink>& result);
 /// The table for people, one block per sink.
 std::string explore_table(const std::vector<explored_sink>& result);
+
+/// The loss map (loss_map_svg.cpp): a column per cut point in program order,
+/// a row per sink and signal (or fault), the pty's rows first; each cell
+/// shaded by the lines its run lost, its <title> the numbers and the repro.
+std::string loss_map_svg(const std::vector<explored_sink>& result, const std::string& title);
+/// One self-contained page: the loss map, then the table (explore_html.cpp).
+std::string explore_html(const std::vector<explored_sink>& result, const std::string& title);
 
 }  // namespace flushcheck

@@ -25,7 +25,8 @@ nlohmann::json to_json(const std::vector<explored_sink>& result) {
            {"lines_lost", c.lines_lost},
            {"lost", lost},
            {"torn", bytes_as_code_points(c.torn)},
-           {"prefix", c.prefix}});
+           {"prefix", c.prefix},
+           {"repro", bytes_as_code_points(c.repro)}});
     }
     runs.push_back({{"stdout", std::string(to_string(s.sink))},
                     {"stream", s.on_stderr ? "stderr" : "stdout"},

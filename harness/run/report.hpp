@@ -1,6 +1,6 @@
 #pragma once
 /// The observation as the CLI prints it: the JSON contract of docs/cli.md, and
-/// a summary for people.
+/// a summary for people, and a page with its picture.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -9,6 +9,7 @@
 #include "observation.hpp"
 #include "repro.hpp"  // repro_command, printed beside every observation
 #include "run.hpp"
+#include "timeline_svg.hpp"  // report_html draws it
 
 namespace flushcheck {
 
@@ -38,5 +39,10 @@ std::string stopped_destination(const trace_summary& t);
 
 /// A few lines: exit status, the kill, bytes per stream, what survived.
 std::string summary(const observation& obs);
+
+/// One self-contained HTML page: the timeline (timeline_svg.hpp), the
+/// summary and REPRO, the command that runs it again.
+std::string report_html(const observation& obs, const timeline_options& o,
+                        const std::string& repro);
 
 }  // namespace flushcheck

@@ -97,4 +97,10 @@ std::string repro_command(const run_options& o) {
   return cmd;
 }
 
+std::string command_line(const std::vector<std::string>& argv, std::size_t max) {
+  std::string line;
+  for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_word(a);
+  return line.size() <= max ? line : line.substr(0, max) + "...";
+}
+
 }  // namespace flushcheck

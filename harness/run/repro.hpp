@@ -17,4 +17,8 @@ std::string repro_command(const run_options& o);
 /// own with the gate API): `flushcheck`.
 void set_repro_program(const std::string& binary);
 
+/// ARGV as one line for people: each argument shell-quoted, cut after MAX
+/// bytes ("python3 -c 'print(1)'"): a page's or a table's name for a run.
+std::string command_line(const std::vector<std::string>& argv, std::size_t max);
+
 }  // namespace flushcheck

@@ -1,0 +1,117 @@
+#include "timeline_lanes.hpp"
+
+#include <cstdint>
+
+#include "number_format.hpp"
+
+namespace flushcheck {
+namespace {
+
+std::string destination_name(const destination_counters& d) {
+  return d.role.empty() ? d.what : d.role + " (" + d.what + ")";
+}
+
+std::string write_title(const trace_event& e, std::int64_t number, const std::string& dest) {
+  std::string s = std::string(to_string(e.call)) + " #" + std::to_string(number) + " to " + dest +
+                  ": " + std::to_string(e.bytes) + " bytes, entered at " + millis(e.t_us);
+  if (e.stopped) return s + "; stopped at its entry by the cut: it never ran";
+  if (e.returned_us >= 0)
+    s += "; returned " + std::to_string(e.result) + " after " + millis(e.returned_us - e.t_us);
+  return s;
+}
+
+timeline_mark write_mark(const trace_event& e, std::int64_t number, const std::string& dest) {
+  return {e.t_us, e.returned_us, e.bytes, e.stopped, write_title(e, number, dest)};
+}
+
+/// The destinations a write-family call went to (or the stopped one was going to).
+bool written_to(const trace_summary& t, std::size_t i) {
+  return t.destinations[i].write_calls > 0 || (t.stopped && t.stopped->dest == static_cast<int>(i));
+}
+
+/// E as the next mark of LANE: a call that ran is then no longer "not logged".
+void add_mark(const trace_summary& t, timeline_lane& lane, const trace_event& e) {
+  const auto number = static_cast<std::int64_t>(lane.marks.size()) + 1;
+  lane.marks.push_back(
+      write_mark(e, number, destination_name(t.destinations[static_cast<std::size_t>(e.dest)])));
+  if (!e.stopped) --lane.not_logged;
+}
+
+/// One lane per destination written to, in order of first use; the stopped
+/// call in its lane, after the calls that ran.
+std::vector<timeline_lane> write_lanes(const trace_summary& t) {
+  std::vector<timeline_lane> lanes;
+  std::vector<std::size_t> lane_of(t.destinations.size(), SIZE_MAX);
+  for (std::size_t i = 0; i < t.destinations.size(); ++i) {
+    if (!written_to(t, i)) continue;
+    const auto& d = t.destinations[i];
+    lane_of[i] = lanes.size();
+    lanes.push_back({"write(2) → " + (d.role.empty() ? "other" : d.role), "write", d.what, {}, 0});
+    lanes.back().not_logged = d.write_calls;
+  }
+  auto lane = [&](const trace_event& e) -> timeline_lane* {
+    const bool drawn = e.dest >= 0 && lane_of[static_cast<std::size_t>(e.dest)] != SIZE_MAX;
+    return drawn ? &lanes[lane_of[static_cast<std::size_t>(e.dest)]] : nullptr;
+  };
+  bool stopped_logged = false;
+  for (auto e : t.events) {
+    e.stopped = e.stopped && t.stopped;  // a handler that returned let it run after all
+    if (timeline_lane* l = lane(e); l && is_write_family(e.call)) add_mark(t, *l, e);
+    stopped_logged = stopped_logged || e.stopped;
+  }
+  if (t.stopped && !stopped_logged)
+    if (timeline_lane* l = lane(*t.stopped)) add_mark(t, *l, *t.stopped);
+  return lanes;
+}
+
+timeline_lane reader_lane(const stream_observation& s, const std::string& stream) {
+  timeline_lane lane{"reader ← " + stream, "chunk", s.sink, {}, 0};
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < s.chunks.size(); ++i) {
+    total += s.chunks[i].bytes;
+    lane.marks.push_back({s.chunks[i].t_us, -1, static_cast<std::int64_t>(s.chunks[i].bytes), false,
+                          "read #" + std::to_string(i + 1) + " of " + stream + ": " +
+                              std::to_string(s.chunks[i].bytes) + " bytes at " +
+                              millis(s.chunks[i].t_us) + "; " + std::to_string(total) +
+                              " bytes in all by then"});
+  }
+  const auto reads = static_cast<std::int64_t>(s.reads);
+  lane.not_logged = reads > static_cast<std::int64_t>(s.chunks.size())
+                        ? reads - static_cast<std::int64_t>(s.chunks.size())
+                        : 0;
+  return lane;
+}
+
+bool has_reader(const stream_observation& s) {
+  return s.sink == "pipe" || s.sink == "pty" || s.sink == "pty-cooked" || s.sink == "file";
+}
+
+}  // namespace
+
+std::vector<timeline_lane> timeline_lanes(const observation& obs) {
+  std::vector<timeline_lane> lanes;
+  if (obs.trace) lanes = write_lanes(*obs.trace);
+  if (has_reader(obs.out))
+    lanes.push_back(reader_lane(obs.out, obs.err.sink == "stdout" ? "stdout+stderr" : "stdout"));
+  if (has_reader(obs.err)) lanes.push_back(reader_lane(obs.err, "stderr"));
+  return lanes;
+}
+
+std::vector<std::string> missing_lanes(const observation& obs) {
+  std::vector<std::string> out;
+  if (!obs.trace)
+    out.push_back("no write(2) lanes: the run was not traced (run --trace draws each call)");
+  else if (!obs.trace->writes_timed)
+    out.push_back("writes drawn at their entry: how long each blocked needs run --timeline");
+  for (const auto* s : {&obs.out, &obs.err})
+    if (!s->sink.empty() && s->sink != "stdout" && !has_reader(*s))
+      out.push_back("no reader lane for " + std::string(s == &obs.out ? "stdout" : "stderr") +
+                    ": its sink, " + s->sink + ", has no reader");
+  for (const auto* s : {&obs.out, &obs.err})
+    if (s->sink == "file")
+      out.push_back(std::string(s == &obs.out ? "stdout" : "stderr") +
+                    "'s file is read once, at the end: one chunk");
+  return out;
+}
+
+}  // namespace flushcheck

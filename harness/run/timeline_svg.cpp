@@ -1,0 +1,297 @@
+#include "timeline_svg.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "number_format.hpp"
+#include "signals.hpp"
+#include "svg_axis.hpp"
+#include "timeline_lanes.hpp"
+
+namespace flushcheck {
+namespace {
+
+using svg::attr;
+
+constexpr double width = 1000, x0 = 210, x1 = 980, lane_h = 44, gap = 8, bin_px = 2;
+
+// ---- the time axis --------------------------------------------------------
+
+/// The run's last moment, in ms: its end, or a later mark.
+double end_ms(const observation& obs, const std::vector<timeline_lane>& lanes) {
+  std::int64_t end = obs.duration_us;
+  for (const auto& l : lanes)
+    for (const auto& m : l.marks) end = std::max({end, m.t_us, m.end_us});
+  if (obs.kill) end = std::max(end, obs.kill->t_us);
+  return std::max(0.001, static_cast<double>(end) / 1000);
+}
+
+/// A log axis when the marks crowd the start of a long run: half of them in
+/// its first 2%, over more than 3 decades. Linear otherwise.
+bool wants_log(const std::vector<timeline_lane>& lanes, double end) {
+  std::vector<double> t;
+  for (const auto& l : lanes)
+    for (const auto& m : l.marks)
+      if (m.t_us > 0) t.push_back(static_cast<double>(m.t_us) / 1000);
+  if (t.size() < 8) return false;
+  std::nth_element(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(t.size() / 2), t.end());
+  const double median = t[t.size() / 2], first = *std::min_element(t.begin(), t.end());
+  return median < end * 0.02 && end / first > 1000;
+}
+
+svg::axis time_axis(const observation& obs, const std::vector<timeline_lane>& lanes) {
+  const double end = end_ms(obs, lanes);
+  if (!wants_log(lanes, end)) return svg::make_axis({0, end}, false, x0, x1);
+  double first = end;
+  for (const auto& l : lanes)
+    for (const auto& m : l.marks)
+      if (m.t_us > 0) first = std::min(first, static_cast<double>(m.t_us) / 1000);
+  return svg::make_axis({std::log10(first), std::log10(end)}, true, x0, x1);
+}
+
+/// The pixel of a time (us); on a log axis, what is before its start at its start.
+double px(const svg::axis& a, std::int64_t t_us) {
+  const double ms = static_cast<double>(t_us) / 1000;
+  if (a.log && (ms <= 0 || std::log10(ms) < a.lo)) return a.from;
+  return std::clamp(a.pixel(ms), a.from, a.to);
+}
+
+// ---- lanes ----------------------------------------------------------------
+
+const char* lane_colour(const timeline_lane& l) {
+  return l.kind == "write" ? svg::colour(0) : svg::colour(2);
+}
+
+void lane_frame(svg::drawing& d, const timeline_lane& l, double y) {
+  d.rect(x0, y, x1 - x0, lane_h, " fill=\"#f4f4f4\"");
+  d.label(x0 - 8, y + 18, "end", l.name, " font-weight=\"bold\"");
+  std::string what = l.what;
+  if (l.not_logged > 0) what += ", " + std::to_string(l.not_logged) + " not logged";
+  d.label(x0 - 8, y + 34, "end", what, " fill=\"#555\" font-size=\"11\"");
+}
+
+/// A mark's height: 4 px, up to the lane's, by log2 of its bytes against the lane's largest.
+double height_of(double bytes, double most) {
+  if (most <= 0) return 4;
+  return 4 + (lane_h - 8) * std::log2(1 + std::max(0.0, bytes)) / std::log2(1 + most);
+}
+
+double most_bytes(const timeline_lane& l) {
+  std::int64_t most = 0;
+  for (const auto& m : l.marks) most = std::max(most, m.bytes);
+  return static_cast<double>(most);
+}
+
+void stopped_mark(svg::drawing& d, const svg::axis& a, const timeline_mark& m, double y) {
+  const double x = px(a, m.t_us);
+  d.rect(x - 3, y + 2, 6, lane_h - 4,
+         std::string(" class=\"mark write stopped\" fill=\"none\" stroke-width=\"2\"") +
+             attr("stroke", svg::colour(1)) + " stroke-dasharray=\"3 2\"" +
+             attr("data-t-us", std::to_string(m.t_us)) +
+             attr("data-bytes", std::to_string(m.bytes)),
+         m.title);
+  const bool room = x < x1 - 110;
+  d.label(room ? x + 6 : x - 6, y + 12, room ? "start" : "end", "stopped at entry",
+          attr("fill", svg::colour(1)) + " font-size=\"11\"");
+}
+
+void one_mark(svg::drawing& d, const svg::axis& a, const timeline_lane& l, const timeline_mark& m,
+              double y, double most) {
+  const double x = px(a, m.t_us);
+  const double w = m.end_us >= 0 ? std::max(1.5, px(a, m.end_us) - x) : 1.5;
+  const double h = height_of(static_cast<double>(m.bytes), most);
+  d.rect(x, y + lane_h - 2 - h, w, h,
+         " class=\"mark " + l.kind + "\"" + attr("fill", lane_colour(l)) +
+             attr("data-t-us", std::to_string(m.t_us)) +
+             attr("data-bytes", std::to_string(m.bytes)),
+         m.title);
+}
+
+/// A dense lane's marks per bin of bin_px pixels: calls, bytes, first and last time.
+struct bin {
+  std::int64_t calls = 0, bytes = 0, first_us = INT64_MAX, last_us = 0;
+};
+
+std::vector<bin> binned(const svg::axis& a, const timeline_lane& l) {
+  std::vector<bin> bins(static_cast<std::size_t>((x1 - x0) / bin_px) + 1);
+  for (const auto& m : l.marks) {
+    if (m.stopped) continue;
+    bin& b = bins[static_cast<std::size_t>((px(a, m.t_us) - x0) / bin_px)];
+    ++b.calls, b.bytes += m.bytes;
+    b.first_us = std::min(b.first_us, m.t_us), b.last_us = std::max(b.last_us, m.t_us);
+  }
+  return bins;
+}
+
+void bins(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
+  const std::vector<bin> all = binned(a, l);
+  std::int64_t most = 0;
+  for (const auto& b : all) most = std::max(most, b.calls);
+  const char* what = l.kind == "write" ? " calls, " : " reads, ";
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const bin& b = all[i];
+    if (b.calls == 0) continue;
+    const double h = height_of(static_cast<double>(b.calls), static_cast<double>(most));
+    d.rect(x0 + bin_px * static_cast<double>(i), y + lane_h - 2 - h, bin_px, h,
+           " class=\"bin " + l.kind + "\"" + attr("fill", lane_colour(l)) +
+               attr("data-calls", std::to_string(b.calls)) +
+               attr("data-bytes", std::to_string(b.bytes)),
+           std::to_string(b.calls) + what + std::to_string(b.bytes) + " bytes, from " +
+               millis(b.first_us) + " to " + millis(b.last_us));
+  }
+}
+
+void lane(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
+  d.open_group(" class=\"lane\"" + attr("data-lane", l.name));
+  lane_frame(d, l, y);
+  const double most = most_bytes(l);
+  if (l.marks.size() > timeline_max_marks) bins(d, a, l, y);
+  for (const auto& m : l.marks)
+    if (m.stopped)
+      stopped_mark(d, a, m, y);
+    else if (l.marks.size() <= timeline_max_marks)
+      one_mark(d, a, l, m, y, most);
+  d.close_group();
+}
+
+// ---- markers, the cut, the exit -------------------------------------------
+
+void markers(svg::drawing& d, const observation& obs, const svg::axis& a, double top,
+             double bottom) {
+  for (std::size_t i = 0; i < obs.markers.size(); ++i) {
+    const marker_event& m = obs.markers[i];
+    const double x = px(a, m.t_us);
+    const std::string name = "marker " + std::to_string(i + 1) + " '" + m.label + "'";
+    d.line(x, top - 14, x, bottom,
+           " class=\"marker\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"" +
+               attr("stroke", svg::colour(3)) + attr("data-t-us", std::to_string(m.t_us)),
+           name + " at " + millis(m.t_us) + ": visible stdout " + std::to_string(m.stdout_visible) +
+               ", stderr " + std::to_string(m.stderr_visible));
+    d.label(x + 3, top - 16 - 11 * static_cast<double>(i % 2), "start", name,
+            attr("fill", svg::colour(3)) + " font-size=\"11\"");
+  }
+}
+
+void ending(svg::drawing& d, const observation& obs, const svg::axis& a, double top,
+            double bottom) {
+  const bool cut = obs.kill && obs.kill->delivered;
+  const std::int64_t t = cut ? obs.kill->t_us : obs.duration_us;
+  const std::string what = cut ? "SIG" + signal_name(obs.kill->signal) + " at " + obs.kill->when +
+                                     ", delivered at " + millis(t)
+                               : obs.status.describe() + ", ended at " + millis(t);
+  const double x = px(a, t);
+  d.line(x, top - 4, x, bottom,
+         std::string(cut ? " class=\"cut\"" : " class=\"exit\"") + " stroke-width=\"2.5\"" +
+             attr("stroke", cut ? svg::colour(1) : svg::colour(6)) +
+             attr("data-t-us", std::to_string(t)),
+         what);
+  d.label(x - 4, bottom + 34, "end", what,
+          attr("fill", cut ? svg::colour(1) : svg::colour(6)) + " font-weight=\"bold\"");
+}
+
+// ---- the end state --------------------------------------------------------
+
+std::string amount(std::uint64_t bytes, std::optional<std::uint64_t> lines) {
+  std::string s = std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+  if (lines) s += ", " + std::to_string(*lines) + (*lines == 1 ? " line" : " lines");
+  return s;
+}
+
+/// Whole lines in S's data, when it kept all of it.
+std::optional<std::uint64_t> lines_of(const stream_observation& s) {
+  if (s.dropped > 0 || s.data.size() != s.bytes) return std::nullopt;
+  return static_cast<std::uint64_t>(std::count(s.data.begin(), s.data.end(), '\n'));
+}
+
+void end_bar(svg::drawing& d, const stream_observation& s, const std::string& stream,
+             const std::optional<produced_output>& produced, bool primary, double y) {
+  const std::uint64_t lost = produced && produced->bytes > s.bytes ? produced->bytes - s.bytes : 0;
+  const double total = static_cast<double>(std::max<std::uint64_t>(1, s.bytes + lost));
+  const double reached_w = (x1 - x0) * static_cast<double>(s.bytes) / total;
+  const std::string reached = amount(s.bytes, lines_of(s)) + " reached the reader";
+  d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
+  d.rect(x0, y, reached_w, 18, " class=\"reached\"" + attr("fill", svg::colour(2)), reached);
+  std::string text = reached;
+  if (produced && lost > 0) {
+    const auto lines = lines_of(s);
+    const std::uint64_t lost_lines =
+        lines && produced->lines > *lines ? produced->lines - *lines : 0;
+    const std::string l = amount(lost, lost_lines) + " lost (by " + produced->source + ")";
+    d.rect(x0 + reached_w, y, (x1 - x0) - reached_w, 18,
+           " class=\"lost\"" + attr("fill", svg::colour(1)) + " fill-opacity=\"0.75\"", l);
+    text += "; " + l;
+  } else if (!produced && primary) {
+    text += "; what was lost is not known here (explore and doctor compare with an uncut run)";
+  } else if (produced) {
+    text += "; nothing lost (by " + produced->source + ")";
+  }
+  d.label(x0, y + 32, "start", text, " font-size=\"11\"");
+}
+
+double end_state(svg::drawing& d, const observation& obs, const timeline_options& o, double y) {
+  d.label(x0, y, "start", "At the end", " font-weight=\"bold\"");
+  y += 8;
+  for (const bool err : {false, true}) {
+    const stream_observation& s = err ? obs.err : obs.out;
+    if (s.sink.empty() || s.sink == "stdout") continue;
+    end_bar(d, s,
+            err                        ? "stderr"
+            : obs.err.sink == "stdout" ? "stdout+stderr"
+                                       : "stdout",
+            o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);
+    y += 44;
+  }
+  return y;
+}
+
+// ---- the whole ----------------------------------------------------------------
+
+void legend(svg::drawing& d, double y) {
+  d.open_group(" class=\"legend\"");
+  struct key {
+    const char* name;
+    std::string attrs;
+  };
+  const key keys[] = {
+      {"write call (height: bytes, width: time blocked)", attr("fill", svg::colour(0))},
+      {"read by the reader", attr("fill", svg::colour(2))},
+      {"marker", attr("fill", svg::colour(3))},
+      {"cut, or a write stopped at entry", attr("fill", svg::colour(1))},
+      {"exit", attr("fill", svg::colour(6))}};
+  double x = x0;
+  for (const auto& k : keys) {
+    d.rect(x, y - 9, 10, 10, k.attrs);
+    d.label(x + 14, y, "start", k.name, " font-size=\"11\"");
+    x += 24 + 6 * std::string(k.name).size();
+  }
+  d.close_group();
+}
+
+}  // namespace
+
+std::string timeline_svg(const observation& obs, const timeline_options& o) {
+  const std::vector<timeline_lane> lanes = timeline_lanes(obs);
+  const std::vector<std::string> missing = missing_lanes(obs);
+  const double top = 64 + 16 * static_cast<double>(missing.size());
+  const double bottom = top + static_cast<double>(lanes.size()) * (lane_h + gap);
+  const double height = bottom + 110 + 44 * 2 + 30;
+  const svg::axis a = time_axis(obs, lanes);
+  svg::drawing d(width, height, o.title);
+  const std::string title = o.title.size() <= 120 ? o.title : o.title.substr(0, 117) + "...";
+  d.label(x0, 22, "start", title, " font-size=\"14\" font-weight=\"bold\"");
+  for (std::size_t i = 0; i < missing.size(); ++i)
+    d.label(x0, 40 + 16 * static_cast<double>(i), "start", missing[i],
+            " class=\"missing\" fill=\"#555\" font-size=\"11\"");
+  svg::x_ticks(d, a, top - 4, bottom);
+  d.label((x0 + x1) / 2, bottom + 52, "middle",
+          std::string("ms since the program started") + (a.log ? " (log scale)" : ""));
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    lane(d, a, lanes[i], top + static_cast<double>(i) * (lane_h + gap));
+  markers(d, obs, a, top, bottom);
+  ending(d, obs, a, top, bottom);
+  const double after = end_state(d, obs, o, bottom + 84);
+  legend(d, after + 8);
+  return d.finish();
+}
+
+}  // namespace flushcheck
