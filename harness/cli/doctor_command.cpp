@@ -57,11 +57,11 @@ int doctor_command::execute() {
     std::cerr << "flushcheck: doctor: " << e.what() << "\n";
     return exit_no_output;
   }
-  const auto pictures = html.empty() ? std::vector<doctor_picture>{} : doctor_pictures(r);
+  const auto pictures = html_out.requested() ? doctor_pictures(r) : std::vector<doctor_picture>{};
   remember_child(0);
   if (!json_out.on_stdout()) std::cout << doctor_text(r);
   json_out.commit(dump_json(doctor_json(r), 2));
-  html_out.commit(doctor_html(r, pictures));
+  if (html_out.requested()) html_out.commit(doctor_html(r, pictures));
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

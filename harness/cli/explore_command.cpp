@@ -148,7 +148,8 @@ int explore_command::execute() {
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << explore_table(result);
   json_out.commit(dump_json(to_json(result)));
-  html_out.commit(explore_html(result, "flushcheck explore: " + command_line(e.base.argv, 120)));
+  if (html_out.requested())
+    html_out.commit(explore_html(result, "flushcheck explore: " + command_line(e.base.argv, 120)));
   return exit_ok;
 }
 

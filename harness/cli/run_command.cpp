@@ -7,6 +7,7 @@
 #include "report.hpp"
 #include "report_file.hpp"
 #include "run.hpp"
+#include "script_output.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {
@@ -138,8 +139,10 @@ int run_command::execute() {
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << summary(obs);
   json_out.commit(dump_json(to_json(obs)));
-  html_out.commit(report_html(obs, {"flushcheck run: " + command_line(o.argv, 120), {}, false},
-                              repro_command(o)));
+  if (html_out.requested())  // a run without --html draws nothing
+    html_out.commit(report_html(
+        obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, false), false},
+        repro_command(o)));
   return exit_ok;
 }
 

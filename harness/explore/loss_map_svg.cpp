@@ -183,7 +183,8 @@ std::string loss_map_svg(const std::vector<explored_sink>& result, const std::st
   const double height = top + cell_h * static_cast<double>(rows.size()) + 60;
   const std::size_t most = most_lost(rows);
   svg::drawing d(width, height, title);
-  d.label(10, 20, "start", title.size() <= 110 ? title : title.substr(0, 107) + "...",
+  const auto room = static_cast<std::size_t>((width - 20) / 7.5);
+  d.label(10, 20, "start", title.size() <= room ? title : title.substr(0, room - 3) + "...",
           " font-size=\"14\" font-weight=\"bold\"");
   column_labels(d, columns, w);
   for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -510,6 +510,7 @@ class simulation {
   // -- result ----------------------------------------------------------------
 
   void finish(prediction& p) {
+    p.given = meant_;
     p.meant = full_meant();
     p.calls = calls_;
     p.reports = reports_;

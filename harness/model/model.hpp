@@ -71,6 +71,7 @@ struct byte_bounds {
 /// Destination 0 is stdout's sink, 1 stderr's (unused when merged).
 struct prediction {
   std::array<std::string, channel_count> meant;  ///< all a channel was given, whole script
+  std::array<std::string, channel_count> given;  ///< all it was given by the cut, buffered or not
   /// At the cut, per channel: the bytes it wrote, then those that may
   /// still follow (a widened channel's). A failed write leaves a hole: the
   /// stream is not always a prefix of `meant`.

@@ -1,8 +1,10 @@
 #include "timeline_lanes.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "number_format.hpp"
+#include "spawn.hpp"
 
 namespace flushcheck {
 namespace {
@@ -22,6 +24,18 @@ std::string write_title(const trace_event& e, std::int64_t number, const std::st
 
 timeline_mark write_mark(const trace_event& e, std::int64_t number, const std::string& dest) {
   return {e.t_us, e.returned_us, e.bytes, e.stopped, write_title(e, number, dest)};
+}
+
+/// The marker protocol's socket (fd 3, docs/markers.md): what the harness
+/// gave the program, not one of its outputs.
+bool is_marker_socket(const destination_counters& d) {
+  return d.role.empty() && d.what.starts_with("socket:") &&
+         std::find(d.fds.begin(), d.fds.end(), control_fd_number) != d.fds.end();
+}
+
+std::string lane_name(const destination_counters& d) {
+  if (!d.role.empty()) return d.role;
+  return is_marker_socket(d) ? "markers (fd 3)" : "other";
 }
 
 /// The destinations a write-family call went to (or the stopped one was going to).
@@ -46,7 +60,7 @@ std::vector<timeline_lane> write_lanes(const trace_summary& t) {
     if (!written_to(t, i)) continue;
     const auto& d = t.destinations[i];
     lane_of[i] = lanes.size();
-    lanes.push_back({"write(2) → " + (d.role.empty() ? "other" : d.role), "write", d.what, {}, 0});
+    lanes.push_back({"write(2) → " + lane_name(d), "write", d.what, {}, 0});
     lanes.back().not_logged = d.write_calls;
   }
   auto lane = [&](const trace_event& e) -> timeline_lane* {

@@ -13,7 +13,7 @@ namespace {
 
 using svg::attr;
 
-constexpr double width = 1000, x0 = 210, x1 = 980, lane_h = 44, gap = 8, bin_px = 2;
+constexpr double width = 1000, x0 = 210, x1 = 960, lane_h = 44, gap = 8, bin_px = 2;
 
 // ---- the time axis --------------------------------------------------------
 

@@ -137,6 +137,9 @@ TEST(pages, run_draws_every_write_and_every_read_once) {
                            "class=\"legend\"", "class=\"cut\"", "class=\"marker\""})
     EXPECT_EQ(occurrences(dom, lane), 1u) << lane;
   EXPECT_EQ(occurrences(dom, "class=\"reached\""), 2u) << "a bar per stream";
+  // The script gave stdout 6 + 4 + 5 bytes by the cut; the third write, "xxxx\n", never ran.
+  EXPECT_NE(dom.find("5 bytes, 1 line lost (by the script, as the model runs it)"),
+            std::string::npos);
   EXPECT_NE(dom.find("id=\"repro\""), std::string::npos);
 }
 
