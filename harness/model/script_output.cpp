@@ -36,7 +36,9 @@ model_setup setup_of(const run_options& o, lang language) {
 
 std::optional<produced_output> script_produced(const run_options& o, bool on_stderr) {
   const auto language = o.argv.size() == 2 ? script_language(o.argv[0]) : std::nullopt;
-  if (!language || o.input == stdin_kind::pty) return std::nullopt;
+  // A time cut lands wherever the program is then: the script cannot say where.
+  if (!language || o.input == stdin_kind::pty || o.kill.when == kill_plan::when_kind::time)
+    return std::nullopt;
   try {
     const prediction p = predict(setup_of(o, *language), script::parse(o.argv[1]), o.kill);
     const auto [c, cxx] = on_stderr ? std::pair{channel::c_err, channel::cxx_err}

@@ -20,6 +20,8 @@ std::string fixed(double v, int decimals) {
 
 std::string millis(std::int64_t us) { return significant(static_cast<double>(us) / 1000.0, 6); }
 
+std::string format_ms(std::int64_t us) { return millis(us) + " ms"; }
+
 namespace {
 
 /// V (>= 0.9995) with 3 significant digits: "850", "12.3", "1.52"; "%.3g" from 1e6.

@@ -17,6 +17,8 @@ std::string fixed(double v, int decimals);
 
 /// US microseconds as milliseconds with 6 significant digits: "12.345", "1234.57".
 std::string millis(std::int64_t us);
+/// US as milliseconds with their unit: "12.345 ms".
+std::string format_ms(std::int64_t us);
 
 /// Seconds for people, 3 significant digits in s, ms, us or ns: "1.52 s", "12.3 ms", "850 us";
 /// "-" for 0, a negative or a non-finite number.

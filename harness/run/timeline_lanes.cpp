@@ -15,10 +15,10 @@ std::string destination_name(const destination_counters& d) {
 
 std::string write_title(const trace_event& e, std::int64_t number, const std::string& dest) {
   std::string s = std::string(to_string(e.call)) + " #" + std::to_string(number) + " to " + dest +
-                  ": " + std::to_string(e.bytes) + " bytes, entered at " + millis(e.t_us);
+                  ": " + std::to_string(e.bytes) + " bytes, entered at " + format_ms(e.t_us);
   if (e.stopped) return s + "; stopped at its entry by the cut: it never ran";
   if (e.returned_us >= 0)
-    s += "; returned " + std::to_string(e.result) + " after " + millis(e.returned_us - e.t_us);
+    s += "; returned " + std::to_string(e.result) + " after " + format_ms(e.returned_us - e.t_us);
   return s;
 }
 
@@ -86,7 +86,7 @@ timeline_lane reader_lane(const stream_observation& s, const std::string& stream
     lane.marks.push_back({s.chunks[i].t_us, -1, static_cast<std::int64_t>(s.chunks[i].bytes), false,
                           "read #" + std::to_string(i + 1) + " of " + stream + ": " +
                               std::to_string(s.chunks[i].bytes) + " bytes at " +
-                              millis(s.chunks[i].t_us) + "; " + std::to_string(total) +
+                              format_ms(s.chunks[i].t_us) + "; " + std::to_string(total) +
                               " bytes in all by then"});
   }
   const auto reads = static_cast<std::int64_t>(s.reads);
@@ -102,9 +102,30 @@ bool has_reader(const stream_observation& s) {
 
 }  // namespace
 
+/// A lane for each stream's sink the program never wrote to: it is what a
+/// cut shows (all still in a buffer), so it is drawn, empty.
+void add_unwritten(std::vector<timeline_lane>& lanes, const observation& obs) {
+  const bool merged = obs.err.sink == "stdout";
+  std::size_t at = 0;
+  for (const bool err : {false, true}) {
+    const std::string role = err ? "stderr" : merged ? "stdout+stderr" : "stdout";
+    if (err && merged) continue;
+    const bool drawn = std::any_of(lanes.begin(), lanes.end(), [&](const timeline_lane& l) {
+      return l.name == "write(2) → " + role;
+    });
+    if (!drawn)
+      lanes.insert(lanes.begin() + static_cast<std::ptrdiff_t>(at),
+                   {"write(2) → " + role, "write", "no call", {}, 0});
+    ++at;
+  }
+}
+
 std::vector<timeline_lane> timeline_lanes(const observation& obs) {
   std::vector<timeline_lane> lanes;
-  if (obs.trace) lanes = write_lanes(*obs.trace);
+  if (obs.trace) {
+    lanes = write_lanes(*obs.trace);
+    add_unwritten(lanes, obs);
+  }
   if (has_reader(obs.out))
     lanes.push_back(reader_lane(obs.out, obs.err.sink == "stdout" ? "stdout+stderr" : "stdout"));
   if (has_reader(obs.err)) lanes.push_back(reader_lane(obs.err, "stderr"));

@@ -137,7 +137,7 @@ void bins(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y)
                attr("data-calls", std::to_string(b.calls)) +
                attr("data-bytes", std::to_string(b.bytes)),
            std::to_string(b.calls) + what + std::to_string(b.bytes) + " bytes, from " +
-               millis(b.first_us) + " to " + millis(b.last_us));
+               format_ms(b.first_us) + " to " + format_ms(b.last_us));
   }
 }
 
@@ -165,8 +165,8 @@ void markers(svg::drawing& d, const observation& obs, const svg::axis& a, double
     d.line(x, top - 14, x, bottom,
            " class=\"marker\" stroke-width=\"1.5\" stroke-dasharray=\"5 3\"" +
                attr("stroke", svg::colour(3)) + attr("data-t-us", std::to_string(m.t_us)),
-           name + " at " + millis(m.t_us) + ": visible stdout " + std::to_string(m.stdout_visible) +
-               ", stderr " + std::to_string(m.stderr_visible));
+           name + " at " + format_ms(m.t_us) + ": visible stdout " +
+               std::to_string(m.stdout_visible) + ", stderr " + std::to_string(m.stderr_visible));
     d.label(x + 3, top - 16 - 11 * static_cast<double>(i % 2), "start", name,
             attr("fill", svg::colour(3)) + " font-size=\"11\"");
   }
@@ -177,8 +177,8 @@ void ending(svg::drawing& d, const observation& obs, const svg::axis& a, double 
   const bool cut = obs.kill && obs.kill->delivered;
   const std::int64_t t = cut ? obs.kill->t_us : obs.duration_us;
   const std::string what = cut ? "SIG" + signal_name(obs.kill->signal) + " at " + obs.kill->when +
-                                     ", delivered at " + millis(t)
-                               : obs.status.describe() + ", ended at " + millis(t);
+                                     ", delivered at " + format_ms(t)
+                               : obs.status.describe() + ", ended at " + format_ms(t);
   const double x = px(a, t);
   d.line(x, top - 4, x, bottom,
          std::string(cut ? " class=\"cut\"" : " class=\"exit\"") + " stroke-width=\"2.5\"" +

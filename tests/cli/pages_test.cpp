@@ -154,6 +154,18 @@ TEST(pages, run_without_a_trace_says_which_lanes_are_missing) {
   EXPECT_NE(dom.find("the run was not traced (run --trace draws each call)"), std::string::npos);
 }
 
+// Where a time cut lands is a matter of time: the script cannot say what was
+// produced by then, so the page claims no loss.
+TEST(pages, run_cut_by_time_claims_no_loss_it_cannot_know) {
+  auto args = script("line 3; sleep 3000; line 3; exit 0");
+  args.insert(args.begin(), {"--stdout=pipe", "--kill=KILL@time:200"});
+  const page_run r = with_page("run", args);
+  ASSERT_EQ(r.cli.code, 0) << r.cli.err;
+  LOAD_DOM(dom, r.page);
+  EXPECT_EQ(occurrences(dom, "class=\"lost\""), 0u);
+  EXPECT_NE(dom.find("what was lost is not known here"), std::string::npos);
+}
+
 // 100,000 one-byte writes: the lane is binned, every call in one bin, and the
 // page stays small.
 TEST(pages, a_dense_lane_is_binned_with_every_call_in_a_bin) {
