@@ -202,7 +202,8 @@ std::optional<bench_report> bench_command::saved_report(const bench_options& o) 
 int bench_command::execute() {
   bench_options o = options();
   auto before = saved_report(o);
-  report_file json("--json", json_file), html("--html", html_file);
+  report_file json("--json", json_file);
+  report_file html = report_file::page("--html", html_file);
   report_file md("--markdown", markdown_file);
   one_on_stdout(json, md, "--json and --markdown");
   // A report on stdout takes the text's place; the text's comparison goes to stderr.

@@ -41,7 +41,7 @@ doctor_command::doctor_command(CLI::App& parent) {
 
 int doctor_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  report_file html_out("--html", html);
+  report_file html_out = report_file::page("--html", html);
   doctor_options o;
   o.argv = command;
   o.env = clean_environment();
@@ -57,11 +57,11 @@ int doctor_command::execute() {
     std::cerr << "flushcheck: doctor: " << e.what() << "\n";
     return exit_no_output;
   }
-  const auto pictures = html_out.requested() ? doctor_pictures(r) : std::vector<doctor_picture>{};
+  const auto pictures = html_out ? doctor_pictures(r) : std::vector<doctor_picture>{};
   remember_child(0);
   if (!json_out.on_stdout()) std::cout << doctor_text(r);
   json_out.commit(dump_json(doctor_json(r), 2));
-  if (html_out.requested()) html_out.commit(doctor_html(r, pictures));
+  if (html_out) html_out.commit(doctor_html(r, pictures));
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

@@ -117,7 +117,7 @@ std::vector<std::string> parse_fault_whats(const std::string& whats) {
 
 int explore_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  report_file html_out("--html", html);
+  report_file html_out = report_file::page("--html", html);
   explore_options e;
   e.sinks = parse_sinks(stdout_kinds);
   if (!html.empty() && std::find(e.sinks.begin(), e.sinks.end(), sink_kind::pty) == e.sinks.end())
@@ -148,7 +148,7 @@ int explore_command::execute() {
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << explore_table(result);
   json_out.commit(dump_json(to_json(result)));
-  if (html_out.requested())
+  if (html_out)
     html_out.commit(explore_html(result, "flushcheck explore: " + command_line(e.base.argv, 120)));
   return exit_ok;
 }

@@ -30,6 +30,11 @@ report_file::report_file(std::string flag, std::string target)
   listed_ = detail::listed_path(target_ + ".tmp");
 }
 
+report_file report_file::page(std::string flag, std::string target) {
+  if (target == "-") throw usage_error(flag + " -: a page goes to a FILE, not to stdout");
+  return report_file(std::move(flag), std::move(target));
+}
+
 report_file::~report_file() {
   if (!target_.empty() && !on_stdout() && !done_) ::unlink((target_ + ".tmp").c_str());
 }

@@ -34,9 +34,11 @@ class report_file {
   report_file(const report_file&) = delete;
   report_file& operator=(const report_file&) = delete;
 
-  explicit operator bool() const { return !target_.empty(); }
+  /// A page (--html FILE): a file, never stdout (a usage error).
+  static report_file page(std::string flag, std::string target);
+
   /// A report was asked for: the verb makes it (a picture costs time).
-  bool requested() const { return !target_.empty(); }
+  explicit operator bool() const { return !target_.empty(); }
   /// The report is what the verb prints: it prints no text report then.
   bool on_stdout() const { return target_ == "-"; }
   /// TEXT to stdout or into the file; nothing when the report was not asked for.

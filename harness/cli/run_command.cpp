@@ -113,7 +113,7 @@ run_command::run_command(CLI::App& parent) {
 
 int run_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  report_file html_out("--html", html);
+  report_file html_out = report_file::page("--html", html);
   run_options o;
   auto out = parse_sink_kind(stdout_kind);
   if (!out)
@@ -139,10 +139,12 @@ int run_command::execute() {
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << summary(obs);
   json_out.commit(dump_json(to_json(obs)));
-  if (html_out.requested())  // a run without --html draws nothing
+  if (html_out) {                                        // a run without --html draws nothing
+    const bool err = o.kill.on_stderr && o.stderr_sink;  // the cut's stream
     html_out.commit(report_html(
-        obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, false), false},
+        obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, err), err},
         repro_command(o)));
+  }
   return exit_ok;
 }
 

@@ -56,11 +56,9 @@ std::vector<write_end> write_ends(const doctor_sink& s) {
   if (!obs.trace) return out;
   const std::size_t size = s.output().data.size();
   std::size_t at = 0;
-  for (const auto& e : obs.trace->events) {
-    if (e.stopped || !obs.trace->on_stream(e, s.on_stderr) || !is_write_family(e.call)) continue;
-    const std::int64_t n = e.returned_us >= 0 ? e.result : e.bytes;
-    at = std::min(at + static_cast<std::size_t>(std::max<std::int64_t>(n, 0)), size);
-    out.push_back({e.t_us, at, e.returned_us >= 0 && n >= 0 && n < e.bytes});
+  for (const trace_event* e : obs.trace->stream_writes(s.on_stderr)) {
+    at = std::min(at + static_cast<std::size_t>(e->bytes_written()), size);
+    out.push_back({e->t_us, at, e->returned_us >= 0 && e->result >= 0 && e->result < e->bytes});
   }
   return out;
 }

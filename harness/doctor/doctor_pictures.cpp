@@ -44,12 +44,11 @@ long write_that_ends(const run_options& r, bool err, std::size_t had) {
   if (!obs.trace) return 0;
   long n = 0;
   std::int64_t bytes = 0;
-  for (const auto& e : obs.trace->events)
-    if (is_write_family(e.call) && obs.trace->on_stream(e, err) && !e.stopped) {
-      ++n;
-      bytes += e.result > 0 ? e.result : e.bytes;
-      if (bytes >= static_cast<std::int64_t>(had)) return n;
-    }
+  for (const trace_event* e : obs.trace->stream_writes(err)) {
+    ++n;
+    bytes += e->bytes_written();  // as the diagnosis counts them (doctor_diagnosis.cpp)
+    if (bytes >= static_cast<std::int64_t>(had)) return n;
+  }
   return n;
 }
 

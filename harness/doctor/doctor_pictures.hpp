@@ -20,7 +20,8 @@ struct doctor_picture {
 /// helped the same cut of the program as the fix changes it: on the same
 /// sink (a terminal's: on a pty) with the same signal, where it had made the
 /// same output (a write:N cut moves to the write that ends it), or at the
-/// same time, or at its own end. Runs the program 1 + 2 x fixes times.
+/// same time, or at its own end. Runs the program once, then once per fix
+/// (twice for a write:N cut: an uncut run finds the write).
 std::vector<doctor_picture> doctor_pictures(const doctor_report& r);
 
 }  // namespace flushcheck

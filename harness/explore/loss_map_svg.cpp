@@ -3,9 +3,11 @@
 // program reached them, a row per sink and signal (or fault), the pty's
 // first: the baseline. A cell's shade is the lines its run lost.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 
+#include "escape.hpp"
 #include "explore.hpp"
 #include "number_format.hpp"
 #include "signals.hpp"
@@ -45,29 +47,30 @@ std::vector<map_row> rows_of(const std::vector<explored_sink>& result) {
   std::vector<map_row> rows;
   for (const explored_sink* s : sinks)
     for (const auto& c : s->cuts) {
-      const std::string name = row_of(*s, c);
-      auto it =
-          std::find_if(rows.begin(), rows.end(), [&](const map_row& r) { return r.name == name; });
+      // The row of this sink and signal (or fault) that has no run at this
+      // cut point yet: a signal or a sink given twice gets a row each time.
+      const std::string name = row_of(*s, c), column = column_of(c);
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const map_row& r) {
+        return r.sink == s && r.name == name && !r.cells.contains(column);
+      });
       if (it == rows.end()) it = rows.insert(rows.end(), {name, s, {}});
-      it->cells[column_of(c)] = &c;
+      it->cells[column] = &c;
     }
   return rows;
 }
 
 /// When the program reached cut point COLUMN in S's uncut run (us; -1: not known).
 double reached_at(const explored_sink& s, const std::string& column) {
-  const auto colon = column.rfind(':');
-  const long n = std::stol(column.substr(colon + 1));
+  std::size_t n = 0;
+  const std::string_view number = std::string_view(column).substr(column.rfind(':') + 1);
+  if (std::from_chars(number.data(), number.data() + number.size(), n).ec != std::errc()) return -1;
   const observation& ref = s.reference;
   if (column.starts_with("marker:"))
-    return n <= static_cast<long>(ref.markers.size()) ? static_cast<double>(ref.markers[n - 1].t_us)
-                                                      : -1;
+    return n >= 1 && n <= ref.markers.size() ? static_cast<double>(ref.markers[n - 1].t_us) : -1;
   if (!ref.trace) return -1;
-  long k = 0;
-  for (const auto& e : ref.trace->events)
-    if (is_write_family(e.call) && ref.trace->on_stream(e, s.on_stderr) && ++k == n)
-      return static_cast<double>(e.t_us) + (column.starts_with("after-") ? 0.5 : 0);
-  return -1;
+  const auto writes = ref.trace->stream_writes(s.on_stderr);
+  if (n < 1 || n > writes.size()) return -1;
+  return static_cast<double>(writes[n - 1]->t_us) + (column.starts_with("after-") ? 0.5 : 0);
 }
 
 /// R's columns in the order its uncut run reached them (unknown last).
@@ -184,8 +187,7 @@ std::string loss_map_svg(const std::vector<explored_sink>& result, const std::st
   const std::size_t most = most_lost(rows);
   svg::drawing d(width, height, title);
   const auto room = static_cast<std::size_t>((width - 20) / 7.5);
-  d.label(10, 20, "start", title.size() <= room ? title : title.substr(0, room - 3) + "...",
-          " font-size=\"14\" font-weight=\"bold\"");
+  d.label(10, 20, "start", cut_text(title, room), " font-size=\"14\" font-weight=\"bold\"");
   column_labels(d, columns, w);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double y = top + cell_h * static_cast<double>(i);

@@ -33,8 +33,6 @@ const char* to_string(channel c) noexcept {
 
 int fd_of(channel c) noexcept { return c == channel::c_out || c == channel::cxx_out ? 1 : 2; }
 
-bool sink_shows_data(sink_kind s) noexcept { return s != sink_kind::null && s != sink_kind::full; }
-
 std::size_t sink_blksize(sink_kind s) {
   // A fresh sink per call: the answer is the kernel's, and it is cached by
   // the model, not here.

@@ -99,10 +99,6 @@ struct prediction {
 /// after output, a profile it has no port for).
 prediction predict(const model_setup& setup, const script& s, const kill_plan& cut);
 
-/// The model's view of the destinations: does the reader see the bytes
-/// (not /dev/null, not /dev/full)?
-bool sink_shows_data(sink_kind s) noexcept;
-
 /// st_blksize of a fresh sink of kind S (glibc sizes its buffers from it).
 std::size_t sink_blksize(sink_kind s);
 

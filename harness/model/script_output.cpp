@@ -41,10 +41,10 @@ std::optional<produced_output> script_produced(const run_options& o, bool on_std
     return std::nullopt;
   try {
     const prediction p = predict(setup_of(o, *language), script::parse(o.argv[1]), o.kill);
-    const auto [c, cxx] = on_stderr ? std::pair{channel::c_err, channel::cxx_err}
-                                    : std::pair{channel::c_out, channel::cxx_out};
-    const std::string given =
-        p.given[static_cast<std::size_t>(c)] + p.given[static_cast<std::size_t>(cxx)];
+    std::string given;  // bytes and lines are counted: the channels' order does not matter
+    for (channel c : {channel::c_out, channel::c_err, channel::cxx_out, channel::cxx_err})
+      if (!o.stderr_sink || (fd_of(c) == 2) == on_stderr)  // 2>&1: the reader has all four
+        given += p.given[static_cast<std::size_t>(c)];
     return produced_output{given.size(),
                            static_cast<std::uint64_t>(std::count(given.begin(), given.end(), '\n')),
                            "the script, as the model runs it"};

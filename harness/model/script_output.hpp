@@ -12,9 +12,9 @@ namespace flushcheck {
 
 /// For a run of stdio_script or iostream_script with one script argument:
 /// the bytes and lines its stdout (or stderr) channels were given by O's
-/// cut (written or still in a buffer). nullopt for any other program, a
-/// time cut (where it lands is a matter of time), or a script the model
-/// cannot parse or does not cover.
+/// cut (with 2>&1, all of them: the reader gets both streams) (written or still in a buffer).
+/// nullopt for any other program, a time cut (where it lands is a matter of time), or a script the
+/// model cannot parse or does not cover.
 std::optional<produced_output> script_produced(const run_options& o, bool on_stderr);
 
 }  // namespace flushcheck

@@ -90,4 +90,11 @@ std::string markup_escape(const std::string& s) {
   return out;
 }
 
+std::string cut_text(const std::string& s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t end = max < 3 ? 0 : max - 3;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // a continuation
+  return s.substr(0, end) + "...";
+}
+
 }  // namespace flushcheck

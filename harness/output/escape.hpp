@@ -9,6 +9,10 @@ namespace flushcheck {
 /// Bytes for people: \n, \r and \xHH escapes, cut after MAX bytes with a count.
 std::string printable(const std::string& data, std::size_t max);
 
+/// S cut to at most MAX bytes (MAX >= 3) at a UTF-8 character's start, with
+/// "..." in place of what was cut: a title that must fit.
+std::string cut_text(const std::string& s, std::size_t max);
+
 /// S quoted for a POSIX shell, on one line ($'...' when it has a newline).
 std::string shell_quote(const std::string& s);
 

@@ -12,8 +12,8 @@ std::string num(double v) { return fixed(std::isfinite(v) ? v : 0.0, 1); }
 std::string text(const std::string& s) {
   std::string clean = s;
   for (char& c : clean)
-    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
-  return markup_escape(clean);
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') c = ' ';
+  return markup_escape(clean);  // a tooltip keeps its line breaks
 }
 
 const char* colour(std::size_t i) {

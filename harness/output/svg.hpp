@@ -12,8 +12,8 @@ namespace flushcheck::svg {
 /// A coordinate or size as SVG takes it: "%.1f"; 0 for what is not a number.
 std::string num(double v);
 
-/// S as SVG text or attribute: control bytes (XML cannot carry them) as
-/// spaces, markup escaped (markup_escape).
+/// S as SVG text or attribute: control bytes but tab, newline and carriage
+/// return (XML cannot carry them) as spaces, markup escaped (markup_escape).
 std::string text(const std::string& s);
 
 /// Colour I of the Okabe-Ito palette (Okabe and Ito, "Color Universal

@@ -2,6 +2,7 @@
 /// Axes of the SVG layer (svg.hpp): a linear or log scale from values to
 /// pixels, round ticks (log axes by decades, linear ones at 5 to 8 round
 /// values), and the ticks and grid drawn.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>

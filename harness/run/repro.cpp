@@ -100,7 +100,7 @@ std::string repro_command(const run_options& o) {
 std::string command_line(const std::vector<std::string>& argv, std::size_t max) {
   std::string line;
   for (const auto& a : argv) line += (line.empty() ? "" : " ") + shell_word(a);
-  return line.size() <= max ? line : line.substr(0, max) + "...";
+  return cut_text(line, max);
 }
 
 }  // namespace flushcheck

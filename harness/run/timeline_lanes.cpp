@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "number_format.hpp"
+#include "sink_kind.hpp"
 #include "spawn.hpp"
 
 namespace flushcheck {
@@ -96,28 +97,33 @@ timeline_lane reader_lane(const stream_observation& s, const std::string& stream
   return lane;
 }
 
-bool has_reader(const stream_observation& s) {
-  return s.sink == "pipe" || s.sink == "pty" || s.sink == "pty-cooked" || s.sink == "file";
+/// Is LANE the write lane of the sink of stdout (or stderr), alone or
+/// shared (2>&1, or both on one /dev/null)?
+bool writes_of(const timeline_lane& lane, bool err) {
+  return lane.name == std::string("write(2) → ") + (err ? "stderr" : "stdout") ||
+         lane.name == "write(2) → stdout+stderr";
 }
-
-}  // namespace
 
 /// A lane for each stream's sink the program never wrote to: it is what a
 /// cut shows (all still in a buffer), so it is drawn, empty.
 void add_unwritten(std::vector<timeline_lane>& lanes, const observation& obs) {
-  const bool merged = obs.err.sink == "stdout";
   std::size_t at = 0;
   for (const bool err : {false, true}) {
-    const std::string role = err ? "stderr" : merged ? "stdout+stderr" : "stdout";
-    if (err && merged) continue;
-    const bool drawn = std::any_of(lanes.begin(), lanes.end(), [&](const timeline_lane& l) {
-      return l.name == "write(2) → " + role;
-    });
-    if (!drawn)
-      lanes.insert(lanes.begin() + static_cast<std::ptrdiff_t>(at),
-                   {"write(2) → " + role, "write", "no call", {}, 0});
+    if (err && obs.err.sink == "stdout") continue;  // 2>&1: one sink
+    if (std::none_of(lanes.begin(), lanes.end(),
+                     [&](const timeline_lane& l) { return writes_of(l, err); }))
+      lanes.insert(
+          lanes.begin() + static_cast<std::ptrdiff_t>(at),
+          {std::string("write(2) → ") + (err ? "stderr" : "stdout"), "write", "no call", {}, 0});
     ++at;
   }
+}
+
+}  // namespace
+
+bool has_reader(const stream_observation& s) {
+  const auto kind = parse_sink_kind(s.sink);
+  return kind && sink_shows_data(*kind);
 }
 
 std::vector<timeline_lane> timeline_lanes(const observation& obs) {

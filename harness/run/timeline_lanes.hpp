@@ -32,6 +32,10 @@ struct timeline_lane {
 /// The lanes of OBS: writes per destination (with a trace), then the readers.
 std::vector<timeline_lane> timeline_lanes(const observation& obs);
 
+/// The stream's sink has a reader: a pty, a pipe or a file (not /dev/null or
+/// /dev/full, nor stdout's when it is 2>&1).
+bool has_reader(const stream_observation& s);
+
 /// Each lane OBS cannot have, with why ("no write calls: run without --trace").
 std::vector<std::string> missing_lanes(const observation& obs);
 

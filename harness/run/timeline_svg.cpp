@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "escape.hpp"
 #include "number_format.hpp"
 #include "signals.hpp"
 #include "svg_axis.hpp"
@@ -234,11 +235,16 @@ double end_state(svg::drawing& d, const observation& obs, const timeline_options
   for (const bool err : {false, true}) {
     const stream_observation& s = err ? obs.err : obs.out;
     if (s.sink.empty() || s.sink == "stdout") continue;
-    end_bar(d, s,
-            err                        ? "stderr"
-            : obs.err.sink == "stdout" ? "stdout+stderr"
-                                       : "stdout",
-            o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);
+    const std::string stream = err                        ? "stderr"
+                               : obs.err.sink == "stdout" ? "stdout+stderr"
+                                                          : "stdout";
+    if (!has_reader(s)) {  // /dev/null, /dev/full: nothing reaches a reader, nothing to weigh
+      d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
+      d.label(x0, y + 13, "start", "on " + s.sink + ": no reader", " font-size=\"11\"");
+      y += 24;
+      continue;
+    }
+    end_bar(d, s, stream, o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);
     y += 44;
   }
   return y;
@@ -277,7 +283,7 @@ std::string timeline_svg(const observation& obs, const timeline_options& o) {
   const double height = bottom + 110 + 44 * 2 + 30;
   const svg::axis a = time_axis(obs, lanes);
   svg::drawing d(width, height, o.title);
-  const std::string title = o.title.size() <= 120 ? o.title : o.title.substr(0, 117) + "...";
+  const std::string title = cut_text(o.title, 120);
   d.label(x0, 22, "start", title, " font-size=\"14\" font-weight=\"bold\"");
   for (std::size_t i = 0; i < missing.size(); ++i)
     d.label(x0, 40 + 16 * static_cast<double>(i), "start", missing[i],

@@ -29,7 +29,7 @@ struct timeline_options {
 };
 
 /// Marks in a lane beyond this are binned: one bar per 2 pixels, its height
-/// the calls in it.
+/// log-scaled to the calls in it.
 inline constexpr std::size_t timeline_max_marks = 1500;
 
 std::string timeline_svg(const observation& obs, const timeline_options& o);

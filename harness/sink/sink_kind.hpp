@@ -14,6 +14,12 @@ constexpr bool is_tty(sink_kind kind) noexcept {
   return kind == sink_kind::pty || kind == sink_kind::pty_cooked;
 }
 
+/// Does a reader see the bytes (not /dev/null, not /dev/full)? The model and
+/// the run's picture ask it.
+constexpr bool sink_shows_data(sink_kind kind) noexcept {
+  return kind != sink_kind::null && kind != sink_kind::full;
+}
+
 /// The sinks the catalogue's rows run on: a terminal, a pipe, a file.
 inline const std::vector<sink_kind> all_sinks = {sink_kind::pty, sink_kind::pipe, sink_kind::file};
 /// Those of them where stdio buffers fully: a pipe and a file.

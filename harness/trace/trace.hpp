@@ -28,6 +28,13 @@ struct trace_event {
   /// A write:N cut stopped this call at its entry: it never ran, and is in
   /// no count (trace_summary::stopped).
   bool stopped = false;
+
+  /// The bytes a write put at its destination: what it returned (0 for a
+  /// failure) or, not timed, what it asked for.
+  std::int64_t bytes_written() const {
+    const std::int64_t n = returned_us >= 0 ? result : bytes;
+    return n > 0 ? n : 0;
+  }
 };
 
 /// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
@@ -78,6 +85,14 @@ struct trace_summary {
   /// on_stderr(E) or on_stdout(E): the sink of one stream (kill_plan::on_stderr).
   bool on_stream(const trace_event& e, bool stderr_stream) const {
     return stderr_stream ? on_stderr(e) : on_stdout(e);
+  }
+  /// The write-family calls to one stream's sink that ran (not the one a
+  /// write:N cut stopped), in order: write:N's N counts them.
+  std::vector<const trace_event*> stream_writes(bool stderr_stream) const {
+    std::vector<const trace_event*> out;
+    for (const auto& e : events)
+      if (!e.stopped && is_write_family(e.call) && on_stream(e, stderr_stream)) out.push_back(&e);
+    return out;
   }
   /// Write-family calls to one stream's sink (stdout+stderr counts for both).
   std::int64_t write_calls_to(bool stderr_stream) const {

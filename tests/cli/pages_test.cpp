@@ -166,6 +166,40 @@ TEST(pages, run_cut_by_time_claims_no_loss_it_cannot_know) {
   EXPECT_NE(dom.find("what was lost is not known here"), std::string::npos);
 }
 
+// Both streams on one /dev/null: one write lane for the one sink, no reader,
+// and no bar that would weigh bytes nobody could read.
+TEST(pages, run_on_null_draws_one_sink_and_no_reader) {
+  auto args = script("line 3; line 3 err; exit 0");
+  args.insert(args.begin(), {"--stdout=null", "--stderr=null", "--trace"});
+  const page_run r = with_page("run", args);
+  ASSERT_EQ(r.cli.code, 0) << r.cli.err;
+  LOAD_DOM(dom, r.page);
+  EXPECT_EQ(occurrences(dom, "class=\"lane\""), 1u);
+  EXPECT_EQ(occurrences(dom, "data-lane=\"write(2) → stdout+stderr\""), 1u);
+  EXPECT_EQ(occurrences(dom, "on null: no reader"), 2u);
+  EXPECT_EQ(occurrences(dom, "class=\"reached\""), 0u);
+}
+
+// 2>&1: the reader has both streams, so what was produced counts both.
+TEST(pages, run_merged_weighs_both_streams) {
+  auto args = script("line 3; line 4 err; marker m; exit 0");
+  args.insert(args.begin(), {"--stdout=pipe", "--stderr=stdout", "--kill=KILL@marker:1"});
+  const page_run r = with_page("run", args);
+  ASSERT_EQ(r.cli.code, 0) << r.cli.err;
+  LOAD_DOM(dom, r.page);
+  // stderr's "xxxx\n" arrived at once (unbuffered); stdout's "xxx\n" died in its buffer.
+  EXPECT_EQ(r.json["stdout"]["bytes"], 5);
+  EXPECT_NE(dom.find("4 bytes, 1 line lost (by the script"), std::string::npos);
+}
+
+TEST(pages, a_page_goes_to_a_file_not_stdout) {
+  for (const char* verb : {"run", "explore", "doctor"}) {
+    const cli_result r = cli({verb, "--html", "-", "--", FLUSHCHECK_TARGET_STDIO_SCRIPT, "exit 0"});
+    EXPECT_EQ(r.code, 2) << verb;
+    EXPECT_NE(r.err.find("--html -: a page goes to a FILE"), std::string::npos) << r.err;
+  }
+}
+
 // 100,000 one-byte writes: the lane is binned, every call in one bin, and the
 // page stays small.
 TEST(pages, a_dense_lane_is_binned_with_every_call_in_a_bin) {
@@ -197,7 +231,7 @@ TEST(pages, a_screenshot_has_the_size_asked_for) {
 // those of the JSON's run.
 TEST(pages, explore_maps_each_run_to_one_cell) {
   auto args = script("line 2; marker m; line 1; line 1; exit 0");
-  args.insert(args.begin(), {"--stdout=pipe", "--signal=KILL,TERM"});
+  args.insert(args.begin(), {"--stdout=pipe", "--signal=KILL,TERM,9"});  // KILL twice
   const page_run r = with_page("explore", args);
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   expect_self_contained(slurp(r.page));
