@@ -3,6 +3,7 @@
 #include "doctor_diagnosis.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "error.hpp"
 #include "explore.hpp"

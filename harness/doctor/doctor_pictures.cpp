@@ -1,6 +1,7 @@
 #include "doctor_pictures.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "repro.hpp"
 #include "run.hpp"

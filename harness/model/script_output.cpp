@@ -1,6 +1,7 @@
 #include "script_output.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 #include "error.hpp"

@@ -2,6 +2,7 @@
 #include "number_format.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace flushcheck {

@@ -4,6 +4,7 @@
 // compared with the JSON of the same run (--json=FILE beside --html FILE):
 // every write call and every read drawn once, as a mark or in a bin.
 #include <gtest/gtest.h>
+#include <cstdint>
 
 #include <algorithm>
 #include <fstream>
@@ -117,10 +118,16 @@ std::vector<std::string> script(const std::string& text) {
   return {"--", FLUSHCHECK_TARGET_STDIO_SCRIPT, text};
 }
 
+/// `flushcheck run FLAGS... --json=... --html ... -- stdio_script SCRIPT`.
+page_run run_page(const std::vector<std::string>& flags, const std::string& text) {
+  std::vector<std::string> args = flags;
+  for (auto& a : script(text)) args.push_back(a);
+  return with_page("run", args);
+}
+
 TEST(pages, run_draws_every_write_and_every_read_once) {
-  auto args = script("setvbuf line out; line 5; marker m; line 3; line 4; exit 0");
-  args.insert(args.begin(), {"--stdout=pipe", "--trace", "--timeline", "--kill=KILL@write:3"});
-  const page_run r = with_page("run", args);
+  const page_run r = run_page({"--stdout=pipe", "--trace", "--timeline", "--kill=KILL@write:3"},
+                              "setvbuf line out; line 5; marker m; line 3; line 4; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   expect_self_contained(slurp(r.page));
   LOAD_DOM(dom, r.page);
@@ -144,9 +151,7 @@ TEST(pages, run_draws_every_write_and_every_read_once) {
 }
 
 TEST(pages, run_without_a_trace_says_which_lanes_are_missing) {
-  auto args = script("line 3; line 3; exit 0");
-  args.insert(args.begin(), "--stdout=pty");
-  const page_run r = with_page("run", args);
+  const page_run r = run_page({"--stdout=pty"}, "line 3; line 3; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   LOAD_DOM(dom, r.page);
   EXPECT_TRUE(marks(dom, "mark write").empty());
@@ -157,9 +162,8 @@ TEST(pages, run_without_a_trace_says_which_lanes_are_missing) {
 // Where a time cut lands is a matter of time: the script cannot say what was
 // produced by then, so the page claims no loss.
 TEST(pages, run_cut_by_time_claims_no_loss_it_cannot_know) {
-  auto args = script("line 3; sleep 3000; line 3; exit 0");
-  args.insert(args.begin(), {"--stdout=pipe", "--kill=KILL@time:200"});
-  const page_run r = with_page("run", args);
+  const page_run r =
+      run_page({"--stdout=pipe", "--kill=KILL@time:200"}, "line 3; sleep 3000; line 3; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   LOAD_DOM(dom, r.page);
   EXPECT_EQ(occurrences(dom, "class=\"lost\""), 0u);
@@ -169,9 +173,8 @@ TEST(pages, run_cut_by_time_claims_no_loss_it_cannot_know) {
 // Both streams on one /dev/null: one write lane for the one sink, no reader,
 // and no bar that would weigh bytes nobody could read.
 TEST(pages, run_on_null_draws_one_sink_and_no_reader) {
-  auto args = script("line 3; line 3 err; exit 0");
-  args.insert(args.begin(), {"--stdout=null", "--stderr=null", "--trace"});
-  const page_run r = with_page("run", args);
+  const page_run r =
+      run_page({"--stdout=null", "--stderr=null", "--trace"}, "line 3; line 3 err; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   LOAD_DOM(dom, r.page);
   EXPECT_EQ(occurrences(dom, "class=\"lane\""), 1u);
@@ -182,9 +185,8 @@ TEST(pages, run_on_null_draws_one_sink_and_no_reader) {
 
 // 2>&1: the reader has both streams, so what was produced counts both.
 TEST(pages, run_merged_weighs_both_streams) {
-  auto args = script("line 3; line 4 err; marker m; exit 0");
-  args.insert(args.begin(), {"--stdout=pipe", "--stderr=stdout", "--kill=KILL@marker:1"});
-  const page_run r = with_page("run", args);
+  const page_run r = run_page({"--stdout=pipe", "--stderr=stdout", "--kill=KILL@marker:1"},
+                              "line 3; line 4 err; marker m; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   LOAD_DOM(dom, r.page);
   // stderr's "xxxx\n" arrived at once (unbuffered); stdout's "xxx\n" died in its buffer.
@@ -203,9 +205,8 @@ TEST(pages, a_page_goes_to_a_file_not_stdout) {
 // 100,000 one-byte writes: the lane is binned, every call in one bin, and the
 // page stays small.
 TEST(pages, a_dense_lane_is_binned_with_every_call_in_a_bin) {
-  auto args = script("setvbuf none out; putc 100000; exit 0");
-  args.insert(args.begin(), {"--stdout=pipe", "--trace", "--keep=none"});
-  const page_run r = with_page("run", args);
+  const page_run r = run_page({"--stdout=pipe", "--trace", "--keep=none"},
+                              "setvbuf none out; putc 100000; exit 0");
   ASSERT_EQ(r.cli.code, 0) << r.cli.err;
   EXPECT_LT(slurp(r.page).size(), 2u << 20) << "bytes of the page";
   LOAD_DOM(dom, r.page);
