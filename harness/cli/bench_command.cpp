@@ -19,6 +19,8 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "escape.hpp"
+#include "install_layout.hpp"
+#include "option_values.hpp"
 #include "report_file.hpp"
 #include "spawn.hpp"
 #include "usage.hpp"
@@ -30,7 +32,8 @@ bench_command::bench_command(CLI::App& parent) {
                               "Measure the seeds' workloads (stdio, iostream, pipe, pagecache, "
                               "tracer) and your own (--program): times, write counts, the "
                               "seeds' claims, plots");
-  app->add_option("suite", suites, "suites to run, in order (default: all)");
+  add_option_with_values(app, "suite", suites, "suites to run, in order (default: all)",
+                         word_values(bench_suite_names()));
   app->add_option("--toolchain", toolchain,
                   "toolchain set for stdio and iostream: default, all, or a set's name")
       ->default_str("default");
@@ -106,7 +109,7 @@ bool has_bench_programs(const target_set& set) {
 /// The sets NAME asks for ("all": each with bench programs; ci/distro's sets
 /// have none), and the default set.
 std::pair<std::vector<target_set>, target_set> toolchains(const std::string& name) {
-  auto sets = discover_target_sets(FLUSHCHECK_TARGETS_DIR);
+  auto sets = discover_target_sets(default_targets_dir());
   if (sets.empty() || !has_bench_programs(sets.front()))
     throw usage_error("the bench programs are not built (build the project first)");
   std::vector<target_set> chosen;

@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "json_document.hpp"
+#include "option_values.hpp"
 #include "perf_counter.hpp"
 #include "report.hpp"
 #include "report_file.hpp"
@@ -102,11 +103,13 @@ std::string count_json(const observation& obs) {
 count_command::count_command(CLI::App& parent) {
   app = parent.add_subcommand(
       "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
-  app->add_option("--backend", backend,
-                  "ptrace (exact, per destination) or perf (counts only: totals and fd 1; "
-                  "no stop per call, for millions of writes)")
+  add_option_with_values(app, "--backend", backend,
+                         "ptrace (exact, per destination) or perf (counts only: totals and fd 1; "
+                         "no stop per call, for millions of writes)",
+                         word_values({"ptrace", "perf"}))
       ->capture_default_str();
-  app->add_option("--stdout", stdout_kind, "sink for stdout: pty | pipe | file | null | ...")
+  add_option_with_values(app, "--stdout", stdout_kind,
+                         "sink for stdout: pty | pipe | file | null | ...", sink_values())
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms (1 .. 86400000)")
       ->capture_default_str()

@@ -6,6 +6,7 @@
 #include "doctor.hpp"
 #include "doctor_report.hpp"
 #include "error.hpp"
+#include "install_layout.hpp"
 #include "json_document.hpp"
 #include "report_file.hpp"
 #include "target_set.hpp"
@@ -48,7 +49,7 @@ int doctor_command::execute() {
   o.deadline = std::chrono::milliseconds(timeout_ms);
   o.max_cuts = max_cuts;
   o.on_spawn = remember_child;
-  o.helpers_dir = std::string(FLUSHCHECK_TARGETS_DIR) + "/runtimes";
+  o.helpers_dir = default_targets_dir() + "/runtimes";
   doctor_report r;
   try {
     r = doctor(o);

@@ -5,6 +5,7 @@
 #include "error.hpp"
 #include "explore.hpp"
 #include "json_document.hpp"
+#include "option_values.hpp"
 #include "report_file.hpp"
 #include "repro.hpp"
 #include "signals.hpp"
@@ -17,31 +18,40 @@ explore_command::explore_command(CLI::App& parent) {
       "explore",
       "Run PROG once traced, then cut it at every marker and every write boundary of its "
       "stdout with each signal, and report what survived and which lines were lost");
-  app->add_option("--stdout", stdout_kinds,
-                  "sinks to explore the stream on (see --stream), comma-separated: pty | "
-                  "pty-cooked | pipe | file | null")
+  add_option_with_values(app, "--stdout", stdout_kinds,
+                         "sinks to explore the stream on (see --stream), comma-separated: pty | "
+                         "pty-cooked | pipe | file | null",
+                         sink_values(true))
       ->capture_default_str();
-  app->add_option("--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)")
+  add_option_with_values(app, "--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)",
+                         stderr_values())
       ->capture_default_str();
-  app->add_option("--stdin", stdin_kind, "null | pipe | pty")->capture_default_str();
+  add_option_with_values(app, "--stdin", stdin_kind, "null | pipe | pty", stdin_values())
+      ->capture_default_str();
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
-  app->add_option("--signal", signals, "signals to cut with, comma-separated (KILL, TERM, ...)")
+  add_option_with_values(app, "--signal", signals,
+                         "signals to cut with, comma-separated (KILL, TERM, ...)",
+                         signal_values(true))
       ->capture_default_str();
-  app->add_option("--faults", faults,
-                  "faults to inject at each write to stdout, one run each, comma-separated: "
-                  "EAGAIN, ENOSPC, EINTR, ..., short:K (the WHAT of run --fault); alone, no "
-                  "signal cuts are made (add --signal for both)");
+  add_option_with_values(app, "--faults", faults,
+                         "faults to inject at each write to stdout, one run each, comma-separated: "
+                         "EAGAIN, ENOSPC, EINTR, ..., short:K (the WHAT of run --fault); alone, no "
+                         "signal cuts are made (add --signal for both)",
+                         fault_what_values());
   app->add_option("--max-cuts", max_cuts,
                   "per sink: more cuts than this are sampled evenly (and the report says so)")
       ->capture_default_str()
       ->check(in_range(2, 100000));
-  app->add_option("--stream", stream,
-                  "the stream cut at its writes and compared: stdout, or stderr (with "
-                  "--stdout the sinks it goes to; stdout then goes to a pipe)")
+  add_option_with_values(app, "--stream", stream,
+                         "the stream cut at its writes and compared: stdout, or stderr (with "
+                         "--stdout the sinks it goes to; stdout then goes to a pipe)",
+                         word_values({"stdout", "stderr"}))
       ->capture_default_str();
-  app->add_option("--keep", keep,
-                  "what each cut keeps of its output, of a torn line and of the lines it lost, "
-                  "as run --keep (counts are always whole; the uncut run keeps ends:8M)")
+  add_option_with_values(
+      app, "--keep", keep,
+      "what each cut keeps of its output, of a torn line and of the lines it lost, "
+      "as run --keep (counts are always whole; the uncut run keeps ends:8M)",
+      keep_values())
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
       ->capture_default_str()

@@ -9,17 +9,23 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "completion.hpp"
 #include "error.hpp"
+#include "install_layout.hpp"
 #include "interrupts.hpp"
+#include "man_page.hpp"
+#include "option_values.hpp"
 #include "report_file.hpp"
 #include "repro.hpp"
 #include "usage.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -35,15 +41,6 @@ void hold_closed_standard_fds() {
         ::close(held);
       }
     }
-}
-
-/// The path of this binary (for repro lines), or "" if /proc cannot say.
-std::string this_binary() {
-  std::string path(4096, '\0');
-  const ssize_t n = ::readlink("/proc/self/exe", path.data(), path.size());
-  return n > 0 && static_cast<std::size_t>(n) < path.size()
-             ? path.substr(0, static_cast<std::size_t>(n))
-             : "";
 }
 
 /// CODE, or exit 4 with a message when the report did not reach stdout
@@ -100,6 +97,49 @@ class arguments {
   std::vector<char*> pointers_;
 };
 
+/// --version, --manpage and --completion=SHELL: each prints and exits 0
+/// (CLI11's CallForVersion carries the text), whatever else is on the line.
+void add_self_description(CLI::App& app) {
+  app.set_version_flag(
+      "--version",
+      [] { return flushcheck::cli::version_text(flushcheck::cli::default_targets_dir()); },
+      "Print the version, the commit and the toolchain sets, and exit");
+  app.add_flag_callback(
+      "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
+      "Print the man page flushcheck(1) (man(7) markup) and exit");
+  flushcheck::cli::with_values(
+      app.add_option_function<std::string>(
+          "--completion",
+          [&app](const std::string& shell) {
+            if (shell != "bash") throw CLI::ValidationError("--completion", shell + ": only bash");
+            throw CLI::CallForVersion(flushcheck::cli::bash_completion(app), 0);
+          },
+          "Print the bash completion script (for SHELL=bash) and exit"),
+      flushcheck::cli::word_values({"bash"}));
+}
+
+/// Parses ARGV into APP: nullopt to go on to the verb, or the exit status
+/// when there is nothing to run (help, --version, a usage error).
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return 0;
+  } catch (const CLI::CallForVersion& e) {  // --version, --manpage, --completion
+    std::cout << e.what();
+    return with_report_written(0);
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "flushcheck: " << flushcheck::cli::parse_error_text(e, argc, argv)
+              << " (see flushcheck --help)\n";
+    return flushcheck::cli::exit_usage;
+  }
+  return std::nullopt;
+}
+
 /// The CLI: set-up, the flags, the verb.
 int run_cli(int argc, char** argv) {
   arguments args(argc, argv);  // old spellings in today's words
@@ -110,8 +150,9 @@ int run_cli(int argc, char** argv) {
   // their parent become ours: the run kills them at its end (child.hpp), and
   // so does the interrupt thread.
   flushcheck::cli::guard_interrupts();
-  ::signal(SIGPIPE, SIG_IGN);                    // the child's dispositions are reset at spawn
-  flushcheck::set_repro_program(this_binary());  // repro lines run this binary when pasted
+  ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
+  flushcheck::set_repro_program(
+      flushcheck::cli::this_binary());  // repro lines run this binary when pasted
 
   CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
   app.require_subcommand(1);
@@ -124,6 +165,7 @@ int run_cli(int argc, char** argv) {
   flushcheck::cli::gate_command gate_cmd(app);
   flushcheck::cli::bench_command bench_cmd(app);
   flushcheck::cli::doctor_command doctor_cmd(app);
+  add_self_description(app);
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
@@ -132,19 +174,7 @@ int run_cli(int argc, char** argv) {
     std::cerr << "flushcheck: " << *bad << "\n";
     return flushcheck::cli::exit_usage;
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    std::cout << app.help();
-    return 0;
-  } catch (const CLI::CallForAllHelp&) {
-    std::cout << app.help("", CLI::AppFormatMode::All);
-    return 0;
-  } catch (const CLI::ParseError& e) {
-    std::cerr << "flushcheck: " << flushcheck::cli::parse_error_text(e, argc, argv)
-              << " (see flushcheck --help)\n";
-    return flushcheck::cli::exit_usage;
-  }
+  if (auto done = parse(app, argc, argv)) return *done;
   try {
     return with_report_written(
         execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd, doctor_cmd));

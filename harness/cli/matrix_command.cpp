@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "conformance.hpp"
 #include "error.hpp"
+#include "install_layout.hpp"
 #include "json_document.hpp"
 #include "matrix.hpp"
 #include "matrix_baseline.hpp"
@@ -51,6 +52,9 @@ std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string
   }
   if (sets.empty())
     throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
+  if (cmd.all)  // a set not built here, or not in the package: say so, not a silent gap
+    for (const auto& [name, why] : skipped_target_sets(dir))
+      std::cerr << "note: toolchain set " << name << " not run: " << why << "\n";
   if (cmd.all || cmd.runtimes) sets.front().runtimes = discover_runtimes(dir);
   if (cmd.runtimes && !cmd.all) sets.front().stdio_script = sets.front().iostream_script = "";
   return sets;
@@ -191,8 +195,9 @@ matrix_command::matrix_command(CLI::App& parent) {
       ->expected(1, -1);
   app->add_option("--record", record,
                   "with --baseline: compare this saved record instead of running the matrix");
-  app->add_option("--targets", targets_dir, "directory with stdio_script and iostream_script")
-      ->default_str(FLUSHCHECK_TARGETS_DIR);
+  app->add_option("--targets", targets_dir,
+                  "directory with stdio_script and iostream_script (default: the targets "
+                  "beside flushcheck, BIN/../lib/flushcheck, or its build tree's)");
   app->footer(
       "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
       "in parentheses where a documented property is not asserted for this profile.\n"
@@ -205,7 +210,7 @@ int matrix_command::execute() {
     print_properties();
     return 0;
   }
-  const std::string dir = targets_dir.empty() ? FLUSHCHECK_TARGETS_DIR : targets_dir;
+  const std::string dir = targets_dir.empty() ? default_targets_dir() : targets_dir;
   report_file json_out("--json", json), md_out("--markdown", markdown);  // before any run
   one_on_stdout(json_out, md_out, "--json and --markdown");
   const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);

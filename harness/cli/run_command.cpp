@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "json_document.hpp"
+#include "option_values.hpp"
 #include "program_kind.hpp"
 #include "report.hpp"
 #include "report_file.hpp"
@@ -45,12 +46,13 @@ std::vector<std::string> environment_notes(const std::vector<std::string>& argv,
 }
 
 void add_fault_option(CLI::App* app, std::vector<std::string>& faults) {
-  app->add_option("--fault", faults,
-                  "WHAT@[DEST:]WHEN, repeatable: the selected write-family calls fail with "
-                  "errno WHAT (EAGAIN, EINTR, ENOSPC, EIO, EPIPE, EFBIG, EDQUOT, EBADF) or, "
-                  "for short:K, write only their first K bytes. DEST: stdout (default), "
-                  "stderr, file:PATH. WHEN: write:N, write:NxK, every, random=P,seed=S. "
-                  "E.g. EAGAIN@write:2, short:1@every (docs/faults.md)")
+  add_option_with_values(app, "--fault", faults,
+                         "WHAT@[DEST:]WHEN, repeatable: the selected write-family calls fail with "
+                         "errno WHAT (EAGAIN, EINTR, ENOSPC, EIO, EPIPE, EFBIG, EDQUOT, EBADF) or, "
+                         "for short:K, write only their first K bytes. DEST: stdout (default), "
+                         "stderr, file:PATH. WHEN: write:N, write:NxK, every, random=P,seed=S. "
+                         "E.g. EAGAIN@write:2, short:1@every (docs/faults.md)",
+                         fault_values())
       ->allow_extra_args(false);
 }
 
@@ -64,30 +66,39 @@ run_command::run_command(CLI::App& parent) {
   app = parent.add_subcommand("run",
                               "Run PROG with its stdout/stderr on a sink, cut it, and "
                               "report what survived");
-  app->add_option("--stdout", stdout_kind, "pty | pty-cooked | pipe | file | null | full")
+  add_option_with_values(app, "--stdout", stdout_kind,
+                         "pty | pty-cooked | pipe | file | null | full", sink_values())
       ->capture_default_str();
-  app->add_option("--stderr", stderr_kind, "a KIND as for --stdout, or 'stdout' (2>&1)")
+  add_option_with_values(app, "--stderr", stderr_kind, "a KIND as for --stdout, or 'stdout' (2>&1)",
+                         stderr_values())
       ->capture_default_str();
-  app->add_option("--stdin", stdin_kind, "null | pipe | pty")->capture_default_str();
+  add_option_with_values(app, "--stdin", stdin_kind, "null | pipe | pty", stdin_values())
+      ->capture_default_str();
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
-  app->add_option("--kill", kill,
-                  "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker), time:MS, "
-                  "write:N (stopped at entry of the N-th write-family call to the stdout sink, "
-                  "which never happens) or after-write:N; e.g. KILL@marker:2, TERM@write:3")
+  add_option_with_values(
+      app, "--kill", kill,
+      "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker), time:MS, "
+      "write:N (stopped at entry of the N-th write-family call to the stdout sink, "
+      "which never happens) or after-write:N; e.g. KILL@marker:2, TERM@write:3",
+      kill_values())
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")
       ->capture_default_str()
       ->check(in_range(1, 86400000));
-  app->add_option("--keep", keep,
-                  "what to keep of each stream's bytes (all are counted and hashed): all, none, "
-                  "head:BYTES, tail:BYTES, ends:BYTES (the first and the last BYTES); K, M, G")
+  add_option_with_values(
+      app, "--keep", keep,
+      "what to keep of each stream's bytes (all are counted and hashed): all, none, "
+      "head:BYTES, tail:BYTES, ends:BYTES (the first and the last BYTES); K, M, G",
+      keep_values())
       ->capture_default_str();
-  app->add_option("--reader", reader,
-                  "how the stdout sink is read: prompt, paused (nothing until the program has "
-                  "ended), paused-until=marker:N, chunk=N (N bytes a read at most), "
-                  "close-after=N (then its end is closed: the writer meets EPIPE), rate=BYTES "
-                  "(a second, while the program runs; K, M, G), paused-then-close=MS (reads "
-                  "nothing and closes its end MS ms into the run, unless the program ended first)")
+  add_option_with_values(
+      app, "--reader", reader,
+      "how the stdout sink is read: prompt, paused (nothing until the program has "
+      "ended), paused-until=marker:N, chunk=N (N bytes a read at most), "
+      "close-after=N (then its end is closed: the writer meets EPIPE), rate=BYTES "
+      "(a second, while the program runs; K, M, G), paused-then-close=MS (reads "
+      "nothing and closes its end MS ms into the run, unless the program ended first)",
+      reader_values())
       ->capture_default_str();
   app->add_option("--pipe-size", pipe_size,
                   "pipe sinks' capacity in bytes (F_SETPIPE_SZ; K, M, G), up to 1G");

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <vector>
 
+#include "commands.hpp"
+
 namespace flushcheck::cli {
 
 namespace {
@@ -54,6 +56,28 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv) {
     text += std::string(": the program and its arguments follow --, as in flushcheck ") +
             (argc > 1 ? argv[1] : "run") + " -- python3 -c CODE";
   return text;
+}
+
+const std::vector<std::pair<int, std::string>>& exit_statuses() {
+  static const std::vector<std::pair<int, std::string>> all{
+      {exit_ok,
+       "It ran: run and count whatever the program did; gate every case passed; "
+       "matrix every asserted cell passed; doctor nothing lost."},
+      {exit_failed,
+       "A finding: a gate case failed, a matrix cell FAILs or changed against "
+       "--baseline, a bench row moved against --compare, doctor lost or held "
+       "output."},
+      {exit_usage,
+       "Usage error: a flag, a value, a gate file or a saved report that cannot "
+       "be used; one line on stderr says what and why."},
+      {exit_spawn, "The program could not be started (not found, not executable)."},
+      {exit_harness,
+       "Harness failure: something flushcheck needs failed (a tracer, a pty, "
+       "the report's file)."},
+      {exit_no_output, "doctor: the program wrote nothing to stdout or stderr."},
+      {exit_no_verdict, "doctor: its output differs between runs, so no run is a reference."},
+  };
+  return all;
 }
 
 CLI::Validator in_range(long lo, long hi) {

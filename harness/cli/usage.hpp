@@ -3,6 +3,7 @@
 // program's arguments given without the "--" before them, a number out of range.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -26,5 +27,9 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv);
 /// so in flushcheck's words ("0 is not a number from 1 to 86400000"), not in
 /// CLI::Range's, whose wording changes with CLI11's version.
 CLI::Validator in_range(long lo, long hi);
+
+/// Each exit status (commands.hpp) and what it means across the verbs:
+/// the man page's EXIT STATUS.
+const std::vector<std::pair<int, std::string>>& exit_statuses();
 
 }  // namespace flushcheck::cli

@@ -52,6 +52,12 @@ std::string signal_name(int sig) {
   return std::to_string(sig);  // 32, 33: glibc keeps them for itself
 }
 
+std::vector<std::string_view> signal_names() {
+  std::vector<std::string_view> names;
+  for (const auto& s : k_signals) names.push_back(s.name);
+  return names;
+}
+
 std::optional<int> parse_signal(std::string_view text) {
   std::string upper;
   for (char c : text) upper += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace flushcheck {
 
@@ -12,5 +13,8 @@ std::string signal_name(int sig);
 
 /// Accepts "KILL", "SIGKILL", "kill", "9", "RTMIN+3", "SIGRTMAX-1".
 std::optional<int> parse_signal(std::string_view text);
+
+/// The names of the table's signals ("HUP", "INT", ...; not the real-time ones).
+std::vector<std::string_view> signal_names();
 
 }  // namespace flushcheck

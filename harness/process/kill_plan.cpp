@@ -18,6 +18,12 @@ long parse_count(std::string_view text, std::string_view whole, long max) {
 
 }  // namespace
 
+const std::vector<std::string_view>& kill_plan::when_forms() {
+  static const std::vector<std::string_view> all{
+      "marker:", "time:", "write:", "after-write:", "stderr:write:", "stderr:after-write:"};
+  return all;
+}
+
 kill_plan kill_plan::parse(std::string_view text) {
   if (text == "never") return {};
   auto at = text.find('@');

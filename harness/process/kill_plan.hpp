@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace flushcheck {
 
@@ -26,6 +27,8 @@ struct kill_plan {
   /// happens), "KILL@after-write:4" (right after it returns),
   /// "KILL@stderr:write:4" (stderr's sink). Throws usage_error.
   static kill_plan parse(std::string_view text);
+  /// The WHENs parse takes after SIG@, a number to follow each.
+  static const std::vector<std::string_view>& when_forms();
   static kill_plan at_marker(long n, int sig = SIGKILL) { return {when_kind::marker, n, sig}; }
   static kill_plan at_time(long ms, int sig = SIGKILL) { return {when_kind::time, ms, sig}; }
   static kill_plan at_write(long n, int sig = SIGKILL) { return {when_kind::write, n, sig}; }

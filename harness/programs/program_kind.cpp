@@ -207,17 +207,15 @@ bool program_kind::is_native() const {
 
 namespace {
 
-/// A variable that changes buffering, and what it changes.
-struct variable {
-  std::string name;
-  std::string what;
-  std::optional<lang> only;  ///< read only by this runtime: left out for a program of another kind
-};
+/// Another runtime, or a native program that is no shell, starts no L.
+bool may_run(const program_kind* kind, lang l) {
+  return kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == l));
+}
 
-/// The runtimes' own (the language table's switches set by a variable),
-/// then those of C stdio, the loader and the C++ loggers.
-std::vector<variable> buffering_variables() {
-  std::vector<variable> out;
+}  // namespace
+
+std::vector<buffering_variable> buffering_variables() {
+  std::vector<buffering_variable> out;
   for (const auto& f : language_table())
     for (const auto& s : f.switches)
       if (s.note != nullptr) out.push_back({s.env.substr(0, s.env.find('=')), s.note, f.language});
@@ -237,16 +235,9 @@ std::vector<variable> buffering_variables() {
   return out;
 }
 
-/// Another runtime, or a native program that is no shell, starts no L.
-bool may_run(const program_kind* kind, lang l) {
-  return kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == l));
-}
-
-}  // namespace
-
 std::vector<std::string> buffering_notes(const std::vector<std::string>& env,
                                          const program_kind* kind) {
-  static const std::vector<variable> variables = buffering_variables();
+  static const std::vector<buffering_variable> variables = buffering_variables();
   std::vector<std::string> notes;
   for (const auto& kv : env) {
     const std::string name = kv.substr(0, kv.find('='));

@@ -58,6 +58,18 @@ struct program_kind {
 /// if argv[0] is not found or not executable.
 program_kind identify(const std::vector<std::string>& argv, const std::vector<std::string>& env);
 
+/// A variable that changes buffering, and what it changes.
+struct buffering_variable {
+  std::string name;
+  std::string what;
+  std::optional<lang> only;  ///< read only by this runtime: left out for a program of another kind
+};
+
+/// The runtimes' own (the language table's switches set by a variable),
+/// then those of C stdio, the loader and the C++ loggers: the one list
+/// buffering_notes and the man page's ENVIRONMENT read.
+std::vector<buffering_variable> buffering_variables();
+
 /// Variables in ENV that change buffering (PYTHONUNBUFFERED, _STDBUF_O,
 /// LD_PRELOAD, ...), one note each, worded as what they affect; those only
 /// another runtime reads are left out for a program of KIND (nullptr: not

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <utility>
 
 #include "run.hpp"
@@ -88,6 +89,18 @@ std::vector<target_set> discover_target_sets(const std::string& dir) {
   std::sort(names.begin(), names.end());
   for (const auto& n : names) add(n, dir + "/" + n);
   return sets;
+}
+
+std::vector<std::pair<std::string, std::string>> skipped_target_sets(const std::string& dir) {
+  std::vector<std::pair<std::string, std::string>> skipped;
+  std::ifstream in(dir + "/skipped-sets.txt");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos && tab > 0)
+      skipped.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+  }
+  return skipped;
 }
 
 }  // namespace flushcheck

@@ -3,6 +3,7 @@
 /// get the clean environment of clean_environment.hpp).
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clean_environment.hpp"
@@ -39,5 +40,11 @@ std::optional<target_set> probe_target_dir(std::string name, const std::string& 
 /// The set in DIR, named "default", then each directory under it with a
 /// stdio_script (musl, clang-libcxx, ...), by name: every toolchain set built.
 std::vector<target_set> discover_target_sets(const std::string& dir);
+
+/// The sets that are not in DIR and why, each {name, reason}: DIR's
+/// skipped-sets.txt, one "NAME<TAB>REASON" per line, written by the build
+/// (a compiler or library missing) or by the package (a set it does not
+/// carry, naming the Debian packages that bring it). Empty without the file.
+std::vector<std::pair<std::string, std::string>> skipped_target_sets(const std::string& dir);
 
 }  // namespace flushcheck

@@ -32,6 +32,11 @@ std::size_t parse_size(std::string_view n, std::string_view whole) {
 
 }  // namespace
 
+const std::vector<std::string_view>& keep_policy::forms() {
+  static const std::vector<std::string_view> all{"all", "none", "head:", "tail:", "ends:"};
+  return all;
+}
+
 keep_policy keep_policy::parse(std::string_view text) {
   auto colon = text.find(':');
   std::string_view name = text.substr(0, colon);

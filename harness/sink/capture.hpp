@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace flushcheck {
 
@@ -20,6 +21,8 @@ struct keep_policy {
   /// "all", "none", "head:N", "tail:N", "ends:N" (N in bytes, with an optional
   /// K, M or G suffix: powers of 1024). Throws usage_error.
   static keep_policy parse(std::string_view text);
+  /// The forms parse takes, a number to follow those ending in ':'.
+  static const std::vector<std::string_view>& forms();
   /// parse's inverse, N in bytes: "ends:8388608".
   std::string text() const;
 };

@@ -18,6 +18,13 @@ std::uint64_t parse_n(std::string_view n, std::string_view whole, std::uint64_t 
 
 }  // namespace
 
+const std::vector<std::string_view>& reader_policy::forms() {
+  static const std::vector<std::string_view> all{
+      "prompt",       "paused", "paused-until=marker:", "chunk=",
+      "close-after=", "rate=",  "paused-then-close="};
+  return all;
+}
+
 reader_policy reader_policy::parse(std::string_view text) {
   if (text == "prompt") return {};
   if (text == "paused") return {kind::paused, 0};

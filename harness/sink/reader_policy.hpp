@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace flushcheck {
 
@@ -25,6 +26,8 @@ struct reader_policy {
   /// "rate=BYTES" (a second; K, M, G: powers of 1024), "paused-then-close=MS".
   /// Throws usage_error.
   static reader_policy parse(std::string_view text);
+  /// The forms parse takes, a value to follow those ending in '=' or ':'.
+  static const std::vector<std::string_view>& forms();
   /// parse's inverse.
   std::string text() const;
   /// Reads nothing until released: paused, paused-until, paused-then-close.

@@ -25,4 +25,10 @@ std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept {
   return std::nullopt;
 }
 
+std::vector<std::string_view> sink_kind_names() {
+  std::vector<std::string_view> names;
+  for (auto [k, name] : k_names) names.push_back(name);
+  return names;
+}
+
 }  // namespace flushcheck

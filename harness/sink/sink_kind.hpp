@@ -28,5 +28,7 @@ inline const std::vector<sink_kind> buffered_sinks = {sink_kind::pipe, sink_kind
 /// "pty", "pty-cooked", "pipe", "file", "null", "full".
 std::string_view to_string(sink_kind kind) noexcept;
 std::optional<sink_kind> parse_sink_kind(std::string_view text) noexcept;
+/// Every kind's name, in the table's order (completions, the man page).
+std::vector<std::string_view> sink_kind_names();
 
 }  // namespace flushcheck

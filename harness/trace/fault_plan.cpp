@@ -134,6 +134,12 @@ std::string errno_name(int error) {
   return "errno " + std::to_string(error);
 }
 
+const std::vector<std::string_view>& fault_plan::when_forms() {
+  static const std::vector<std::string_view> all{
+      "write:", "every", "random=", "stderr:write:", "stderr:every", "file:"};
+  return all;
+}
+
 fault_plan fault_plan::parse(std::string_view text) {
   auto at = text.find('@');
   if (at == std::string_view::npos) bad(text, "expected WHAT@WHEN, e.g. EAGAIN@write:3");

@@ -35,6 +35,9 @@ struct fault_plan {
   /// (the default), stderr or file:PATH (a glob). WHEN: write:N, write:NxK, every or
   /// random=P,seed=S. Throws usage_error (prefix "--fault=TEXT: ").
   static fault_plan parse(std::string_view text);
+  /// The [DEST:]WHENs parse takes after WHAT@ (a number or value to follow
+  /// those ending in ':' or '='); the WHATs are fault_errnos() and "short:".
+  static const std::vector<std::string_view>& when_forms();
   /// parse's inverse.
   std::string text() const;
   /// Whether the CALL-th write-family call to the destination (1-based) is faulted.

@@ -7,6 +7,14 @@ cmake=$1 build=$2 source=$3 work=$4 generator=$5
 rm -rf "$work"
 "$cmake" --install "$build" --prefix "$work/prefix" >/dev/null
 "$work/prefix/bin/flushcheck" explore --help >/dev/null
+# the installed binary finds the installed targets, relative to itself
+"$work/prefix/bin/flushcheck" --version >"$work/version.txt"
+grep -q "^toolchain sets in $work/prefix/bin/../lib/flushcheck:" "$work/version.txt"
+grep -q "^  default: glibc" "$work/version.txt"
+test -f "$work/prefix/lib/flushcheck/runtimes/script.py"
+test -f "$work/prefix/lib/flushcheck/skipped-sets.txt"
+test -f "$work/prefix/share/man/man1/flushcheck.1"
+test -f "$work/prefix/share/bash-completion/completions/flushcheck"
 # the public API is installed (docs/architecture.md), the stages' internals
 # are not, and no installed header needs nlohmann/json
 inc=$work/prefix/include/flushcheck

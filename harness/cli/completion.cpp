@@ -1,0 +1,141 @@
+// The script is data (the verbs, their options, the values) written as two
+// bash functions, and one function that completes with them. It reads the
+// line itself (COMP_LINE up to COMP_POINT), not COMP_WORDS, which bash splits
+// at '=', ':' and '@' (COMP_WORDBREAKS): a --kill=KILL@marker:1 is one word here.
+#include "completion.hpp"
+
+#include <sstream>
+
+#include "option_values.hpp"
+
+namespace flushcheck::cli {
+
+namespace {
+
+std::string words(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& w : list) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+/// "--stdout --stderr ..." of APP: each long name of each option.
+std::string option_names(const CLI::App* app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app->get_options())
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+  return words(names);
+}
+
+/// The case arm of _flushcheck_values for VERB's OPTION with values V.
+void write_values(std::ostream& out, const std::string& verb, const std::string& option,
+                  const option_values& v) {
+  out << "    '" << verb << " " << option << "') _fc_words='" << words(v.words) << "' _fc_after='"
+      << words(v.after_at) << "' _fc_comma=" << (v.comma_list ? 1 : 0) << " ;;\n";
+}
+
+void write_tables(std::ostream& out, const CLI::App& app) {
+  out << "_flushcheck_options() {  # VERB: its options\n  case $1 in\n";
+  for (const CLI::App* verb : app.get_subcommands({}))
+    out << "    " << verb->get_name() << ") echo '" << option_names(verb) << "' ;;\n";
+  out << "    *) echo '" << option_names(&app) << "' ;;\n  esac\n}\n\n"
+      << "_flushcheck_values() {  # VERB OPTION: _fc_words, _fc_after (after @), _fc_comma\n"
+      << "  case \"$1 $2\" in\n";
+  for (const CLI::App* verb : app.get_subcommands({}))
+    for (const CLI::Option* opt : verb->get_options())
+      if (const auto* v = values_of(opt))
+        write_values(out, verb->get_name(), opt->get_positional() ? "@positional" : opt->get_name(),
+                     *v);
+  for (const CLI::Option* opt : app.get_options())
+    if (const auto* v = values_of(opt)) write_values(out, "", opt->get_name(), *v);
+  out << "    *) return 1 ;;\n  esac\n}\n\n";
+}
+
+constexpr const char* k_engine =
+    R"bash(# _flushcheck_candidates PREFIX VALUE: each word of _fc_words (or, after '@', of
+# _fc_after; after ',' in a list, the next word) that starts VALUE, after PREFIX.
+_flushcheck_candidates() {
+  local prefix=$1 value=$2 head="" last=$2 w
+  local -a list=($_fc_words)
+  if [[ $_fc_comma == 1 && $value == *,* ]]; then
+    head=${value%,*},
+    last=${value##*,}
+  elif [[ -n $_fc_after && $value == *@* ]]; then
+    head=${value%%@*}@
+    last=${value#*@}
+    list=($_fc_after)
+  fi
+  for w in "${list[@]}"; do
+    [[ $w == "$last"* ]] && _fc_candidates+=("$prefix$head$w")
+  done
+}
+
+_flushcheck() {
+  local line=${COMP_LINE:0:COMP_POINT}
+  local cur=${line##*[[:space:]]}
+  local -a before
+  read -ra before <<<"${line:0:${#line}-${#cur}}"
+  local verb="" prev=${before[${#before[@]}-1]} i w
+  for ((i = 1; i < ${#before[@]}; i++)); do
+    w=${before[i]}
+    if [[ $w == -- ]]; then  # the program and its arguments
+      if ((i == ${#before[@]} - 1)); then
+        mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+      else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      fi
+      return 0
+    fi
+    [[ -z $verb && $w != -* && ${before[i-1]} != --completion ]] && verb=$w
+  done
+  local -a _fc_candidates=()
+  local _fc_words _fc_after _fc_comma
+  if [[ $cur == --*=* ]] && _flushcheck_values "$verb" "${cur%%=*}"; then
+    _flushcheck_candidates "${cur%%=*}=" "${cur#*=}"
+  elif [[ $cur != -* ]] && _flushcheck_values "$verb" "$prev"; then
+    _flushcheck_candidates "" "$cur"
+  elif [[ $cur == -* ]]; then
+    for w in $(_flushcheck_options "$verb"); do
+      [[ $w == "$cur"* ]] && _fc_candidates+=("$w")
+    done
+  elif [[ -z $verb ]]; then
+    for w in $_flushcheck_verbs; do
+      [[ $w == "$cur"* ]] && _fc_candidates+=("$w")
+    done
+  elif _flushcheck_values "$verb" "@positional"; then
+    _flushcheck_candidates "" "$cur"
+  elif [[ $verb == gate ]]; then
+    mapfile -t _fc_candidates < <(compgen -f -- "$cur")
+  fi
+  # bash replaces only what follows the last of COMP_WORDBREAKS in the word,
+  # and the break itself when it is '@' or '$' (readline's special prefixes)
+  local breaks=${COMP_WORDBREAKS-$' \t\n"\'@><=;|&(:'} cut=0 c
+  for ((i = 0; i < ${#cur}; i++)); do
+    c=${cur:i:1}
+    [[ $breaks == *"$c"* ]] && cut=$((i + 1)) && [[ $c == [@\$] ]] && cut=$i
+  done
+  COMPREPLY=()
+  for w in "${_fc_candidates[@]}"; do
+    COMPREPLY+=("${w:cut}")
+    [[ $w == *[=:@,] ]] && compopt -o nospace 2>/dev/null
+  done
+  return 0
+}
+complete -F _flushcheck flushcheck
+)bash";
+
+}  // namespace
+
+std::string bash_completion(const CLI::App& app) {
+  std::ostringstream out;
+  out << "# bash completion for flushcheck(1), written by `flushcheck --completion=bash` from\n"
+      << "# the CLI's own definitions: the verbs, their options, the values of each\n"
+      << "# enumerated option (harness/cli/completion.cpp).\n\n_flushcheck_verbs='";
+  std::vector<std::string> verbs;
+  for (const CLI::App* verb : app.get_subcommands({})) verbs.push_back(verb->get_name());
+  out << words(verbs) << "'\n\n";
+  write_tables(out, app);
+  out << k_engine;
+  return out.str();
+}
+
+}  // namespace flushcheck::cli

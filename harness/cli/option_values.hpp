@@ -1,0 +1,45 @@
+#pragma once
+// The values an option takes, said once where the option is declared and
+// read by the man page and the shell completions (man_page.hpp,
+// completion.hpp). The words come from the stages' own tables: the sink
+// kinds, the signals, the errnos --fault knows, the reader and keep forms.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace flushcheck::cli {
+
+struct option_values {
+  /// Whole values, or the start of one where a number follows ("time:").
+  std::vector<std::string> words;
+  /// For SIG@WHEN and WHAT@WHEN: the words after '@' (words then end in '@').
+  std::vector<std::string> after_at;
+  /// A comma-separated list of words (explore --stdout=pipe,file).
+  bool comma_list = false;
+};
+
+/// Records V as OPTION's values; returns OPTION (to chain as CLI11 does).
+CLI::Option* with_values(CLI::Option* option, option_values v);
+/// app->add_option(NAME, TARGET, HELP) with V as its values.
+template <typename T>
+CLI::Option* add_option_with_values(CLI::App* app, const std::string& name, T& target,
+                                    const std::string& help, option_values v) {
+  return with_values(app->add_option(name, target, help), std::move(v));
+}
+/// OPTION's values, or nullptr for an option that takes any value or none.
+const option_values* values_of(const CLI::Option* option);
+
+option_values sink_values(bool comma_list = false);         ///< pty, pty-cooked, pipe, ...
+option_values stderr_values();                              ///< the sinks and "stdout" (2>&1)
+option_values stdin_values();                               ///< null, pipe, pty
+option_values signal_values(bool comma_list = false);       ///< KILL, TERM, ... (explore --signal)
+option_values kill_values();                                ///< never, SIG@ then WHEN
+option_values fault_values();                               ///< ERRNO@ or short: then [DEST:]WHEN
+option_values fault_what_values();                          ///< explore --faults: the WHATs
+option_values reader_values();                              ///< prompt, paused, chunk=, ...
+option_values keep_values();                                ///< all, none, head:, tail:, ends:
+option_values word_values(std::vector<std::string> words);  ///< a fixed list
+
+}  // namespace flushcheck::cli

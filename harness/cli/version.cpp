@@ -1,0 +1,20 @@
+// The version comes from one place, CMakeLists.txt's project(VERSION), as
+// FLUSHCHECK_VERSION; the commit from build_commit.cpp (written at build time).
+#include "version.hpp"
+
+#include "build_commit.hpp"
+#include "target_set.hpp"
+
+namespace flushcheck::cli {
+
+std::string version_text(const std::string& dir) {
+  std::string text = std::string("flushcheck ") + FLUSHCHECK_VERSION + " (commit " +
+                     build_commit() + ")\ntoolchain sets in " + dir + ":\n";
+  for (const auto& set : discover_target_sets(dir))
+    text += "  " + set.name + ": " + set.profile.version + "\n";
+  for (const auto& [name, why] : skipped_target_sets(dir))
+    text += "  " + name + ": not here: " + why + "\n";
+  return text;
+}
+
+}  // namespace flushcheck::cli
