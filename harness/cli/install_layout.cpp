@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <filesystem>
+
 namespace flushcheck::cli {
 
 std::string this_binary() {
@@ -18,7 +20,10 @@ std::string default_targets_dir() {
   const std::string binary = this_binary();
   const auto slash = binary.rfind('/');
   if (slash != std::string::npos) {
-    const std::string installed = binary.substr(0, slash) + "/" + FLUSHCHECK_INSTALLED_TARGETS_DIR;
+    const std::string installed =  // "/usr/lib/flushcheck", not "/usr/bin/../lib/flushcheck"
+        std::filesystem::path(binary.substr(0, slash) + "/" + FLUSHCHECK_INSTALLED_TARGETS_DIR)
+            .lexically_normal()
+            .string();
     if (::access((installed + "/stdio_script").c_str(), X_OK) == 0) return installed;
   }
   return FLUSHCHECK_BUILD_TARGETS_DIR;
