@@ -9,7 +9,7 @@ rm -rf "$work"
 "$work/prefix/bin/flushcheck" explore --help >/dev/null
 # the installed binary finds the installed targets, relative to itself
 "$work/prefix/bin/flushcheck" --version >"$work/version.txt"
-grep -q "^toolchain sets in $work/prefix/bin/../lib/flushcheck:" "$work/version.txt"
+grep -q "^toolchain sets in $work/prefix/lib/flushcheck:" "$work/version.txt"
 grep -q "^  default: glibc" "$work/version.txt"
 test -f "$work/prefix/lib/flushcheck/runtimes/script.py"
 test -f "$work/prefix/lib/flushcheck/skipped-sets.txt"
