@@ -5,6 +5,8 @@
 #include "completion.hpp"
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "option_values.hpp"
 

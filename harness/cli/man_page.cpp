@@ -3,8 +3,10 @@
 #include "man_page.hpp"
 
 #include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
-#include "commands.hpp"
 #include "option_values.hpp"
 #include "program_kind.hpp"
 #include "report_file.hpp"

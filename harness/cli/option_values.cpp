@@ -1,6 +1,9 @@
 #include "option_values.hpp"
 
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "capture.hpp"
 #include "fault_plan.hpp"

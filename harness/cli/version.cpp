@@ -2,6 +2,8 @@
 // FLUSHCHECK_VERSION; the commit from build_commit.cpp (written at build time).
 #include "version.hpp"
 
+#include <string>
+
 #include "build_commit.hpp"
 #include "target_set.hpp"
 
