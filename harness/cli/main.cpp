@@ -151,8 +151,8 @@ int run_cli(int argc, char** argv) {
   // so does the interrupt thread.
   flushcheck::cli::guard_interrupts();
   ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
-  flushcheck::set_repro_program(
-      flushcheck::cli::this_binary());  // repro lines run this binary when pasted
+  // repro lines run this binary when pasted
+  flushcheck::set_repro_program(flushcheck::cli::this_binary());
 
   CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
   app.require_subcommand(1);
