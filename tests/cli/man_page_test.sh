@@ -1,7 +1,8 @@
 #!/bin/sh
 # flushcheck(1) as the build wrote it: what the binary prints now, rendered by
 # groff with every warning on (-ww) and by man -l without a word on stderr,
-# with every option of every verb in it.
+# with every option of every verb in it. The locale is set (C.UTF-8, which
+# every Debian has): man warns on stderr when the caller's is not installed.
 #   man_page_test.sh FLUSHCHECK PAGE
 set -eu
 flushcheck=$1 page=$2
@@ -12,12 +13,12 @@ if ! command -v groff >/dev/null; then
   exit 77
 fi
 "$flushcheck" --manpage | cmp - "$page" || { echo "the page is not what --manpage prints now" >&2; exit 1; }
-groff -man -Tutf8 -ww -z "$page" 2>"$work/groff.err"
+LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" 2>"$work/groff.err"
 if test -s "$work/groff.err"; then
   echo "groff -ww warned:" >&2; cat "$work/groff.err" >&2; exit 1
 fi
 if command -v man >/dev/null; then
-  MANWIDTH=80 man -l "$page" >"$work/page.txt" 2>"$work/man.err"
+  LC_ALL=C.UTF-8 MANWIDTH=80 MANPAGER=cat man -l "$page" >"$work/page.txt" 2>"$work/man.err"
   if test -s "$work/man.err"; then echo "man -l said:" >&2; cat "$work/man.err" >&2; exit 1; fi
   grep -q "EXIT STATUS" "$work/page.txt"
 else
