@@ -108,8 +108,8 @@ count_command::count_command(CLI::App& parent) {
                          "no stop per call, for millions of writes)",
                          word_values({"ptrace", "perf"}))
       ->capture_default_str();
-  add_option_with_values(app, "--stdout", stdout_kind,
-                         "sink for stdout: pty | pipe | file | null | ...", sink_values())
+  add_option_with_values(app, "--stdout", stdout_kind, "sink for stdout: " + listed(sink_values()),
+                         sink_values())
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms (1 .. 86400000)")
       ->capture_default_str()

@@ -18,15 +18,15 @@ explore_command::explore_command(CLI::App& parent) {
       "explore",
       "Run PROG once traced, then cut it at every marker and every write boundary of its "
       "stdout with each signal, and report what survived and which lines were lost");
-  add_option_with_values(app, "--stdout", stdout_kinds,
-                         "sinks to explore the stream on (see --stream), comma-separated: pty | "
-                         "pty-cooked | pipe | file | null",
-                         sink_values(true))
+  const auto sinks = without(sink_values(true), "full");  // no cut point on /dev/full
+  add_option_with_values(
+      app, "--stdout", stdout_kinds,
+      "sinks to explore the stream on (see --stream), comma-separated: " + listed(sinks), sinks)
       ->capture_default_str();
   add_option_with_values(app, "--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)",
                          stderr_values())
       ->capture_default_str();
-  add_option_with_values(app, "--stdin", stdin_kind, "null | pipe | pty", stdin_values())
+  add_option_with_values(app, "--stdin", stdin_kind, listed(stdin_values()), stdin_values())
       ->capture_default_str();
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
   add_option_with_values(app, "--signal", signals,

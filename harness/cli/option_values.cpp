@@ -77,4 +77,15 @@ option_values keep_values() { return {strings(keep_policy::forms()), {}, false};
 
 option_values word_values(std::vector<std::string> words) { return {std::move(words), {}, false}; }
 
+option_values without(option_values v, const std::string& word) {
+  std::erase(v.words, word);
+  return v;
+}
+
+std::string listed(const option_values& v) {
+  std::string text;
+  for (const auto& w : v.words) text += (text.empty() ? "" : " | ") + w;
+  return text;
+}
+
 }  // namespace flushcheck::cli

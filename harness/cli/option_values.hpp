@@ -41,5 +41,9 @@ option_values fault_what_values();                          ///< explore --fault
 option_values reader_values();                              ///< prompt, paused, chunk=, ...
 option_values keep_values();                                ///< all, none, head:, tail:, ends:
 option_values word_values(std::vector<std::string> words);  ///< a fixed list
+/// V without WORD (a value the option refuses: explore takes no /dev/full sink).
+option_values without(option_values v, const std::string& word);
+/// V's words as the help lists them: "pty | pty-cooked | pipe | ...".
+std::string listed(const option_values& v);
 
 }  // namespace flushcheck::cli

@@ -66,13 +66,12 @@ run_command::run_command(CLI::App& parent) {
   app = parent.add_subcommand("run",
                               "Run PROG with its stdout/stderr on a sink, cut it, and "
                               "report what survived");
-  add_option_with_values(app, "--stdout", stdout_kind,
-                         "pty | pty-cooked | pipe | file | null | full", sink_values())
+  add_option_with_values(app, "--stdout", stdout_kind, listed(sink_values()), sink_values())
       ->capture_default_str();
   add_option_with_values(app, "--stderr", stderr_kind, "a KIND as for --stdout, or 'stdout' (2>&1)",
                          stderr_values())
       ->capture_default_str();
-  add_option_with_values(app, "--stdin", stdin_kind, "null | pipe | pty", stdin_values())
+  add_option_with_values(app, "--stdin", stdin_kind, listed(stdin_values()), stdin_values())
       ->capture_default_str();
   app->add_option("--input", input, "bytes written to a pipe or pty stdin");
   add_option_with_values(
