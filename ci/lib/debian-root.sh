@@ -50,27 +50,39 @@ unmount_all() {
   MOUNTED=()
 }
 
-# A clean clone of HEAD in the root's /opt/flushcheck, the host's way to the
-# archive (DNS, a proxy, a frozen mirror's Check-Valid-Until) beside it.
-# Prints the clone's short commit.
-clone_into_root() {
+# The host's way to the archive in the root: DNS, a proxy, a frozen mirror's
+# Check-Valid-Until.
+archive_access() {
   cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
   grep -lsE '^[^/#]*Acquire::(http|https)?:?:?(Proxy|Check-Valid-Until|Check-Date)' \
     /etc/apt/apt.conf.d/* | xargs -r cp -t "$ROOT/etc/apt/apt.conf.d/"
+}
+
+# A clean clone of HEAD in the root's /opt/flushcheck, with archive_access.
+# Prints the clone's short commit.
+clone_into_root() {
+  archive_access
   rm -rf "$ROOT/opt/flushcheck"
   git clone -q --no-local "$PWD" "$ROOT/opt/flushcheck"
   git -C "$ROOT/opt/flushcheck" rev-parse --short HEAD
 }
 
-# Runs bash -c SCRIPT ARGS... in the root's clone, with a clean environment
+# Runs bash -c SCRIPT ARGS... in the root, in DIR, with a clean environment
 # (what a user of that release starts from; PYTHONUNBUFFERED passes, as
 # machines here export it and the tests must not depend on it).
+root_shell() {
+  local dir=$1 script=$2
+  shift 2
+  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    ${PYTHONUNBUFFERED:+PYTHONUNBUFFERED=$PYTHONUNBUFFERED} /bin/bash -c "cd $dir && $script" "$NAME" "$@"
+}
+
+# root_shell in the root's clone of flushcheck (/opt/flushcheck).
 in_root() {
   local script=$1
   shift
-  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    ${PYTHONUNBUFFERED:+PYTHONUNBUFFERED=$PYTHONUNBUFFERED} /bin/bash -c "cd /opt/flushcheck && $script" "$NAME" "$@"
+  root_shell /opt/flushcheck "$script" "$@"
 }
 
 # "2.41 / 14.2.0": the root's glibc and g++.

@@ -14,25 +14,20 @@ namespace flushcheck::cli {
 
 namespace {
 
-std::string words(const std::vector<std::string>& list) {
-  std::string out;
-  for (const auto& w : list) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
-
 /// "--stdout --stderr ..." of APP: each long name of each option.
 std::string option_names(const CLI::App* app) {
   std::vector<std::string> names;
   for (const CLI::Option* opt : app->get_options())
     for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
-  return words(names);
+  return joined(names, " ");
 }
 
 /// The case arm of _flushcheck_values for VERB's OPTION with values V.
 void write_values(std::ostream& out, const std::string& verb, const std::string& option,
                   const option_values& v) {
-  out << "    '" << verb << " " << option << "') _fc_words='" << words(v.words) << "' _fc_after='"
-      << words(v.after_at) << "' _fc_comma=" << (v.comma_list ? 1 : 0) << " ;;\n";
+  out << "    '" << verb << " " << option << "') _fc_words='" << joined(v.words, " ")
+      << "' _fc_after='" << joined(v.after_at, " ") << "' _fc_comma=" << (v.comma_list ? 1 : 0)
+      << " ;;\n";
 }
 
 void write_tables(std::ostream& out, const CLI::App& app) {
@@ -134,7 +129,7 @@ std::string bash_completion(const CLI::App& app) {
       << "# enumerated option (harness/cli/completion.cpp).\n\n_flushcheck_verbs='";
   std::vector<std::string> verbs;
   for (const CLI::App* verb : app.get_subcommands({})) verbs.push_back(verb->get_name());
-  out << words(verbs) << "'\n\n";
+  out << joined(verbs, " ") << "'\n\n";
   write_tables(out, app);
   out << k_engine;
   return out.str();

@@ -152,22 +152,16 @@ std::string upper(std::string word) {
   return word;
 }
 
-std::string join(const std::vector<std::string>& words, const std::string& sep) {
-  std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : sep) + w;
-  return out;
-}
-
 /// "Values: pty, pipe, ..." or, for SIG@WHEN, "Values: never; before @: HUP, ...; after @: ...".
 std::string values_text(const option_values& v) {
   std::vector<std::string> whole, before_at;
   for (const auto& w : v.words)
     (w.ends_with('@') ? before_at : whole)
         .push_back(w.ends_with('@') ? w.substr(0, w.size() - 1) : w);
-  std::string text = "Values: " + join(whole, ", ");
+  std::string text = "Values: " + joined(whole, ", ");
   if (!before_at.empty())
-    text += (whole.empty() ? "" : "; ") + std::string("before @: ") + join(before_at, ", ");
-  if (!v.after_at.empty()) text += "; after @: " + join(v.after_at, ", ");
+    text += (whole.empty() ? "" : "; ") + std::string("before @: ") + joined(before_at, ", ");
+  if (!v.after_at.empty()) text += "; after @: " + joined(v.after_at, ", ");
   return text + (v.comma_list ? " (a comma-separated list)." : ".");
 }
 
@@ -176,8 +170,9 @@ bool is_help(const CLI::Option* opt) {
 }
 
 void write_option(std::ostream& out, const CLI::Option* opt) {
-  out << ".TP\n\\fB" << option_name(opt) << "\\fR";
-  const bool report_flag = option_name(opt).find('[') != std::string::npos;
+  const std::string name = option_name(opt);
+  out << ".TP\n\\fB" << name << "\\fR";
+  const bool report_flag = name.find('[') != std::string::npos;              // --json[=FILE]
   const bool takes_value = !help_formatter().make_option_opts(opt).empty();  // as --help shows it
   if (takes_value && !report_flag) out << "=\\fI" << placeholder(opt) << "\\fR";
   out << "\n" << roff(opt->get_description()) << "\n";

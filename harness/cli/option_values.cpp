@@ -82,9 +82,11 @@ option_values without(option_values v, const std::string& word) {
   return v;
 }
 
-std::string listed(const option_values& v) {
+std::string listed(const option_values& v) { return joined(v.words, " | "); }
+
+std::string joined(const std::vector<std::string>& words, const std::string& sep) {
   std::string text;
-  for (const auto& w : v.words) text += (text.empty() ? "" : " | ") + w;
+  for (const auto& w : words) text += (text.empty() ? "" : sep) + w;
   return text;
 }
 

@@ -45,5 +45,7 @@ option_values word_values(std::vector<std::string> words);  ///< a fixed list
 option_values without(option_values v, const std::string& word);
 /// V's words as the help lists them: "pty | pty-cooked | pipe | ...".
 std::string listed(const option_values& v);
+/// WORDS with SEP between them (the help, the man page, the completion's lists).
+std::string joined(const std::vector<std::string>& words, const std::string& sep);
 
 }  // namespace flushcheck::cli

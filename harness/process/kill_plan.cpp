@@ -1,5 +1,7 @@
 #include "kill_plan.hpp"
 
+#include <cstdint>
+
 #include "error.hpp"
 #include "parse_number.hpp"
 #include "signals.hpp"

@@ -1,5 +1,7 @@
 #include "reader_policy.hpp"
 
+#include <cstdint>
+
 #include "error.hpp"
 #include "parse_number.hpp"
 
