@@ -105,16 +105,19 @@ void add_self_description(CLI::App& app) {
       [] { return flushcheck::cli::version_text(flushcheck::cli::default_targets_dir()); },
       "Print the version, the commit and the toolchain sets, and exit");
   app.add_flag_callback(
-      "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
-      "Print the man page flushcheck(1) (man(7) markup) and exit");
+         "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
+         "Print the man page flushcheck(1) (man(7) markup) and exit")
+      ->trigger_on_parse();  // CLI11 2.6 checks require_subcommand before other callbacks
   flushcheck::cli::with_values(
       app.add_option_function<std::string>(
-          "--completion",
-          [&app](const std::string& shell) {
-            if (shell != "bash") throw CLI::ValidationError("--completion", shell + ": only bash");
-            throw CLI::CallForVersion(flushcheck::cli::bash_completion(app), 0);
-          },
-          "Print the bash completion script (for SHELL=bash) and exit"),
+             "--completion",
+             [&app](const std::string& shell) {
+               if (shell != "bash")
+                 throw CLI::ValidationError("--completion", shell + ": only bash");
+               throw CLI::CallForVersion(flushcheck::cli::bash_completion(app), 0);
+             },
+             "Print the bash completion script (for SHELL=bash) and exit")
+          ->trigger_on_parse(),
       flushcheck::cli::word_values({"bash"}));
 }
 
