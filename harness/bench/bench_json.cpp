@@ -127,8 +127,7 @@ std::string bench_json(const bench_report& r) {
 }
 
 bench_report bench_from_json(const std::string& text) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw usage_error("not JSON");
+  json j = parse_json_input(text);
   try {
     bench_report r;
     if (j.at("tool") != "flushcheck bench" || !is_json_document(j, json_kind::bench))

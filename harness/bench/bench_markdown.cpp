@@ -4,66 +4,37 @@
 #include <sstream>
 
 #include "bench_report.hpp"
+#include "escape.hpp"
 #include "number_format.hpp"
 
 namespace flushcheck {
 namespace {
 
-/// S in a table cell: '|' escaped, each line break a space.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-/// S on one line: each line break a space.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  return s;
-}
-
-/// S as an image's alt text: one line, brackets escaped.
-std::string alt(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '[' || c == ']' || c == '\\') out += '\\';
-    out += c == '\n' || c == '\r' ? ' ' : c;
-  }
-  return out;
-}
-
 void about(std::ostream& out, const bench_suite& s) {
-  out << "## " << one_line(s.name) << ": " << one_line(s.title) << "\n\n"
-      << "seed: " << one_line(s.seed) << "; baseline: `" << one_line(s.baseline)
-      << "`; placement: " << one_line(s.placement) << "\n";
+  out << "## " << markdown_text(s.name) << ": " << markdown_text(s.title) << "\n\n"
+      << "seed: " << markdown_text(s.seed) << "; baseline: " << markdown_code(s.baseline)
+      << "; placement: " << markdown_text(s.placement) << "\n";
   if (!s.notes.empty()) out << "\n";
-  for (const auto& note : s.notes) out << "- " << one_line(note) << "\n";
+  for (const auto& note : s.notes) out << "- " << markdown_text(note) << "\n";
 }
 
 void claims(std::ostream& out, const bench_suite& s) {
   out << "\n**Claims**\n\n| seed | kind | holds | observed |\n|---|---|---|---|\n";
   for (const auto& c : s.claims)
-    out << "| " << cell(c.seed) << " | " << cell(c.kind) << " | "
+    out << "| " << markdown_text(c.seed) << " | " << markdown_text(c.kind) << " | "
         << (!c.checked ? "not checked"
             : c.holds  ? "yes"
                        : "**no**")
-        << " | " << cell(c.observed) << " |\n";
+        << " | " << markdown_text(c.observed) << " |\n";
 }
 
 void row(std::ostream& out, const bench_row& r) {
-  out << "| " << cell(r.name) << " | " << cell(r.toolchain.empty() ? "-" : r.toolchain) << " | "
-      << cell(r.sink) << " | ";
+  out << "| " << markdown_text(r.name) << " | "
+      << markdown_text(r.toolchain.empty() ? "-" : r.toolchain) << " | " << markdown_text(r.sink)
+      << " | ";
   if (!r.measured()) {
     out << (r.failed ? "**FAILED**: " : "skipped: ")
-        << cell(r.skipped.empty() ? "no times" : r.skipped) << " | | | | | |\n";
+        << markdown_text(r.skipped.empty() ? "no times" : r.skipped) << " | | | | | |\n";
     return;
   }
   out << format_seconds(r.min()) << " | " << format_seconds(r.median()) << " | "
@@ -81,7 +52,8 @@ void rows(std::ostream& out, const bench_suite& s) {
 void plots(std::ostream& out, const bench_suite& s, const std::string& plot_dir) {
   const std::string dir = plot_dir.empty() || plot_dir.back() == '/' ? plot_dir : plot_dir + "/";
   for (std::size_t k = 0; k < s.plots.size(); ++k)
-    out << "\n![" << alt(s.plots[k].title) << "](" << dir << s.name << "-" << k << ".svg)\n";
+    out << "\n![" << markdown_text(s.plots[k].title) << "](" << dir << s.name << "-" << k
+        << ".svg)\n";
 }
 
 }  // namespace

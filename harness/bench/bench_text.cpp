@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "bench_report.hpp"
+#include "escape.hpp"
 #include "number_format.hpp"
 #include "text_table.hpp"
 
@@ -65,7 +66,7 @@ std::string bench_text(const bench_report& r) {
     for (const auto& row : s.rows) row_line(o, row);
     claims(o, s);
   }
-  return o.str();
+  return terminal_text(o.str());
 }
 
 }  // namespace flushcheck

@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "escape.hpp"
+#include "input_file.hpp"
 #include "install_layout.hpp"
 #include "option_values.hpp"
 #include "report_file.hpp"
@@ -89,19 +90,6 @@ std::vector<std::string> suites_with_program(std::vector<std::string> suites, bo
   return suites;
 }
 
-std::string read_file(const std::string& path) {
-  errno = 0;
-  std::ifstream f(path);
-  std::ostringstream s;
-  if (f) s << f.rdbuf();
-  if (!f || f.bad()) {
-    const int e = errno != 0 ? errno : EIO;
-    throw usage_error("--compare=" + printable(path, 200) +
-                      ": cannot read it: " + std::strerror(e));
-  }
-  return s.str();
-}
-
 bool has_bench_programs(const target_set& set) {
   return ::access(bench_program(set, "bench_stdio").c_str(), X_OK) == 0;
 }
@@ -140,9 +128,12 @@ void write_plots(const bench_report& r, const std::string& dir) {
   for (const auto& s : r.suites)
     for (std::size_t k = 0; k < s.plots.size(); ++k) {
       std::string path = dir + "/" + s.name + "-" + std::to_string(k) + ".svg";
-      std::ofstream f(path);
-      f << bench_svg(s.plots[k]);
-      if (!f) throw usage_error("--markdown: cannot write " + path);
+      try {
+        output_file::open(path).commit(bench_svg(s.plots[k]));
+      } catch (const std::exception& e) {  // after the run: exit 4
+        throw std::runtime_error("--markdown: cannot write " + printable(path, 200) + ": " +
+                                 e.what());
+      }
     }
 }
 
@@ -186,7 +177,7 @@ std::optional<bench_report> bench_command::saved_report(const bench_options& o) 
   if (compare_file.empty()) return std::nullopt;
   bench_report before;
   try {
-    before = bench_from_json(read_file(compare_file));
+    before = bench_from_json(read_input_file(compare_file, std::size_t{16} << 20));
   } catch (const usage_error& e) {
     const std::string what = e.what();
     if (what.starts_with("--compare=")) throw;

@@ -19,11 +19,16 @@ inline constexpr int exit_spawn = 3;
 inline constexpr int exit_harness = 4;
 inline constexpr int exit_no_output =
     5;  ///< `doctor`: the program wrote nothing to stdout or stderr
-inline constexpr int exit_no_verdict = 6;  ///< `doctor`: its output differs between runs
+inline constexpr int exit_no_verdict =
+    6;  ///< `doctor`: output differs run to run; `matrix --baseline`: nothing compared
 
 /// --stderr (a sink kind or "stdout"), --stdin and --input into O; throws usage_error.
 void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
                             const std::string& stdin_kind, const std::string& input);
+
+/// O's environment is the caller's; its repro lines name only PATH, the
+/// locale and the variables that change buffering (buffering_variables()).
+void use_caller_environment(run_options& o);
 
 /// The variables of ENV that change buffering for the program ARGV (by its
 /// kind: PYTHONUNBUFFERED only where Python may run), one note each.

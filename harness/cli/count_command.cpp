@@ -144,7 +144,7 @@ int count_command::execute() {
   o.trace = true;
   o.faults = parse_faults(faults);
   o.argv = command;
-  o.env = current_environment();
+  use_caller_environment(o);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);

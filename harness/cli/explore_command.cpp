@@ -149,7 +149,7 @@ int explore_command::execute() {
   if (e.on_stderr && !e.base.stderr_sink)
     throw usage_error("--stream=stderr with --stderr=stdout: stderr would be stdout's stream");
   e.base.argv = command;
-  e.base.env = current_environment();
+  use_caller_environment(e.base);
   e.base.on_spawn = remember_child;
   auto result = explore(e);
   remember_child(0);

@@ -26,7 +26,7 @@ std::atomic<bool> g_interrupted{false};
 sigset_t interrupt_signals() {
   sigset_t set;
   ::sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaddset(&set, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaddset(&set, sig);
   return set;
 }
 

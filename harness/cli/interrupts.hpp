@@ -1,11 +1,11 @@
 #pragma once
-// Ctrl-C, a kill of the CLI or a closed terminal (SIGINT, SIGTERM, SIGHUP)
+// Ctrl-C, a kill of the CLI or a closed terminal (SIGINT, SIGTERM, SIGHUP, SIGQUIT)
 // leaves nothing behind: not the running program's process group, not a
 // descendant that left it (setsid), not a temporary file or directory.
 
 namespace flushcheck::cli {
 
-/// Blocks SIGINT, SIGTERM and SIGHUP in this thread (and so in every thread
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in this thread (and so in every thread
 /// started after it: call it first in main) and starts the one thread that
 /// takes them: it kills the running child's group and every process this
 /// one has adopted (the CLI is a child subreaper), removes the temporary

@@ -12,6 +12,8 @@
 #include "commands.hpp"
 #include "conformance.hpp"
 #include "error.hpp"
+#include "escape.hpp"
+#include "input_file.hpp"
 #include "install_layout.hpp"
 #include "json_document.hpp"
 #include "matrix.hpp"
@@ -69,21 +71,19 @@ void print_properties() {
   }
 }
 
-void write_html(const std::string& path, const matrix& m) {
-  std::ofstream f(path);
-  f << matrix_html(m);
-  if (!f) throw usage_error("--html=" + path + ": cannot write it");
+void write_html(report_file& page, const std::string& path, const matrix& m) {
+  page.commit(matrix_html(m));
   std::cout << "wrote " << path << ": " << m.line_count() << " rows x " << m.columns.size()
             << " toolchain sets, " << m.failures.size() << " FAIL\n";
 }
 
 /// A saved matrix record; OPTION names it in errors ("--baseline=FILE").
 nlohmann::json read_record(const std::string& path, const std::string& option) {
-  std::ifstream in(path);
-  if (!in) throw usage_error(option + "=" + path + ": cannot read it: " + std::strerror(errno));
-  auto j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded()) throw usage_error(option + "=" + path + ": not JSON");
-  return j;
+  try {  // bounded: a record is about 1 MiB; gzipped as docs/distros/ stores them
+    return parse_json_input(read_input_file(path, std::size_t{64} << 20));
+  } catch (const usage_error& e) {
+    throw usage_error(option + "=" + printable(path, 200) + ": " + e.what());
+  }
 }
 
 /// CHANGE's case run again on its set (one of SETS), TIMES times: each
@@ -124,14 +124,20 @@ int compare_with_baseline(const matrix_command& cmd, const std::string& dir, boo
   }
   if (!json_out.on_stdout()) std::cout << record_changes_text(changes);
   json_out.commit(record_changes_json(changes));
-  return changes.confirmed() == 0 ? 0 : 1;
+  if (changes.compared == 0) {  // nothing held is not a pass
+    std::cerr << "flushcheck: " << what
+              << ": no cell is in both records (no rows, or no toolchain set of the same "
+                 "name): nothing was checked\n";
+    return exit_no_verdict;
+  }
+  return changes.confirmed() == 0 ? exit_ok : exit_failed;
 }
 
-/// "records/trixie.json" -> "trixie": the label of a record's columns.
+/// "records/trixie.json" or "trixie.json.gz" -> "trixie": the label of a record's columns.
 std::string label_of(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') + 1);
-  if (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0)
-    name.resize(name.size() - 5);
+  for (const std::string ext : {".gz", ".json"})
+    if (name.size() > ext.size() && name.ends_with(ext)) name.resize(name.size() - ext.size());
   return name;
 }
 
@@ -149,7 +155,8 @@ nlohmann::json merged_json(const matrix& m, const std::vector<labelled_record>& 
 
 /// --merge: the records side by side, a column per record and set, printed
 /// by the reporter of the format asked for. Exit 1 when a cell FAILs.
-int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out) {
+int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
+          report_file& html_out) {
   std::vector<labelled_record> records;
   for (const auto& path : cmd.merge)
     records.push_back({label_of(path), read_record(path, "--merge")});
@@ -159,8 +166,8 @@ int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out)
     std::cerr << "flushcheck: " << unknown
               << " cells of properties, languages or sinks this flushcheck does not know were "
                  "left out\n";
-  if (!cmd.html.empty()) write_html(cmd.html, m);
-  if (!json_out.on_stdout() && !md_out.on_stdout() && cmd.html.empty())
+  if (html_out) write_html(html_out, cmd.html, m);
+  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << matrix_text(m, matrix_layout::by_column);
   json_out.commit(dump_json(merged_json(m, records), 2));
   md_out.commit(matrix_markdown(m, matrix_layout::by_column));
@@ -202,7 +209,7 @@ matrix_command::matrix_command(CLI::App& parent) {
       "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
       "in parentheses where a documented property is not asserted for this profile.\n"
       "Exit status: 0 all asserted cells pass, 1 some FAIL (with --baseline: some cell\n"
-      "changed), 2 usage error, 4 harness failure.");
+      "changed), 2 usage error, 4 harness failure, 6 (--baseline) no cell in both records.");
 }
 
 int matrix_command::execute() {
@@ -211,13 +218,17 @@ int matrix_command::execute() {
     return 0;
   }
   const std::string dir = targets_dir.empty() ? default_targets_dir() : targets_dir;
+  if (!baseline.empty() && (!markdown.empty() || !html.empty()))
+    throw usage_error(std::string(html.empty() ? "--markdown" : "--html") +
+                      ": --baseline reports as text or --json");
   report_file json_out("--json", json), md_out("--markdown", markdown);  // before any run
+  report_file html_out = report_file::page("--html", html);
   one_on_stdout(json_out, md_out, "--json and --markdown");
   const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);
   if (!record.empty() && baseline.empty())
     throw usage_error("--record=" + record + ": compared only with a --baseline");
   if (!baseline.empty()) return compare_with_baseline(*this, dir, progress, json_out);
-  if (!merge.empty()) return cli::merge(*this, json_out, md_out);
+  if (!merge.empty()) return cli::merge(*this, json_out, md_out, html_out);
   std::vector<column_results> ran;
   for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
   const matrix m = make_matrix(std::move(ran));
@@ -226,8 +237,8 @@ int matrix_command::execute() {
   const auto layout = all || !html.empty() ? matrix_layout::by_column
                       : runtimes           ? matrix_layout::by_language
                                            : matrix_layout::by_sink;
-  if (!html.empty()) write_html(html, m);
-  if (!json_out.on_stdout() && !md_out.on_stdout() && html.empty())
+  if (html_out) write_html(html_out, html, m);
+  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << matrix_text(m, layout);
   json_out.commit(matrix_json(m));
   md_out.commit(matrix_markdown(m, layout));

@@ -1,8 +1,6 @@
 // Reports to stdout or to a file, the same way in every verb.
 #include "report_file.hpp"
 
-#include <unistd.h>
-
 #include <iostream>
 #include <stdexcept>
 
@@ -25,18 +23,16 @@ CLI::Option* add_report_flag(CLI::App* app, const std::string& name, std::string
 report_file::report_file(std::string flag, std::string target)
     : flag_(std::move(flag)), target_(std::move(target)) {
   if (target_.empty() || on_stdout()) return;
-  f_.open(target_ + ".tmp");
-  if (!f_) throw usage_error(flag_ + "=" + printable(target_, 200) + ": cannot write it");
-  listed_ = detail::listed_path(target_ + ".tmp");
+  try {
+    file_ = output_file::open(target_);
+  } catch (const usage_error& e) {
+    throw usage_error(flag_ + "=" + printable(target_, 200) + ": " + e.what());
+  }
 }
 
 report_file report_file::page(std::string flag, std::string target) {
   if (target == "-") throw usage_error(flag + " -: a page goes to a FILE, not to stdout");
   return report_file(std::move(flag), std::move(target));
-}
-
-report_file::~report_file() {
-  if (!target_.empty() && !on_stdout() && !done_) ::unlink((target_ + ".tmp").c_str());
 }
 
 void report_file::commit(const std::string& text) {
@@ -45,13 +41,12 @@ void report_file::commit(const std::string& text) {
     std::cout << text;
     return;
   }
-  f_ << text;
-  f_.close();
-  if (!f_ || ::rename((target_ + ".tmp").c_str(), target_.c_str()) != 0)  // after the run: exit 4
+  try {
+    file_->commit(text);
+  } catch (const harness_error& e) {  // after the run: exit 4
     throw std::runtime_error(flag_ + "=" + printable(target_, 200) +
-                             ": the report could not be written");
-  done_ = true;
-  listed_ = detail::listed_path();
+                             ": the report could not be written: " + e.code().message());
+  }
 }
 
 void one_on_stdout(const report_file& a, const report_file& b, const std::string& names) {

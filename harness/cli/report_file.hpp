@@ -1,12 +1,12 @@
 #pragma once
 // Where a verb's report goes: one convention for every verb (docs/cli.md,
 // "Reports"). --json, --markdown: stdout with no value, a file with =FILE.
-#include <fstream>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
-#include "temporary.hpp"
+#include "output_file.hpp"
 
 namespace flushcheck::cli {
 
@@ -24,15 +24,13 @@ CLI::Option* add_report_flag(CLI::App* app, const std::string& name, std::string
                              const std::string& what);
 
 /// One report asked for by FLAG: nowhere (TARGET empty), stdout ("-"), or a
-/// file: FILE.tmp is opened when this is made, so that a path that cannot be
-/// written is a usage error before anything runs, and renamed to FILE only by
-/// commit(), so that a failed or interrupted verb leaves FILE as it was.
+/// file (output_file: a device or FIFO written in place, a regular file
+/// replaced whole). It is opened when this is made, so that a path that
+/// cannot be written is a usage error before anything runs, and written only
+/// by commit(), so that a failed or interrupted verb leaves FILE as it was.
 class report_file {
  public:
   report_file(std::string flag, std::string target);
-  ~report_file();
-  report_file(const report_file&) = delete;
-  report_file& operator=(const report_file&) = delete;
 
   /// A page (--html FILE): a file, never stdout (a usage error).
   static report_file page(std::string flag, std::string target);
@@ -46,9 +44,7 @@ class report_file {
 
  private:
   std::string flag_, target_;
-  std::ofstream f_;
-  detail::listed_path listed_;  ///< FILE.tmp, removed by an interrupted CLI
-  bool done_ = false;
+  std::optional<output_file> file_;
 };
 
 /// Throws a usage error when A and B both go to stdout.

@@ -35,6 +35,12 @@ void apply_stderr_and_stdin(run_options& o, const std::string& stderr_kind,
   o.input_data = input;
 }
 
+void use_caller_environment(run_options& o) {
+  o.env = current_environment();
+  o.repro_names = {"PATH", "LANG", "LC_ALL", "LC_CTYPE"};
+  for (const auto& v : buffering_variables()) o.repro_names->push_back(v.name);
+}
+
 std::vector<std::string> environment_notes(const std::vector<std::string>& argv,
                                            const std::vector<std::string>& env) {
   try {
@@ -141,7 +147,7 @@ int run_command::execute() {
   o.trace = trace;
   o.timeline = timeline;
   o.argv = command;
-  o.env = current_environment();
+  use_caller_environment(o);
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);

@@ -75,7 +75,9 @@ const std::vector<std::pair<int, std::string>>& exit_statuses() {
        "Harness failure: something flushcheck needs failed (a tracer, a pty, "
        "the report's file)."},
       {exit_no_output, "doctor: the program wrote nothing to stdout or stderr."},
-      {exit_no_verdict, "doctor: its output differs between runs, so no run is a reference."},
+      {exit_no_verdict,
+       "No verdict: doctor's output differs between runs, so no run is a reference; "
+       "matrix --baseline found no cell in both records, so nothing was checked."},
   };
   return all;
 }

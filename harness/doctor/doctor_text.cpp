@@ -98,7 +98,7 @@ std::string doctor_text(const doctor_report& r) {
   }
   fixes_text(out, r);
   out << "\nverdict: " << verdict_line(r) << "\n";
-  return out.str();
+  return terminal_text(out.str());
 }
 
 }  // namespace flushcheck

@@ -60,7 +60,7 @@ std::string explore_table(const std::vector<explored_sink>& result) {
     os << text_row("  ", k_columns, {"cut", "signal", "ended", "survived", "lost"}) << "\n";
     for (const auto& c : s.cuts) os << cut_row(c, s.reference_lines);
   }
-  return os.str();
+  return terminal_text(os.str());
 }
 
 }  // namespace flushcheck

@@ -1,4 +1,5 @@
 // The gate file reporter for people: a line per case.
+#include "escape.hpp"
 #include "gate_report.hpp"
 #include "number_format.hpp"
 
@@ -23,7 +24,7 @@ std::string gate_text(const gate_report& r) {
   }
   out += r.file + ": " + std::to_string(r.cases.size() - r.failed()) + " of " +
          std::to_string(r.cases.size()) + " cases passed\n";
-  return out;
+  return terminal_text(out);
 }
 
 }  // namespace flushcheck

@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "escape.hpp"
 #include "json_document.hpp"
+#include "record_check.hpp"
 #include "record_fields.hpp"
 
 namespace flushcheck {
@@ -20,10 +22,11 @@ using detail::record_text;
 using cell_index = std::map<std::pair<std::string, std::string>, const json*>;
 
 void require_record(const json& r, const std::string& what) {
-  if (!is_json_document(r, json_kind::matrix) || !r.contains("rows") || !r["rows"].is_array() ||
-      !std::all_of(r["rows"].begin(), r["rows"].end(),
-                   [](const json& row) { return row.is_object(); }))
-    throw usage_error(what + ": not a matrix record (flushcheck matrix --json, schema 2)");
+  try {
+    check_record(r);
+  } catch (const usage_error& e) {
+    throw usage_error(what + ": " + e.what());
+  }
 }
 
 cell_index index_cells(const json& record) {
@@ -141,7 +144,7 @@ std::string record_changes_text(const record_changes& c) {
     out << ", " << c.changes.size() - c.confirmed() << " more vary from run to run";
   out << " (matched by toolchain set and case; compared: verdict and observed value; not "
          "compared: cells only one record has)\n";
-  return out.str();
+  return terminal_text(out.str());
 }
 
 std::string record_changes_json(const record_changes& c) {

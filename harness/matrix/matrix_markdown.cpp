@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "escape.hpp"
+
 namespace flushcheck {
 namespace {
 
@@ -15,8 +17,8 @@ void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
   out << "\n";
   for (const auto& row : m.rows) {
     if (!row.ran_in(column)) continue;
-    out << "| " << row.label() << " | " << to_string(row.prop->level) << " |";
-    for (sink_kind sink : m.sinks) out << " " << row.text(column, sink) << " |";
+    out << "| " << markdown_text(row.label()) << " | " << to_string(row.prop->level) << " |";
+    for (sink_kind sink : m.sinks) out << " " << markdown_text(row.text(column, sink)) << " |";
     out << "\n";
   }
 }
@@ -25,8 +27,8 @@ void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
   for (const cell_ref& note : m.notes) {
     if (note.column != column) continue;
     const case_result& r = m.at(note);
-    out << "\n- " << note_tag(r) << r.c.id() << ": " << r.v.explanation << "\n  `" << r.v.repro
-        << "`\n";
+    out << "\n- " << note_tag(r) << markdown_text(r.c.id()) << ": "
+        << markdown_text(r.v.explanation) << "\n  " << markdown_code(r.v.repro) << "\n";
   }
 }
 
@@ -34,7 +36,8 @@ std::string markdown_by_sink(const matrix& m) {
   std::ostringstream out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     if (c > 0) out << "\n";
-    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].summary() << ")\n\n";
+    out << "toolchain " << markdown_text(m.columns[c].name) << " ("
+        << markdown_text(m.columns[c].summary()) << ")\n\n";
     table_by_sink(out, m, c);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
     notes_of(out, m, c);
@@ -44,16 +47,18 @@ std::string markdown_by_sink(const matrix& m) {
 
 /// GROUP's lines as a table with a column per set.
 void table_by_column(std::ostream& out, const matrix& m, const std::string& group) {
-  out << "\n#### " << group << "\n\n| property | tier |";
-  for (const auto& col : m.columns) out << " " << col.name << " |";
+  out << "\n#### " << markdown_text(group) << "\n\n| property | tier |";
+  for (const auto& col : m.columns) out << " " << markdown_text(col.name) << " |";
   out << "\n|---|---|";
   for (std::size_t i = 0; i < m.columns.size(); ++i) out << "---|";
   out << "\n";
   for (const auto& row : m.rows)
     if (row.prop->group == group)
       for (sink_kind sink : row.sinks) {
-        out << "| " << row.label(sink) << " | " << to_string(row.prop->level) << " |";
-        for (std::size_t c = 0; c < m.columns.size(); ++c) out << " " << row.text(c, sink) << " |";
+        out << "| " << markdown_text(row.label(sink)) << " | " << to_string(row.prop->level)
+            << " |";
+        for (std::size_t c = 0; c < m.columns.size(); ++c)
+          out << " " << markdown_text(row.text(c, sink)) << " |";
         out << "\n";
       }
 }
@@ -63,7 +68,7 @@ void summary(std::ostream& out, const matrix& m) {
   out << "| set | required | documented | observed | skipped | FAIL |\n|---|---|---|---|---|---|\n";
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     const auto n = m.tally(c);
-    out << "| " << m.columns[c].name << " |";
+    out << "| " << markdown_text(m.columns[c].name) << " |";
     for (tier t : {tier::required, tier::documented, tier::observed})
       out << " " << count_text(n.at(static_cast<std::size_t>(t)), t) << " |";
     out << " " << skipped_count(n) << " | " << m.failure_count(c) << " |\n";
@@ -73,26 +78,28 @@ void summary(std::ostream& out, const matrix& m) {
 /// A line where the sets differ: each value with the sets that saw it, what it
 /// means, and the command that repeats it on the first of them.
 void difference(std::ostream& out, const matrix& m, const matrix_difference& d) {
-  out << "\n- " << m.rows[d.row].label(d.sink) << ":\n";
+  out << "\n- " << markdown_text(m.rows[d.row].label(d.sink)) << ":\n";
   for (const auto& o : d.outcomes) {
     const case_result& r = m.at({d.row, d.sink, o.columns.front()});
     out << "  -";
     for (std::size_t i = 0; i < o.columns.size(); ++i)
-      out << (i ? ", `" : " `") << m.columns[o.columns[i]].name << "`";
-    out << ": " << o.observed << ". " << r.v.explanation << "\n    `" << r.v.repro << "`\n";
+      out << (i ? ", " : " ") << markdown_code(m.columns[o.columns[i]].name);
+    out << ": " << markdown_text(o.observed) << ". " << markdown_text(r.v.explanation) << "\n    "
+        << markdown_code(r.v.repro) << "\n";
   }
 }
 
 void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
   const case_result& r = m.at(f);
-  out << "\n- FAIL " << m.columns[f.column].name << " " << r.c.id() << ": " << r.v.explanation
-      << "\n  `" << r.v.repro << "`\n";
+  out << "\n- FAIL " << markdown_text(m.columns[f.column].name) << " " << markdown_text(r.c.id())
+      << ": " << markdown_text(r.v.explanation) << "\n  " << markdown_code(r.v.repro) << "\n";
 }
 
 std::string markdown_by_column(const matrix& m) {
   std::ostringstream out;
   out << m.columns.size() << " toolchain sets\n\n";
-  for (const auto& col : m.columns) out << "- `" << col.name << "`: " << col.summary() << "\n";
+  for (const auto& col : m.columns)
+    out << "- " << markdown_code(col.name) << ": " << markdown_text(col.summary()) << "\n";
   out << "\n";
   summary(out, m);
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
@@ -113,7 +120,8 @@ void table_by_language(std::ostream& out, const std::vector<lang>& langs,
   out << "\n";
   for (const auto& line : lines) {
     out << "| " << line.prop->name << " | " << to_string(line.sink) << " |";
-    for (const case_result* r : line.cells) out << " " << (r ? value_text(*r) : "-") << " |";
+    for (const case_result* r : line.cells)
+      out << " " << (r ? markdown_text(value_text(*r)) : "-") << " |";
     out << "\n";
   }
 }
@@ -123,15 +131,16 @@ void language_difference(std::ostream& out, const std::vector<lang>& langs,
   out << "\n- " << line.prop->name << " on " << to_string(line.sink) << ":\n";
   for (std::size_t i = 0; i < langs.size(); ++i)
     if (const case_result* r = line.cells[i])
-      out << "  - " << display_name(langs[i]) << ": " << value_text(*r) << ". `" << r->v.repro
-          << "`\n";
+      out << "  - " << display_name(langs[i]) << ": " << markdown_text(value_text(*r)) << ". "
+          << markdown_code(r->v.repro) << "\n";
 }
 
 std::string markdown_by_language(const matrix& m) {
   std::ostringstream out;
   const std::vector<lang> langs = m.languages();
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
-    out << "toolchain " << m.columns[c].name << " (" << m.columns[c].summary() << ")\n\n";
+    out << "toolchain " << markdown_text(m.columns[c].name) << " ("
+        << markdown_text(m.columns[c].summary()) << ")\n\n";
     const auto lines = m.by_language(c);
     table_by_language(out, langs, lines);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";

@@ -6,6 +6,7 @@
 
 #include "error.hpp"
 #include "json_document.hpp"
+#include "record_check.hpp"
 #include "record_fields.hpp"
 
 namespace flushcheck {
@@ -75,10 +76,11 @@ void add_cells(const json& record, std::map<std::string, column_results*>& by_se
 matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown) {
   std::vector<column_results> columns;
   for (const auto& r : records) {
-    if (!is_json_document(r.record, json_kind::matrix) || !r.record.contains("rows") ||
-        !r.record["rows"].is_array() || !r.record.contains("columns") ||
-        !r.record["columns"].is_array())
-      throw usage_error(r.label + ": not a matrix record (flushcheck matrix --json, schema 2)");
+    try {
+      check_record(r.record);
+    } catch (const usage_error& e) {
+      throw usage_error(r.label + ": " + e.what());
+    }
     for (const auto& c : r.record["columns"]) columns.push_back({column_of(r.label, c), {}});
   }
   unknown = 0;

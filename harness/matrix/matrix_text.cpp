@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "escape.hpp"
 #include "text_table.hpp"
 
 namespace flushcheck {
@@ -165,9 +166,9 @@ std::string text_by_language(const matrix& m) {
 
 std::string matrix_text(const matrix& m, matrix_layout layout) {
   switch (layout) {
-    case matrix_layout::by_sink: return text_by_sink(m);
-    case matrix_layout::by_column: return text_by_column(m);
-    case matrix_layout::by_language: return text_by_language(m);
+    case matrix_layout::by_sink: return terminal_text(text_by_sink(m));
+    case matrix_layout::by_column: return terminal_text(text_by_column(m));
+    case matrix_layout::by_language: return terminal_text(text_by_language(m));
   }
   return "";
 }

@@ -11,7 +11,7 @@ std::string temp_dir();
 
 /// Removes every listed temporary file, and every listed directory with all
 /// it holds, that exists now. For the CLI's interrupt thread (SIGINT,
-/// SIGTERM, SIGHUP): an interrupted run leaves no flushcheck-* path behind.
+/// SIGTERM, SIGHUP, SIGQUIT): an interrupted run leaves no flushcheck-* path behind.
 void remove_temporary_files() noexcept;
 
 namespace detail {

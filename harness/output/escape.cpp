@@ -1,9 +1,21 @@
 // Escaping bytes for people, for a shell and for HTML.
 #include "escape.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace flushcheck {
+
+namespace {
+
+/// C as the text "\xHH".
+std::string hex_byte(unsigned char c) {
+  char hex[8];
+  std::snprintf(hex, sizeof hex, "\\x%02x", c);
+  return hex;
+}
+
+}  // namespace
 
 std::string printable(const std::string& data, std::size_t max) {
   std::string out;
@@ -13,11 +25,9 @@ std::string printable(const std::string& data, std::size_t max) {
       out += "\\n";
     else if (c == '\r')
       out += "\\r";
-    else if (c < 0x20 || c >= 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else
+    else if (c < 0x20 || c >= 0x7f)
+      out += hex_byte(c);
+    else
       out += static_cast<char>(c);
   }
   if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
@@ -70,9 +80,7 @@ std::string markup_escape(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     const std::size_t n = xml_char(s, i);
     if (n == 0) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(s[i++]));
-      out += hex;
+      out += hex_byte(static_cast<unsigned char>(s[i++]));
       continue;
     }
     const char c = s[i];
@@ -88,6 +96,58 @@ std::string markup_escape(const std::string& s) {
     i += n;
   }
   return out;
+}
+
+namespace {
+
+/// A C1 control (U+0080..U+009F, UTF-8 C2 80..C2 9F): CSI and OSC to some terminals.
+bool c1_control(const std::string& s, std::size_t i, std::size_t n) {
+  return n == 2 && static_cast<unsigned char>(s[i]) == 0xc2 &&
+         static_cast<unsigned char>(s[i + 1]) < 0xa0;
+}
+
+}  // namespace
+
+std::string terminal_text(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = xml_char(s, i);
+    const bool plain = n > 0 && s[i] != '\r' && !c1_control(s, i, n);
+    if (!plain || s[i] == 0x7f) {
+      out += hex_byte(static_cast<unsigned char>(s[i++]));
+      continue;
+    }
+    out.append(s, i, n);
+    i += n;
+  }
+  return out;
+}
+
+std::string markdown_text(const std::string& s) {
+  std::string out;
+  for (char c : terminal_text(s)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '\n': out += ' '; break;
+      case '|': out += "\\|"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(const std::string& s) {
+  std::string text = terminal_text(s);
+  for (char& c : text)
+    if (c == '\n' || c == '\t') c = ' ';
+  std::size_t longest = 0, run = 0;
+  for (char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  const std::string fence(longest + 1, '`');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
 }
 
 std::string cut_text(const std::string& s, std::size_t max) {

@@ -23,4 +23,19 @@ std::string shell_quote(const std::string& s);
 /// text "\xHH". Valid UTF-8 passes unchanged.
 std::string markup_escape(const std::string& s);
 
+/// S for a terminal: valid UTF-8, newline and tab pass; every other control
+/// byte (ESC, BEL, CR, DEL, a C1 control) and each byte of invalid UTF-8 as
+/// the text "\xHH", so that a record or a program's message cannot set the
+/// terminal's title or clear its screen. Every text reporter's last step.
+std::string terminal_text(const std::string& s);
+
+/// S as Markdown text on one line (a table cell, a list item): terminal_text,
+/// then <, > and & as entities (no raw HTML reaches a forge's page), a line
+/// break as a space, and | escaped (a table cell's end).
+std::string markdown_text(const std::string& s);
+
+/// S as a Markdown code span on one line (a repro command): in backticks one
+/// more than its longest run of them, so nothing in it ends the span.
+std::string markdown_code(const std::string& s);
+
 }  // namespace flushcheck

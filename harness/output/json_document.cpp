@@ -1,6 +1,8 @@
 // The kinds of JSON document, their schemas, and the one dump.
 #include "json_document.hpp"
 
+#include "error.hpp"
+
 namespace flushcheck {
 
 namespace {
@@ -36,6 +38,20 @@ bool is_json_document(const nlohmann::json& j, json_kind kind) {
 
 std::string dump_json(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+nlohmann::json parse_json_input(const std::string& text, int max_depth) {
+  bool too_deep = false;
+  // The parser itself keeps its own stack; a value past MAX_DEPTH is dropped
+  // as it is read, so a deep one costs no memory, and the whole is refused.
+  auto depth_limit = [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+    if (depth > max_depth) too_deep = true;
+    return depth <= max_depth;
+  };
+  auto j = nlohmann::json::parse(text, depth_limit, false);
+  if (too_deep) throw usage_error("nested deeper than " + std::to_string(max_depth) + " levels");
+  if (j.is_discarded()) throw usage_error("not JSON");
+  return j;
 }
 
 }  // namespace flushcheck

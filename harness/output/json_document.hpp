@@ -30,6 +30,12 @@ nlohmann::json json_document(json_kind kind);
 /// "kind" (written before kinds were named) is judged by its schema alone.
 bool is_json_document(const nlohmann::json& j, json_kind kind);
 
+/// TEXT, a document from outside (a saved record, a bench report), parsed
+/// with at most MAX_DEPTH levels of arrays and objects (flushcheck's own are
+/// under 8; a deeper one would recurse in what reads it). Throws usage_error:
+/// "not JSON", or "nested deeper than N levels".
+nlohmann::json parse_json_input(const std::string& text, int max_depth = 32);
+
 /// J as text with INDENT spaces per level (-1: one line), then a newline. A
 /// string that is not UTF-8 has each bad byte replaced by U+FFFD: it never
 /// throws on the bytes it carries.

@@ -1,6 +1,7 @@
 // The run report for people: the summary `flushcheck run` prints.
 #include <sstream>
 
+#include "escape.hpp"
 #include "number_format.hpp"
 #include "report.hpp"
 #include "signals.hpp"
@@ -99,7 +100,7 @@ std::string summary(const observation& obs) {
       << (obs.kill ? obs.kill->when : std::string("the cut")) << "): it never ran\n";
   if (obs.trace) s << fault_lines(*obs.trace) << timeline_line(*obs.trace, obs.out);
   for (const auto& n : obs.notes) s << "note:    " << n << "\n";
-  return s.str();
+  return terminal_text(s.str());
 }
 
 }  // namespace flushcheck

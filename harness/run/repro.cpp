@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "escape.hpp"
@@ -33,6 +34,13 @@ std::string quoted_variable(const std::string& kv) {
   const auto eq = kv.find('=');
   const std::string value = kv.substr(eq + 1);
   return kv.substr(0, eq + 1) + (value.empty() ? value : shell_word(value));
+}
+
+/// Whether the repro line of O names the variable KV.
+bool shown(const run_options& o, const std::string& kv) {
+  if (!o.repro_names) return true;
+  const std::string name = kv.substr(0, kv.find('='));
+  return std::find(o.repro_names->begin(), o.repro_names->end(), name) != o.repro_names->end();
 }
 
 std::string& the_binary() {
@@ -78,7 +86,8 @@ void set_repro_program(const std::string& binary) { the_binary() = binary; }
 
 std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
-  for (const auto& kv : o.env) cmd += " " + quoted_variable(kv);
+  for (const auto& kv : o.env)
+    if (shown(o, kv)) cmd += " " + quoted_variable(kv);
   cmd += " " + program_for(o) + " run --stdout=" + std::string(to_string(o.stdout_sink));
   cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
   if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";

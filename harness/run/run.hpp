@@ -51,6 +51,11 @@ struct run_options {
   std::chrono::milliseconds timeout{10000};
   /// The child's whole environment; the marker variables are added.
   std::vector<std::string> env;
+  /// The names of ENV's variables that a repro line names: nullopt, all of
+  /// them (an environment the harness made, clean_environment() and what it
+  /// adds); for the caller's environment, only those that change buffering
+  /// or locale and PATH, never the rest (a CI job's secrets).
+  std::optional<std::vector<std::string>> repro_names;
   /// Called with the child's pid (= its process group) right after it starts,
   /// e.g. so that a signal handler of the caller can kill the group.
   std::function<void(int)> on_spawn;

@@ -15,6 +15,7 @@
 #include "parse_number.hpp"
 #include "pty.hpp"
 #include "run_clock.hpp"
+#include "temporary.hpp"
 
 namespace flushcheck {
 
@@ -60,21 +61,18 @@ sink sink::open(sink_kind kind, keep_policy keep) {
       std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
       int fd = ::mkostemp(templ.data(), O_CLOEXEC);
       if (fd < 0) throw_errno("mkostemp " + templ);
-      s.path_ = templ;
-      s.listed_ = detail::listed_path(templ);
       s.reader_.reset(fd);  // kept for size and the final read; never polled
       s.fs_ = detail::file_system_of(fd);
       s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
+      // Unlinked at once: the two open fds keep it, and nothing is left
+      // behind even when the harness is killed with SIGKILL.
+      ::unlink(templ.c_str());
       break;
     }
     case sink_kind::null: s.child_ = open_fd("/dev/null", O_WRONLY); break;
     case sink_kind::full: s.child_ = open_fd("/dev/full", O_WRONLY); break;
   }
   return s;
-}
-
-sink::~sink() {
-  if (!path_.empty()) ::unlink(path_.c_str());
 }
 
 bool sink::reading() const noexcept {

@@ -14,7 +14,6 @@
 #include "reader_policy.hpp"
 #include "sink_kind.hpp"
 #include "stream_observation.hpp"
-#include "temporary.hpp"
 #include "unique_fd.hpp"
 
 namespace flushcheck {
@@ -87,12 +86,8 @@ class sink {
   /// END_US: when the run ended, the time of a file's one chunk.
   stream_observation finish(std::int64_t end_us);
 
-  /// The path of a file sink ("" for others).
-  const std::string& path() const noexcept { return path_; }
-
   sink(sink&&) noexcept = default;
   sink& operator=(sink&&) noexcept = default;
-  ~sink();
 
  private:
   sink() = default;
@@ -105,8 +100,6 @@ class sink {
   sink_kind kind_ = sink_kind::pipe;
   unique_fd child_;
   unique_fd reader_;
-  std::string path_;
-  detail::listed_path listed_;
   capture capture_;
   std::vector<chunk> chunks_;
   std::uint64_t reads_ = 0;

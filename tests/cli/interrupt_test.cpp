@@ -1,4 +1,4 @@
-// Ctrl-C, a kill of the CLI or a hang-up (SIGINT, SIGTERM, SIGHUP) leaves
+// Ctrl-C, Ctrl-\, a kill of the CLI or a hang-up (SIGINT, SIGQUIT, SIGTERM, SIGHUP) leaves
 // nothing behind: not the program, not a descendant that left its process
 // group (setsid), not a temporary file or a gate's log directory.
 #include <dirent.h>
@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@ pid_t start(const std::vector<std::string>& argv, const std::vector<std::string>
   for (const auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
   a.push_back(nullptr);
   e.push_back(nullptr);
+  // SIGQUIT's default action dumps core: none here, in ctest's directory.
+  const struct rlimit no_core { 0, 0 };
+  ::setrlimit(RLIMIT_CORE, &no_core);
   posix_spawn_file_actions_t actions;
   ::posix_spawn_file_actions_init(&actions);
   ::posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -130,19 +134,30 @@ TEST_P(interrupted_run, leaves_no_process_that_left_the_group) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<interrupt_case>& p) {
-  const char* sig = p.param.sig == SIGINT ? "INT" : p.param.sig == SIGTERM ? "TERM" : "HUP";
-  return std::string(sig) + "_" + p.param.sink + (p.param.traced ? "_traced" : "");
+  return std::string(::sigabbrev_np(p.param.sig)) + "_" + p.param.sink +
+         (p.param.traced ? "_traced" : "");
 }
 
 INSTANTIATE_TEST_SUITE_P(cli, interrupted_run,
                          ::testing::Values(interrupt_case{SIGINT, "file", false},
                                            interrupt_case{SIGTERM, "pty", false},
                                            interrupt_case{SIGHUP, "pipe", false},
+                                           interrupt_case{SIGQUIT, "pipe", false},
                                            interrupt_case{SIGINT, "file", true}),
                          case_name);
 
+/// Whether PID has a child now: any thread's (a traced run's program is its
+/// tracer thread's child), /proc/PID/task/TID/children.
+bool has_child(pid_t pid) {
+  std::error_code ec;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& t : std::filesystem::directory_iterator(tasks, ec))
+    if (!contents(t.path().string() + "/children").empty()) return true;
+  return false;
+}
+
 // A verb interrupted while it writes a report to a file (--json=FILE) leaves
-// neither FILE nor the FILE.tmp it was writing (report_file.hpp).
+// neither FILE nor a temporary beside it (output_file.hpp).
 TEST(cli, an_interrupted_report_leaves_no_file) {
   const std::string dir = test_path("reports");
   std::filesystem::create_directory(dir);
@@ -150,7 +165,7 @@ TEST(cli, an_interrupted_report_leaves_no_file) {
   const pid_t cli = start({FLUSHCHECK_TARGET_FLUSHCHECK, "matrix", "--json=" + json},
                           clean_environment(), test_path("matrix.out"));
   ASSERT_GT(cli, 0);
-  ASSERT_TRUE(eventually([&] { return std::filesystem::exists(json + ".tmp"); }));
+  ASSERT_TRUE(eventually([&] { return has_child(cli); })) << "matrix never ran a case";
   ASSERT_EQ(::kill(cli, SIGINT), 0);
   int status = 0;
   ASSERT_EQ(::waitpid(cli, &status, 0), cli);
@@ -158,9 +173,31 @@ TEST(cli, an_interrupted_report_leaves_no_file) {
   EXPECT_TRUE(std::filesystem::is_empty(dir)) << "left in " << dir << ":" << listing(dir);
 }
 
+// SIGKILL of flushcheck leaves no thread to clean up: the sink's file and
+// the report's temporary must be anonymous already (docs/cli.md).
+TEST(cli, a_killed_traced_run_leaves_no_sink_file_and_no_report_temporary) {
+  const std::string tmp = test_path("killed-tmp"), reports = test_path("killed-reports");
+  std::filesystem::create_directory(tmp);
+  std::filesystem::create_directory(reports);
+  auto env = clean_environment();
+  env.push_back("TMPDIR=" + tmp);
+  const pid_t cli =
+      start({FLUSHCHECK_TARGET_FLUSHCHECK, "run", "--stdout=file", "--trace", "--timeout=60000",
+             "--json=" + reports + "/r.json", "--", "/bin/sh", "-c", "echo x; exec sleep 60"},
+            env, test_path("killed.out"));
+  ASSERT_GT(cli, 0);
+  ASSERT_TRUE(eventually([&] { return has_child(cli); })) << "the program never started";
+  ASSERT_EQ(::kill(cli, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(cli, &status, 0), cli);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "left in " << tmp << ":" << listing(tmp);
+  EXPECT_TRUE(std::filesystem::is_empty(reports))
+      << "left in " << reports << ":" << listing(reports);
+}
+
 // A gate interrupted while its case runs removes the case's log directory.
 TEST(cli, an_interrupted_gate_leaves_no_log_directory) {
-  for (int sig : {SIGINT, SIGTERM}) {
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT}) {
     const std::string tmp = test_path("tmp" + std::to_string(sig));
     std::filesystem::create_directory(tmp);
     const std::string file = test_path("slow" + std::to_string(sig) + ".toml");

@@ -23,6 +23,23 @@ TEST(output, markup_escape_keeps_utf8_and_escapes_what_markup_cannot_carry) {
   EXPECT_EQ(markup_escape("\xed\xa0\x80"), "\\xed\\xa0\\x80") << "a surrogate";
 }
 
+TEST(output, terminal_text_escapes_every_control_but_newline_and_tab) {
+  EXPECT_EQ(terminal_text("a\tb\nc \xc3\xa9 \xe2\x9c\x93"), "a\tb\nc \xc3\xa9 \xe2\x9c\x93");
+  EXPECT_EQ(terminal_text("\x1b]0;title\x07\x1b[2J"), "\\x1b]0;title\\x07\\x1b[2J");
+  EXPECT_EQ(terminal_text("cr\r del\x7f"), "cr\\x0d del\\x7f");
+  EXPECT_EQ(terminal_text("c1 \xc2\x9b lone \x9b"), "c1 \\xc2\\x9b lone \\x9b");
+}
+
+TEST(output, markdown_text_carries_no_markup_and_a_code_span_cannot_be_ended) {
+  EXPECT_EQ(markdown_text("<script>a|b</script>\n[C] & x"),
+            "&lt;script&gt;a\\|b&lt;/script&gt; [C] &amp; x");
+  EXPECT_EQ(markdown_text("\x1b[2J"), "\\x1b[2J");
+  EXPECT_EQ(markdown_code("env -i a=1 prog"), "`env -i a=1 prog`");
+  EXPECT_EQ(markdown_code("a ` <b> `` c"), "```a ` <b> `` c```");
+  EXPECT_EQ(markdown_code("`x`"), "`` `x` ``");
+  EXPECT_EQ(markdown_code("two\nlines"), "`two lines`");
+}
+
 TEST(output, dump_json_replaces_bytes_that_are_not_utf8_and_never_throws) {
   nlohmann::json j = json_document(json_kind::run);
   j["data"] = std::string("ok \xff\xfe end");

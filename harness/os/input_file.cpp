@@ -1,0 +1,60 @@
+// Bounded reads of untrusted files, gzip or not (zlib's gzread reads both).
+#include "input_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "error.hpp"
+#include "unique_fd.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+struct gz_closer {
+  void operator()(gzFile f) const noexcept { ::gzclose(f); }
+};
+using gz_file = std::unique_ptr<gzFile_s, gz_closer>;
+
+/// PATH opened for reading; a directory is refused before zlib sees it.
+unique_fd open_input(const std::string& path) {
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (!fd) throw usage_error(std::string("cannot read it: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw usage_error("a directory, not a file");
+  return fd;
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes) {
+  unique_fd fd = open_input(path);
+  gz_file gz(::gzdopen(fd.get(), "rb"));
+  if (!gz) throw usage_error("cannot read it: out of memory");
+  fd.release();  // gzclose closes it
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const int n = ::gzread(gz.get(), buf, sizeof buf);
+    if (n < 0) {
+      int err = 0;
+      const char* what = ::gzerror(gz.get(), &err);
+      throw usage_error(std::string("cannot read it: ") +
+                        (err == Z_ERRNO ? std::strerror(errno) : what));
+    }
+    if (n == 0) return text;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes)
+      throw usage_error("larger than " + std::to_string(max_bytes >> 20) + " MiB" +
+                        ", more than any record or report flushcheck writes");
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,44 @@
+#pragma once
+/// A file the harness writes whole (a report, a page): what is at its path
+/// is never destroyed. A device, a FIFO or /dev/stdout is written in place;
+/// a symlink is followed; a regular file (or a new one) is written to an
+/// anonymous or uniquely named temporary beside it and renamed over it, so
+/// a reader never sees half of it and two writers leave one whole file
+/// (docs/cli.md, "Reports").
+#include <string>
+#include <string_view>
+
+#include "temporary.hpp"
+#include "unique_fd.hpp"
+
+namespace flushcheck {
+
+class output_file {
+ public:
+  /// Opens PATH for writing, before anything runs. Throws usage_error with
+  /// the reason alone (the caller names the path): a directory, a missing
+  /// directory, no permission, a socket.
+  static output_file open(const std::string& path);
+
+  /// Writes TEXT and puts it at the path. Throws harness_error (a full
+  /// device, a failed rename); the path then holds what it held before.
+  void commit(std::string_view text);
+
+ private:
+  enum class how { in_place, fifo_waiting, anonymous, named_temporary };
+  static output_file in_place(const std::string& path, unsigned st_mode);
+  static output_file beside(const std::string& target, unsigned mode, bool exists);
+  void write_all(std::string_view text);
+  void publish();
+  std::string link_anonymous();
+
+  how how_ = how::in_place;
+  unique_fd fd_;
+  std::string path_;       ///< in place: what the caller named; else the file it names
+  std::string temp_;       ///< named_temporary: its path
+  unsigned mode_ = 0;      ///< the written file's mode: the old file's, or 0666 & ~umask
+  bool truncate_ = false;  ///< in place on a regular file: truncated at commit, not at open
+  detail::listed_path listed_;
+};
+
+}  // namespace flushcheck
