@@ -55,13 +55,14 @@ int gate_command::execute() {
     return exit_ok;
   }
   report_file json_out("--json", json), junit_out("--junit", junit);
+  one_on_stdout(json_out, junit_out, "--json and --junit");
   gate_report report{f.path, {}};
   for (const gate_case* c : chosen(f, only)) {
     report.cases.push_back(run_gate_case(f, *c, remember_child));
     remember_child(0);
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
-  if (!json_out.on_stdout()) std::cout << gate_text(report);
+  if (!json_out.on_stdout() && !junit_out.on_stdout()) std::cout << gate_text(report);
   json_out.commit(dump_json(to_json(report)));
   junit_out.commit(gate_junit(report));
   if (report.errors() != 0) return exit_spawn;  // a program did not start, as for `run`

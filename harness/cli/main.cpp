@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "completion.hpp"
 #include "error.hpp"
+#include "escape.hpp"
 #include "install_layout.hpp"
 #include "interrupts.hpp"
 #include "man_page.hpp"
@@ -136,7 +137,8 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     std::cout << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::cerr << "flushcheck: " << flushcheck::cli::parse_error_text(e, argc, argv)
+    std::cerr << "flushcheck: "
+              << flushcheck::error_line(flushcheck::cli::parse_error_text(e, argc, argv))
               << " (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
   }
@@ -170,11 +172,12 @@ int run_cli(int argc, char** argv) {
   flushcheck::cli::doctor_command doctor_cmd(app);
   add_self_description(app);
   if (const char* empty = empty_option_value(argc, argv)) {
-    std::cerr << "flushcheck: " << empty << ": empty value (see flushcheck --help)\n";
+    std::cerr << "flushcheck: " << flushcheck::error_line(empty)
+              << ": empty value (see flushcheck --help)\n";
     return flushcheck::cli::exit_usage;
   }
   if (auto bad = flushcheck::cli::unknown_verb(app, argc, argv)) {
-    std::cerr << "flushcheck: " << *bad << "\n";
+    std::cerr << "flushcheck: " << flushcheck::error_line(*bad) << "\n";
     return flushcheck::cli::exit_usage;
   }
   if (auto done = parse(app, argc, argv)) return *done;
@@ -182,13 +185,13 @@ int run_cli(int argc, char** argv) {
     return with_report_written(
         execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd, doctor_cmd));
   } catch (const flushcheck::usage_error& e) {
-    std::cerr << "flushcheck: " << e.what() << "\n";
+    std::cerr << "flushcheck: " << flushcheck::error_line(e.what()) << "\n";
     return flushcheck::cli::exit_usage;
   } catch (const flushcheck::spawn_error& e) {
-    std::cerr << "flushcheck: cannot start " << e.what() << "\n";
+    std::cerr << "flushcheck: cannot start " << flushcheck::error_line(e.what()) << "\n";
     return flushcheck::cli::exit_spawn;
   } catch (const std::exception& e) {
-    std::cerr << "flushcheck: harness failure: " << e.what() << "\n";
+    std::cerr << "flushcheck: harness failure: " << flushcheck::error_line(e.what()) << "\n";
     return flushcheck::cli::exit_harness;
   }
   return flushcheck::cli::exit_usage;

@@ -231,6 +231,7 @@ gate_check records_prefix(const std::string& text, long logged, const std::strin
   if (static_cast<long>(got.size()) > logged)
     return {false, std::to_string(got.size()) + " records arrived, only " + std::to_string(logged) +
                        " were logged"};
+  if (got.empty()) return {true, "no record of " + std::to_string(logged) + " arrived"};
   return {true, "records 0.." + std::to_string(static_cast<long>(got.size()) - 1) + " of " +
                     std::to_string(logged) + " arrived, in order"};
 }
@@ -267,7 +268,8 @@ gate_check records_each_once(const std::string& text, long logged, const std::st
   }
   extra.insert(extra.end(), got.begin() + static_cast<std::ptrdiff_t>(i), got.end());
   if (missing.empty() && twice.empty() && extra.empty())
-    return {true, "records 0.." + std::to_string(logged - 1) + " each arrived once"};
+    return {true, logged == 0 ? "no record was logged, and none arrived"
+                              : "records 0.." + std::to_string(logged - 1) + " each arrived once"};
   return {false, "of records 0.." + std::to_string(logged - 1) + ": missing [" + list(missing) +
                      "], twice [" + list(twice) + "], not logged [" + list(extra) + "]"};
 }

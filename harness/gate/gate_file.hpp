@@ -5,6 +5,7 @@
 /// gate checks of gate.hpp. Parsing (toml++) is gate_file_parse.cpp,
 /// running gate_file_run.cpp, and each output format one reporter.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,6 +94,8 @@ struct gate_case_result {
   std::string error;
   /// The case's row for docs/loggers.md, when the case has one.
   std::optional<loggers::row> row;
+  /// Records ("rec N") that arrived, per stream or log file its checks read.
+  std::map<std::string, long> arrived;
   bool pass() const;
 };
 

@@ -1,6 +1,7 @@
 // A gate file's case, run: its gate_run, then each expectation as the
 // gate check of gate.hpp it names, on the stream it names.
 #include <chrono>
+#include <map>
 
 #include "gate_file.hpp"
 
@@ -89,11 +90,8 @@ gate_check status_check(const gate_result& r, const gate_expect& e) {
   return {ok, "the program " + st.describe()};
 }
 
-gate_check evaluate(const gate_result& r, const gate_expect& e, const std::string& tag) {
-  if (e.check == "exit_code" || e.check == "signal") return status_check(r, e);
-  const source s = source_of(r, e.in);
-  if (s.text == nullptr)
-    return {false, "the program wrote no log file '" + e.in.substr(5) + "'", false};
+gate_check evaluate_text(const gate_result& r, const gate_expect& e, const std::string& tag,
+                         const source& s) {
   const std::string& t = *s.text;
   if (e.check == "records_through") return records_through(t, e.number, tag);
   if (e.check == "records_prefix") return records_prefix(t, e.number, tag);
@@ -104,6 +102,30 @@ gate_check evaluate(const gate_result& r, const gate_expect& e, const std::strin
   if (e.check == "max_writes_per_record") return max_writes(s, e.ratio, tag);
   if (e.in.rfind("file:", 0) == 0) return {false, "visible_at_marker reads stdout or stderr"};
   return visible_at_marker(r.obs, static_cast<std::size_t>(e.number), e.in == "stderr", e.text);
+}
+
+gate_check evaluate(const gate_result& r, const gate_expect& e, const std::string& tag) {
+  if (e.check == "exit_code" || e.check == "signal") return status_check(r, e);
+  const source s = source_of(r, e.in);
+  if (s.text != nullptr) return evaluate_text(r, e, tag, s);
+  // A log file never created is a log where nothing arrived (winston's file
+  // when the program exits first), checked as that: not "could not check".
+  static const std::string nothing;
+  gate_check c = evaluate_text(r, e, tag, {&nothing, r.obs.trace ? 0 : -1});
+  c.why = "the log file '" + e.in.substr(5) + "' was never created: " + c.why;
+  return c;
+}
+
+/// Per stream or log file a check of C reads: how many records arrived.
+std::map<std::string, long> records_arrived(const gate_result& r, const gate_case& c,
+                                            const std::string& tag) {
+  std::map<std::string, long> arrived;
+  for (const auto& e : c.expect) {
+    if (e.check == "exit_code" || e.check == "signal" || arrived.contains(e.in)) continue;
+    const source s = source_of(r, e.in);
+    arrived[e.in] = s.text == nullptr ? 0 : static_cast<long>(record_numbers(*s.text, tag).size());
+  }
+  return arrived;
 }
 
 /// The case's row in docs/loggers.md, when it has one.
@@ -145,6 +167,7 @@ gate_case_result run_gate_case(const gate_file& file, const gate_case& c,
   out.status = r.obs.status.describe();
   out.repro = r.repro;
   for (const auto& e : c.expect) out.checks.push_back({e, evaluate(r, e, file.tag)});
+  out.arrived = records_arrived(r, c, file.tag);
   out.row = row_of(file, c, r);
   return out;
 }

@@ -21,8 +21,8 @@ nlohmann::json check_json(const gate_check_result& c) {
 nlohmann::json case_json(const gate_case_result& c) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& k : c.checks) checks.push_back(check_json(k));
-  return {{"name", c.name},   {"pass", c.pass()}, {"status", c.status}, {"seconds", c.seconds},
-          {"repro", c.repro}, {"error", c.error}, {"checks", checks}};
+  return {{"name", c.name},   {"pass", c.pass()}, {"status", c.status},   {"seconds", c.seconds},
+          {"repro", c.repro}, {"error", c.error}, {"arrived", c.arrived}, {"checks", checks}};
 }
 
 }  // namespace

@@ -124,6 +124,12 @@ std::string terminal_text(const std::string& s) {
   return out;
 }
 
+std::string error_line(const std::string& s) {
+  std::string out;
+  for (char c : terminal_text(s)) out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : std::string(1, c);
+  return out;
+}
+
 std::string markdown_text(const std::string& s) {
   std::string out;
   for (char c : terminal_text(s)) {

@@ -29,6 +29,11 @@ std::string markup_escape(const std::string& s);
 /// terminal's title or clear its screen. Every text reporter's last step.
 std::string terminal_text(const std::string& s);
 
+/// S on one line of an error message: terminal_text, with newline and tab
+/// as \n and \t, so that a value with a newline in it (a flag's, a
+/// program's name) still makes the promised one-line error.
+std::string error_line(const std::string& s);
+
 /// S as Markdown text on one line (a table cell, a list item): terminal_text,
 /// then <, > and & as entities (no raw HTML reaches a forge's page), a line
 /// break as a space, and | escaped (a table cell's end).

@@ -1,6 +1,7 @@
 #include "sink.hpp"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,10 +10,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include "error.hpp"
 #include "file_system.hpp"
 #include "parse_number.hpp"
+#include "proc_status.hpp"
 #include "pty.hpp"
 #include "run_clock.hpp"
 #include "temporary.hpp"
@@ -129,12 +132,30 @@ std::size_t sink::read_size(std::size_t buffer,
   return buffer;
 }
 
+namespace {
+
+/// Why the kernel refused a pipe size: what bounds it for this process.
+std::string pipe_size_limit() {
+  std::ifstream max_file("/proc/sys/fs/pipe-max-size");
+  std::string max = "?";
+  max_file >> max;
+  // CapEff's bits are numbered from 1 in status_mask_has (as signals are).
+  if (!detail::status_mask_has(::getpid(), "CapEff:", CAP_SYS_RESOURCE + 1))
+    return std::string("above /proc/sys/fs/pipe-max-size, ") + max +
+           " bytes, a pipe needs CAP_SYS_RESOURCE, which flushcheck does not have" +
+           (::geteuid() == 0 ? ", though it runs as root" : "");
+  return "more than the pipe buffers this user may hold (/proc/sys/fs/pipe-user-pages-hard) or "
+         "the kernel gives one pipe";
+}
+
+}  // namespace
+
 void sink::set_pipe_size(std::size_t bytes) {
   if (kind_ != sink_kind::pipe) return;
   int got = ::fcntl(reader_.get(), F_SETPIPE_SZ, static_cast<int>(bytes));
   if (got < 0 && (errno == EPERM || errno == EINVAL))
-    throw usage_error("--pipe-size=" + std::to_string(bytes) + ": " + std::strerror(errno) +
-                      " (unprivileged, the limit is /proc/sys/fs/pipe-max-size)");
+    throw usage_error("--pipe-size=" + std::to_string(bytes) + ": " + std::strerror(errno) + " (" +
+                      pipe_size_limit() + ")");
   if (got < 0) throw_errno("F_SETPIPE_SZ " + std::to_string(bytes));
   pipe_size_ = static_cast<std::size_t>(got);
 }

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
@@ -157,6 +158,35 @@ TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({"count", "--fault=EIO@random=0.5", "--", "true"}), 2, "needs a seed");
   expect_one_line_error(cli({"run"}), 2, "command");
   expect_one_line_error(cli({}), 2, "subcommand");
+}
+
+// A value with a newline in it made a two-line error.
+TEST(cli, a_value_with_a_newline_still_makes_a_one_line_error) {
+  expect_one_line_error(cli({"run", "--kill=a\nb", "--", "true"}), 2, "--kill=a\\nb: ");
+  expect_one_line_error(cli({"run", "--stdout=p\nx", "--", "true"}), 2, "--stdout=p\\nx: ");
+  expect_one_line_error(cli({"run", "--", "no\nsuch"}), 3, "no\\nsuch");
+  expect_one_line_error(cli({"gate", "no\nsuch.toml"}), 2, "no\\nsuch.toml");
+}
+
+// The message said "unprivileged" to root: it names what bounds the size.
+TEST(cli, a_refused_pipe_size_names_what_bounds_it) {
+  auto r = cli({"run", "--pipe-size=1G", "--", "true"});
+  if (r.code == 0) GTEST_SKIP() << "this process may give a pipe 1 GiB (CAP_SYS_RESOURCE)";
+  expect_one_line_error(r, 2, "--pipe-size=1073741824: ");
+  EXPECT_EQ(r.err.find("unprivileged"), std::string::npos) << r.err;
+  const bool pipe_max = r.err.find("CAP_SYS_RESOURCE") != std::string::npos;
+  EXPECT_TRUE(pipe_max || r.err.find("pipe-user-pages-hard") != std::string::npos) << r.err;
+  if (pipe_max && ::geteuid() == 0) {
+    EXPECT_NE(r.err.find("though it runs as root"), std::string::npos) << r.err;
+  }
+}
+
+// --baseline --html wrote nothing and said nothing.
+TEST(cli, matrix_baseline_reports_only_as_text_or_json) {
+  expect_one_line_error(cli({"matrix", "--baseline", "x.json", "--html", "x.html"}), 2,
+                        "--html: --baseline reports as text or --json");
+  expect_one_line_error(cli({"matrix", "--baseline", "x.json", "--markdown"}), 2,
+                        "--markdown: --baseline reports as text or --json");
 }
 
 TEST(cli, numbers_are_range_checked) {
@@ -1047,6 +1077,63 @@ TEST(docs, faults_lists_every_fault_and_backpressure_property) {
 
 TEST(docs, kernel_lists_every_pipe_concurrency_and_file_property) {
   EXPECT_GE(check_section_page("docs/kernel.md", {"pipe", "concurrency", "file"}), 5);
+}
+
+}  // namespace
+}  // namespace flushcheck
+
+namespace flushcheck {
+namespace {
+
+/// The fenced blocks of LANG ("sh", "python") in the page TEXT.
+std::vector<std::string> fenced_blocks(const std::string& text, const std::string& lang) {
+  std::vector<std::string> out;
+  const std::string open = "```" + lang + "\n";
+  for (auto at = text.find(open); at != std::string::npos; at = text.find(open, at + 1)) {
+    const auto begin = at + open.size();
+    const auto end = text.find("```", begin);
+    if (end == std::string::npos) break;
+    out.push_back(text.substr(begin, end - begin));
+  }
+  return out;
+}
+
+/// ARGV run as a shell runs it, without flushcheck: no fd past 2, the clean
+/// environment; its exit code (-1 when it did not exit).
+int run_alone(const std::vector<std::string>& argv) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close_range(3, ~0U, 0);
+    std::vector<std::string> env = clean_environment();
+    std::vector<char*> a, e;
+    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    for (const auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    e.push_back(nullptr);
+    ::execvpe(a[0], a.data(), e.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+// The README promised a marker is a no-op outside flushcheck, and its own
+// snippets failed alone (OSError: [Errno 9], "3: Bad file descriptor").
+TEST(docs, marker_snippets_run_alone_and_mark_under_flushcheck) {
+  const std::string page = source_file("docs/markers.md");
+  std::vector<std::vector<std::string>> programs;
+  for (const auto& b : fenced_blocks(page, "sh")) programs.push_back({"/bin/sh", "-c", b});
+  for (const auto& b : fenced_blocks(page, "python")) programs.push_back({"python3", "-c", b});
+  ASSERT_EQ(programs.size(), 2u) << "docs/markers.md's sh and python snippets";
+  for (const auto& argv : programs) {
+    EXPECT_EQ(run_alone(argv), 0) << argv[2];
+    std::vector<std::string> args = {"run", "--json", "--"};
+    args.insert(args.end(), argv.begin(), argv.end());
+    const auto j = nlohmann::json::parse(cli(args).out);
+    ASSERT_EQ(j["markers"].size(), 1u) << argv[2];
+    EXPECT_EQ(j["markers"][0]["label"], "cut");
+  }
 }
 
 }  // namespace

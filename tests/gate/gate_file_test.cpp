@@ -316,29 +316,69 @@ no_torn_record = 'rec \d+ \d+'
   EXPECT_NE(r.out.find("PASS  long (1 check"), std::string::npos) << r.out;
 }
 
-// holds = false must not pass when the check could not look: here the log
-// file was never written and no record arrived to divide the writes by.
+// --junit - put the XML on stdout after the text.
+TEST(gate_file, junit_on_stdout_is_the_xml_alone) {
+  const auto r = cli({"gate", "--junit", "-", gate_file_with("five.toml", five_records)});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out.rfind("<?xml", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.find("PASS  "), std::string::npos) << r.out;
+  const auto both =
+      cli({"gate", "--json", "--junit", "-", gate_file_with("five.toml", five_records)});
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("--json and --junit: both would print to stdout"), std::string::npos)
+      << both.err;
+}
+
+// holds = false must not pass when the check could not look: here no
+// record arrived to divide the writes by.
 TEST(gate_file, a_check_that_could_not_look_fails_even_when_it_must_fail) {
   const auto r = cli({"gate", gate_file_with("unchecked.toml", R"(
 [[case]]
 name = "unchecked"
 command = ["true"]
+[[case.expect]]
+max_writes_per_record = 1
+holds = false
+)")});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("max_writes_per_record 1 in stdout (must fail): could not check: no record "
+                       "arrived"),
+            std::string::npos)
+      << r.out;
+}
+
+// A log file never created is a log where nothing arrived (winston's, when
+// the program exits before its stream opens the file): its checks are made,
+// on nothing. It was "could not check", so the best-known loss could not be
+// stated.
+TEST(gate_file, a_log_file_never_created_is_checked_as_nothing_arrived) {
+  const std::string file = gate_file_with("never.toml", R"(
+records = 50
+[[case]]
+name = "exit_first"
+command = ["true"]
 watch = ["app.log"]
 [[case.expect]]
 in = "file:app.log"
-records_through = 0
+records_through = 49
 holds = false
 [[case.expect]]
-max_writes_per_record = 1
-)")});
-  EXPECT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL  unchecked: records_through 0 in file:app.log (must fail): could not "
-                       "check: the program wrote no log file 'app.log'"),
-            std::string::npos)
-      << r.out;
-  EXPECT_NE(r.out.find("max_writes_per_record 1 in stdout: could not check: no record arrived"),
-            std::string::npos)
-      << r.out;
+in = "file:app.log"
+records_prefix = 50
+[[case.expect]]
+in = "file:app.log"
+no_torn_record = true
+)");
+  const auto r = cli({"gate", "--json", file});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& checks = j["cases"][0]["checks"];
+  EXPECT_EQ(j["cases"][0]["arrived"]["file:app.log"], 0);
+  for (const auto& c : checks) EXPECT_TRUE(c["checked"].get<bool>()) << c;
+  EXPECT_EQ(checks[1]["why"], "the log file 'app.log' was never created: no record of 50 arrived");
+  const auto text = cli({"gate", file});
+  EXPECT_NE(text.out.find("PASS  exit_first (3 checks, exited 0, "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("; records arrived: 0 in file:app.log)"), std::string::npos) << text.out;
 }
 
 // {here}, {records}, --var and the run's {logdir} in one case; env in place
