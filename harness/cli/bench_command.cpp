@@ -212,10 +212,10 @@ int bench_command::execute() {
                  "file was written\n";
     return exit_harness;
   }
-  json.commit(bench_json(r));
-  html.commit(bench_html(r));
+  json.commit([&] { return bench_json(r); });
+  html.commit([&] { return bench_html(r); });
   if (md) write_plots(r, plots);
-  md.commit(bench_markdown(r, "bench"));
+  md.commit([&] { return bench_markdown(r, "bench"); });
   return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }
 

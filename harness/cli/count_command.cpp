@@ -150,7 +150,7 @@ int count_command::execute() {
   observation obs = flushcheck::run(o);
   remember_child(0);
   if (!json_out.on_stdout()) print_counts(obs, o.backend == trace_backend::ptrace, all);
-  json_out.commit(count_json(obs));
+  json_out.commit([&] { return count_json(obs); });
   return exit_ok;
 }
 

@@ -9,6 +9,7 @@
 #include "install_layout.hpp"
 #include "json_document.hpp"
 #include "report_file.hpp"
+#include "spawn.hpp"
 #include "target_set.hpp"
 #include "usage.hpp"
 
@@ -45,6 +46,9 @@ int doctor_command::execute() {
   report_file html_out = report_file::page("--html", html);
   doctor_options o;
   o.argv = command;
+  // The caller's PROG (a pyenv python3, a script in ./bin), found on the
+  // caller's PATH: the runs then get the clean environment.
+  if (!o.argv.empty()) o.argv.front() = resolve_program(o.argv.front(), current_environment());
   o.env = clean_environment();
   o.deadline = std::chrono::milliseconds(timeout_ms);
   o.max_cuts = max_cuts;
@@ -61,8 +65,8 @@ int doctor_command::execute() {
   const auto pictures = html_out ? doctor_pictures(r) : std::vector<doctor_picture>{};
   remember_child(0);
   if (!json_out.on_stdout()) std::cout << doctor_text(r);
-  json_out.commit(dump_json(doctor_json(r), 2));
-  if (html_out) html_out.commit(doctor_html(r, pictures));
+  json_out.commit([&] { return dump_json(doctor_json(r), 2); });
+  if (html_out) html_out.commit([&] { return doctor_html(r, pictures); });
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

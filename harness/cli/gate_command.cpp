@@ -63,8 +63,8 @@ int gate_command::execute() {
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
   if (!json_out.on_stdout() && !junit_out.on_stdout()) std::cout << gate_text(report);
-  json_out.commit(dump_json(to_json(report)));
-  junit_out.commit(gate_junit(report));
+  json_out.commit([&] { return dump_json(to_json(report)); });
+  junit_out.commit([&] { return gate_junit(report); });
   if (report.errors() != 0) return exit_spawn;  // a program did not start, as for `run`
   return report.failed() == 0 ? exit_ok : exit_failed;
 }

@@ -72,7 +72,7 @@ void print_properties() {
 }
 
 void write_html(report_file& page, const std::string& path, const matrix& m) {
-  page.commit(matrix_html(m));
+  page.commit([&] { return matrix_html(m); });
   std::cout << "wrote " << path << ": " << m.line_count() << " rows x " << m.columns.size()
             << " toolchain sets, " << m.failures.size() << " FAIL\n";
 }
@@ -123,7 +123,7 @@ int compare_with_baseline(const matrix_command& cmd, const std::string& dir, boo
                               [&](const cell_change& c) { return rerun_case(sets, c, 4); });
   }
   if (!json_out.on_stdout()) std::cout << record_changes_text(changes);
-  json_out.commit(record_changes_json(changes));
+  json_out.commit([&] { return record_changes_json(changes); });
   if (changes.compared == 0) {  // nothing held is not a pass
     std::cerr << "flushcheck: " << what
               << ": no cell is in both records (no rows, or no toolchain set of the same "
@@ -169,8 +169,8 @@ int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
   if (html_out) write_html(html_out, cmd.html, m);
   if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << matrix_text(m, matrix_layout::by_column);
-  json_out.commit(dump_json(merged_json(m, records), 2));
-  md_out.commit(matrix_markdown(m, matrix_layout::by_column));
+  json_out.commit([&] { return dump_json(merged_json(m, records), 2); });
+  md_out.commit([&] { return matrix_markdown(m, matrix_layout::by_column); });
   return m.failures.empty() ? 0 : 1;
 }
 
@@ -240,8 +240,8 @@ int matrix_command::execute() {
   if (html_out) write_html(html_out, html, m);
   if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << matrix_text(m, layout);
-  json_out.commit(matrix_json(m));
-  md_out.commit(matrix_markdown(m, layout));
+  json_out.commit([&] { return matrix_json(m); });
+  md_out.commit([&] { return matrix_markdown(m, layout); });
   return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
 }
 

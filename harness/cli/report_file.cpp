@@ -35,14 +35,14 @@ report_file report_file::page(std::string flag, std::string target) {
   return report_file(std::move(flag), std::move(target));
 }
 
-void report_file::commit(const std::string& text) {
+void report_file::commit(const std::function<std::string()>& make) {
   if (target_.empty()) return;
   if (on_stdout()) {
-    std::cout << text;
+    std::cout << make();
     return;
   }
   try {
-    file_->commit(text);
+    file_->commit(make());
   } catch (const harness_error& e) {  // after the run: exit 4
     throw std::runtime_error(flag_ + "=" + printable(target_, 200) +
                              ": the report could not be written: " + e.code().message());

@@ -1,6 +1,7 @@
 #pragma once
 // Where a verb's report goes: one convention for every verb (docs/cli.md,
 // "Reports"). --json, --markdown: stdout with no value, a file with =FILE.
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -39,8 +40,10 @@ class report_file {
   explicit operator bool() const { return !target_.empty(); }
   /// The report is what the verb prints: it prints no text report then.
   bool on_stdout() const { return target_ == "-"; }
-  /// TEXT to stdout or into the file; nothing when the report was not asked for.
-  void commit(const std::string& text);
+  /// The report MAKE makes, to stdout or into the file; when the report was
+  /// not asked for, nothing, and MAKE is not called (a JSON document of a
+  /// run's 256 MiB costs seconds and ten times that in memory).
+  void commit(const std::function<std::string()>& make);
 
  private:
   std::string flag_, target_;

@@ -154,12 +154,14 @@ int run_command::execute() {
   auto notes = environment_notes(o.argv, o.env);
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
   if (!json_out.on_stdout()) std::cout << summary(obs);
-  json_out.commit(dump_json(to_json(obs)));
+  json_out.commit([&] { return dump_json(to_json(obs)); });
   if (html_out) {                                        // a run without --html draws nothing
     const bool err = o.kill.on_stderr && o.stderr_sink;  // the cut's stream
-    html_out.commit(report_html(
-        obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, err), err},
-        repro_command(o)));
+    html_out.commit([&] {
+      return report_html(
+          obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, err), err},
+          repro_command(o));
+    });
   }
   return exit_ok;
 }

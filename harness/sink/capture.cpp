@@ -84,35 +84,42 @@ std::size_t capture::tail_room() const noexcept {
   return tail ? policy_.bytes : 0;
 }
 
-std::size_t capture::tail_kept() const noexcept { return tail_.size(); }
+std::size_t capture::tail_kept() const noexcept { return ring_fill_; }
 
-std::uint64_t capture::dropped_at() const noexcept { return head_.size(); }
+std::uint64_t capture::dropped_at() const noexcept { return head_len_; }
 
 void capture::append(std::string_view bytes) {
   if (hash_state_ != nullptr)
     XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
   total_ += bytes.size();
   if (observer_) observer_(bytes);
-  std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_.size()));
+  std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_len_));
   head_.append(bytes.data(), to_head);
+  head_len_ += to_head;
   append_tail(bytes.substr(to_head));
 }
 
-/// The last tail_room() bytes, in a ring: once full, new bytes overwrite the
-/// oldest, so memory stays at tail_room() however much arrives.
+/// The last tail_room() bytes, in a ring right after the head in the same
+/// string (made once the head is full): once full, new bytes overwrite the
+/// oldest, so memory stays at what is kept however much arrives, and
+/// take_data() hands it over in place.
 void capture::append_tail(std::string_view bytes) {
-  std::size_t room = tail_room();
+  const std::size_t room = tail_room();
   if (room == 0 || bytes.empty()) return;
+  if (head_.size() == head_len_) head_.resize(head_len_ + room);
+  char* ring = head_.data() + head_len_;
   if (bytes.size() >= room) {
-    tail_.assign(bytes.substr(bytes.size() - room));
+    std::copy_n(bytes.data() + bytes.size() - room, room, ring);
+    ring_fill_ = room;
     tail_start_ = 0;
     return;
   }
-  std::size_t fill = std::min(bytes.size(), room - tail_.size());
-  tail_.append(bytes.data(), fill);
+  const std::size_t fill = std::min(bytes.size(), room - ring_fill_);
+  std::copy_n(bytes.data(), fill, ring + ring_fill_);
+  ring_fill_ += fill;
   for (std::size_t i = fill; i < bytes.size();) {  // the ring is full: overwrite the oldest
-    std::size_t n = std::min(bytes.size() - i, room - tail_start_);
-    std::copy_n(bytes.data() + i, n, tail_.data() + tail_start_);
+    const std::size_t n = std::min(bytes.size() - i, room - tail_start_);
+    std::copy_n(bytes.data() + i, n, ring + tail_start_);
     tail_start_ = (tail_start_ + n) % room;
     i += n;
   }
@@ -128,12 +135,12 @@ std::string capture::hash() const {
 }
 
 std::string capture::take_data() {
+  char* ring = head_.data() + head_len_;
+  std::rotate(ring, ring + tail_start_, ring + ring_fill_);  // oldest first, in place
+  head_.resize(head_len_ + ring_fill_);
   std::string out = std::move(head_);
-  out.append(tail_, tail_start_, std::string::npos);
-  out.append(tail_, 0, tail_start_);
   head_.clear();
-  tail_.clear();
-  tail_start_ = 0;
+  head_len_ = ring_fill_ = tail_start_ = 0;
   return out;
 }
 

@@ -46,7 +46,7 @@ class capture {
   /// Bytes not kept, between the head and the tail: they were at offsets
   /// [dropped_at(), dropped_at() + dropped()) of the stream.
   std::uint64_t dropped_at() const noexcept;
-  std::uint64_t dropped() const noexcept { return total_ - head_.size() - tail_kept(); }
+  std::uint64_t dropped() const noexcept { return total_ - head_len_ - tail_kept(); }
   const keep_policy& policy() const noexcept { return policy_; }
 
  private:
@@ -58,8 +58,9 @@ class capture {
   keep_policy policy_;
   std::function<void(std::string_view)> observer_;
   std::uint64_t total_ = 0;
-  std::string head_;
-  std::string tail_;            // a ring of tail_room() bytes once full
+  std::string head_;  // the head's head_len_ bytes, then the tail's ring
+  std::size_t head_len_ = 0;
+  std::size_t ring_fill_ = 0;   // bytes in the ring (tail_room() once full)
   std::size_t tail_start_ = 0;  // the ring's oldest byte
   // XXH3_state_t*, freed with XXH3_freeState (xxhash.h stays out of this header).
   std::unique_ptr<void, void (*)(void*)> hash_state_{nullptr, nullptr};

@@ -189,6 +189,22 @@ TEST(cli, matrix_baseline_reports_only_as_text_or_json) {
                         "--markdown: --baseline reports as text or --json");
 }
 
+// doctor looked PROG up on its clean PATH: `doctor -- python3` diagnosed
+// /usr/bin/python3 when the caller's python3 was another.
+TEST(cli, doctor_runs_the_program_the_callers_path_finds) {
+  const std::string dir = test_path("bin");
+  std::filesystem::create_directories(dir);
+  const std::string prog = dir + "/flushcheck-own-prog";
+  std::ofstream(prog) << "#!/bin/sh\necho mine\n";
+  ::chmod(prog.c_str(), 0755);
+  auto env = clean_environment();
+  for (auto& kv : env)
+    if (kv.starts_with("PATH=")) kv = "PATH=" + dir + ":" + kv.substr(5);
+  const auto r = cli({"doctor", "--json", "--", "flushcheck-own-prog"}, env);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["argv"][0], prog) << r.out;
+}
+
 TEST(cli, numbers_are_range_checked) {
   // once: time:9223372036854 overflowed the deadline arithmetic and fired at once
   expect_one_line_error(cli({"run", "--kill=KILL@time:9223372036854", "--", "true"}), 2,

@@ -182,17 +182,18 @@ TEST(run, pty_stays_open_while_the_program_runs) {
 /// The ```sh example of docs/markers.md, as a user would paste it.
 std::string documented_shell_marker() {
   std::ifstream in(std::string(FLUSHCHECK_SOURCE_DIR) + "/docs/markers.md");
-  std::string line;
-  while (std::getline(in, line))
-    if (line == "```sh" && std::getline(in, line)) return line;
-  return "";
+  std::string line, block;
+  while (std::getline(in, line) && line != "```sh") {
+  }
+  while (std::getline(in, line) && line != "```") block += line + "\n";
+  return block;
 }
 
 TEST(run, documented_shell_marker_idiom_goes_on_at_once) {
   // Once the release byte had no newline, and `read` waited for the deadline.
   std::string marker = documented_shell_marker();
   ASSERT_NE(marker, "") << "no ```sh example in docs/markers.md";
-  auto o = opts({"/bin/sh", "-c", "echo a; " + marker + "; echo b"});
+  auto o = opts({"/bin/sh", "-c", "echo a\n" + marker + "echo b"});
   o.timeout = 10s;
   auto obs = run(o);
   EXPECT_EQ(obs.status, wait_status::exited(0));
