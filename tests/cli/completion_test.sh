@@ -52,6 +52,14 @@ expect "flushcheck count --backend p" "ptrace perf"
 expect "flushcheck bench p" "pipe pagecache program"
 expect "flushcheck --completion=" "bash"
 expect "flushcheck run --json --kill=KILL@time:5 -- flushcheck-no-such-prog" ""
+# An empty line said "bad array subscript"; a word of 20,000 characters took
+# 44 s (two loops quadratic in its length): candidates as for a short one.
+errors=$( { expect "" "run matrix count explore gate bench doctor"; } 2>&1 )
+[[ -z $errors ]] || { echo "FAIL: an empty line printed: $errors" >&2; failed=1; }
+long=$(printf 'a%.0s' {1..20000})
+expect "flushcheck run --stdout=$long" ""
+expect "flushcheck run --kill=KILL@$long" ""
+expect "flushcheck explore --stdout=pipe,$long,f" "pipe,${long},file"
 # every option of every verb is offered after "--"
 for verb in run matrix count explore gate bench doctor; do
   for option in $("$flushcheck" "$verb" --help | sed -n 's/^ *\(-[a-zA-Z],\)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
