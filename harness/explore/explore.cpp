@@ -1,6 +1,8 @@
 #include "explore.hpp"
 
+#include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "reference_output.hpp"
 #include "report.hpp"
@@ -10,8 +12,9 @@ namespace flushcheck {
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& data) {
-  std::vector<std::string> lines;
+/// DATA's lines, as views into it (no copy of a line of any length).
+std::vector<std::string_view> lines_of(std::string_view data) {
+  std::vector<std::string_view> lines;
   std::size_t start = 0;
   for (std::size_t i = 0; i < data.size(); ++i)
     if (data[i] == '\n') {
@@ -117,34 +120,32 @@ void feed_stream(run_options& r, bool on_stderr, std::function<void(std::string_
 /// lines in the middle), and those that did not. A line that is no line of
 /// the reference still to come (the ends of two lines glued where a failed
 /// write dropped the bytes between them) is torn, and skipped.
-void match_lines(explored_cut& c, const std::string& got_data,
-                 const std::vector<std::string>& ref_lines) {
-  auto got = lines_of(got_data);
-  std::multiset<std::string> ahead(ref_lines.begin(), ref_lines.end());
-  std::size_t g = 0;
-  for (const auto& line : ref_lines) {
-    while (g < got.size() && got[g] != line && ahead.count(got[g]) == 0) c.torn += got[g++] + "\n";
+void match_lines(explored_cut& c, const std::string& got_data, const std::string& ref_data,
+                 const keep_policy& keep) {
+  const auto got = lines_of(got_data), ref = lines_of(ref_data);
+  std::multiset<std::string_view> ahead(ref.begin(), ref.end());  // views: no line is copied
+  capture torn(keep);  // as a run keeps its output: bounded whatever the program wrote
+  auto tear = [&torn](std::string_view line) {
+    torn.append(line);
+    torn.append("\n");
+  };
+  std::size_t g = 0, budget = keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes;
+  for (const auto& line : ref) {
+    while (g < got.size() && got[g] != line && ahead.count(got[g]) == 0) tear(got[g++]);
     if (g < got.size() && got[g] == line) {
       ++g;
       ++c.lines_survived;
-    } else {
-      c.lost.push_back(line);
+    } else if (++c.lines_lost == 1 || budget > 0) {  // the first lost line, and what KEEP holds
+      const std::size_t n = std::min(line.size(), std::max<std::size_t>(budget, 256));
+      c.lost.emplace_back(line.substr(0, n));
+      budget -= std::min(budget, n + 1);
     }
     ahead.erase(ahead.find(line));
   }
-  for (; g < got.size(); ++g) c.torn += got[g] + "\n";
-  if (!got_data.empty() && got_data.back() != '\n' && !c.torn.empty())
+  for (; g < got.size(); ++g) tear(got[g]);
+  c.torn = torn.take_data();
+  if (!got_data.empty() && got_data.back() != '\n' && !c.torn.empty() && c.torn.back() == '\n')
     c.torn.pop_back();  // the last piece had no newline of its own
-}
-
-/// Only what KEEP keeps of the lost lines (their count stays) and the torn tail.
-void trim(explored_cut& c, const keep_policy& keep) {
-  c.lines_lost = c.lost.size();
-  std::size_t budget = keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes;
-  std::size_t n = 0;
-  for (; n < c.lost.size() && budget > 0; ++n) budget -= std::min(budget, c.lost[n].size() + 1);
-  c.lost.resize(std::max<std::size_t>(n, c.lost.empty() ? 0 : 1));
-  c.torn = kept(c.torn, keep);
 }
 
 explored_cut judge_fault(const detail::reference_output& ref, const fault_plan& f,
@@ -156,8 +157,7 @@ explored_cut judge_fault(const detail::reference_output& ref, const fault_plan& 
   const std::string& got = stream_of(obs, o.on_stderr).data;  // kept whole: a fault run
   c.bytes = got.size();
   c.prefix = got.size() <= ref.size() && ref.read(0, got.size()) == got;
-  match_lines(c, got, ref.all_lines());
-  trim(c, o.keep);
+  match_lines(c, got, ref.read(0, static_cast<std::size_t>(ref.size())), o.keep);
   c.survived = kept(got, o.keep);
   return c;
 }

@@ -66,10 +66,6 @@ std::vector<std::string> reference_output::lines_from(std::uint64_t at, std::siz
   return out;
 }
 
-std::vector<std::string> reference_output::all_lines() const {
-  return lines_from(0, static_cast<std::size_t>(size_) + 1);
-}
-
 void prefix_match::feed(std::string_view bytes) {
   total_ += bytes.size();
   if (diverged_) return keep_torn(bytes);

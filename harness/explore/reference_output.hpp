@@ -24,8 +24,6 @@ class reference_output {
   /// The lines that start at offset AT (a line's start), as long as they fit
   /// in BUDGET bytes (the first always, cut to BUDGET): what a report keeps.
   std::vector<std::string> lines_from(std::uint64_t at, std::size_t budget) const;
-  /// Every line (a fault run matches lines anywhere): the whole output in memory.
-  std::vector<std::string> all_lines() const;
 
  private:
   unique_fd fd_;
