@@ -89,11 +89,15 @@ struct log_dir {
   log_dir& operator=(const log_dir&) = delete;
 };
 
+/// PATH's bytes, read into a string of their size (a stream buffer grew by
+/// doubling and was copied out: three times a 1 GB log).
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0)), '\0');
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return text;
 }
 
 /// NAME=VALUE into ENV, in place of ENV's NAME if it has one (PATH, LANG):
@@ -199,17 +203,33 @@ std::ostream& operator<<(std::ostream& os, const gate_check& c) {
   return os << (c.ok ? "holds: " : "does not hold: ") << c.why;
 }
 
+namespace {
+
+/// F with each line of TEXT (without its newline; an unterminated last one
+/// too), as a view: a log of any size is read in place, never copied.
+template <class F>
+void for_each_line(const std::string& text, F f) {
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    f(rest.substr(0, nl));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+  }
+}
+
+}  // namespace
+
 std::vector<long> record_numbers(const std::string& text, const std::string& tag) {
   std::vector<long> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
+  for_each_line(text, [&](std::string_view line) {
     auto at = line.find(tag);
-    if (at == std::string::npos) continue;
-    const char* p = line.c_str() + at + tag.size();
+    if (at == std::string_view::npos) return;
+    // TEXT is a std::string: the digits end at a newline or at its NUL.
+    const char* p = line.data() + at + tag.size();
     char* end = nullptr;
     long n = std::strtol(p, &end, 10);
     if (end != p) out.push_back(n);
-  }
+  });
   return out;
 }
 
@@ -290,18 +310,22 @@ gate_check no_torn_record(const std::string& text, const std::string& whole_line
   }
   std::size_t lines = 0, torn = 0;
   std::string first;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line); ++lines) {
+  std::optional<gate_check> unchecked;
+  for_each_line(text, [&](std::string_view line) {
+    if (unchecked) return;
+    ++lines;
     try {
-      if (whole->matches(line)) continue;
+      if (whole->matches(line)) return;
     } catch (const std::runtime_error& e) {  // Boost.Regex's bound on work
-      return {false,
-              "line " + std::to_string(lines + 1) + " (" + std::to_string(line.size()) +
-                  " bytes) could not be checked: " + e.what(),
-              false};
+      unchecked = gate_check{false,
+                             "line " + std::to_string(lines) + " (" + std::to_string(line.size()) +
+                                 " bytes) could not be checked: " + e.what(),
+                             false};
+      return;
     }
-    if (torn++ == 0) first = line;
-  }
+    if (torn++ == 0) first = line.substr(0, 4096);
+  });
+  if (unchecked) return *unchecked;
   if (!text.empty() && text.back() != '\n' && torn == 0) return no_torn_record(text);
   if (torn == 0) return {true, std::to_string(lines) + " lines, every one a whole record"};
   return {false, std::to_string(torn) + " of " + std::to_string(lines) +
