@@ -10,18 +10,32 @@
 namespace flushcheck {
 namespace {
 
-/// A table's columns: the line's label (W wide), its tier, then N cells of CW.
-std::vector<text_column> columns(std::size_t w, std::size_t n, std::size_t cw) {
+/// A table's columns: the line's label (W wide), its tier, then a cell of
+/// each width in CW (its column's widest value or name), two spaces apart.
+std::vector<text_column> columns(std::size_t w, const std::vector<std::size_t>& cw) {
   std::vector<text_column> c = {{.width = w}, {.width = 10}};
-  c.insert(c.end(), n, text_column{.width = cw});
+  for (std::size_t width : cw) c.push_back({.width = width, .gap = 2});
   return c;
+}
+
+/// The first line names no property: it carries the sinks over their columns.
+void header_by_sink(std::ostream& out, const matrix& m, const std::vector<text_column>& cols) {
+  std::vector<std::string> cells = {"", ""};
+  for (sink_kind sink : m.sinks) cells.push_back(std::string(to_string(sink)));
+  out << text_row("  ", cols, cells) << "\n";
 }
 
 void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
   std::size_t w = 12;
-  for (const auto& row : m.rows)
-    if (row.ran_in(column)) w = std::max(w, row.label().size());
-  const auto cols = columns(w, m.sinks.size(), 7);
+  std::vector<std::size_t> cw(m.sinks.size(), 4);
+  for (const auto& row : m.rows) {
+    if (!row.ran_in(column)) continue;
+    w = std::max(w, row.label().size());
+    for (std::size_t k = 0; k < m.sinks.size(); ++k)
+      cw[k] = std::max(cw[k], row.text(column, m.sinks[k]).size());
+  }
+  const auto cols = columns(w, cw);
+  header_by_sink(out, m, cols);
   std::string group;
   for (const auto& row : m.rows) {
     if (!row.ran_in(column)) continue;
@@ -55,20 +69,24 @@ std::string text_by_sink(const matrix& m) {
 }
 
 // The first line names no property: it carries the set names over their columns.
-void header_by_column(std::ostream& out, const matrix& m, std::size_t w, std::size_t cw) {
+void header_by_column(std::ostream& out, const matrix& m, const std::vector<text_column>& cols) {
   std::vector<std::string> cells = {"", ""};
   for (const auto& col : m.columns) cells.push_back(col.name);
-  out << text_row("  ", columns(w, m.columns.size(), cw), cells) << "\n";
+  out << text_row("  ", cols, cells) << "\n";
 }
 
 void table_by_column(std::ostream& out, const matrix& m) {
   std::size_t w = 12;
+  std::vector<std::size_t> cw;  // a set's column is as wide as its widest value
+  for (const auto& col : m.columns) cw.push_back(col.name.size());
   for (const auto& row : m.rows)
-    for (sink_kind sink : row.sinks) w = std::max(w, row.label(sink).size());
-  std::size_t cw = 12;
-  for (const auto& col : m.columns) cw = std::max(cw, col.name.size() + 2);
-  header_by_column(out, m, w, cw);
-  const auto cols = columns(w, m.columns.size(), cw);
+    for (sink_kind sink : row.sinks) {
+      w = std::max(w, row.label(sink).size());
+      for (std::size_t c = 0; c < m.columns.size(); ++c)
+        cw[c] = std::max(cw[c], row.text(c, sink).size());
+    }
+  const auto cols = columns(w, cw);
+  header_by_column(out, m, cols);
   std::string group;
   for (const auto& row : m.rows)
     for (sink_kind sink : row.sinks) {

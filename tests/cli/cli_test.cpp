@@ -205,6 +205,30 @@ TEST(cli, doctor_runs_the_program_the_callers_path_finds) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["argv"][0], prog) << r.out;
 }
 
+// The text matrix had no header row, and long observed values ran together.
+TEST(cli, matrix_text_names_its_columns_and_keeps_values_apart) {
+  const auto r = cli({"matrix"});
+  ASSERT_LT(r.code, 2) << r.err;
+  std::istringstream lines(r.out);
+  std::string line, header;
+  while (std::getline(lines, line) && header.empty())
+    if (line.find("pty") != std::string::npos) header = line;
+  const auto pty = header.find("pty"), pipe = header.find("pipe"), file = header.find("file");
+  ASSERT_TRUE(pty != std::string::npos && pty < pipe && pipe < file) << header;
+  std::size_t rows = 0;
+  while (std::getline(lines, line) && line.find(" cases, ") == std::string::npos) {
+    if (line.size() <= file || line.rfind("  ", 0) != 0) continue;  // a group's title
+    ++rows;
+    EXPECT_EQ(line.substr(pipe - 2, 2), "  ") << "the pipe column starts after two spaces:\n"
+                                              << header << "\n"
+                                              << line;
+    EXPECT_EQ(line.substr(file - 2, 2), "  ") << "the file column starts after two spaces:\n"
+                                              << header << "\n"
+                                              << line;
+  }
+  EXPECT_GT(rows, 50u);
+}
+
 TEST(cli, numbers_are_range_checked) {
   // once: time:9223372036854 overflowed the deadline arithmetic and fired at once
   expect_one_line_error(cli({"run", "--kill=KILL@time:9223372036854", "--", "true"}), 2,
