@@ -66,6 +66,28 @@ _flushcheck_candidates() {
   done
 }
 
+_fc_default_breaks=$' \t\n"\'@><=;|&(:'  # bash's COMP_WORDBREAKS where it is unset
+
+# _flushcheck_cut WORD: sets cut to where bash's replacement starts in WORD:
+# after the last of COMP_WORDBREAKS, or at it when it is '@' or '$'
+# (readline's special prefixes). One regex finds it in one pass over the word
+# (a loop of ${WORD:i:1} rescans the word from its start at each step in a
+# UTF-8 locale: quadratic).
+_flushcheck_cut() {
+  local word=$1 breaks=${COMP_WORDBREAKS-$_fc_default_breaks} c i set="" rb="" caret="" dash=""
+  cut=0
+  for ((i = 0; i < ${#breaks}; i++)); do
+    c=${breaks:i:1}
+    case $c in "]") rb="]" ;; "^") caret="^" ;; "-") dash="-" ;; *) set+=$c ;; esac
+  done
+  set="$rb$set$caret$dash"
+  local re="[$set][^$set]*\$"
+  if [[ -n $set && $word =~ $re ]]; then
+    cut=$((${#word} - ${#BASH_REMATCH[0]} + 1))
+    [[ ${BASH_REMATCH[0]:0:1} == [@\$] ]] && cut=$((cut - 1))
+  fi
+}
+
 _flushcheck() {
   local line=${COMP_LINE:0:COMP_POINT} cur=""
   # The word being typed: a regex anchored at the end matches it in one pass
@@ -106,21 +128,8 @@ _flushcheck() {
   elif [[ $verb == gate ]]; then
     mapfile -t _fc_candidates < <(compgen -f -- "$cur")
   fi
-  # bash replaces only what follows the last of COMP_WORDBREAKS in the word,
-  # and the break itself when it is '@' or '$' (readline's special prefixes)
-  # The last break is found by one regex, in one pass over the word (a loop
-  # of ${cur:i:1} costs O(i) a step in a UTF-8 locale: quadratic).
-  local breaks=${COMP_WORDBREAKS-$' \t\n"\'@><=;|&(:'} cut=0 c set="" rb="" caret="" dash=""
-  for ((i = 0; i < ${#breaks}; i++)); do
-    c=${breaks:i:1}
-    case $c in "]") rb="]" ;; "^") caret="^" ;; "-") dash="-" ;; *) set+=$c ;; esac
-  done
-  set="$rb$set$caret$dash"
-  local re="[$set][^$set]*\$"
-  if [[ -n $set && $cur =~ $re ]]; then
-    cut=$((${#cur} - ${#BASH_REMATCH[0]} + 1))
-    [[ ${BASH_REMATCH[0]:0:1} == [@\$] ]] && cut=$((cut - 1))
-  fi
+  local cut
+  _flushcheck_cut "$cur"
   COMPREPLY=()
   for w in "${_fc_candidates[@]}"; do
     COMPREPLY+=("${w:cut}")
