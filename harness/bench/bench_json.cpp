@@ -1,5 +1,7 @@
 // A bench report as JSON and back (docs/bench.md, "JSON"): the one schema
 // that --json writes and --compare reads.
+#include <cstdint>
+
 #include <nlohmann/json.hpp>
 
 #include "bench_report.hpp"

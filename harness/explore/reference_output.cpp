@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 #include "error.hpp"
 #include "temporary.hpp"

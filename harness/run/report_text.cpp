@@ -1,4 +1,5 @@
 // The run report for people: the summary `flushcheck run` prints.
+#include <cstdint>
 #include <sstream>
 
 #include "escape.hpp"

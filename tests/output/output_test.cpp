@@ -2,6 +2,7 @@
 // dump, on the bytes a program may write.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <limits>
 #include <sstream>
 
