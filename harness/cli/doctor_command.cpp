@@ -21,8 +21,9 @@ doctor_command::doctor_command(CLI::App& parent) {
       "Run PROG on a pty, a pipe and a file, kill it at its writes (or stop it at the "
       "deadline), say where its output is lost or late and why, and try the fixes");
   app->add_option("--timeout,--deadline", timeout_ms,
-                  "ms a run may last; a program still running then is stopped with SIGTERM "
-                  "and with SIGKILL, as a container stop does")
+                  "ms the first run (the pty's) may last; a program still running then is "
+                  "stopped with SIGTERM and with SIGKILL, as a container stop does; one that "
+                  "ended in D ms gives later runs 8 D + 5 s, as load slows them")
       ->capture_default_str()
       ->check(in_range(100, 600000));
   app->add_option("--max-cuts", max_cuts, "write cuts per sink and signal, sampled evenly")

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "doctor_reference.hpp"
 #include "escape.hpp"
+#include "program_switches.hpp"
 #include "run.hpp"
 
 namespace flushcheck {
@@ -26,6 +28,20 @@ std::string nothing_written(const doctor_options& o, const diagnosis& d) {
          ": nothing to diagnose";
 }
 
+/// The program's own switch for a plain terminal (program_switches.hpp),
+/// right after its name, or after the interpreter of a script.
+std::optional<terminal_switch> plain_switch(const doctor_report& r) {
+  const std::string& argv0 = r.argv.front();
+  const std::string name0 = argv0.substr(argv0.rfind('/') + 1);
+  const auto purpose = detail::switch_purpose::plain_terminal;
+  const detail::program_switch* sw = detail::switch_of(name0, purpose);
+  if (sw == nullptr) return std::nullopt;
+  terminal_switch t{
+      {sw->args.begin(), sw->args.end()}, r.argv, std::string(sw->effect), std::string(sw->source)};
+  t.argv.insert(t.argv.begin() + 1, t.args.begin(), t.args.end());
+  return t;
+}
+
 }  // namespace
 
 std::string_view to_string(doctor_verdict v) {
@@ -45,13 +61,18 @@ const diagnosis* doctor_report::merged() const {
   return nullptr;
 }
 
-bool doctor_report::reordered() const { return merged() != nullptr && merged()->no_reference; }
+bool doctor_report::reordered() const {
+  return merged() != nullptr && merged()->no_reference &&
+         std::none_of(views.begin(), views.end(), [](const diagnosis& d) {
+           return d.no_reference && d.stream != doctor_stream::merged;
+         });
+}
 
 doctor_verdict doctor_report::verdict() const {
   auto any = [this](auto pred) { return std::any_of(views.begin(), views.end(), pred); };
   if (any([](const diagnosis& d) { return d.lost(); })) return doctor_verdict::lost;
   if (any([](const diagnosis& d) { return d.held(); })) return doctor_verdict::held;
-  if (any([](const diagnosis& d) { return d.no_reference && d.stream != doctor_stream::merged; }))
+  if (any([](const diagnosis& d) { return d.no_reference; }) && !reordered())
     return doctor_verdict::no_verdict;
   if (any([](const diagnosis& d) { return d.late(); })) return doctor_verdict::late;
   return doctor_verdict::safe;
@@ -67,6 +88,8 @@ doctor_report doctor(doctor_options o) {
   diagnosis out = diagnose(o);
   const bool to_stdout = out.wrote(), to_stderr = wrote_stderr(out);
   if (!to_stdout && !to_stderr) throw no_output_error(nothing_written(o, out));
+  const doctor_sink& pty = out.sinks.front();
+  if (pty.ended) o.ended_in = duration_of(pty);
   if (to_stdout) r.views.push_back(std::move(out));
   for (auto [stream, wanted] : {std::pair{doctor_stream::err, to_stderr},
                                 std::pair{doctor_stream::merged, to_stdout && to_stderr}})
@@ -75,6 +98,7 @@ doctor_report doctor(doctor_options o) {
       r.views.push_back(diagnose(o));
     }
   r.fixes = try_fixes(o, r.kind, r.views);
+  if (r.verdict() == doctor_verdict::no_verdict) r.plain_terminal = plain_switch(r);
   return r;
 }
 

@@ -4,6 +4,7 @@
 /// The diagnosis is doctor_diagnosis.hpp, the fixes doctor_fixes.hpp, the
 /// reporters doctor_report.hpp.
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,14 @@ enum class doctor_verdict {
 /// "lost", "held", "no verdict", "late", "safe".
 std::string_view to_string(doctor_verdict v);
 
+/// The program's own switch that gives a terminal what a pipe gets (no
+/// pager, no colour: program_switches.hpp), for a pty that was no reference.
+struct terminal_switch {
+  std::vector<std::string> args;  ///< the switch, right after the program's name
+  std::vector<std::string> argv;  ///< the program's command line with it
+  std::string effect, source;
+};
+
 struct doctor_report {
   std::vector<std::string> argv;
   program_kind kind;
@@ -33,6 +42,9 @@ struct doctor_report {
   /// one sink (2>&1) when it wrote to both.
   std::vector<diagnosis> views;
   std::vector<doctor_fix> fixes;  ///< every fix tried, those that help first
+  /// When a stream had no verdict and the program has such a switch: run
+  /// doctor again with it.
+  std::optional<terminal_switch> plain_terminal;
   /// Variables of the caller's environment that change buffering for a
   /// program of this kind and that the runs did not get (they run in the
   /// clean environment), one note each.
@@ -43,7 +55,8 @@ struct doctor_report {
   doctor_verdict verdict() const;
   /// The 2>&1 diagnosis, when the program wrote both streams; nullptr else.
   const diagnosis* merged() const;
-  /// 2>&1 came in another order on a pipe or a file than on the pty.
+  /// 2>&1 came in another order on a pipe or a file than on the pty, where
+  /// each stream alone had the pty for a reference.
   bool reordered() const;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "doctor_reference.hpp"
 #include "error.hpp"
 #include "explore.hpp"
 #include "repro.hpp"
@@ -31,13 +32,6 @@ std::size_t whole_lines_end(std::string_view data, std::size_t n) {
   if (!in_lines(data)) return n;
   const auto at = data.substr(0, std::min(n, data.size())).rfind('\n');
   return at == std::string_view::npos ? 0 : at + 1;
-}
-
-/// How many bytes A and B share from their start.
-std::size_t common_prefix(std::string_view a, std::string_view b) {
-  return static_cast<std::size_t>(
-      std::mismatch(a.begin(), a.begin() + std::min(a.size(), b.size()), b.begin()).first -
-      a.begin());
 }
 
 struct write_end {
@@ -153,9 +147,10 @@ run_options base_run(const doctor_options& o) {
   return r;
 }
 
-doctor_sink sink_of(explored_sink&& e) {
+doctor_sink sink_of(explored_sink&& e, std::chrono::milliseconds limit) {
   doctor_sink s;
   s.sink = e.sink;
+  s.limit = limit;
   s.on_stderr = e.on_stderr;
   s.reference = std::move(e.reference);
   s.ended = s.reference.status.type() != wait_status::kind::timeout;
@@ -257,29 +252,43 @@ void find_held(diagnosis& d) {
   d.held_ms = (ends.front().t_us - pty.reference.trace->events.front().t_us) / 1000;
 }
 
-/// Whether the pty run is a reference for S's: S's output is a prefix of
-/// the pty's (of the part both wrote, when one of them met the deadline),
-/// both ended the same way, and neither dropped bytes (--keep: outputs past
-/// 16 MiB are not diagnosed).
-bool is_reference(const doctor_sink& pty, const doctor_sink& s) {
-  const std::string_view a = pty.output().data, b = s.output().data;
-  if (pty.ended != s.ended || pty.output().dropped > 0 || s.output().dropped > 0) return false;
-  const std::size_t both = pty.ended ? b.size() : std::min(a.size(), b.size());
-  return common_prefix(a, b) >= both && (!pty.ended || a.size() >= b.size());
-}
-
 /// The pipe's or the file's run, judged against the pty's.
 void judge_sink(const doctor_options& o, const std::vector<explored_cut>& cuts, diagnosis& d,
                 doctor_sink& s) {
   const doctor_sink& pty = d.sinks.front();
-  d.no_reference = d.no_reference || !is_reference(pty, s);
   if (d.no_reference) return;
+  d.no_reference_why = reference_gap(pty, s);
+  if ((d.no_reference = !d.no_reference_why.empty())) return;
   s.late_ms = lateness_us(pty, write_ends(pty), s, write_ends(s)) / 1000;
   judge_cuts(cuts, pty, base_run(o), s);
   if (s.ended)
     judge_own_end(pty, base_run(o), s);
   else
     judge_deadline(o, pty, s);
+}
+
+/// The pty's reference run (no cuts: it is what the others are held to).
+doctor_sink explore_pty(explore_options e) {
+  e.sinks = {sink_kind::pty};
+  e.signals = {};
+  return sink_of(std::move(explore(e).front()), e.base.timeout);
+}
+
+/// A pty run stopped at the deadline where the pipe's and the file's ended
+/// by themselves: load slowed it (or the program waits at a terminal), so
+/// it runs again, with as long as they took allows; unless it ran a pager
+/// there that they did not (a pager waits for a key).
+void retry_pty_if_only_it_ran_on(explore_options e, diagnosis& d) {
+  const doctor_sink& pty = d.sinks.front();
+  if (pty.ended) return;
+  std::chrono::milliseconds longest{0};
+  for (std::size_t i = 1; i < d.sinks.size(); ++i) {
+    const doctor_sink& s = d.sinks[i];
+    if (!s.ended || is_pager(ran_only_on_pty(pty, s))) return;
+    longest = std::max(longest, duration_of(s));
+  }
+  e.base.timeout = run_limit(e.base.timeout, longest);
+  d.sinks.front() = explore_pty(e);
 }
 
 }  // namespace
@@ -323,21 +332,23 @@ diagnosis diagnose(const doctor_options& o) {
   e.base = base_run(o);
   e.on_stderr = o.stream == doctor_stream::err;
   e.keep = {keep_policy::kind::none, 0};  // a cut's counts are all the diagnosis reads
-  e.sinks = {sink_kind::pty};
-  e.signals = {};
+  if (o.ended_in) e.base.timeout = run_limit(o.deadline, *o.ended_in);
   diagnosis d;
   d.stream = o.stream;
   d.sinks.reserve(3);  // judge_sink refers to the pty's
-  d.sinks.push_back(sink_of(std::move(explore(e).front())));
-  find_held(d);
+  d.sinks.push_back(explore_pty(e));
+  if (d.sinks.front().ended) e.base.timeout = run_limit(o.deadline, duration_of(d.sinks.front()));
   e.sinks = {sink_kind::pipe, sink_kind::file};
   e.signals = {SIGKILL, SIGTERM};
   e.max_cuts = 2 * o.max_cuts;
+  std::vector<std::vector<explored_cut>> cuts;
   for (auto& explored : explore(e)) {
-    const std::vector<explored_cut> cuts = explored.cuts;  // sink_of takes the rest
-    d.sinks.push_back(sink_of(std::move(explored)));
-    judge_sink(o, cuts, d, d.sinks.back());
+    cuts.push_back(explored.cuts);  // sink_of takes the rest
+    d.sinks.push_back(sink_of(std::move(explored), e.base.timeout));
   }
+  retry_pty_if_only_it_ran_on(e, d);
+  find_held(d);
+  for (std::size_t i = 1; i < d.sinks.size(); ++i) judge_sink(o, cuts[i - 1], d, d.sinks[i]);
   return d;
 }
 

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,10 @@ struct doctor_options {
   doctor_stream stream = doctor_stream::out;
   /// A program still running then is stopped (SIGTERM, or SIGKILL).
   std::chrono::milliseconds deadline{2000};
+  /// How long the program took to end by itself on the pty in doctor's
+  /// first diagnosis, when it did: every run of a later one (the other
+  /// streams', a fix's) may then last run_limit() (doctor_reference.hpp).
+  std::optional<std::chrono::milliseconds> ended_in;
   std::size_t max_cuts = 8;  ///< write-boundary cuts per sink and signal, sampled evenly
   /// Where the files are that a fix loads into a runtime (targets/runtimes:
   /// flushcheck_autoflush.pm, flushcheck_sync.rb, flushcheck_blocking.js).
@@ -64,9 +69,12 @@ struct doctor_sink {
   sink_kind sink = sink_kind::pipe;
   observation reference;   ///< traced, uncut (stopped by the deadline if it runs on)
   bool on_stderr = false;  ///< the stream is stderr (on a sink of its own)
-  bool ended = true;       ///< ended by itself before the deadline
-  long writes = 0;         ///< write-family calls to the stream's destination
-  std::size_t lines = 0;   ///< lines of the stream (an unterminated last one counting)
+  bool ended = true;       ///< ended by itself before its limit
+  /// How long its runs could last: the deadline, or for a program that
+  /// ended by itself, run_limit() of how long it took (doctor_reference.hpp).
+  std::chrono::milliseconds limit{0};
+  long writes = 0;        ///< write-family calls to the stream's destination
+  std::size_t lines = 0;  ///< lines of the stream (an unterminated last one counting)
   std::size_t most_lines_per_write = 0;
   /// Every write but the last ended a line: nothing whole waited in a buffer.
   bool writes_end_lines = true;
@@ -91,6 +99,8 @@ struct diagnosis {
   /// writes something else there (or in another order), and the pty is no
   /// reference.
   bool no_reference = false;
+  /// Why, in words (doctor_reference.hpp, reference_gap): the first sink's.
+  std::string no_reference_why;
   /// Held everywhere: on the pty too, the first write carried HELD_LINES
   /// whole lines (2 or more), HELD_MS after the program's first traced call:
   /// a buffer of the program's own holds them on every sink, and a kill

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "doctor_fixes.hpp"
+#include "doctor_reference.hpp"
 #include "error.hpp"
 #include "languages.hpp"
 #include "program_switches.hpp"
@@ -125,7 +126,8 @@ streams unsafe(const std::vector<diagnosis>& found) {
 std::string outcome(const std::vector<diagnosis>& views) {
   for (const auto& d : views) {
     const std::string on = views.size() > 1 ? " on " + std::string(to_string(d.stream)) : "";
-    if (d.no_reference) return "no verdict" + on + " with it: the pty is no reference";
+    if (d.no_reference)
+      return "no verdict" + on + " with it: the pty is no reference: " + d.no_reference_why;
     if (d.lost()) {
       const doctor_cut& w = *d.worst();
       return "still loses " + std::to_string(w.lost_lines) + " line(s), " +
@@ -149,6 +151,12 @@ std::string outcome(const std::vector<diagnosis>& views) {
 /// same output on the pty (a fix that breaks it loses nothing either).
 std::string breaks(const diagnosis& before, const diagnosis& after) {
   const doctor_sink &a = before.sinks.front(), &b = after.sinks.front();
+  if (a.ended && !b.ended)  // no verdict on the program: the harness's limit
+    return "no verdict: with it the program was still running at " +
+           std::to_string(b.limit.count()) + " ms, where it ended in " +
+           std::to_string(duration_of(a).count()) +
+           " ms without it: it hangs with it, or the machine is loaded (--deadline=" +
+           std::to_string(std::min<long>(600000, 4 * b.limit.count())) + " waits longer)";
   if (!(a.reference.status == b.reference.status) && a.ended)
     return "it changes how the program ends: " + b.reference.status.describe() + " instead of " +
            a.reference.status.describe();

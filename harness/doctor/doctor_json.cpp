@@ -23,6 +23,7 @@ nlohmann::json sink_json(const doctor_sink& s) {
   for (const auto& c : s.cuts) cuts.push_back(cut_json(c));
   return {{"sink", std::string(to_string(s.sink))},
           {"ended", s.ended},
+          {"limit_ms", s.limit.count()},
           {"status", s.reference.status.describe()},
           {"bytes", s.output().bytes},
           {"lines", s.lines},
@@ -38,6 +39,8 @@ nlohmann::json view_json(const program_kind& k, const diagnosis& d) {
   for (const auto& s : d.sinks) sinks.push_back(sink_json(s));
   return {{"stream", std::string(to_string(d.stream))},
           {"no_reference", d.no_reference},
+          {"no_reference_why",
+           d.no_reference ? nlohmann::json(d.no_reference_why) : nlohmann::json(nullptr)},
           {"lost", d.lost()},
           {"held", d.held() ? nlohmann::json{{"lines", d.held_lines}, {"ms", d.held_ms}}
                             : nlohmann::json(nullptr)},
@@ -56,6 +59,17 @@ nlohmann::json program_json(const program_kind& k) {
           {"libc", to_string(k.elf.libc)},
           {"cxxlib", to_string(k.elf.cxxlib)},
           {"describe", bytes_as_code_points(k.describe())}};
+}
+
+/// The program's own switch for a plain terminal, or null.
+nlohmann::json plain_terminal_json(const doctor_report& r) {
+  if (!r.plain_terminal) return nullptr;
+  nlohmann::json argv = nlohmann::json::array();
+  for (const auto& a : r.plain_terminal->argv) argv.push_back(bytes_as_code_points(a));
+  return {{"args", r.plain_terminal->args},
+          {"argv", argv},
+          {"effect", r.plain_terminal->effect},
+          {"source", r.plain_terminal->source}};
 }
 
 }  // namespace
@@ -83,6 +97,7 @@ nlohmann::json doctor_json(const doctor_report& r) {
                           {"late_ms", late},
                           {"views", views},
                           {"fixes", fixes},
+                          {"plain_terminal", plain_terminal_json(r)},
                           {"notes", r.notes}});
   return j;
 }

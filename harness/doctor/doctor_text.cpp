@@ -5,6 +5,7 @@
 #include "doctor_report.hpp"
 #include "doctor_why.hpp"
 #include "escape.hpp"
+#include "repro.hpp"
 
 namespace flushcheck {
 
@@ -18,12 +19,12 @@ std::string unreached_clause(const diagnosis& d) {
                       " cut(s) not reached: the program ran otherwise those times)";
 }
 
-void sinks_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+void sinks_text(std::ostream& out, const diagnosis& d) {
   for (const auto& s : d.sinks) {
     out << "  " << to_string(s.sink) << ": " << s.writes << " write(s), at most "
         << s.most_lines_per_write << " line(s) in one; "
         << (s.ended ? s.reference.status.describe()
-                    : "still running at " + std::to_string(r.deadline.count()) + " ms");
+                    : "still running at " + std::to_string(s.limit.count()) + " ms");
     if (s.late_ms > diagnosis::late_threshold_ms)
       out << "; lines up to " << s.late_ms << " ms after the program produced them";
     if (s.unreached > 0) out << "; " << s.unreached << " cut(s) not reached, left out";
@@ -41,12 +42,12 @@ void lost_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
 }
 
 void findings_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
-  if (d.no_reference && d.stream == doctor_stream::merged)
+  if (d.no_reference && d.stream == doctor_stream::merged && r.reordered())
     out << "ORDER: with 2>&1 on a pipe or a file, stdout's and stderr's lines come in another "
            "order than on a pty (one of them is held back there).\n";
   else if (d.no_reference)
-    out << "NO VERDICT: the program writes something else (or ends otherwise) on a pipe or a "
-           "file than on a pty, so the pty is no reference for what it had produced.\n";
+    out << "NO VERDICT: the pty is no reference for what the program had produced: "
+        << d.no_reference_why << ".\n";
   lost_text(out, r, d);
   if (d.held())
     out << "HELD: on every sink, a terminal too, its first write came " << d.held_ms
@@ -93,10 +94,15 @@ std::string doctor_text(const doctor_report& r) {
   for (const auto& n : r.notes) out << "note:    " << n << " (not given to the program)\n";
   for (const auto& d : r.views) {
     out << "\n" << to_string(d.stream) << ":\n";
-    sinks_text(out, r, d);
+    sinks_text(out, d);
     findings_text(out, r, d);
   }
   fixes_text(out, r);
+  if (r.plain_terminal) {
+    out << "\nits own switch gives a terminal what a pipe gets (" << r.plain_terminal->effect
+        << "); try:\n  flushcheck doctor -- " << command_line(r.plain_terminal->argv, 400)
+        << "\n  (" << r.plain_terminal->source << ")\n";
+  }
   out << "\nverdict: " << verdict_line(r) << "\n";
   return terminal_text(out.str());
 }

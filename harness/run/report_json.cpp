@@ -125,7 +125,8 @@ nlohmann::json trace_json(const trace_summary& t) {
           {"events_dropped", t.events_dropped},
           {"totals", calls_json(t.totals)},
           {"stops", t.stops},
-          {"processes", t.processes}};
+          {"processes", t.processes},
+          {"programs", strings_json(t.programs)}};
 }
 
 nlohmann::json faults_json(const trace_summary& t) {

@@ -54,8 +54,12 @@ struct trace_summary {
   std::vector<destination_counters> destinations;  ///< in order of first use
   std::vector<trace_event> events;                 ///< ordered; capped, see events_dropped
   std::int64_t events_dropped = 0;
-  std::int64_t stops = 0;                                ///< ptrace stops handled
-  int processes = 0;                                     ///< processes and threads followed
+  std::int64_t stops = 0;  ///< ptrace stops handled
+  int processes = 0;       ///< processes and threads followed
+  /// The programs the run exec'd after its own (a pager, a shell's
+  /// commands), by /proc/PID/exe, in order, each once; at most max_programs.
+  std::vector<std::string> programs;
+  static constexpr std::size_t max_programs = 64;
   std::array<std::int64_t, traced_call_count> totals{};  ///< per call, all destinations
   std::vector<fault_result> faults;                      ///< one per fault plan, in the order given
   bool writes_timed = false;  ///< tracer_options::time_writes: returns are in the event log

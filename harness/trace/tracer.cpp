@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <future>
 #include <map>
 #include <mutex>
@@ -152,6 +153,7 @@ struct tracer::state {
   void on_exit(pid_t p, int raw);
   void on_new_tracee(pid_t parent);
   void forget_calls_in_progress(pid_t p);
+  void note_program(pid_t p);
   int destination(pid_t p, int fd);
   void forget_fd(int lo, int hi);
 
@@ -268,6 +270,7 @@ void tracer::state::on_stop(pid_t p, int raw) {
     for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
       it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
     forget_calls_in_progress(p);
+    note_program(p);
     unsigned long former = 0;  // a thread that exec'd took the leader's id: no exit reported
     if (::ptrace(PTRACE_GETEVENTMSG, p, nullptr, &former) == 0)
       forget_calls_in_progress(static_cast<pid_t>(former));
@@ -313,6 +316,19 @@ void tracer::state::forget_calls_in_progress(pid_t p) {
   results.erase(p);
   timed.erase(p);
   faults.forget(p);
+}
+
+/// P exec'd: the program it runs now, by /proc/P/exe, once in the summary.
+void tracer::state::note_program(pid_t p) {
+  std::error_code ec;
+  std::string exe =
+      std::filesystem::read_symlink("/proc/" + std::to_string(p) + "/exe", ec).string();
+  if (ec) return;
+  std::lock_guard lock(mu);
+  auto& seen = summary.programs;
+  if (seen.size() < trace_summary::max_programs &&
+      std::find(seen.begin(), seen.end(), exe) == seen.end())
+    seen.push_back(std::move(exe));
 }
 
 void tracer::state::on_exit(pid_t p, int raw) {

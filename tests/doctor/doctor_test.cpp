@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -254,6 +255,59 @@ TEST(doctor, a_cut_its_run_never_reached_is_left_out) {
   EXPECT_NE(text.find("SAFE: every cut reached"), std::string::npos) << text;
 }
 
+// Load slows a run several times over, and that is no doing of the
+// program's. Here a flag file stands for load: a run is slow (1 s, past the
+// 300 ms deadline) where the flag says so, on no machine's whim.
+
+TEST(doctor, runs_after_a_quick_pty_run_may_last_a_limit_scaled_from_it) {
+  // The first run (the pty's) leaves the flag and ends at once; every later
+  // run (the pipe's, the file's, each fix's) sleeps after seq has written.
+  const std::string flag = test_path("slow_later.flag");
+  auto [code, r] =
+      doctor({"sh", "-c",
+              "seq -f %g 1 3; if [ -e '" + flag + "' ]; then sleep 1; else : > '" + flag + "'; fi"},
+             {"--timeout=300"});
+  SCOPED_TRACE(summary(r));
+  EXPECT_EQ(r["verdict"], "lost");
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(sink(r, "pty")["limit_ms"], 300);
+  for (const char* s : {"pipe", "file"}) {
+    EXPECT_EQ(sink(r, s)["ended"], true) << s;
+    EXPECT_GE(sink(r, s)["limit_ms"], 5000) << s;  // 8 times the pty run's, and 5 s more
+  }
+  // The fixes' runs too: a slow run is no "changes how the program ends".
+  EXPECT_EQ(fix(r, "stdbuf -oL")["helps"], true) << fix(r, "stdbuf -oL")["result"];
+}
+
+TEST(doctor, a_pty_run_stopped_where_the_others_ended_runs_again_with_longer) {
+  // The first run (the pty's) leaves the flag and sleeps past the deadline;
+  // the pipe's and the file's end at once: the pty's runs again.
+  const std::string flag = test_path("slow_first.flag");
+  auto [code, r] = doctor(
+      {"sh", "-c", "echo a; if [ ! -e '" + flag + "' ]; then : > '" + flag + "'; sleep 1; fi"},
+      {"--timeout=300"});
+  SCOPED_TRACE(summary(r));
+  EXPECT_EQ(r["verdict"], "safe");
+  EXPECT_EQ(code, 0);
+  EXPECT_EQ(sink(r, "pty")["ended"], true);
+  EXPECT_GE(sink(r, "pty")["limit_ms"], 5000);
+}
+
+TEST(doctor, a_run_that_ends_only_elsewhere_is_named_as_the_limit_not_the_program) {
+  // The pty's run ends at once; every later one outlasts any limit doctor
+  // gives (600 s): no verdict, said as the harness's limit, with the flag
+  // that waits longer.
+  const std::string flag = test_path("stuck_later.flag");
+  auto [code, r] = doctor(
+      {"sh", "-c", "echo a; if [ -e '" + flag + "' ]; then exec sleep 600; fi; : > '" + flag + "'"},
+      {"--timeout=100"});
+  SCOPED_TRACE(summary(r));
+  EXPECT_EQ(code, 6);
+  const std::string why = view(r)["no_reference_why"];
+  EXPECT_NE(why.find("on the pipe it was still running at"), std::string::npos) << why;
+  EXPECT_NE(why.find("--deadline="), std::string::npos) << why;
+}
+
 // Everyday programs no one here wrote (tests/doctor/everyday.json, also the
 // table in docs/cli.md): doctor's verdict, why and fixes for each.
 struct everyday {
@@ -269,6 +323,20 @@ std::vector<everyday> everyday_programs() {
   return out;
 }
 
+/// A git repository of N empty commits, made in a clean environment (no
+/// user's configuration); "" when git is not installed.
+std::string git_repository(const std::string& name, int n) {
+  const std::string dir = test_path(name);
+  const std::string git = "env -i PATH=/usr/bin:/bin HOME=/nonexistent git -C '" + dir +
+                          "' -c user.name=t -c user.email=t@example.org ";
+  if (std::system(("git init -q '" + dir + "' 2>/dev/null").c_str()) != 0) return "";
+  for (int i = 1; i <= n; ++i)
+    if (std::system(
+            (git + "commit -q --allow-empty -m 'commit " + std::to_string(i) + "'").c_str()) != 0)
+      return "";
+  return dir;
+}
+
 /// ARGV with {lines} (24 passwd-like lines), {go} and {java} (targets/runtimes)
 /// filled in; nullopt and WHY when a program it needs is not here.
 std::optional<std::vector<std::string>> everyday_argv(const nlohmann::json& spec,
@@ -281,14 +349,19 @@ std::optional<std::vector<std::string>> everyday_argv(const nlohmann::json& spec
               ":/bin/sh\n";
     return script_file("everyday_lines.txt", text);
   }();
+  const bool needs_repo = spec.dump().find("{repo}") != std::string::npos;
+  const std::string repo = needs_repo ? git_repository("everyday_repo", 40) : "";
   const std::string runtimes = FLUSHCHECK_RUNTIMES_DIR;
-  const std::pair<std::string, std::string> fills[] = {
-      {"{lines}", lines}, {"{go}", runtimes + "/go_script"}, {"{java}", runtimes + "/java"}};
+  const std::pair<std::string, std::string> fills[] = {{"{lines}", lines},
+                                                       {"{go}", runtimes + "/go_script"},
+                                                       {"{java}", runtimes + "/java"},
+                                                       {"{repo}", repo}};
   std::vector<std::string> argv;
   for (std::string a : spec["argv"]) {
     for (const auto& [from, to] : fills)
       if (auto at = a.find(from); at != std::string::npos) {
-        if (::access(to.c_str(), F_OK) != 0) why = to + " was not built";
+        if (to.empty() && from == "{repo}") why = "git is not installed (no repository to log)";
+        if (::access(to.c_str(), F_OK) != 0 && why.empty()) why = to + " was not built";
         a.replace(at, from.size(), to);
       }
     argv.push_back(a);
@@ -316,7 +389,9 @@ TEST_P(everyday_program, gets_the_right_verdict_why_and_fixes) {
   const int exit = verdict == "lost" || verdict == "held" ? 1 : verdict == "no verdict" ? 6 : 0;
   EXPECT_EQ(code, exit);
   std::string whys;
-  for (const auto& v : r["views"]) whys += v["why"].is_string() ? v["why"].get<std::string>() : "";
+  for (const auto& v : r["views"])
+    for (const char* key : {"why", "no_reference_why"})
+      whys += v.value(key, nlohmann::json()).is_string() ? v[key].get<std::string>() + "; " : "";
   if (want.contains("why")) {
     EXPECT_NE(whys.find(want["why"].get<std::string>()), std::string::npos) << whys;
   }
@@ -331,6 +406,17 @@ TEST_P(everyday_program, gets_the_right_verdict_why_and_fixes) {
     EXPECT_TRUE(has_view(r, s)) << s;
   }
   EXPECT_EQ(r["reordered"], want.value("reordered", false));
+  // A pty that was no reference: the program's own switch for a plain
+  // terminal, right after its name (or none, where the table has none).
+  if (want.contains("plain")) {
+    ASSERT_TRUE(r["plain_terminal"].is_object());
+    EXPECT_EQ(r["plain_terminal"]["args"], want["plain"]);
+    const auto& with = r["plain_terminal"]["argv"];  // the switch right after the name
+    ASSERT_GT(with.size(), want["plain"].size());
+    EXPECT_EQ(with[1], want["plain"][0]);
+  } else {
+    EXPECT_TRUE(r["plain_terminal"].is_null());
+  }
 }
 
 std::string everyday_name(const ::testing::TestParamInfo<everyday>& p) {
