@@ -30,8 +30,9 @@ namespace flushcheck::cli {
 
 bench_command::bench_command(CLI::App& parent) {
   app = parent.add_subcommand("bench",
-                              "Measure the seeds' workloads (stdio, iostream, pipe, pagecache, "
-                              "tracer) and your own (--program): times, write counts, the "
+                              "Measure the seeds' workloads (stdio, iostream, pipe, pagecache), "
+                              "the harness's own costs (tracer, capture) and your own (--program): "
+                              "times, write counts, the "
                               "seeds' claims, plots");
   add_option_with_values(app, "suite", suites, "suites to run, in order (default: all)",
                          word_values(bench_suite_names()));

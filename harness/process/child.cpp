@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,22 +56,25 @@ void child_process::signal_group(int sig) noexcept {
 std::optional<wait_status> child_process::try_reap() noexcept {
   if (status_ || pid_ <= 0) return status_;
   int raw = 0;
+  rusage use{};
   pid_t r;
   do {
-    r = ::waitpid(pid_, &raw, WNOHANG);
+    r = ::wait4(pid_, &raw, WNOHANG, &use);
   } while (r < 0 && errno == EINTR);
-  if (r == pid_) status_ = wait_status::from_raw(raw);
+  if (r == pid_) status_ = wait_status::from_raw(raw), peak_rss_kib_ = use.ru_maxrss;
   return status_;
 }
 
 wait_status child_process::reap() noexcept {
   if (status_) return *status_;
   int raw = 0;
+  rusage use{};
   pid_t r;
   do {
-    r = ::waitpid(pid_, &raw, 0);
+    r = ::wait4(pid_, &raw, 0, &use);
   } while (r < 0 && errno == EINTR);
   status_ = r == pid_ ? wait_status::from_raw(raw) : wait_status::signaled(SIGKILL);
+  if (r == pid_) peak_rss_kib_ = use.ru_maxrss;
   return *status_;
 }
 

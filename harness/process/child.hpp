@@ -35,6 +35,9 @@ class child_process {
   /// Blocks until the child ends.
   wait_status reap() noexcept;
   const std::optional<wait_status>& status() const noexcept { return status_; }
+  /// Once reaped: the peak resident set of the child, or of the largest of
+  /// the descendants it waited for (wait4's ru_maxrss), in KiB; -1 before.
+  long peak_rss_kib() const noexcept { return peak_rss_kib_; }
   /// Gives up ownership (another owner waits for it, e.g. the tracer).
   pid_t release() noexcept {
     pidfd_.reset();
@@ -46,6 +49,7 @@ class child_process {
   pid_t pid_ = -1;
   unique_fd pidfd_;
   std::optional<wait_status> status_;
+  long peak_rss_kib_ = -1;
 };
 
 /// When this process is a child subreaper (PR_SET_CHILD_SUBREAPER, as the

@@ -32,6 +32,9 @@ struct observation {
   /// leftovers); the CLI adds the environment's buffering variables.
   std::vector<std::string> notes;
   std::int64_t duration_us = 0;
+  /// The program's peak resident set in KiB, or its largest waited-for
+  /// descendant's (wait4's ru_maxrss); -1 for a traced or timed-out run.
+  long peak_rss_kib = -1;
   std::optional<trace_summary> trace;  ///< with run_options::trace
 };
 

@@ -188,6 +188,8 @@ nlohmann::json to_json(const observation& obs) {
     j["trace"] = trace_json(*obs.trace);
   }
   j["duration_us"] = obs.duration_us;
+  j["peak_rss_kib"] =
+      obs.peak_rss_kib < 0 ? nlohmann::json(nullptr) : nlohmann::json(obs.peak_rss_kib);
   return j;
 }
 

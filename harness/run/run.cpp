@@ -145,6 +145,7 @@ class watched_child {
     ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
   }
   pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
+  long peak_rss_kib() const { return tracer_ ? -1 : plain_.peak_rss_kib(); }
   bool running() {
     if (tracer_) return !tracer_->status();
     plain_.try_reap();
@@ -429,6 +430,7 @@ class run_loop {
     obs.duration_us = now_us();
     if (control_) read_control();
     obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
+    obs.peak_rss_kib = child_.peak_rss_kib();
     end_group();
     obs.trace = child_.finish_trace();  // the tracer reaps what it traced
     end_orphans();

@@ -88,11 +88,38 @@ std::size_t capture::tail_kept() const noexcept { return ring_fill_; }
 
 std::uint64_t capture::dropped_at() const noexcept { return head_len_; }
 
-void capture::append(std::string_view bytes) {
+/// Every byte that arrives: counted, hashed and observed, kept or not.
+void capture::count(std::string_view bytes) {
   if (hash_state_ != nullptr)
     XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
   total_ += bytes.size();
   if (observer_) observer_(bytes);
+}
+
+std::span<char> capture::area(std::span<char> scratch) {
+  const std::size_t room = tail_room();
+  if (room == 0 || head_len_ < head_room()) return scratch;
+  if (head_.size() == head_len_) head_.resize(head_len_ + room);
+  const std::size_t at = ring_fill_ < room ? ring_fill_ : tail_start_;
+  return {head_.data() + head_len_ + at, std::min(scratch.size(), room - at)};
+}
+
+void capture::commit(std::span<char> area, std::size_t n) {
+  const std::string_view bytes(area.data(), n);
+  const auto at = reinterpret_cast<std::uintptr_t>(area.data());
+  const auto ring = reinterpret_cast<std::uintptr_t>(head_.data() + head_len_);
+  if (tail_room() == 0 || head_.size() == head_len_ || at < ring || at >= ring + tail_room())
+    return append(bytes);  // read into the caller's scratch
+  count(bytes);
+  const std::size_t room = tail_room();
+  if (ring_fill_ < room)
+    ring_fill_ += n;  // tail_start_ stays 0 until the ring is full
+  else
+    tail_start_ = (tail_start_ + n) % room;
+}
+
+void capture::append(std::string_view bytes) {
+  count(bytes);
   std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_len_));
   head_.append(bytes.data(), to_head);
   head_len_ += to_head;

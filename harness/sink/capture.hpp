@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,12 @@ class capture {
   explicit capture(keep_policy policy = {});
 
   void append(std::string_view bytes);
+  /// Where a reader puts the next bytes it reads, to hand them to commit():
+  /// once the head is full, the ring's next stretch (at most SCRATCH's size),
+  /// so that the tail is read in place and not copied; else SCRATCH.
+  std::span<char> area(std::span<char> scratch);
+  /// The first N bytes of AREA (what area() returned) arrived: as append.
+  void commit(std::span<char> area, std::size_t n);
   /// Calls F with every byte as it arrives, whatever is kept (a caller that
   /// compares or spools the whole stream in bounded memory).
   void observe(std::function<void(std::string_view)> f) { observer_ = std::move(f); }
@@ -54,6 +61,7 @@ class capture {
   std::size_t tail_room() const noexcept;
   std::size_t tail_kept() const noexcept;
   void append_tail(std::string_view bytes);
+  void count(std::string_view bytes);
 
   keep_policy policy_;
   std::function<void(std::string_view)> observer_;

@@ -179,11 +179,12 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
       reader_.reset();
       return false;
     }
-    ssize_t n = ::read(reader_.get(), buf, want);
+    const std::span<char> to = capture_.area({buf, want});  // the tail's ring, in place
+    ssize_t n = ::read(reader_.get(), to.data(), to.size());
     if (n > 0) {
       auto now = std::chrono::steady_clock::now();
       auto t_us = detail::micros_since(start, now);
-      capture_.append({buf, static_cast<std::size_t>(n)});
+      capture_.commit(to, static_cast<std::size_t>(n));
       if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
       // rate=N: one read per wake-up (the loop wakes at its next byte), not a
       // spin of one-byte reads as the allowance grows.

@@ -64,6 +64,18 @@ TEST(cli, json_contract) {
   EXPECT_EQ(j["faults"], nlohmann::json::array());
 }
 
+TEST(cli, the_programs_peak_memory_is_reported_untraced_and_null_traced) {
+  // 64 MiB touched (a bytearray is zero-filled): wait4's ru_maxrss holds it.
+  const std::vector<std::string> prog = {"--", "python3", "-c", "b = bytearray(64 << 20)"};
+  std::vector<std::string> plain = {"--stdout=pipe"}, traced = {"--stdout=pipe", "--trace"};
+  plain.insert(plain.end(), prog.begin(), prog.end());
+  traced.insert(traced.end(), prog.begin(), prog.end());
+  auto j = run_json(plain);
+  EXPECT_GE(j["peak_rss_kib"].get<long>(), 64 << 10);
+  EXPECT_LT(j["peak_rss_kib"].get<long>(), 1 << 20);  // not the harness's, nor a sum
+  EXPECT_TRUE(run_json(traced)["peak_rss_kib"].is_null());
+}
+
 TEST(cli, faults_are_listed_in_the_json_and_the_summary) {
   auto j = run_json(
       {"--fault=EIO@write:1", "--fault=ENOSPC@write:7", "--", "/bin/sh", "-c", "echo a; echo b"});

@@ -81,6 +81,42 @@ TEST(capture, hashes_every_byte_whatever_the_reads_and_the_policy) {
   EXPECT_NE(fed({k::all, 0}, {"hello world!"}).hash(), one);
 }
 
+/// C fed PIECES as a reader feeds it: each read into area() (a scratch of
+/// SCRATCH bytes), then commit(), a piece split where the area is smaller.
+capture read_in(keep_policy p, std::initializer_list<std::string_view> pieces,
+                std::size_t scratch) {
+  capture c(p);
+  std::string buf(scratch, '\0');
+  for (std::string_view piece : pieces)
+    while (!piece.empty()) {
+      const std::span<char> to = c.area({buf.data(), std::min(scratch, piece.size())});
+      const std::size_t n = std::min(to.size(), piece.size());
+      std::copy_n(piece.data(), n, to.data());
+      c.commit(to, n);
+      piece.remove_prefix(n);
+    }
+  return c;
+}
+
+TEST(capture, reading_into_the_ring_in_place_keeps_what_append_keeps) {
+  // The sink reads the tail straight into the ring (no copy): for every
+  // policy, scratch size and split, the same bytes, counts and hash.
+  using k = keep_policy::kind;
+  const std::initializer_list<std::string_view> pieces = {"ab", "cde",          "f", "ghijkl",
+                                                          "mn", "opqrstuvwxyz", "0", "123456789"};
+  for (keep_policy p : {keep_policy{k::tail, 4}, keep_policy{k::ends, 3}, keep_policy{k::ends, 5},
+                        keep_policy{k::head, 4}, keep_policy{k::all, 0}, keep_policy{k::none, 0}})
+    for (std::size_t scratch : {1u, 2u, 3u, 7u, 64u}) {
+      const auto want = fed(p, pieces), got = read_in(p, pieces, scratch);
+      EXPECT_EQ(got.hash(), want.hash()) << p.text() << " " << scratch;
+      const kept w = take(fed(p, pieces)), g = take(read_in(p, pieces, scratch));
+      EXPECT_EQ(g.data, w.data) << p.text() << " " << scratch;
+      EXPECT_EQ(g.total, w.total);
+      EXPECT_EQ(g.dropped_at, w.dropped_at);
+      EXPECT_EQ(g.dropped, w.dropped);
+    }
+}
+
 run_options writer(std::vector<std::string> argv, sink_kind sink) {
   run_options o;
   o.argv = std::move(argv);
