@@ -1,7 +1,6 @@
 #include "explore.hpp"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
 
 #include "reference_output.hpp"
@@ -11,26 +10,6 @@
 namespace flushcheck {
 
 namespace {
-
-/// DATA's lines, as views into it (no copy of a line of any length).
-std::vector<std::string_view> lines_of(std::string_view data) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < data.size(); ++i)
-    if (data[i] == '\n') {
-      lines.push_back(data.substr(start, i - start));
-      start = i + 1;
-    }
-  if (start < data.size()) lines.push_back(data.substr(start));  // unterminated last line
-  return lines;
-}
-
-/// What a capture under KEEP keeps of DATA.
-std::string kept(const std::string& data, const keep_policy& keep) {
-  capture c(keep);
-  c.append(data);
-  return c.take_data();
-}
 
 /// The explored stream of OBS.
 const stream_observation& stream_of(const observation& obs, bool on_stderr) {
@@ -116,49 +95,22 @@ void feed_stream(run_options& r, bool on_stderr, std::function<void(std::string_
   };
 }
 
-/// A fault run: the reference lines that arrived, in order (a fault may drop
-/// lines in the middle), and those that did not. A line that is no line of
-/// the reference still to come (the ends of two lines glued where a failed
-/// write dropped the bytes between them) is torn, and skipped.
-void match_lines(explored_cut& c, const std::string& got_data, const std::string& ref_data,
-                 const keep_policy& keep) {
-  const auto got = lines_of(got_data), ref = lines_of(ref_data);
-  std::multiset<std::string_view> ahead(ref.begin(), ref.end());  // views: no line is copied
-  capture torn(keep);  // as a run keeps its output: bounded whatever the program wrote
-  auto tear = [&torn](std::string_view line) {
-    torn.append(line);
-    torn.append("\n");
-  };
-  std::size_t g = 0, budget = keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes;
-  for (const auto& line : ref) {
-    while (g < got.size() && got[g] != line && ahead.count(got[g]) == 0) tear(got[g++]);
-    if (g < got.size() && got[g] == line) {
-      ++g;
-      ++c.lines_survived;
-    } else if (++c.lines_lost == 1 || budget > 0) {  // the first lost line, and what KEEP holds
-      const std::size_t n = std::min(line.size(), std::max<std::size_t>(budget, 256));
-      c.lost.emplace_back(line.substr(0, n));
-      budget -= std::min(budget, n + 1);
-    }
-    ahead.erase(ahead.find(line));
-  }
-  for (; g < got.size(); ++g) tear(got[g]);
-  c.torn = torn.take_data();
-  if (!got_data.empty() && got_data.back() != '\n' && !c.torn.empty() && c.torn.back() == '\n')
-    c.torn.pop_back();  // the last piece had no newline of its own
-}
-
-explored_cut judge_fault(const detail::reference_output& ref, const fault_plan& f,
-                         const observation& obs, const explore_options& o) {
+/// A fault run: the reference lines that arrived, in order, and those
+/// that did not (detail::line_match, fed as the output arrived).
+explored_cut judge_fault(const fault_plan& f, const observation& obs, detail::line_match& lines,
+                         const detail::prefix_match& m, const explore_options& o) {
   explored_cut c;
   c.fault = f;
   c.delivered = obs.trace && !obs.trace->faults.empty() && obs.trace->faults.front().applied();
   c.status = obs.status;
-  const std::string& got = stream_of(obs, o.on_stderr).data;  // kept whole: a fault run
-  c.bytes = got.size();
-  c.prefix = got.size() <= ref.size() && ref.read(0, got.size()) == got;
-  match_lines(c, got, ref.read(0, static_cast<std::size_t>(ref.size())), o.keep);
-  c.survived = kept(got, o.keep);
+  c.survived = stream_of(obs, o.on_stderr).data;  // the run kept it under KEEP
+  c.bytes = m.bytes();
+  c.prefix = m.prefix();
+  lines.finish();
+  c.lines_survived = lines.survived();
+  c.lines_lost = lines.lost_lines();
+  c.lost = std::move(lines.lost());
+  c.torn = lines.torn();
   return c;
 }
 
@@ -185,16 +137,20 @@ explored_cut run_planned(const explore_options& o, sink_kind sink,
                          const detail::reference_output& ref, const planned& p) {
   run_options r = on_sink(o, sink);
   r.trace = false;
+  r.keep = o.keep;
+  detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
   if (p.fault) {
     r.faults = {*p.fault};
-    r.keep = {keep_policy::kind::all, 0};  // a fault may drop lines anywhere: all are matched
-    explored_cut c = judge_fault(ref, *p.fault, run(r), o);
+    detail::line_match lines(ref, o.keep);  // a fault may drop lines anywhere: all are matched
+    feed_stream(r, o.on_stderr, [&m, &lines](std::string_view b) {
+      m.feed(b);
+      lines.feed(b);
+    });
+    explored_cut c = judge_fault(*p.fault, run(r), lines, m, o);
     c.repro = repro_command(r);
     return c;
   }
   r.kill = p.cut;
-  r.keep = o.keep;
-  detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
   feed_stream(r, o.on_stderr, [&m](std::string_view b) { m.feed(b); });
   const observation obs = run(r);
   explored_cut c = judge_cut(ref, p.cut, obs, m, o);

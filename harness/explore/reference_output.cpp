@@ -29,8 +29,25 @@ void reference_output::append(std::string_view bytes) {
     done += static_cast<std::size_t>(n);
   }
   size_ += bytes.size();
-  lines_ += static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  for (std::string_view rest = bytes; !rest.empty();) {  // each line's key
+    const std::size_t nl = rest.find('\n');
+    const std::string_view piece = rest.substr(0, nl);
+    line_hash_.update(piece);
+    line_size_ += piece.size();
+    if (nl == std::string_view::npos) break;
+    keys_.push_back({line_hash_.digest(), line_size_});
+    line_hash_.reset();
+    line_size_ = 0;
+    rest.remove_prefix(nl + 1);
+  }
+  lines_ = keys_.size();
   if (!bytes.empty()) ends_in_newline_ = bytes.back() == '\n';
+}
+
+std::vector<line_key> reference_output::keys() const {
+  std::vector<line_key> out = keys_;
+  if (!ends_in_newline_) out.push_back({line_hash_.digest(), line_size_});
+  return out;
 }
 
 std::string reference_output::read(std::uint64_t at, std::size_t n) const {
@@ -98,6 +115,84 @@ void prefix_match::take_matched(std::uint64_t at, std::string_view bytes) {
 void prefix_match::keep_torn(std::string_view bytes) {
   const std::size_t room = budget_ - std::min(budget_, torn_.size());
   torn_.append(bytes.substr(0, std::min(room, bytes.size())));
+}
+
+line_match::line_match(const reference_output& ref, const keep_policy& keep)
+    : ref_(ref),
+      keys_(ref.keys()),
+      cap_(keep.what == keep_policy::kind::all ? SIZE_MAX
+                                               : std::max<std::size_t>(2 * keep.bytes, 4096)),
+      budget_(keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes),
+      torn_(keep) {
+  for (const auto& k : keys_) ++ahead_[k.hash ^ k.size];
+}
+
+void line_match::feed(std::string_view bytes) {
+  for (std::string_view rest = bytes; !rest.empty();) {
+    const std::size_t nl = rest.find('\n');
+    const std::string_view piece = rest.substr(0, nl);
+    hash_.update(piece);
+    size_ += piece.size();
+    text_.append(piece.substr(0, cap_ - std::min(cap_, text_.size())));
+    if (nl == std::string_view::npos) {
+      ended_in_newline_ = false;
+      return;
+    }
+    ended_in_newline_ = true;
+    on_line();
+    rest.remove_prefix(nl + 1);
+  }
+}
+
+/// A line arrived (its key in hash_ and size_): the next reference line, a
+/// torn one, or one further on, which makes the reference lines before it lost.
+void line_match::on_line() {
+  const line_key got{hash_.digest(), size_};
+  for (;;) {
+    if (next_ < keys_.size() && keys_[next_] == got) {
+      ++survived_;
+      --ahead_[got.hash ^ got.size];
+      next_at_ += got.size + 1;
+      ++next_;
+      break;
+    }
+    const auto it = ahead_.find(got.hash ^ got.size);
+    if (it == ahead_.end() || it->second == 0) {  // no line still to come: torn
+      torn_.append(text_);
+      torn_.append("\n");
+      break;
+    }
+    lose_next();
+  }
+  hash_.reset();
+  size_ = 0;
+  text_.clear();
+}
+
+/// The next reference line did not arrive.
+void line_match::lose_next() {
+  const line_key& k = keys_[next_];
+  if (++lost_lines_ == 1 || budget_ > 0) {  // the first lost line, and what KEEP holds
+    const std::size_t n = static_cast<std::size_t>(
+        std::min<std::uint64_t>(k.size, std::max<std::size_t>(budget_, 256)));
+    lost_.push_back(ref_.read(next_at_, n));
+    budget_ -= std::min(budget_, n + 1);
+  }
+  --ahead_[k.hash ^ k.size];
+  next_at_ += k.size + 1;
+  ++next_;
+}
+
+void line_match::finish() {
+  if (!ended_in_newline_) on_line();
+  while (next_ < keys_.size()) lose_next();
+}
+
+std::string line_match::torn() {
+  std::string t = torn_.take_data();
+  // The last piece had no newline of its own.
+  if (!ended_in_newline_ && !t.empty() && t.back() == '\n') t.pop_back();
+  return t;
 }
 
 }  // namespace flushcheck::detail

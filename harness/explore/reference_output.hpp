@@ -5,13 +5,23 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "capture.hpp"
 #include "unique_fd.hpp"
 
 namespace flushcheck::detail {
 
-/// The reference run's bytes of one stream, in a file nobody else sees.
+/// A line by its XXH3-64 and its length (newline left out): what a fault
+/// run's lines are matched by, so that neither run's lines are held.
+struct line_key {
+  std::uint64_t hash = 0, size = 0;
+  bool operator==(const line_key&) const = default;
+};
+
+/// The reference run's bytes of one stream, in a file nobody else sees,
+/// and the key of each of its lines.
 class reference_output {
  public:
   reference_output();  ///< an empty, unlinked file in temp_dir(); throws harness_error
@@ -24,9 +34,14 @@ class reference_output {
   /// The lines that start at offset AT (a line's start), as long as they fit
   /// in BUDGET bytes (the first always, cut to BUDGET): what a report keeps.
   std::vector<std::string> lines_from(std::uint64_t at, std::size_t budget) const;
+  /// Each line's key, in order, an unterminated last one included.
+  std::vector<line_key> keys() const;
 
  private:
   unique_fd fd_;
+  std::vector<line_key> keys_;  // the whole lines'
+  xxh3_stream line_hash_;       // of the line being spooled
+  std::uint64_t line_size_ = 0;
   std::uint64_t size_ = 0;
   std::uint64_t lines_ = 0;
   bool ends_in_newline_ = true;
@@ -61,6 +76,47 @@ class prefix_match {
   std::uint64_t lines_ = 0;
   bool diverged_ = false;
   std::string torn_;
+};
+
+/// A fault run's output against the reference, fed as it arrives: the
+/// reference's lines that arrived in order (a fault may drop lines in the
+/// middle) and those that did not. A line that is no reference line still
+/// to come (the ends of two lines glued where a failed write dropped the
+/// bytes between them) is torn, and skipped. Lines are matched by key, so
+/// memory is the keys (16 bytes a line) and what KEEP holds of the text.
+class line_match {
+ public:
+  line_match(const reference_output& ref, const keep_policy& keep);
+  void feed(std::string_view bytes);
+  /// The output ended: its last line, unterminated, counts; the reference
+  /// lines not matched are lost.
+  void finish();
+
+  std::size_t survived() const noexcept { return survived_; }
+  std::size_t lost_lines() const noexcept { return lost_lines_; }
+  /// The first lost lines, as many as KEEP's bytes hold (the first always).
+  std::vector<std::string>& lost() noexcept { return lost_; }
+  /// The torn lines, each with its newline, as KEEP keeps them.
+  std::string torn();
+
+ private:
+  void on_line();
+  void lose_next();
+
+  const reference_output& ref_;
+  std::vector<line_key> keys_;
+  std::unordered_map<std::uint64_t, std::size_t> ahead_;  // by hash ^ size: lines to come
+  std::size_t next_ = 0;                                  // the reference line to match
+  std::uint64_t next_at_ = 0;                             // where it starts
+  xxh3_stream hash_;                                      // of the line arriving
+  std::uint64_t size_ = 0;                                // its bytes
+  std::string text_;                                      // its first bytes, at most cap_
+  std::size_t cap_;
+  std::size_t budget_;  // of lost lines' text
+  std::size_t survived_ = 0, lost_lines_ = 0;
+  std::vector<std::string> lost_;
+  capture torn_;
+  bool ended_in_newline_ = true;
 };
 
 }  // namespace flushcheck::detail

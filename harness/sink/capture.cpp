@@ -62,13 +62,27 @@ std::string keep_policy::text() const {
   return "?";
 }
 
-capture::capture(keep_policy policy)
-    : policy_(policy), hash_state_(XXH3_createState(), [](void* s) {
-        XXH3_freeState(static_cast<XXH3_state_t*>(s));
-      }) {
-  if (hash_state_ == nullptr) throw std::bad_alloc();
-  XXH3_64bits_reset(static_cast<XXH3_state_t*>(hash_state_.get()));
+xxh3_stream::xxh3_stream()
+    : state_(XXH3_createState(), [](void* s) { XXH3_freeState(static_cast<XXH3_state_t*>(s)); }) {
+  if (state_ == nullptr) throw std::bad_alloc();
+  reset();
 }
+
+void xxh3_stream::reset() {
+  if (state_ != nullptr) XXH3_64bits_reset(static_cast<XXH3_state_t*>(state_.get()));
+}
+
+void xxh3_stream::update(std::string_view bytes) {
+  if (state_ != nullptr)
+    XXH3_64bits_update(static_cast<XXH3_state_t*>(state_.get()), bytes.data(), bytes.size());
+}
+
+std::uint64_t xxh3_stream::digest() const {
+  return state_ != nullptr ? XXH3_64bits_digest(static_cast<XXH3_state_t*>(state_.get()))
+                           : XXH3_64bits(nullptr, 0);
+}
+
+capture::capture(keep_policy policy) : policy_(policy) {}
 
 std::size_t capture::head_room() const noexcept {
   switch (policy_.what) {
@@ -90,8 +104,7 @@ std::uint64_t capture::dropped_at() const noexcept { return head_len_; }
 
 /// Every byte that arrives: counted, hashed and observed, kept or not.
 void capture::count(std::string_view bytes) {
-  if (hash_state_ != nullptr)
-    XXH3_64bits_update(static_cast<XXH3_state_t*>(hash_state_.get()), bytes.data(), bytes.size());
+  hash_.update(bytes);
   total_ += bytes.size();
   if (observer_) observer_(bytes);
 }
@@ -153,9 +166,7 @@ void capture::append_tail(std::string_view bytes) {
 }
 
 std::string capture::hash() const {
-  auto h = hash_state_ != nullptr
-               ? XXH3_64bits_digest(static_cast<XXH3_state_t*>(hash_state_.get()))
-               : XXH3_64bits(nullptr, 0);
+  const std::uint64_t h = hash_.digest();
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -28,6 +28,21 @@ struct keep_policy {
   std::string text() const;
 };
 
+/// XXH3-64 of bytes fed in pieces (libxxhash's streaming state): the one
+/// hash of streams, whole (capture) or line by line (explore's fault runs).
+class xxh3_stream {
+ public:
+  xxh3_stream();  ///< throws std::bad_alloc
+  void reset();
+  void update(std::string_view bytes);
+  std::uint64_t digest() const;
+
+ private:
+  // XXH3_state_t*, freed with XXH3_freeState (xxhash.h stays out of this header);
+  // null once moved from: then it hashes nothing.
+  std::unique_ptr<void, void (*)(void*)> state_;
+};
+
 /// The bytes of one stream, as kept under a policy.
 class capture {
  public:
@@ -70,8 +85,7 @@ class capture {
   std::size_t head_len_ = 0;
   std::size_t ring_fill_ = 0;   // bytes in the ring (tail_room() once full)
   std::size_t tail_start_ = 0;  // the ring's oldest byte
-  // XXH3_state_t*, freed with XXH3_freeState (xxhash.h stays out of this header).
-  std::unique_ptr<void, void (*)(void*)> hash_state_{nullptr, nullptr};
+  xxh3_stream hash_;
 };
 
 }  // namespace flushcheck
