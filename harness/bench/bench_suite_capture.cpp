@@ -1,7 +1,8 @@
 // The `capture` suite: what reading a program's output costs the harness.
 // N bytes of zeros (`head -c N /dev/zero`) are read from a pipe by `cat`
 // (the floor: a reader that keeps nothing) and by `flushcheck run` with
-// --keep=ends:8M (the default), none and all; round by round, so that a
+// --keep=ends:8M (the default), none and all, and from a file sink; round
+// by round, so that a
 // drift of the machine reaches every variant alike. Timed from outside, as a
 // user's shell times them; each run's peak RSS is wait4's ru_maxrss of the
 // reader's process tree (observation::peak_rss_kib), as /usr/bin/time -v
@@ -39,16 +40,17 @@ run_options reader(std::vector<std::string> argv) {
 std::vector<variant> variants(long n) {
   const std::string bytes = std::to_string(n);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  auto cli = [&](const std::string& keep) {
-    return reader({self, "run", "--stdout=pipe", "--keep=" + keep, "--timeout=300000", "--", "head",
-                   "-c", bytes, "/dev/zero"});
+  auto cli = [&](const std::string& keep, const std::string& sink) {
+    return reader({self, "run", "--stdout=" + sink, "--keep=" + keep, "--timeout=300000", "--",
+                   "head", "-c", bytes, "/dev/zero"});
   };
   const double all = static_cast<double>(n) / mb;
   const double ends = std::min(all, 2.0 * static_cast<double>(8 << 20) / mb);
   return {{"| cat", reader({"sh", "-c", "head -c " + bytes + " /dev/zero | cat"}), 0},
-          {"flushcheck --keep=ends:8M", cli("ends:8M"), ends},
-          {"flushcheck --keep=none", cli("none"), 0},
-          {"flushcheck --keep=all", cli("all"), all}};
+          {"flushcheck --keep=ends:8M", cli("ends:8M", "pipe"), ends},
+          {"flushcheck --keep=none", cli("none", "pipe"), 0},
+          {"flushcheck --keep=all", cli("all", "pipe"), all},
+          {"flushcheck --stdout=file", cli("ends:8M", "file"), ends}};
 }
 
 /// One timed run of V into ROW, its peak RSS into PEAKS.
@@ -70,7 +72,7 @@ bench_row row_of(const variant& v, long n) {
   bench_row r;
   r.name = v.name;
   r.series = "capture";
-  r.sink = "pipe";
+  r.sink = v.name.find("file") != std::string::npos ? "file" : "pipe";
   r.bytes = n;
   r.repro = repro_command(v.options);
   r.values["kept_mb"] = v.kept_mb;
