@@ -278,7 +278,7 @@ doctor_sink explore_pty(explore_options e) {
 /// by themselves: load slowed it (or the program waits at a terminal), so
 /// it runs again, with as long as they took allows; unless it ran a pager
 /// there that they did not (a pager waits for a key).
-void retry_pty_if_only_it_ran_on(explore_options e, diagnosis& d) {
+void retry_a_stopped_pty_run(explore_options e, diagnosis& d) {
   const doctor_sink& pty = d.sinks.front();
   if (pty.ended) return;
   std::chrono::milliseconds longest{0};
@@ -346,7 +346,7 @@ diagnosis diagnose(const doctor_options& o) {
     cuts.push_back(explored.cuts);  // sink_of takes the rest
     d.sinks.push_back(sink_of(std::move(explored), e.base.timeout));
   }
-  retry_pty_if_only_it_ran_on(e, d);
+  retry_a_stopped_pty_run(e, d);
   find_held(d);
   for (std::size_t i = 1; i < d.sinks.size(); ++i) judge_sink(o, cuts[i - 1], d, d.sinks[i]);
   return d;

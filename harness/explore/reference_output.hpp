@@ -83,7 +83,8 @@ class prefix_match {
 /// middle) and those that did not. A line that is no reference line still
 /// to come (the ends of two lines glued where a failed write dropped the
 /// bytes between them) is torn, and skipped. Lines are matched by key, so
-/// memory is the keys (16 bytes a line) and what KEEP holds of the text.
+/// memory is the keys (16 bytes a line), a count per distinct line and what
+/// KEEP holds of the text.
 class line_match {
  public:
   line_match(const reference_output& ref, const keep_policy& keep);
