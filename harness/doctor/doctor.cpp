@@ -29,7 +29,7 @@ std::string nothing_written(const doctor_options& o, const diagnosis& d) {
 }
 
 /// The program's own switch for a plain terminal (program_switches.hpp),
-/// right after its name, or after the interpreter of a script.
+/// by its file name, put right after it.
 std::optional<terminal_switch> plain_switch(const doctor_report& r) {
   const std::string& argv0 = r.argv.front();
   const std::string name0 = argv0.substr(argv0.rfind('/') + 1);
