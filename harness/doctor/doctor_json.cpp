@@ -1,4 +1,6 @@
 // The doctor's report as one JSON document (kind "doctor", docs/cli.md).
+#include <cstdint>
+
 #include "doctor_report.hpp"
 #include "doctor_why.hpp"
 #include "json_document.hpp"

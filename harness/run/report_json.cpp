@@ -2,6 +2,7 @@
 // as "data" is, the trace, the faults.
 #include "report.hpp"
 
+#include <cstdint>
 #include <sstream>
 
 #include "json_document.hpp"
