@@ -1,24 +1,25 @@
 #include "gate.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include "conformance.hpp"
 #include "error.hpp"
 #include "escape.hpp"
-#include "record_pattern.hpp"
+#include "record_checks.hpp"
 #include "report.hpp"
 #include "repro.hpp"
 #include "run.hpp"
 #include "temporary.hpp"
+#include "unique_fd.hpp"
 
 namespace flushcheck {
 
@@ -63,6 +64,18 @@ gate_run& gate_run::nonblock(bool on) {
   nonblock_ = on;
   return *this;
 }
+gate_run& gate_run::expect(gate_expect e) {
+  expect_.push_back(std::move(e));
+  return *this;
+}
+gate_run& gate_run::tag(std::string tag) {
+  tag_ = std::move(tag);
+  return *this;
+}
+gate_run& gate_run::keep(keep_policy k) {
+  keep_ = k;
+  return *this;
+}
 
 namespace {
 
@@ -89,15 +102,18 @@ struct log_dir {
   log_dir& operator=(const log_dir&) = delete;
 };
 
-/// PATH's bytes, read into a string of their size (a stream buffer grew by
-/// doubling and was copied out: three times a 1 GB log).
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  std::string text(static_cast<std::size_t>(std::max<std::streamoff>(in.tellg(), 0)), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
-  return text;
+/// PATH's bytes, each piece to F as it is read (a log of any size in a fixed buffer).
+void read_pieces(const std::string& path, const std::function<void(std::string_view)>& f) {
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (!fd) throw_errno("open " + path);
+  std::vector<char> buf(std::size_t{1} << 20);
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("read " + path);
+    if (n == 0) return;
+    f({buf.data(), static_cast<std::size_t>(n)});
+  }
 }
 
 /// NAME=VALUE into ENV, in place of ENV's NAME if it has one (PATH, LANG):
@@ -122,49 +138,112 @@ std::string with_logdir(std::string text, const std::string& dir) {
 
 }  // namespace
 
-gate_result gate_run::run() const {
-  log_dir dir;
+run_options gate_run::options(const std::string& dir) const {
   run_options o;
-  for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir.path));
-  for (const auto& f : faults_) o.faults.push_back(fault_plan::parse(with_logdir(f, dir.path)));
+  for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir));
+  for (const auto& f : faults_) o.faults.push_back(fault_plan::parse(with_logdir(f, dir)));
   o.reader = reader_;
   o.nonblock = nonblock_;
   o.env = clean_environment();
-  o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir.path);
-  for (const auto& e : env_) set_variable(o.env, with_logdir(e, dir.path));
+  o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir);
+  for (const auto& e : env_) set_variable(o.env, with_logdir(e, dir));
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = cut_;
   o.trace = traced_ || cut_.needs_tracer() || !faults_.empty();
-  o.keep = {keep_policy::kind::all, 0};  // records are counted over the whole output
+  o.keep = keep_;
   o.timeout = timeout_;
   o.on_spawn = on_spawn_;
-  gate_result r;
-  r.repro = "mkdir -p " + shell_quote(dir.path) + " && " + repro_command(o);
-  r.obs = flushcheck::run(o);
+  return o;
+}
+
+namespace {
+
+/// The regular file in DIR whose name contains TEXT (symlinks skipped), or "".
+std::string watched_path(const std::string& dir, const std::vector<std::string>& names,
+                         const std::string& text) {
+  for (const auto& n : names) {
+    const std::string path = dir + "/" + n;
+    struct stat st {};
+    if (n.find(text) != std::string::npos && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      return path;
+  }
+  return "";
+}
+
+std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.path.c_str())) {
+  if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
     ::closedir(d);
   }
-  for (const auto& prefix : watch_) {
-    for (const auto& n : names) {
-      const std::string path = dir.path + "/" + n;
-      struct stat st {};
-      if (n.find(prefix) == std::string::npos || ::lstat(path.c_str(), &st) != 0 ||
-          !S_ISREG(st.st_mode))
-        continue;
-      log_file f;
-      f.path = path;
-      f.content = read_file(path);
-      f.write_calls = r.obs.trace ? 0 : -1;
+  return names;
+}
+
+gate_check status_check(const observation& obs, const gate_expect& e) {
+  const wait_status& st = obs.status;
+  const bool ok = e.check == "exit_code"
+                      ? st.type() == wait_status::kind::exited && st.code() == e.number
+                      : st.type() == wait_status::kind::signaled && st.signal() == e.number;
+  return {ok, "the program " + st.describe()};
+}
+
+/// Each stream's checks and record count: "stdout", "stderr", "file:NAME".
+using digests = std::map<std::string, stream_digest>;
+
+/// Each watched file in DIR, read in pieces into its digest and what KEEP keeps of it.
+void read_watched(const std::string& dir, const std::vector<std::string>& watch,
+                  const std::string& tag, const keep_policy& keep, gate_result& r, digests& d) {
+  const auto names = names_in(dir);
+  for (const auto& text : watch) {
+    stream_digest& digest = d.try_emplace("file:" + text, tag).first->second;
+    if (const std::string path = watched_path(dir, names, text); !path.empty()) {
+      capture kept(keep);
+      read_pieces(path, [&](std::string_view b) {
+        digest.feed(b);
+        kept.append(b);
+      });
+      log_file f{path, kept.take_data(), r.obs.trace ? 0 : -1};
       if (r.obs.trace)
         for (const auto& dest : r.obs.trace->destinations)
           if (dest.what == path) f.write_calls += dest.write_calls;
-      r.files[prefix] = std::move(f);
-      break;
+      r.files[text] = std::move(f);
     }
+    digest.finish();
   }
+}
+
+gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d, std::size_t at) {
+  if (e.reads_status()) return status_check(r.obs, e);
+  gate_check c = d.at(e.in).result(at, {&r.obs, r.writes(e.in)});
+  if (e.in.rfind("file:", 0) == 0 && !r.files.contains(e.in.substr(5)))
+    // A log file never created is a log where nothing arrived (winston's file
+    // when the program exits first), checked as that: not "could not check".
+    c.why = "the log file '" + e.in.substr(5) + "' was never created: " + c.why;
+  return c;
+}
+
+}  // namespace
+
+gate_result gate_run::run() const {
+  log_dir dir;
+  run_options o = options(dir.path);
+  digests d;
+  d.try_emplace("stdout", tag_);
+  d.try_emplace("stderr", tag_);
+  std::vector<std::size_t> at;  // each expectation's index in its stream's digest
+  for (const auto& e : expect_)
+    at.push_back(e.reads_status() ? 0 : d.try_emplace(e.in, tag_).first->second.add(e));
+  o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
+  gate_result r;
+  r.repro = "mkdir -p " + shell_quote(dir.path) + " && " + repro_command(o);
+  r.obs = flushcheck::run(o);
+  d.at("stdout").finish();
+  d.at("stderr").finish();
+  read_watched(dir.path, watch_, tag_, keep_, r, d);
+  for (const auto& [name, digest] : d) r.records[name] = digest.records();
+  for (std::size_t i = 0; i < expect_.size(); ++i)
+    r.checks.push_back(outcome(r, expect_[i], d, at[i]));
   return r;
 }
 
@@ -175,6 +254,13 @@ const log_file& gate_result::file(const std::string& name) const {
   for (const auto& [k, v] : files) have += " " + k;
   throw std::out_of_range("gate: no log file '" + name + "' was written (watched and found:" +
                           (have.empty() ? std::string(" none") : have) + ")");
+}
+
+long gate_result::writes(const std::string& in) const {
+  if (in == "stdout") return obs.trace ? stdout_writes() : -1;
+  if (in == "stderr") return obs.trace ? stderr_writes() : -1;
+  auto it = files.find(in.substr(std::min<std::size_t>(in.size(), 5)));  // "file:NAME"
+  return it != files.end() ? it->second.write_calls : obs.trace ? 0 : -1;
 }
 
 long gate_result::stdout_writes() const {
@@ -197,161 +283,6 @@ std::ostream& operator<<(std::ostream& os, const gate_result& r) {
     os << "file " << name << ": " << f.content.size() << " bytes in " << f.write_calls
        << " writes: \"" << printable(f.content, 400) << "\"\n";
   return os << "repeat: " << r.repro << "\n";
-}
-
-std::ostream& operator<<(std::ostream& os, const gate_check& c) {
-  return os << (c.ok ? "holds: " : "does not hold: ") << c.why;
-}
-
-namespace {
-
-/// F with each line of TEXT (without its newline; an unterminated last one
-/// too), as a view: a log of any size is read in place, never copied.
-template <class F>
-void for_each_line(const std::string& text, F f) {
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const auto nl = rest.find('\n');
-    f(rest.substr(0, nl));
-    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
-  }
-}
-
-}  // namespace
-
-std::vector<long> record_numbers(const std::string& text, const std::string& tag) {
-  std::vector<long> out;
-  for_each_line(text, [&](std::string_view line) {
-    auto at = line.find(tag);
-    if (at == std::string_view::npos) return;
-    // TEXT is a std::string: the digits end at a newline or at its NUL.
-    const char* p = line.data() + at + tag.size();
-    char* end = nullptr;
-    long n = std::strtol(p, &end, 10);
-    if (end != p) out.push_back(n);
-  });
-  return out;
-}
-
-namespace {
-std::string list(const std::vector<long>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size() && i < 40; ++i) s += (i ? " " : "") + std::to_string(v[i]);
-  if (v.size() > 40) s += " ... (" + std::to_string(v.size()) + ")";
-  return s.empty() ? "none" : s;
-}
-}  // namespace
-
-gate_check records_prefix(const std::string& text, long logged, const std::string& tag) {
-  const auto got = record_numbers(text, tag);
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (got[i] != static_cast<long>(i))
-      return {false, "records arrived as [" + list(got) + "]: record " + std::to_string(i) +
-                         " expected at position " + std::to_string(i)};
-  if (static_cast<long>(got.size()) > logged)
-    return {false, std::to_string(got.size()) + " records arrived, only " + std::to_string(logged) +
-                       " were logged"};
-  if (got.empty()) return {true, "no record of " + std::to_string(logged) + " arrived"};
-  return {true, "records 0.." + std::to_string(static_cast<long>(got.size()) - 1) + " of " +
-                    std::to_string(logged) + " arrived, in order"};
-}
-
-gate_check records_through(const std::string& text, long last, const std::string& tag) {
-  const auto got = record_numbers(text, tag);
-  for (long i = 0; i <= last; ++i)
-    if (static_cast<long>(got.size()) <= i || got[static_cast<std::size_t>(i)] != i)
-      return {false, "every record through " + std::to_string(last) +
-                         " should have arrived in order; arrived: [" + list(got) + "]"};
-  return {true, "records 0.." + std::to_string(last) + " arrived in order (" +
-                    std::to_string(got.size()) + " in all)"};
-}
-
-gate_check records_in_order(const std::string& text, const std::string& tag) {
-  const auto got = record_numbers(text, tag);
-  for (std::size_t i = 1; i < got.size(); ++i)
-    if (got[i] <= got[i - 1])
-      return {false, "record " + std::to_string(got[i]) + " after " + std::to_string(got[i - 1]) +
-                         ": [" + list(got) + "]"};
-  return {true, std::to_string(got.size()) + " records, increasing"};
-}
-
-gate_check records_each_once(const std::string& text, long logged, const std::string& tag) {
-  auto got = record_numbers(text, tag);
-  std::sort(got.begin(), got.end());
-  std::vector<long> missing, twice, extra;
-  std::size_t i = 0;
-  for (; i < got.size() && got[i] < 0; ++i) extra.push_back(got[i]);  // "rec -3": never logged
-  for (long n = 0; n < logged; ++n) {
-    if (i == got.size() || got[i] != n) missing.push_back(n);
-    for (bool first = true; i < got.size() && got[i] == n; ++i, first = false)
-      if (!first) twice.push_back(n);
-  }
-  extra.insert(extra.end(), got.begin() + static_cast<std::ptrdiff_t>(i), got.end());
-  if (missing.empty() && twice.empty() && extra.empty())
-    return {true, logged == 0 ? "no record was logged, and none arrived"
-                              : "records 0.." + std::to_string(logged - 1) + " each arrived once"};
-  return {false, "of records 0.." + std::to_string(logged - 1) + ": missing [" + list(missing) +
-                     "], twice [" + list(twice) + "], not logged [" + list(extra) + "]"};
-}
-
-gate_check no_torn_record(const std::string& text) {
-  if (text.empty() || text.back() == '\n') return {true, "every line is whole"};
-  auto last = text.rfind('\n');
-  return {false, "the last line is torn: \"" +
-                     printable(text.substr(last == std::string::npos ? 0 : last + 1), 120) + "\""};
-}
-
-gate_check no_torn_record(const std::string& text, const std::string& whole_line) {
-  std::optional<record_pattern> whole;
-  try {
-    whole.emplace(whole_line);
-  } catch (const usage_error& e) {
-    throw usage_error(std::string("no_torn_record: ") + e.what());
-  }
-  std::size_t lines = 0, torn = 0;
-  std::string first;
-  std::optional<gate_check> unchecked;
-  for_each_line(text, [&](std::string_view line) {
-    if (unchecked) return;
-    ++lines;
-    try {
-      if (whole->matches(line)) return;
-    } catch (const std::runtime_error& e) {  // Boost.Regex's bound on work
-      unchecked = gate_check{false,
-                             "line " + std::to_string(lines) + " (" + std::to_string(line.size()) +
-                                 " bytes) could not be checked: " + e.what(),
-                             false};
-      return;
-    }
-    if (torn++ == 0) first = line.substr(0, 4096);
-  });
-  if (unchecked) return *unchecked;
-  if (!text.empty() && text.back() != '\n' && torn == 0) return no_torn_record(text);
-  if (torn == 0) return {true, std::to_string(lines) + " lines, every one a whole record"};
-  return {false, std::to_string(torn) + " of " + std::to_string(lines) +
-                     " lines torn (not one whole record), the first: \"" + printable(first, 160) +
-                     "\""};
-}
-
-gate_check one_write_per_record(long write_calls, const std::string& text, const std::string& tag) {
-  const long n = static_cast<long>(record_numbers(text, tag).size());
-  if (write_calls == n) return {true, std::to_string(n) + " records in as many write calls"};
-  return {false, std::to_string(n) + " records arrived in " + std::to_string(write_calls) +
-                     " write calls"};
-}
-
-gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
-                             const std::string& needle) {
-  if (marker == 0 || marker > obs.markers.size())
-    return {false, "the program reached " + std::to_string(obs.markers.size()) + " markers, not " +
-                       std::to_string(marker)};
-  const auto& m = obs.markers[marker - 1];
-  const std::string& data = on_stderr ? obs.err.data : obs.out.data;
-  const std::size_t visible = on_stderr ? m.stderr_visible : m.stdout_visible;
-  const bool seen = data.substr(0, visible).find(needle) != std::string::npos;
-  return {seen, "at marker " + std::to_string(marker) + " '" + m.label + "' the reader had " +
-                    std::to_string(visible) + " bytes" + (seen ? ", with \"" : ", without \"") +
-                    needle + "\""};
 }
 
 }  // namespace flushcheck

@@ -15,7 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "capture.hpp"
 #include "fault_plan.hpp"
+#include "gate_expect.hpp"
 #include "kill_plan.hpp"
 #include "observation.hpp"
 #include "reader_policy.hpp"
@@ -23,22 +25,33 @@
 
 namespace flushcheck {
 
+struct run_options;
+
 /// A file the program wrote in its log directory, after the run.
 struct log_file {
   std::string path;
-  std::string content;
+  std::string content;   ///< what gate_run::keep() keeps of it (all by default)
   long write_calls = 0;  ///< write-family calls that reached it (from the tracer; -1 untraced)
 };
 
 struct gate_result {
   observation obs;
   std::map<std::string, log_file> files;  ///< by the name given to watch()
+  /// Each gate_run::expect()'s outcome, in the order they were given.
+  std::vector<gate_check> checks;
+  /// Records that arrived (gate_run::tag()), per "stdout", "stderr" and
+  /// "file:NAME" for each watched NAME (0: never written), counted as they
+  /// arrived, whatever keep() kept.
+  std::map<std::string, long> records;
   /// The shell line that repeats the run: its log directory made again,
   /// then `env -i ... flushcheck run ...` (the log files stay there).
   std::string repro;
   /// The watched file NAME; throws std::out_of_range naming what exists if
   /// the program did not write it.
   const log_file& file(const std::string& name) const;
+  /// Write-family calls that brought IN ("stdout", "stderr", "file:NAME";
+  /// 0 for a file never written); -1: not counted (untraced).
+  long writes(const std::string& in) const;
   /// Write-family calls to stdout's sink (stdout+stderr when merged).
   long stdout_writes() const;
   long stderr_writes() const;
@@ -73,6 +86,16 @@ class gate_run {
   /// How stdout's sink is read: "paused", "close-after=100", ... (docs/cli.md);
   /// throws usage_error at once for a bad policy.
   gate_run& reader(const std::string& policy);
+  /// Checks E on the stream it names as the bytes arrive (a watched file:
+  /// as it is read after the run), in bounded memory whatever it holds:
+  /// result.checks has the outcome. exit_code and signal read the status.
+  gate_run& expect(gate_expect e);
+  /// What a record is for expect() and result.records: TAG then a number ("rec ").
+  gate_run& tag(std::string tag);
+  /// What result keeps of each stream and watched file: all by default, for
+  /// the checks below that read a whole text; keep_policy{} (the ends) or
+  /// none when expect() does the checking and the output may be large.
+  gate_run& keep(keep_policy k);
   /// O_NONBLOCK on the program's stdout and stderr, as from a non-blocking parent.
   gate_run& nonblock(bool on = true);
   /// Without the tracer (write counts unknown: -1 per file, 0 per sink),
@@ -93,6 +116,8 @@ class gate_run {
   gate_result run() const;
 
  private:
+  run_options options(const std::string& log_dir) const;
+
   std::vector<std::string> argv_;
   std::vector<std::string> env_;
   std::vector<std::string> watch_;
@@ -102,22 +127,13 @@ class gate_run {
   std::chrono::milliseconds timeout_{20000};
   std::vector<std::string> faults_;
   reader_policy reader_;
+  std::vector<gate_expect> expect_;
+  std::string tag_ = "rec ";
+  keep_policy keep_{keep_policy::kind::all, 0};
   bool nonblock_ = false;
   bool traced_ = true;
   std::function<void(int)> on_spawn_;
 };
-
-/// A check's outcome: true or false, and why, for people. CHECKED is false
-/// when the check could not look at all (a log file never written, a line
-/// the pattern matcher gave up on): then OK is false too, and a gate that
-/// expects the check to fail must not count that as a pass.
-struct gate_check {
-  bool ok = false;
-  std::string why;
-  bool checked = true;
-  explicit operator bool() const noexcept { return ok; }
-};
-std::ostream& operator<<(std::ostream& os, const gate_check& c);
 
 /// Records are lines that contain TAG followed by a number ("rec 7"); the
 /// numbers in the order they appear in TEXT.

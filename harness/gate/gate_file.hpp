@@ -12,25 +12,10 @@
 #include <vector>
 
 #include "gate.hpp"
+#include "gate_expect.hpp"
 #include "logger_table.hpp"
 
 namespace flushcheck {
-
-/// One expectation: one check on one stream of what arrived.
-struct gate_expect {
-  /// Which text: "stdout", "stderr", or "file:NAME" (a watched log file).
-  std::string in = "stdout";
-  /// The check: records_through, records_prefix, in_order, each_once,
-  /// no_torn_record, max_writes_per_record, visible_at_marker, exit_code, signal.
-  std::string check;
-  long number = 0;    ///< its number (records, a marker, an exit code, a signal)
-  double ratio = 0;   ///< max_writes_per_record
-  std::string text;   ///< no_torn_record's whole-line regex; visible_at_marker's text
-  bool holds = true;  ///< false: the check must fail (a wrong configuration caught)
-  int line = 0;       ///< where in the file, for messages
-  /// "records_through 49 in file:app.log" (how reports name it).
-  std::string describe() const;
-};
 
 /// What a case adds to docs/loggers.md's table (FLUSHCHECK_LOGGERS_TABLE).
 struct gate_row {

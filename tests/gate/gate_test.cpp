@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "error.hpp"
 #include "gate.hpp"
+#include "record_checks.hpp"
 
 namespace flushcheck {
 namespace {
@@ -47,6 +49,81 @@ TEST(gate_checks, records_each_once_in_any_order) {
   EXPECT_NE(missing.why.find("missing [1], twice [0], not logged [7]"), std::string::npos)
       << missing;
   EXPECT_FALSE(records_each_once("rec 0\nrec 1\nrec 2\nrec 3\n", 3)) << "one more than logged";
+}
+
+// A gate reads a stream in the pieces a reader got: a tag, a number or a
+// newline may be split anywhere. Each text below, fed in every split into
+// two and three pieces, gives what it gives fed whole, check by check.
+TEST(gate_checks, a_stream_split_anywhere_checks_as_it_does_whole) {
+  const std::vector<std::string> texts = {"rec 0\nrec 1\nrec 12 x\nrec -3\n",
+                                          "xx rec 7\nrec rec 8\nrec\n9\nrec 2", "rec 1\nrec 0\n",
+                                          "aarec 0\nrerec 1\nrec +2 rec 5\n", "rec 0 x\nrec 1 x\n"};
+  std::vector<gate_expect> checks(8);
+  const char* names[] = {"records_through",   "records_prefix", "in_order",
+                         "each_once",         "no_torn_record", "no_torn_record",
+                         "visible_at_marker", "records_through"};
+  for (std::size_t i = 0; i < checks.size(); ++i) checks[i].check = names[i], checks[i].number = 2;
+  checks[5].text = R"(rec \d+ x)";
+  checks[6].text = "rec 1\nrec";
+  checks[6].number = 1;
+  observation obs;
+  obs.markers.push_back({});
+  obs.markers[0].stdout_visible = 12;
+  auto outcomes = [&](const std::string& text, std::vector<std::size_t> cuts) {
+    stream_digest d("rec ");
+    for (const auto& e : checks) d.add(e);
+    std::size_t from = 0;
+    cuts.push_back(text.size());
+    for (std::size_t at : cuts) d.feed(std::string_view(text).substr(from, at - from)), from = at;
+    d.finish();
+    std::string out = std::to_string(d.records());
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      const auto c = d.result(i, {&obs, 3});
+      out += "\n" + std::to_string(c.ok) + std::to_string(c.checked) + " " + c.why;
+    }
+    return out;
+  };
+  for (const auto& text : texts) {
+    const std::string whole = outcomes(text, {});
+    for (std::size_t a = 0; a <= text.size(); ++a)
+      for (std::size_t b = a; b <= text.size(); ++b)
+        ASSERT_EQ(outcomes(text, {a, b}), whole) << "\"" << text << "\" cut at " << a << ", " << b;
+  }
+  EXPECT_EQ(record_numbers("xx rec 7\nrec rec 8\nrec\n9\nrec 2"), (std::vector<long>{7, 2}))
+      << "the first tag of a line, its number on that line";
+  EXPECT_EQ(record_numbers("aarec 0\nrerec 1\nrec +2 rec 5\n"), (std::vector<long>{0, 1, 2}));
+  EXPECT_EQ(record_numbers("rec 99999999999999999999999\nrec -99999999999999999999999\n"),
+            (std::vector<long>{LONG_MAX, LONG_MIN}))
+      << "clamped, as strtol";
+}
+
+// gate_run::expect checks as the bytes arrive, so keep(none) holds nothing:
+// the outcome, the record count and the write count are all there.
+TEST(gate_checks, expect_checks_streams_and_files_that_are_not_kept) {
+  gate_expect through, once, plain;
+  through.check = "records_through", through.number = 2999;
+  once.in = "file:app.log", once.check = "each_once", once.number = 3000;
+  plain.in = "stderr", plain.check = "no_torn_record";
+  auto r = gate_run({"sh", "-c",
+                     "seq 0 2999 | sed 's/^/rec /' | tee \"$FLUSHCHECK_LOG_DIR/app.log\"; "
+                     "printf torn >&2"})
+               .watch("app.log")
+               .expect(through)
+               .expect(once)
+               .expect(plain)
+               .keep({keep_policy::kind::none, 0})
+               .run();
+  ASSERT_EQ(r.checks.size(), 3u) << r;
+  EXPECT_TRUE(r.checks[0]) << r.checks[0];
+  EXPECT_TRUE(r.checks[1]) << r.checks[1];
+  EXPECT_FALSE(r.checks[2]) << r.checks[2];
+  EXPECT_EQ(r.checks[2].why, "the last line is torn: \"torn\"");
+  EXPECT_EQ(r.records.at("stdout"), 3000);
+  EXPECT_EQ(r.records.at("file:app.log"), 3000);
+  EXPECT_EQ(r.obs.out.bytes, 25890u);
+  EXPECT_EQ(r.obs.out.data, "");
+  EXPECT_EQ(r.file("app.log").content, "");
+  EXPECT_GT(r.writes("file:app.log"), 0);  // traced: tee's writes to it
 }
 
 }  // namespace

@@ -1,0 +1,77 @@
+// gate.hpp's checks on a whole text: each is the stream check of
+// record_checks.hpp fed the text at once.
+#include "gate.hpp"
+#include "record_checks.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+gate_check check_text(std::string_view text, const gate_expect& e, const std::string& tag,
+                      const stream_end& end = {}) {
+  stream_digest d(tag);
+  const std::size_t i = d.add(e);
+  d.feed(text);
+  d.finish();
+  return d.result(i, end);
+}
+
+gate_expect expect(std::string check, long number = 0, std::string text = "") {
+  gate_expect e;
+  e.check = std::move(check);
+  e.number = number;
+  e.text = std::move(text);
+  return e;
+}
+
+}  // namespace
+
+std::vector<long> record_numbers(const std::string& text, const std::string& tag) {
+  std::vector<long> out;
+  record_reader reader(tag, 0, [&](const record_line& l) {
+    if (l.record) out.push_back(*l.record);
+  });
+  reader.feed(text);
+  reader.finish();
+  return out;
+}
+
+gate_check records_prefix(const std::string& text, long logged, const std::string& tag) {
+  return check_text(text, expect("records_prefix", logged), tag);
+}
+
+gate_check records_through(const std::string& text, long last, const std::string& tag) {
+  return check_text(text, expect("records_through", last), tag);
+}
+
+gate_check records_in_order(const std::string& text, const std::string& tag) {
+  return check_text(text, expect("in_order"), tag);
+}
+
+gate_check records_each_once(const std::string& text, long logged, const std::string& tag) {
+  return check_text(text, expect("each_once", logged), tag);
+}
+
+gate_check no_torn_record(const std::string& text) {
+  return check_text(text, expect("no_torn_record"), "rec ");
+}
+
+gate_check no_torn_record(const std::string& text, const std::string& whole_line) {
+  return check_text(text, expect("no_torn_record", 0, whole_line), "rec ");
+}
+
+gate_check one_write_per_record(long write_calls, const std::string& text, const std::string& tag) {
+  const long n = static_cast<long>(record_numbers(text, tag).size());
+  if (write_calls == n) return {true, std::to_string(n) + " records in as many write calls"};
+  return {false, std::to_string(n) + " records arrived in " + std::to_string(write_calls) +
+                     " write calls"};
+}
+
+gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
+                             const std::string& needle) {
+  gate_expect e = expect("visible_at_marker", static_cast<long>(marker), needle);
+  e.in = on_stderr ? "stderr" : "stdout";
+  return check_text(on_stderr ? obs.err.data : obs.out.data, e, "rec ", {&obs});
+}
+
+}  // namespace flushcheck
