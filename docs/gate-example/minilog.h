@@ -19,6 +19,7 @@ class logger {
   logger& operator=(const logger&) = delete;
 
   void flush_on(level l) { flush_level_ = l; }
+  void flush() { std::fflush(file_); }
   void log(level l, const std::string& message) {
     static const char* const names[] = {"INFO", "WARN", "ERROR"};
     std::fprintf(file_, "%s %s\n", names[l], message.c_str());

@@ -15,6 +15,8 @@ import signal
 import sys
 import time
 
+from flushcheck_marker import marker
+
 PROG = "script.py"
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 SIGNALS = ("TERM", "INT", "KILL", "ABRT", "HUP", "USR1", "USR2", "PIPE")
@@ -131,35 +133,8 @@ def op_buffer(k, how, size):
     sys.stdout.reconfigure(line_buffering=(how == "line"))
 
 
-def env_fd(*names):
-    """The fd in the first of NAMES that holds one, or -1: marker.h's rule
-    (ASCII digits only, nothing else; an empty value is not a number)."""
-    for name in names:
-        value = os.environ.get(name, "")
-        if value.isascii() and value.isdigit() and int(value) <= 1000009:  # marker.h's limit
-            return int(value)
-    return -1
-
-
 def op_marker(k, text):
-    """docs/markers.md: the label on the marker fd, then one byte back. A
-    failure is ignored, as marker.h's: the harness is gone, the script goes
-    on (PEP 475: os.write and os.read retry EINTR themselves)."""
-    fd = env_fd("FLUSHCHECK_MARKER_FD")
-    if fd < 0:
-        return
-    line = os.fsencode(text) + b"\n"
-    try:
-        while line:
-            n = os.write(fd, line)
-            if n <= 0:
-                return
-            line = line[n:]
-        release = env_fd("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD")
-        if release >= 0:
-            os.read(release, 1)
-    except OSError:
-        pass
+    marker(text)
 
 
 def op_sleep(k, ms):

@@ -1,0 +1,374 @@
+/* flushcheck workloads, driver side (docs/workload.md). A property gate
+ * (docs/gate.md) runs a logging library's driver with a workload: a short
+ * script of ops such as "log info 40; log error 200; flush; marker logged;
+ * exit 0". This header parses it and calls the driver back for what only the
+ * driver knows, how its library logs a record and flushes; sleeps, markers,
+ * threads and the ways to end are done here. A driver is about 20 lines:
+ *
+ *   static void log_one(void* cx, int level, long n, const char* msg, size_t len) {
+ *     minilog_write((minilog*)cx, level, msg, len);
+ *   }
+ *   static void flush_all(void* cx) { minilog_flush((minilog*)cx); }
+ *   int main(int argc, char** argv) {
+ *     minilog* log = minilog_open(getenv("FLUSHCHECK_LOG_DIR"), argv[1]);
+ *     struct flushcheck_driver d = {log_one, flush_all, log};
+ *     return flushcheck_workload_run("minilog_driver", argc - 2, argv + 2, &d);
+ *   }
+ *
+ * Record N's message is "rec N", then (when BYTES asks for more) a space and
+ * 'x' up to BYTES bytes: what the gate's checks count. Plain C99 and POSIX
+ * threads; link with -pthread where the C library wants it (glibc < 2.34).
+ */
+#ifndef FLUSHCHECK_WORKLOAD_H
+#define FLUSHCHECK_WORKLOAD_H
+
+#if defined(__STRICT_ANSI__) && !defined(__cplusplus) && !defined(_POSIX_C_SOURCE)
+#error \
+    "flushcheck/workload.h needs POSIX (nanosleep, threads): define _POSIX_C_SOURCE 200809L before the first #include, or build as gnu11 (CMake's default)"
+#endif
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "marker.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The levels of `log LEVEL BYTES`, lowest first. */
+enum flushcheck_level { FLUSHCHECK_DEBUG, FLUSHCHECK_INFO, FLUSHCHECK_WARN, FLUSHCHECK_ERROR };
+
+struct flushcheck_driver {
+  /* Logs record N at LEVEL (an enum flushcheck_level) with its MESSAGE of
+   * LENGTH bytes (NUL-terminated too) through the library. Called from the
+   * workload's threads after `threads K`, each record once. */
+  void (*log)(void* context, int level, long n, const char* message, size_t length);
+  /* The library's flush (NULL: `flush` does nothing). */
+  void (*flush)(void* context);
+  void* context;
+};
+
+/* The ops, in an order the code relies on: steps, then threads, then ends. */
+enum flushcheck_workload_op {
+  FLUSHCHECK_W_LOG,
+  FLUSHCHECK_W_FLUSH,
+  FLUSHCHECK_W_SLEEP,
+  FLUSHCHECK_W_MARKER,
+  FLUSHCHECK_W_THREADS,
+  FLUSHCHECK_W_RETURN,
+  FLUSHCHECK_W_EXIT,
+  FLUSHCHECK_W_UEXIT,
+  FLUSHCHECK_W_ABORT,
+  FLUSHCHECK_W_RAISE
+};
+
+struct flushcheck_w_op {
+  enum flushcheck_workload_op kind;
+  long n;      /* BYTES, MS, K, an exit status or a signal number */
+  int level;   /* log */
+  long record; /* log: its record number */
+  char label[64];
+};
+
+struct flushcheck_workload {
+  struct flushcheck_w_op* ops;
+  size_t count;
+  long records; /* log ops */
+};
+
+/* Bounds: what a workload may ask (a bigger one is refused, not truncated). */
+enum {
+  FLUSHCHECK_W_MAX_OPS = 100000,
+  FLUSHCHECK_W_MAX_BYTES = 1 << 20,
+  FLUSHCHECK_W_MAX_SLEEP_MS = 600000,
+  FLUSHCHECK_W_MAX_THREADS = 64
+};
+
+/* SIG's number from a name with or without "SIG" (TERM, SIGKILL) or a number
+ * from 1 to 64; -1 for anything else. */
+static inline int flushcheck_signal_number(const char* name) {
+  static const struct {
+    const char* name;
+    int number;
+  } k[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+           {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+           {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+           {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CHLD", SIGCHLD},
+           {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU},
+           {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS}};
+  size_t i;
+  long v = 0;
+  if (strncmp(name, "SIG", 3) == 0) name += 3;
+  for (i = 0; i < sizeof k / sizeof k[0]; ++i)
+    if (strcmp(name, k[i].name) == 0) return k[i].number;
+  for (i = 0; name[i] != '\0' && i < 3; ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    v = v * 10 + (name[i] - '0');
+  }
+  return i > 0 && name[i] == '\0' && v >= 1 && v <= 64 ? (int)v : -1;
+}
+
+/* A count of ASCII digits no larger than MAX into *OUT; 0 when TEXT is not one. */
+static inline int flushcheck_w_count_(const char* text, long max, long* out) {
+  long v = 0;
+  if (text == NULL || *text == '\0') return 0;
+  for (; *text; ++text) {
+    if (*text < '0' || *text > '9') return 0;
+    v = v * 10 + (*text - '0');
+    if (v > max) return 0;
+  }
+  *out = v;
+  return 1;
+}
+
+static inline int flushcheck_w_level_(const char* text) {
+  static const char* const k[] = {"debug", "info", "warn", "error"};
+  int i;
+  for (i = 0; text != NULL && i < 4; ++i)
+    if (strcmp(text, k[i]) == 0) return i;
+  return -1;
+}
+
+/* The op named by TOKENS[0] with its COUNT tokens into OP: NULL, or why not. */
+static inline const char* flushcheck_w_op_(char** tokens, int count, struct flushcheck_w_op* op) {
+  static const struct {
+    const char* name;
+    enum flushcheck_workload_op kind;
+    long max; /* its one number's bound; 0: no argument; -1: a level and BYTES; -2: a label; -3: a
+                 signal */
+  } k[] = {{"log", FLUSHCHECK_W_LOG, -1},
+           {"flush", FLUSHCHECK_W_FLUSH, 0},
+           {"sleep", FLUSHCHECK_W_SLEEP, FLUSHCHECK_W_MAX_SLEEP_MS},
+           {"marker", FLUSHCHECK_W_MARKER, -2},
+           {"threads", FLUSHCHECK_W_THREADS, FLUSHCHECK_W_MAX_THREADS},
+           {"return", FLUSHCHECK_W_RETURN, 255},
+           {"exit", FLUSHCHECK_W_EXIT, 255},
+           {"_exit", FLUSHCHECK_W_UEXIT, 255},
+           {"abort", FLUSHCHECK_W_ABORT, 0},
+           {"raise", FLUSHCHECK_W_RAISE, -3}};
+  size_t i;
+  for (i = 0; i < sizeof k / sizeof k[0] && strcmp(tokens[0], k[i].name) != 0; ++i) {
+  }
+  if (i == sizeof k / sizeof k[0]) return "unknown operation";
+  op->kind = k[i].kind;
+  if (count != (k[i].max == 0 ? 1 : k[i].max == -1 ? 3 : 2))
+    return k[i].max == 0    ? "takes no argument"
+           : k[i].max == -1 ? "expects a level (debug, info, warn, error) and a size in bytes"
+                            : "expects one argument";
+  if (k[i].max == -1) {
+    op->level = flushcheck_w_level_(tokens[1]);
+    if (op->level < 0) return "expects a level: debug, info, warn or error";
+    return flushcheck_w_count_(tokens[2], FLUSHCHECK_W_MAX_BYTES, &op->n)
+               ? NULL
+               : "expects a size in bytes, at most 1048576";
+  }
+  if (k[i].max == -2) {
+    if (strlen(tokens[1]) >= sizeof op->label) return "expects a label under 64 bytes";
+    strcpy(op->label, tokens[1]);
+    return NULL;
+  }
+  if (k[i].max == -3)
+    return (op->n = flushcheck_signal_number(tokens[1])) > 0 ? NULL
+                                                             : "expects a signal name or number";
+  if (k[i].max == 0) return NULL;
+  if (!flushcheck_w_count_(tokens[1], k[i].max, &op->n)) return "expects a number in range";
+  return op->kind == FLUSHCHECK_W_THREADS && op->n < 2 ? "expects 2 to 64 threads" : NULL;
+}
+
+/* Why the ops parsed so far cannot take OP (an end not last, a marker after
+ * threads, two threads ops), or NULL. */
+static inline const char* flushcheck_w_order_(const struct flushcheck_workload* w,
+                                              const struct flushcheck_w_op* op) {
+  size_t i;
+  int threaded = 0;
+  for (i = 0; i < w->count; ++i) {
+    if (w->ops[i].kind >= FLUSHCHECK_W_RETURN) return "comes after the workload's end";
+    threaded |= w->ops[i].kind == FLUSHCHECK_W_THREADS;
+  }
+  if (threaded && op->kind == FLUSHCHECK_W_THREADS) return "a second threads";
+  if (threaded && op->kind == FLUSHCHECK_W_MARKER)
+    return "a marker after threads (every thread would stop at it)";
+  return NULL;
+}
+
+/* One op's text (TEXT is changed: tokens are cut in place) into W. */
+static inline const char* flushcheck_w_add_(struct flushcheck_workload* w, char* text) {
+  char* tokens[4];
+  int count = 0;
+  const char* why;
+  struct flushcheck_w_op op;
+  memset(&op, 0, sizeof op);
+  for (;;) {
+    text += strspn(text, " \t\r");
+    if (*text == '\0') break;
+    if (count == 4) return "too many arguments";
+    tokens[count++] = text;
+    text += strcspn(text, " \t\r");
+    if (*text != '\0') *text++ = '\0';
+  }
+  if (count == 0) return NULL; /* an empty op: "a;;b" */
+  if (w->count == FLUSHCHECK_W_MAX_OPS) return "more than 100000 ops";
+  if ((why = flushcheck_w_op_(tokens, count, &op)) != NULL) return why;
+  if ((why = flushcheck_w_order_(w, &op)) != NULL) return why;
+  if (op.kind == FLUSHCHECK_W_LOG) op.record = w->records++;
+  w->ops[w->count++] = op;
+  return NULL;
+}
+
+/* Parses TEXT (ops separated by ';' or newlines) into W, which the caller
+ * frees with free(W->ops). 0, or -1 after one line on stderr:
+ * "NAME: bad workload: op 2 'log loud 3': expects a level: ...". */
+static inline int flushcheck_workload_parse(const char* name, const char* text,
+                                            struct flushcheck_workload* w) {
+  size_t length = strlen(text), start = 0, i;
+  char* copy = (char*)malloc(length + 1);
+  memset(w, 0, sizeof *w);
+  w->ops = (struct flushcheck_w_op*)calloc(length / 2 + 1, sizeof *w->ops);
+  if (copy == NULL || w->ops == NULL) {
+    fprintf(stderr, "%s: out of memory\n", name);
+    exit(70);
+  }
+  memcpy(copy, text, length + 1);
+  for (i = 0; i <= length; ++i) {
+    if (copy[i] != ';' && copy[i] != '\n' && copy[i] != '\0') continue;
+    copy[i] = '\0';
+    {
+      char shown[80];
+      const char* why;
+      snprintf(shown, sizeof shown, "%s", text + start + strspn(text + start, " \t\r"));
+      shown[strcspn(shown, ";\n")] = '\0';
+      if ((why = flushcheck_w_add_(w, copy + start)) != NULL) {
+        fprintf(stderr, "%s: bad workload: op %zu '%s': %s\n", name, w->count, shown, why);
+        free(copy);
+        free(w->ops);
+        w->ops = NULL;
+        return -1;
+      }
+    }
+    start = i + 1;
+  }
+  free(copy);
+  return 0;
+}
+
+/* Record N's message for `log LEVEL BYTES` into BUF (BYTES + 32 bytes at
+ * least): "rec N", padded with " xxx..." to BYTES; its length. */
+static inline size_t flushcheck_w_message(long n, long bytes, char* buf) {
+  int length = sprintf(buf, "rec %ld", n);
+  size_t at = (size_t)length;
+  if ((long)at < bytes) buf[at++] = ' ';
+  while ((long)at < bytes) buf[at++] = 'x';
+  buf[at] = '\0';
+  return at;
+}
+
+static inline void flushcheck_w_sleep_(long ms) {
+  struct timespec left = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&left, &left) != 0 && errno == EINTR) {
+  }
+}
+
+/* One thread's share of W's ops from FROM up to `threads` or the end: every
+ * flush and sleep, and the records whose place among the logs after FROM is
+ * THREAD mod THREADS. */
+struct flushcheck_w_share_ {
+  const struct flushcheck_workload* w;
+  const struct flushcheck_driver* d;
+  size_t from;
+  long thread, threads;
+};
+
+static inline void* flushcheck_w_share_run_(void* arg) {
+  const struct flushcheck_w_share_* s = (const struct flushcheck_w_share_*)arg;
+  long place = 0;
+  size_t i;
+  char* buf = (char*)malloc(FLUSHCHECK_W_MAX_BYTES + 32);
+  if (buf == NULL) exit(70);
+  for (i = s->from; i < s->w->count && s->w->ops[i].kind < FLUSHCHECK_W_THREADS; ++i) {
+    const struct flushcheck_w_op* op = &s->w->ops[i];
+    if (op->kind == FLUSHCHECK_W_LOG && place++ % s->threads == s->thread) {
+      size_t n = flushcheck_w_message(op->record, op->n, buf);
+      s->d->log(s->d->context, op->level, op->record, buf, n);
+    }
+    if (op->kind == FLUSHCHECK_W_FLUSH && s->d->flush != NULL) s->d->flush(s->d->context);
+    if (op->kind == FLUSHCHECK_W_SLEEP) flushcheck_w_sleep_(op->n);
+    if (op->kind == FLUSHCHECK_W_MARKER) flushcheck_marker(op->label);
+  }
+  free(buf);
+  return NULL;
+}
+
+/* W's ops from FROM on K threads (K = 1: this one), joined before it returns. */
+static inline void flushcheck_w_threads_(const struct flushcheck_workload* w,
+                                         const struct flushcheck_driver* d, size_t from, long k) {
+  pthread_t threads[FLUSHCHECK_W_MAX_THREADS];
+  struct flushcheck_w_share_ shares[FLUSHCHECK_W_MAX_THREADS];
+  long t;
+  for (t = 0; t < k; ++t) {
+    struct flushcheck_w_share_ s = {w, d, from, t, k};
+    shares[t] = s;
+    if (k > 1 && pthread_create(&threads[t], NULL, flushcheck_w_share_run_, &shares[t]) != 0) {
+      fprintf(stderr, "flushcheck workload: pthread_create failed\n");
+      exit(70);
+    }
+  }
+  if (k == 1) flushcheck_w_share_run_(&shares[0]);
+  for (t = 0; k > 1 && t < k; ++t) pthread_join(threads[t], NULL);
+}
+
+/* Ends the program as W's last op says; returns the status for `return N`
+ * (and 0 for none, or a raised signal that did not end it). */
+static inline int flushcheck_w_end_(const struct flushcheck_workload* w) {
+  const struct flushcheck_w_op* last = w->count > 0 ? &w->ops[w->count - 1] : NULL;
+  if (last == NULL || last->kind < FLUSHCHECK_W_RETURN) return 0;
+  switch (last->kind) {
+    case FLUSHCHECK_W_EXIT: exit((int)last->n);
+    case FLUSHCHECK_W_UEXIT: _exit((int)last->n);
+    case FLUSHCHECK_W_ABORT: abort();
+    case FLUSHCHECK_W_RAISE: raise((int)last->n); return 0;
+    default: return (int)last->n;
+  }
+}
+
+/* Runs the workload that PARTS (COUNT of them, joined with ';') spell with
+ * driver D. Returns what main should return: N for `return N` (main's return
+ * runs the library's destructors and atexit handlers, as a program's end
+ * does), 0 without an end, 64 for a bad workload (one line on stderr naming
+ * NAME); `exit`, `_exit`, `abort` and `raise` end the program here. */
+static inline int flushcheck_workload_run(const char* name, int count, char* const* parts,
+                                          const struct flushcheck_driver* d) {
+  struct flushcheck_workload w;
+  size_t length = 1, i, threaded = 0;
+  long k = 1;
+  char* text;
+  int status, p;
+  for (p = 0; p < count; ++p) length += strlen(parts[p]) + 1;
+  if ((text = (char*)calloc(length, 1)) == NULL) exit(70);
+  for (p = 0; p < count; ++p) strcat(strcat(text, p > 0 ? ";" : ""), parts[p]);
+  status = flushcheck_workload_parse(name, text, &w);
+  free(text);
+  if (status != 0) return 64;
+  flushcheck_marker_init();
+  for (i = 0; i < w.count && w.ops[i].kind != FLUSHCHECK_W_THREADS; ++i) {
+  }
+  threaded = i;
+  flushcheck_w_threads_(&w, d, 0, 1); /* the ops before `threads` (all, without one) */
+  if (threaded < w.count) k = w.ops[threaded].n;
+  if (threaded < w.count) flushcheck_w_threads_(&w, d, threaded + 1, k);
+  status = flushcheck_w_end_(&w);
+  free(w.ops);
+  return status;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FLUSHCHECK_WORKLOAD_H */
