@@ -1,5 +1,7 @@
 #include "capture.hpp"
 
+#include <sys/mman.h>
+
 #include <xxhash.h>
 
 #include <algorithm>
@@ -134,9 +136,37 @@ void capture::commit(std::span<char> area, std::size_t n) {
 void capture::append(std::string_view bytes) {
   count(bytes);
   std::size_t to_head = std::min(bytes.size(), head_room() - std::min(head_room(), head_len_));
-  head_.append(bytes.data(), to_head);
-  head_len_ += to_head;
+  append_head(bytes.substr(0, to_head));
   append_tail(bytes.substr(to_head));
+}
+
+/// The head's bytes: in head_ up to a block, then (keep=all) in blocks of
+/// their own, never moved: a string that doubles holds its old and its new
+/// buffer at once, up to twice what it keeps.
+void capture::append_head(std::string_view bytes) {
+  head_len_ += bytes.size();
+  const bool spill = policy_.what == keep_policy::kind::all;
+  const std::size_t first =
+      spill ? std::min(bytes.size(), k_block - std::min(k_block, head_.size())) : bytes.size();
+  head_.append(bytes.data(), first);
+  for (bytes.remove_prefix(first); !bytes.empty();) {
+    if (blocks_.empty() || blocks_.back().size == k_block) blocks_.emplace_back();
+    block& b = blocks_.back();
+    const std::size_t n = std::min(bytes.size(), k_block - b.size);
+    std::copy_n(bytes.data(), n, b.bytes.get() + b.size);
+    b.size += n;
+    bytes.remove_prefix(n);
+  }
+}
+
+capture::block::block()
+    : bytes(static_cast<char*>(::mmap(nullptr, k_block, PROT_READ | PROT_WRITE,
+                                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)),
+            [](char* p) { ::munmap(p, k_block); }) {
+  if (bytes.get() == MAP_FAILED) {
+    bytes.release();
+    throw std::bad_alloc();
+  }
 }
 
 /// The last tail_room() bytes, in a ring right after the head in the same
@@ -173,12 +203,29 @@ std::string capture::hash() const {
 }
 
 std::string capture::take_data() {
+  if (!blocks_.empty()) return take_blocks();
   char* ring = head_.data() + head_len_;
   std::rotate(ring, ring + tail_start_, ring + ring_fill_);  // oldest first, in place
   head_.resize(head_len_ + ring_fill_);
   std::string out = std::move(head_);
   head_.clear();
   head_len_ = ring_fill_ = tail_start_ = 0;
+  return out;
+}
+
+/// keep=all's head and blocks in one string, each block freed once copied:
+/// at most one block more than what is kept is held at once.
+std::string capture::take_blocks() {
+  std::string out;
+  out.reserve(head_len_);  // untouched pages: resident only as they are written
+  out.append(head_);
+  head_ = std::string();
+  for (auto& b : blocks_) {
+    out.append(b.bytes.get(), b.size);
+    b.bytes.reset();
+  }
+  blocks_.clear();
+  head_len_ = 0;
   return out;
 }
 

@@ -75,13 +75,24 @@ class capture {
   std::size_t head_room() const noexcept;
   std::size_t tail_room() const noexcept;
   std::size_t tail_kept() const noexcept;
+  void append_head(std::string_view bytes);
   void append_tail(std::string_view bytes);
+  std::string take_blocks();
   void count(std::string_view bytes);
 
   keep_policy policy_;
   std::function<void(std::string_view)> observer_;
   std::uint64_t total_ = 0;
-  std::string head_;  // the head's head_len_ bytes, then the tail's ring
+  static constexpr std::size_t k_block = std::size_t{4} << 20;
+  std::string head_;  // the head's bytes (keep=all: its first block), then the tail's ring
+  /// A block of k_block bytes mapped on its own (mmap), so that freeing it
+  /// gives its pages back at once (malloc keeps freed heap pages).
+  struct block {
+    std::unique_ptr<char, void (*)(char*)> bytes;
+    std::size_t size = 0;
+    block();
+  };
+  std::vector<block> blocks_;  // keep=all: the rest of the head, a block each
   std::size_t head_len_ = 0;
   std::size_t ring_fill_ = 0;   // bytes in the ring (tail_room() once full)
   std::size_t tail_start_ = 0;  // the ring's oldest byte
