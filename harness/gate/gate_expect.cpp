@@ -16,7 +16,7 @@ std::string gate_expect::describe() const {
   else if (check != "in_order")
     what += " " + std::to_string(number);
   if (check == "visible_at_marker") what += " '" + text + "'";
-  if (check != "exit_code" && check != "signal") what += " in " + in;
+  if (!reads_status()) what += " in " + in;
   return holds ? what : what + " (must fail)";
 }
 

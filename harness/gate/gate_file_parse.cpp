@@ -321,7 +321,7 @@ gate_case parse_case(const context& cx, const toml::table& t, const gate_case& d
   if (c.expect.empty())
     cx.fail(c.line, "case '" + c.name + "': no [[case.expect]]: a case must check something");
   for (const auto& e : c.expect) {
-    if (e.check != "exit_code" && e.check != "signal") check_source(cx, c, e.in, e.line);
+    if (!e.reads_status()) check_source(cx, c, e.in, e.line);
     if (e.check == "max_writes_per_record" && !c.traced)
       cx.fail(e.line, "max_writes_per_record needs the write counts: not with traced = false");
   }

@@ -43,11 +43,17 @@ gate_run make_run(const gate_file& file, const gate_case& c) {
   return g;
 }
 
+/// Records that arrived in IN (0 for a stream the run did not count).
+long arrived_in(const gate_result& r, const std::string& in) {
+  const auto it = r.records.find(in);
+  return it != r.records.end() ? it->second : 0;
+}
+
 /// Per stream or log file a check of C reads: how many records arrived.
 std::map<std::string, long> records_arrived(const gate_result& r, const gate_case& c) {
   std::map<std::string, long> arrived;
   for (const auto& e : c.expect)
-    if (!e.reads_status()) arrived[e.in] = r.records.contains(e.in) ? r.records.at(e.in) : 0;
+    if (!e.reads_status()) arrived[e.in] = arrived_in(r, e.in);
   return arrived;
 }
 
@@ -57,7 +63,7 @@ std::optional<loggers::row> row_of(const gate_file& f, const gate_case& c, const
   const std::string dest = c.row->in == "stdout"   ? c.stdout_sink
                            : c.row->in == "stderr" ? c.stderr_sink
                                                    : "file";
-  const long n = r.records.contains(c.row->in) ? r.records.at(c.row->in) : 0;
+  const long n = arrived_in(r, c.row->in);
   const long writes = r.writes(c.row->in);
   return loggers::row{f.library,
                       c.row->config,

@@ -2,7 +2,12 @@
 #include "record_checks.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "error.hpp"
 #include "escape.hpp"
