@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -54,6 +55,13 @@ inline std::string test_path(const std::string& name) {
   };
   static const own_dir dir;
   return dir.path + "/" + name;
+}
+
+/// A file NAME holding TEXT in this test's own directory (test_path); its path.
+inline std::string file_with(const std::string& name, const std::string& text) {
+  const std::string path = test_path(name);
+  std::ofstream(path) << text;
+  return path;
 }
 
 /// How many times NEEDLE occurs in TEXT (overlapping ones too).

@@ -130,6 +130,9 @@ struct gate_command {
   bool list = false;
   std::string json;
   std::string junit;
+  long cases = 100;  ///< per property
+  std::optional<std::uint64_t> seed;
+  double max_seconds = 30;
 };
 
 struct bench_command {

@@ -9,6 +9,7 @@
 #include "escape.hpp"
 #include "gate_report.hpp"
 #include "json_document.hpp"
+#include "property_search.hpp"
 #include "report_file.hpp"
 
 namespace flushcheck::cli {
@@ -18,32 +19,51 @@ gate_command::gate_command(CLI::App& parent) {
                               "Run a gate file (TOML, docs/gate.md): each case runs a program, "
                               "cuts it, and checks what survived");
   app->add_option("file", file, "the gate file")->required();
-  app->add_option("--case", only, "run only this case (repeatable)");
+  app->add_option("--case", only, "run only this case or property (repeatable)");
   app->add_option("--var", vars,
                   "NAME=VALUE, repeatable: \"{NAME}\" in the file's strings is VALUE (a "
                   "program's path, say; flushcheck_add_gate_file passes its PROGRAMS so)");
-  app->add_flag("--list", list, "print the cases' names, one a line, and run nothing");
+  app->add_flag("--list", list,
+                "print the cases' and properties' names, one a line, and run nothing");
+  app->add_option("--cases", cases, "cases each [[property]] generates (default 100)")
+      ->check(CLI::Range(1L, 1000000L));
+  app->add_option("--seed", seed,
+                  "the properties' seed (default: a fresh one; printed, and the same seed "
+                  "generates the same cases)");
+  app->add_option("--max-seconds", max_seconds,
+                  "bounds each property's search, and its shrinking again (default 30)")
+      ->check(CLI::Range(0.0, 86400.0));
   add_report_flag(app, "--json", json, "one JSON object (names in docs/cli.md)");
   app->add_option("--junit", junit, "also write JUnit XML to this file (for CI systems)");
   app->footer(
-      "Exit status: 0 every case passed, 1 a case failed, 2 a bad gate file or flag (with\n"
-      "the file's line and the reason), 3 a program could not be started (the other cases\n"
+      "Exit status: 0 every case passed and every property kept its promise, 1 a case\n"
+      "failed or a property found a counterexample, 2 a bad gate file or flag (with the\n"
+      "file's line and the reason), 3 a program could not be started (the other cases\n"
       "still run and are reported), 4 harness failure.");
 }
 
 namespace {
 
-/// The cases to run: all, or those --case names (each must exist).
-std::vector<const gate_case*> chosen(const gate_file& f, const std::vector<std::string>& only) {
-  std::vector<const gate_case*> out;
+bool named(const std::vector<std::string>& only, const std::string& name) {
+  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
+
+/// --case's names must each be a case or a property of F.
+void check_names(const gate_file& f, const std::vector<std::string>& only) {
   for (const auto& name : only)
-    if (std::none_of(f.cases.begin(), f.cases.end(), [&](auto& c) { return c.name == name; }))
+    if (std::none_of(f.cases.begin(), f.cases.end(), [&](auto& c) { return c.name == name; }) &&
+        std::none_of(f.properties.begin(), f.properties.end(),
+                     [&](auto& p) { return p.name == name; }))
       throw usage_error("--case=" + printable(name, 200) + ": " + f.path +
-                        " has no case of that name");
-  for (const auto& c : f.cases)
-    if (only.empty() || std::find(only.begin(), only.end(), c.name) != only.end())
-      out.push_back(&c);
-  return out;
+                        " has no case or property of that name");
+}
+
+/// The command that searches property P again (its seed is added).
+std::string repeat_line(const std::string& file, const std::vector<std::string>& vars,
+                        const std::string& p) {
+  std::string out = "flushcheck gate " + shell_quote(file);
+  for (const auto& v : vars) out += " --var " + shell_quote(v);
+  return out + " --case " + shell_quote(p);
 }
 
 }  // namespace
@@ -52,21 +72,40 @@ int gate_command::execute() {
   const gate_file f = parse_gate_file(file, vars);
   if (list) {
     for (const auto& c : f.cases) std::cout << c.name << "\n";
+    for (const auto& p : f.properties) std::cout << p.name << "\n";
     return exit_ok;
   }
+  check_names(f, only);
   report_file json_out("--json", json), junit_out("--junit", junit);
   one_on_stdout(json_out, junit_out, "--json and --junit");
-  gate_report report{f.path, {}};
-  for (const gate_case* c : chosen(f, only)) {
-    report.cases.push_back(run_gate_case(f, *c, remember_child));
+  gate_report report{f.path, {}, {}};
+  for (const auto& c : f.cases) {
+    if (!named(only, c.name)) continue;
+    report.cases.push_back(run_gate_case(f, c, remember_child));
     remember_child(0);
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
+  }
+  search_options o;
+  o.cases = cases;
+  o.seed = seed.value_or(fresh_seed());
+  o.max_seconds = max_seconds;
+  o.on_spawn = remember_child;
+  for (const auto& p : f.properties) {
+    if (!named(only, p.name)) continue;
+    o.repeat = repeat_line(file, vars, p.name);
+    std::cerr << "property " << p.name << ": seed " << o.seed << ", " << o.cases << " cases\n";
+    report.properties.push_back(search_property(p, o));
+    remember_child(0);
   }
   if (!json_out.on_stdout() && !junit_out.on_stdout()) std::cout << gate_text(report);
   json_out.commit([&] { return dump_json(to_json(report)); });
   junit_out.commit([&] { return gate_junit(report); });
-  if (report.errors() != 0) return exit_spawn;  // a program did not start, as for `run`
-  return report.failed() == 0 ? exit_ok : exit_failed;
+  const bool spawn = report.errors() != 0 ||
+                     std::any_of(report.properties.begin(), report.properties.end(), [](auto& p) {
+                       return p.error.find("cannot start") != std::string::npos;
+                     });
+  if (spawn) return exit_spawn;  // a program did not start, as for `run`
+  return report.failed() + report.properties_failed() == 0 ? exit_ok : exit_failed;
 }
 
 }  // namespace flushcheck::cli

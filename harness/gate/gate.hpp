@@ -70,6 +70,9 @@ class gate_run {
   gate_run& stdout_to(sink_kind k);
   gate_run& stderr_to(sink_kind k);
   gate_run& stderr_to_stdout();
+  /// Both sinks by name, as a gate file spells them: "pipe", "pty", ...;
+  /// stderr also "stdout" (2>&1). Throws usage_error for another name.
+  gate_run& sinks(const std::string& out, const std::string& err);
   gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"; "{logdir}" replaced
   /// After the run, reads the file in the log directory whose name contains
   /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);

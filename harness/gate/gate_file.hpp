@@ -14,6 +14,7 @@
 #include "gate.hpp"
 #include "gate_expect.hpp"
 #include "logger_table.hpp"
+#include "property_spec.hpp"
 
 namespace flushcheck {
 
@@ -46,6 +47,7 @@ struct gate_file {
   long records = 0;     ///< records each case logs ("{records}"; the rows' count)
   std::string tag = "rec ";
   std::vector<gate_case> cases;
+  std::vector<property_spec> properties;  ///< [[property]] tables (docs/gate.md, "Property gates")
 };
 
 /// Reads and checks PATH; throws usage_error "PATH:LINE: reason" for a file

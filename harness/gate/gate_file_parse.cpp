@@ -20,7 +20,9 @@
 #include "escape.hpp"
 #include "fault_plan.hpp"
 #include "gate_file.hpp"
+#include "gate_file_toml.hpp"
 #include "kill_plan.hpp"
+#include "property_parse.hpp"
 #include "reader_policy.hpp"
 #include "record_pattern.hpp"
 #include "signals.hpp"
@@ -30,96 +32,7 @@ namespace flushcheck {
 
 namespace {
 
-/// Where the parse is: the file, for messages, and its placeholders.
-struct context {
-  std::string path;
-  /// What "{NAME}" stands for: here, records (when the file sets it), --var's.
-  std::map<std::string, std::string> vars;
-
-  [[noreturn]] void fail(const toml::node& at, const std::string& why) const {
-    fail(static_cast<int>(at.source().begin.line), why);
-  }
-  /// One line whatever the file holds: its text is escaped (\n, \xHH).
-  [[noreturn]] void fail(int line, const std::string& why) const {
-    throw usage_error(path + ":" + std::to_string(line) + ": " + printable(why, 300));
-  }
-  /// S with each "{NAME}" replaced, in one scan (a value is not scanned
-  /// again). "{logdir}" stays for the run; another unknown NAME is an error
-  /// when STRICT (a program's strings), left as it is otherwise (a regex's
-  /// "{2,3}", a note).
-  std::string expand(const std::string& s, const toml::node& at, bool strict) const {
-    std::string out;
-    for (std::size_t i = 0; i < s.size();) {
-      const auto close = s.find('}', i);
-      const bool open = s[i] == '{' && close != std::string::npos;
-      const std::string name = open ? s.substr(i + 1, close - i - 1) : "";
-      const auto it = vars.find(name);
-      if (it != vars.end()) {
-        out += it->second;
-        i = close + 1;
-        continue;
-      }
-      if (strict && is_name(name) && name != "logdir")
-        fail(at, "unknown placeholder {" + name + "}" +
-                     (name == "records" ? " (set records = N)" : " (--var " + name + "=VALUE)"));
-      out += s[i++];
-    }
-    return out;
-  }
-  static bool is_name(const std::string& n) {
-    return !n.empty() && std::isalpha(static_cast<unsigned char>(n[0])) &&
-           std::all_of(n.begin(), n.end(),
-                       [](unsigned char c) { return std::isalnum(c) || c == '_'; });
-  }
-};
-
-/// A string; STRICT: a program's (every placeholder must be known).
-std::string text(const context& cx, const toml::node& v, std::string_view key, bool strict = true) {
-  if (!v.is_string()) cx.fail(v, std::string(key) + ": expected a string");
-  return cx.expand(*v.value<std::string>(), v, strict);
-}
-
-long integer(const context& cx, const toml::node& v, std::string_view key) {
-  if (!v.is_integer()) cx.fail(v, std::string(key) + ": expected an integer");
-  return static_cast<long>(v.as_integer()->get());
-}
-
-bool boolean(const context& cx, const toml::node& v, std::string_view key) {
-  if (!v.is_boolean()) cx.fail(v, std::string(key) + ": expected true or false");
-  return v.as_boolean()->get();
-}
-
-std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key) {
-  const toml::array* a = v.as_array();
-  if (a == nullptr) cx.fail(v, std::string(key) + ": expected an array of strings");
-  std::vector<std::string> out;
-  for (const toml::node& e : *a) out.push_back(text(cx, e, key));
-  return out;
-}
-
-const toml::table& table(const context& cx, const toml::node& v, std::string_view key) {
-  if (!v.is_table()) cx.fail(v, std::string(key) + ": expected a table");
-  return *v.as_table();
-}
-
-/// Runs PARSE(VALUE) under the key's line: a usage_error from the harness's
-/// own parsers (kill_plan, fault_plan, reader_policy) gets the file and line.
-template <typename F>
-auto checked(const context& cx, const toml::node& v, std::string_view key, F parse) {
-  try {
-    return parse(text(cx, v, key));
-  } catch (const usage_error& e) {
-    cx.fail(v, std::string(key) + ": " + e.what());
-  }
-}
-
-std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
-                      bool may_be_stdout) {
-  std::string s = text(cx, v, key);
-  if ((may_be_stdout && s == "stdout") || parse_sink_kind(s)) return s;
-  cx.fail(v, std::string(key) + " = \"" + s + "\": expected pty, pty-cooked, pipe, file, null" +
-                 (may_be_stdout ? ", full or stdout" : " or full"));
-}
+using namespace gate_toml;
 
 /// A key of a case (or of [defaults]). ARGS collects "args", appended to
 /// the command afterwards. False: not a key of a run.
@@ -367,6 +280,29 @@ context make_context(const std::string& path, const std::vector<std::string>& va
   return cx;
 }
 
+/// The file's [[case]] tables (none: an empty list).
+std::vector<gate_case> parse_cases(const context& cx, const toml::table& doc,
+                                   const gate_case& defaults,
+                                   const std::vector<std::string>& args) {
+  std::vector<gate_case> out;
+  if (!doc.contains("case")) return out;
+  const toml::array* cases = doc["case"].as_array();
+  if (cases == nullptr || !cases->is_array_of_tables())
+    cx.fail(*doc.get("case"), "case: expected [[case]] tables");
+  for (const toml::node& t : *cases) out.push_back(parse_case(cx, *t.as_table(), defaults, args));
+  return out;
+}
+
+std::vector<property_spec> parse_properties(const context& cx, const toml::table& doc) {
+  std::vector<property_spec> out;
+  if (!doc.contains("property")) return out;
+  const toml::array* props = doc["property"].as_array();
+  if (props == nullptr || !props->is_array_of_tables())
+    cx.fail(*doc.get("property"), "property: expected [[property]] tables");
+  for (const toml::node& t : *props) out.push_back(parse_property(cx, *t.as_table()));
+  return out;
+}
+
 }  // namespace
 
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
@@ -401,19 +337,20 @@ gate_file parse_gate_text(std::string_view source, const std::string& path,
       f.tag = text(cx, v, k, false);
     else if (k == "defaults")
       defaults = parse_defaults(cx, table(cx, v, k), args);
-    else if (k != "records" && k != "case")
-      cx.fail(v, "unknown key '" + std::string(k) + "' (library, records, tag, defaults, case)");
+    else if (k != "records" && k != "case" && k != "property")
+      cx.fail(v, "unknown key '" + std::string(k) +
+                     "' (library, records, tag, defaults, case, property)");
   }
-  const toml::array* cases = doc["case"].as_array();
-  if (cases == nullptr || !cases->is_array_of_tables() || cases->empty())
-    cx.fail(doc["case"] ? static_cast<int>(doc["case"].node()->source().begin.line) : 1,
-            "no [[case]]: a gate file runs at least one case");
+  f.cases = parse_cases(cx, doc, defaults, args);
+  f.properties = parse_properties(cx, doc);
+  if (f.cases.empty() && f.properties.empty())
+    cx.fail(1, "no [[case]] and no [[property]]: a gate file runs at least one");
   std::set<std::string> names;
-  for (const toml::node& t : *cases) {
-    f.cases.push_back(parse_case(cx, *t.as_table(), defaults, args));
-    if (!names.insert(f.cases.back().name).second)
-      cx.fail(f.cases.back().line, "a second case named '" + f.cases.back().name + "'");
-  }
+  for (const auto& c : f.cases)
+    if (!names.insert(c.name).second) cx.fail(c.line, "a second case named '" + c.name + "'");
+  for (const auto& p : f.properties)
+    if (!names.insert(p.name).second)
+      cx.fail(p.line, "a second case or property named '" + p.name + "'");
   return f;
 }
 

@@ -28,11 +28,7 @@ namespace {
 /// the streams (the reports carry no text; the repro line repeats the run).
 gate_run make_run(const gate_file& file, const gate_case& c) {
   gate_run g(c.argv);
-  g.stdout_to(*parse_sink_kind(c.stdout_sink));
-  if (c.stderr_sink == "stdout")
-    g.stderr_to_stdout();
-  else
-    g.stderr_to(*parse_sink_kind(c.stderr_sink));
+  g.sinks(c.stdout_sink, c.stderr_sink);
   for (const auto& e : c.env) g.env(e);
   for (const auto& w : c.watch) g.watch(w);
   for (const auto& f : c.faults) g.fault(f);

@@ -25,17 +25,53 @@ nlohmann::json case_json(const gate_case_result& c) {
           {"repro", c.repro}, {"error", c.error}, {"arrived", c.arrived}, {"checks", checks}};
 }
 
+nlohmann::json counterexample_json(const counterexample& ce) {
+  return {{"promise", ce.promise},
+          {"check", ce.check},
+          {"failure", ce.failure},
+          {"end", ce.end},
+          {"sink", ce.sink},
+          {"workload", ce.workload},
+          {"status", ce.status},
+          {"repro", ce.repro},
+          {"case_toml", ce.case_toml},
+          {"found_at_case", ce.found_at},
+          {"seconds_to_find", ce.seconds_to_find},
+          {"shrink_steps", ce.shrink_steps},
+          {"shrink_tries", ce.shrink_tries},
+          {"shrink_stopped", ce.shrink_stopped},
+          {"failed_runs", ce.failed_runs},
+          {"runs", ce.runs},
+          {"deterministic", ce.deterministic()}};
+}
+
+nlohmann::json property_json(const property_result& p) {
+  return {{"name", p.name},
+          {"pass", p.pass()},
+          {"seed", p.seed},
+          {"cases", p.cases},
+          {"cases_asked", p.cases_asked},
+          {"budget_hit", p.budget_hit},
+          {"seconds", p.seconds},
+          {"error", p.error},
+          {"repeat", p.repeat},
+          {"counterexample", p.found ? counterexample_json(*p.found) : nlohmann::json(nullptr)}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const gate_report& r) {
   nlohmann::json cases = nlohmann::json::array();
   for (const auto& c : r.cases) cases.push_back(case_json(c));
+  nlohmann::json properties = nlohmann::json::array();
+  for (const auto& p : r.properties) properties.push_back(property_json(p));
   nlohmann::json j = json_document(json_kind::gate);
   j.update(nlohmann::json{{"file", r.file},
                           {"passed", r.cases.size() - r.failed()},
                           {"failed", r.failed()},
                           {"errors", r.errors()},
-                          {"cases", cases}});
+                          {"cases", cases},
+                          {"properties", properties}});
   return j;
 }
 

@@ -43,6 +43,24 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
          markup_escape(body) + "</failure>\n    </testcase>\n";
 }
 
+/// A property: its counterexample in the failure, the [[case]] to paste in its body.
+std::string testcase(const property_result& p, const std::string& suite) {
+  std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
+                    attr("name", p.name) + attr("time", fixed(p.seconds, 3));
+  if (p.pass()) return out + "/>\n";
+  if (!p.error.empty())
+    return out + ">\n      <error" + attr("message", p.error) + attr("type", "property") +
+           "/>\n    </testcase>\n";
+  const counterexample& ce = *p.found;
+  const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
+  const std::string body = message + "\nworkload: " + ce.workload + "\nended: " + ce.end + " (" +
+                           ce.status + "), stdout on " + ce.sink + "\n" + ce.rate() +
+                           "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" +
+                           ce.case_toml;
+  return out + ">\n      <failure" + attr("message", message) + attr("type", "counterexample") +
+         ">" + markup_escape(body) + "</failure>\n    </testcase>\n";
+}
+
 /// JUnit's timestamp: ISO 8601 in UTC without the zone letter.
 std::string timestamp() {
   std::string now = utc_now();
@@ -55,10 +73,13 @@ std::string timestamp() {
 std::string gate_junit(const gate_report& r) {
   double total = 0;
   for (const auto& c : r.cases) total += c.seconds;
+  for (const auto& p : r.properties) total += p.seconds;
   const std::string suite = suite_name(r.file);
-  const std::string counts = attr("tests", std::to_string(r.cases.size())) +
-                             attr("failures", std::to_string(r.failed() - r.errors())) +
-                             attr("errors", std::to_string(r.errors()));
+  const std::size_t errors = r.errors() + r.property_errors();
+  const std::string counts =
+      attr("tests", std::to_string(r.cases.size() + r.properties.size())) +
+      attr("failures", std::to_string(r.failed() + r.properties_failed() - errors)) +
+      attr("errors", std::to_string(errors));
   char host[256] = "localhost";
   ::gethostname(host, sizeof host - 1);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
@@ -67,6 +88,7 @@ std::string gate_junit(const gate_report& r) {
                     attr("time", fixed(total, 3)) + attr("timestamp", timestamp()) +
                     attr("hostname", host) + attr("file", r.file) + ">\n";
   for (const auto& c : r.cases) out += testcase(c, suite);
+  for (const auto& p : r.properties) out += testcase(p, suite);
   return out + "  </testsuite>\n</testsuites>\n";
 }
 

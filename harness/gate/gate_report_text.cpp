@@ -1,4 +1,6 @@
 // The gate file reporter for people: a line per case.
+#include <algorithm>
+
 #include "escape.hpp"
 #include "gate_report.hpp"
 #include "number_format.hpp"
@@ -13,6 +15,44 @@ std::string arrived_text(const gate_case_result& c) {
   for (const auto& [in, n] : c.arrived)
     out += (out.empty() ? "; records arrived: " : ", ") + std::to_string(n) + " in " + in;
   return out;
+}
+
+/// The text indented by INDENT on each line.
+std::string indented(const std::string& text, const std::string& indent) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const auto nl = std::min(text.find('\n', at), text.size());
+    out += indent + text.substr(at, nl - at) + "\n";
+    at = nl + 1;
+  }
+  return out;
+}
+
+std::string counterexample_text(const property_result& p, const counterexample& ce) {
+  std::string out = "FAIL  " + p.name + ": broke '" + ce.promise + "' at case " +
+                    std::to_string(ce.found_at) + " of seed " + std::to_string(p.seed) + " (" +
+                    format_seconds(ce.seconds_to_find) + " to find)\n";
+  out += "      " + ce.check + ": " + ce.failure + "\n";
+  out += "      workload: " + ce.workload + "\n";
+  out += "      ended: " + ce.end + " (" + ce.status + "), stdout on " + ce.sink + "\n";
+  out += "      shrunk in " + std::to_string(ce.shrink_steps) + " steps, " +
+         std::to_string(ce.shrink_tries) + " candidates" +
+         (ce.shrink_stopped ? " (stopped at --max-seconds)" : "") + "; " + ce.rate() + "\n";
+  out += "      repeat: " + ce.repro + "\n      search again: " + p.repeat + "\n";
+  if (!ce.case_toml.empty())
+    out += "      pin it in the gate file:\n" + indented(ce.case_toml, "        ");
+  return out;
+}
+
+std::string property_text(const property_result& p) {
+  if (!p.error.empty())
+    return "ERROR " + p.name + " (seed " + std::to_string(p.seed) + "): " + p.error + "\n";
+  if (p.found) return counterexample_text(p, *p.found);
+  return "PASS  " + p.name + ": " + std::to_string(p.cases) + " cases kept the promise (seed " +
+         std::to_string(p.seed) + ", " + format_seconds(p.seconds) +
+         (p.budget_hit ? "; --max-seconds stopped it before " + std::to_string(p.cases_asked)
+                       : "") +
+         ")\n";
 }
 
 }  // namespace
@@ -34,8 +74,16 @@ std::string gate_text(const gate_report& r) {
       if (!k.pass()) out += "FAIL  " + c.name + ": " + k.failure() + "\n";
     out += "      ended: " + c.status + arrived_text(c) + "; repeat: " + c.repro + "\n";
   }
-  out += r.file + ": " + std::to_string(r.cases.size() - r.failed()) + " of " +
-         std::to_string(r.cases.size()) + " cases passed\n";
+  for (const auto& p : r.properties) out += property_text(p);
+  std::string counts;
+  if (!r.cases.empty() || r.properties.empty())
+    counts = std::to_string(r.cases.size() - r.failed()) + " of " + std::to_string(r.cases.size()) +
+             " cases passed";
+  if (!r.properties.empty())
+    counts += (counts.empty() ? "" : ", ") +
+              std::to_string(r.properties.size() - r.properties_failed()) + " of " +
+              std::to_string(r.properties.size()) + " properties kept their promise";
+  out += r.file + ": " + counts + "\n";
   return terminal_text(out);
 }
 

@@ -20,13 +20,6 @@
 namespace flushcheck {
 namespace {
 
-/// A gate file with TEXT in the test's own directory; its path.
-std::string gate_file_with(const std::string& name, const std::string& text) {
-  const std::string path = test_path(name);
-  std::ofstream(path) << text;
-  return path;
-}
-
 // sh prints records "rec 0".."rec 4", one printf (one write) each, then
 // waits at a marker: a program no one here wrote.
 const std::string five_records = R"(
@@ -57,7 +50,7 @@ holds = false
 )";
 
 TEST(gate_file, passes_and_fails_cases_with_the_line_that_repeats_them) {
-  const auto r = cli({"gate", gate_file_with("five.toml", five_records)});
+  const auto r = cli({"gate", file_with("five.toml", five_records)});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("PASS  all_five (3 checks, killed by SIGKILL"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("FAIL  wants_ten: records_through 9 in stdout: every record through 9 "
@@ -86,7 +79,7 @@ std::string first_repeat_line(const std::string& out) {
 // pasted into a shell where `flushcheck` is not on PATH (a build tree); and
 // plain `flushcheck` when that is the binary PATH finds.
 TEST(gate_file, a_repro_line_runs_when_pasted) {
-  const std::string file = gate_file_with("five.toml", five_records);
+  const std::string file = file_with("five.toml", five_records);
   const std::string line = first_repeat_line(cli({"gate", file}).out);
   EXPECT_NE(line.find(std::string(" ") + FLUSHCHECK_TARGET_FLUSHCHECK + " run "), std::string::npos)
       << line;
@@ -100,7 +93,7 @@ TEST(gate_file, a_repro_line_runs_when_pasted) {
 
   // The case's own PATH (the one its repro line gives) finds this binary.
   const std::string bin = FLUSHCHECK_TARGET_FLUSHCHECK;
-  const std::string with_path = gate_file_with(
+  const std::string with_path = file_with(
       "on_path.toml",
       "[[case]]\nname = \"a\"\ncommand = [\"sh\", \"-c\", \"exit 3\"]\nenv = "
       "{ PATH = \"" +
@@ -110,7 +103,7 @@ TEST(gate_file, a_repro_line_runs_when_pasted) {
 }
 
 TEST(gate_file, json_has_every_check) {
-  const auto r = cli({"gate", "--json", gate_file_with("five.toml", five_records)});
+  const auto r = cli({"gate", "--json", file_with("five.toml", five_records)});
   ASSERT_EQ(r.code, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["kind"], "gate");
@@ -129,7 +122,7 @@ TEST(gate_file, json_has_every_check) {
 }
 
 TEST(gate_file, list_and_case_choose_what_runs) {
-  const std::string f = gate_file_with("five.toml", five_records);
+  const std::string f = file_with("five.toml", five_records);
   const auto list = cli({"gate", f, "--list"});
   EXPECT_EQ(list.code, 0);
   EXPECT_EQ(list.out, "all_five\nwants_ten\nwrong_config_not_caught\n");
@@ -145,7 +138,7 @@ TEST(gate_file, list_and_case_choose_what_runs) {
 // testcase's classname and name and the failure's text.
 TEST(gate_file, junit_is_read_back_as_ci_systems_read_it) {
   const std::string xml = test_path("gate.xml");
-  ASSERT_EQ(cli({"gate", gate_file_with("five.toml", five_records), "--junit", xml}).code, 1);
+  ASSERT_EQ(cli({"gate", file_with("five.toml", five_records), "--junit", xml}).code, 1);
   boost::property_tree::ptree doc;
   ASSERT_NO_THROW(boost::property_tree::read_xml(xml, doc));
   const auto& suites = doc.get_child("testsuites");
@@ -189,7 +182,7 @@ bool well_formed(const std::string& path) {
 TEST(gate_file, junit_stays_valid_xml_whatever_bytes_it_carries) {
   const std::string xml = test_path("bytes.xml");
   // The file's name is not UTF-8 (F8 is no lead byte), an argument is U+FFFF.
-  const std::string f = gate_file_with("bytes-\xf8\x80\x80.toml", R"(
+  const std::string f = file_with("bytes-\xf8\x80\x80.toml", R"(
 [[case]]
 name = "odd_bytes"
 command = ["sh", "-c", 'printf "rec 0 \001\377 <&>\n"', "\u0001<&\"'>", "\uFFFF"]
@@ -257,7 +250,7 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
       {"", "1: no [[case]]"},  // an empty file reads fine, and has no case
   };
   for (const auto& c : cases) {
-    const std::string path = gate_file_with("bad.toml", c.text);
+    const std::string path = file_with("bad.toml", c.text);
     const auto r = cli({"gate", path});
     EXPECT_EQ(r.code, 2) << c.text;
     EXPECT_EQ(r.err.rfind("flushcheck: " + path + ":" + c.error, 0), 0u) << r.err;
@@ -266,12 +259,12 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
 }
 
 TEST(gate_file, bad_flags_and_a_missing_program_have_their_exit_codes) {
-  const std::string f = gate_file_with("five.toml", five_records);
+  const std::string f = file_with("five.toml", five_records);
   EXPECT_EQ(cli({"gate", test_path("none.toml")}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--case", "nope"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--var", "novalue"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--junit", "/proc/nonexistent/x.xml"}).code, 2);
-  const auto missing = cli({"gate", gate_file_with("missing.toml", R"(
+  const auto missing = cli({"gate", file_with("missing.toml", R"(
 [[case]]
 name = "a"
 command = ["/nonexistent/program"]
@@ -286,7 +279,7 @@ in_order = true
 // A fault (docs/faults.md) in a gate file: the second printf's write fails
 // with EIO, sh says so on stderr, and record 1 is lost.
 TEST(gate_file, faults_lose_what_they_hit) {
-  const auto r = cli({"gate", gate_file_with("fault.toml", R"(
+  const auto r = cli({"gate", file_with("fault.toml", R"(
 [[case]]
 name = "eio"
 command = ["sh", "-c", 'for i in 0 1 2; do printf "rec %d\n" $i; done']
@@ -305,7 +298,7 @@ max_writes_per_record = 1.5
 // A record line of 200,000 bytes: std::regex recursed once per character and
 // overflowed the stack at ~30,000 (record_pattern.hpp); Boost.Regex does not.
 TEST(gate_file, a_long_line_is_matched_without_recursion) {
-  const auto r = cli({"gate", gate_file_with("long.toml", R"(
+  const auto r = cli({"gate", file_with("long.toml", R"(
 [[case]]
 name = "long"
 command = ["sh", "-c", 'printf "rec 0 "; head -c 200000 /dev/zero | tr "\0" 1; echo']
@@ -318,12 +311,11 @@ no_torn_record = 'rec \d+ \d+'
 
 // --junit - put the XML on stdout after the text.
 TEST(gate_file, junit_on_stdout_is_the_xml_alone) {
-  const auto r = cli({"gate", "--junit", "-", gate_file_with("five.toml", five_records)});
+  const auto r = cli({"gate", "--junit", "-", file_with("five.toml", five_records)});
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_EQ(r.out.rfind("<?xml", 0), 0u) << r.out;
   EXPECT_EQ(r.out.find("PASS  "), std::string::npos) << r.out;
-  const auto both =
-      cli({"gate", "--json", "--junit", "-", gate_file_with("five.toml", five_records)});
+  const auto both = cli({"gate", "--json", "--junit", "-", file_with("five.toml", five_records)});
   EXPECT_EQ(both.code, 2);
   EXPECT_NE(both.err.find("--json and --junit: both would print to stdout"), std::string::npos)
       << both.err;
@@ -332,7 +324,7 @@ TEST(gate_file, junit_on_stdout_is_the_xml_alone) {
 // holds = false must not pass when the check could not look: here no
 // record arrived to divide the writes by.
 TEST(gate_file, a_check_that_could_not_look_fails_even_when_it_must_fail) {
-  const auto r = cli({"gate", gate_file_with("unchecked.toml", R"(
+  const auto r = cli({"gate", file_with("unchecked.toml", R"(
 [[case]]
 name = "unchecked"
 command = ["true"]
@@ -352,7 +344,7 @@ holds = false
 // on nothing. It was "could not check", so the best-known loss could not be
 // stated.
 TEST(gate_file, a_log_file_never_created_is_checked_as_nothing_arrived) {
-  const std::string file = gate_file_with("never.toml", R"(
+  const std::string file = file_with("never.toml", R"(
 records = 50
 [[case]]
 name = "exit_first"
@@ -384,7 +376,7 @@ no_torn_record = true
 // {here}, {records}, --var and the run's {logdir} in one case; env in place
 // of the clean environment's own PATH; stderr merged into stdout.
 TEST(gate_file, placeholders_env_and_a_merged_stderr) {
-  const std::string f = gate_file_with("places.toml", R"(
+  const std::string f = file_with("places.toml", R"(
 records = 3
 [[case]]
 name = "places"
@@ -409,7 +401,7 @@ no_torn_record = 'rec 0 /\S+ me 3|rec 1 /bin:/usr/bin:/opt/x y|rec 2 /\S+/flushc
 // the JUnit file is whole; the exit status is 3, as for `flushcheck run`.
 TEST(gate_file, a_program_that_cannot_start_is_an_error_case) {
   const std::string xml = test_path("spawn.xml");
-  const auto r = cli({"gate", "--junit", xml, gate_file_with("spawn.toml", R"(
+  const auto r = cli({"gate", "--junit", xml, file_with("spawn.toml", R"(
 [[case]]
 name = "missing"
 command = ["/nonexistent/program"]
@@ -433,7 +425,7 @@ records_through = 0
 }
 
 TEST(gate_file, vars_name_programs) {
-  const auto r = cli({"gate", "--var", "prog=/bin/echo", gate_file_with("var.toml", R"(
+  const auto r = cli({"gate", "--var", "prog=/bin/echo", file_with("var.toml", R"(
 [[case]]
 name = "echo"
 command = ["{prog}", "rec 0"]
@@ -456,7 +448,7 @@ constexpr bool k_asan = false;
 #endif
 
 TEST(gate_file, a_large_log_is_checked_in_bounded_memory) {
-  const std::string file = gate_file_with("large.toml", R"(
+  const std::string file = file_with("large.toml", R"(
 records = 1500000
 [[case]]
 name = "large"

@@ -1,0 +1,86 @@
+// The gate file parser's shared reads (gate_file_toml.hpp).
+#include "gate_file_toml.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "escape.hpp"
+#include "sink_kind.hpp"
+
+namespace flushcheck::gate_toml {
+
+void context::fail(const toml::node& at, const std::string& why) const { fail(line_of(at), why); }
+
+void context::fail(int line, const std::string& why) const {
+  throw usage_error(path + ":" + std::to_string(line) + ": " + printable(why, 300));
+}
+
+std::string context::expand(const std::string& s, const toml::node& at, bool strict) const {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto close = s.find('}', i);
+    const bool open = s[i] == '{' && close != std::string::npos;
+    const std::string name = open ? s.substr(i + 1, close - i - 1) : "";
+    const auto it = vars.find(name);
+    if (it != vars.end()) {
+      out += it->second;
+      i = close + 1;
+      continue;
+    }
+    if (strict && is_name(name) && name != "logdir")
+      fail(at, "unknown placeholder {" + name + "}" +
+                   (name == "records" ? " (set records = N)" : " (--var " + name + "=VALUE)"));
+    out += s[i++];
+  }
+  return out;
+}
+
+bool context::is_name(const std::string& n) {
+  return !n.empty() && std::isalpha(static_cast<unsigned char>(n[0])) &&
+         std::all_of(n.begin(), n.end(),
+                     [](unsigned char c) { return std::isalnum(c) || c == '_'; });
+}
+
+int line_of(const toml::node& v) { return static_cast<int>(v.source().begin.line); }
+
+std::string text(const context& cx, const toml::node& v, std::string_view key, bool strict) {
+  return cx.expand(raw_text(cx, v, key), v, strict);
+}
+
+std::string raw_text(const context& cx, const toml::node& v, std::string_view key) {
+  if (!v.is_string()) cx.fail(v, std::string(key) + ": expected a string");
+  return *v.value<std::string>();
+}
+
+long integer(const context& cx, const toml::node& v, std::string_view key) {
+  if (!v.is_integer()) cx.fail(v, std::string(key) + ": expected an integer");
+  return static_cast<long>(v.as_integer()->get());
+}
+
+bool boolean(const context& cx, const toml::node& v, std::string_view key) {
+  if (!v.is_boolean()) cx.fail(v, std::string(key) + ": expected true or false");
+  return v.as_boolean()->get();
+}
+
+std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key) {
+  const toml::array* a = v.as_array();
+  if (a == nullptr) cx.fail(v, std::string(key) + ": expected an array of strings");
+  std::vector<std::string> out;
+  for (const toml::node& e : *a) out.push_back(text(cx, e, key));
+  return out;
+}
+
+const toml::table& table(const context& cx, const toml::node& v, std::string_view key) {
+  if (!v.is_table()) cx.fail(v, std::string(key) + ": expected a table");
+  return *v.as_table();
+}
+
+std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
+                      bool may_be_stdout) {
+  std::string s = text(cx, v, key);
+  if ((may_be_stdout && s == "stdout") || parse_sink_kind(s)) return s;
+  cx.fail(v, std::string(key) + " = \"" + s + "\": expected pty, pty-cooked, pipe, file, null" +
+                 (may_be_stdout ? ", full or stdout" : " or full"));
+}
+
+}  // namespace flushcheck::gate_toml

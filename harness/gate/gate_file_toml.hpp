@@ -1,0 +1,58 @@
+#pragma once
+/// What every part of a gate file's parser shares (gate_file_parse.cpp for
+/// cases, property_parse.cpp for [[property]] tables): where the parse is,
+/// for "PATH:LINE: reason" errors, its placeholders, and typed reads of
+/// toml++ nodes that fail with the key's line. Not installed.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "error.hpp"
+
+namespace flushcheck::gate_toml {
+
+/// Where the parse is: the file, for messages, and its placeholders.
+struct context {
+  std::string path;
+  /// What "{NAME}" stands for: here, records (when the file sets it), --var's.
+  std::map<std::string, std::string> vars;
+
+  [[noreturn]] void fail(const toml::node& at, const std::string& why) const;
+  /// One line whatever the file holds: its text is escaped (\n, \xHH).
+  [[noreturn]] void fail(int line, const std::string& why) const;
+  /// S with each "{NAME}" replaced, in one scan (a value is not scanned
+  /// again). "{logdir}" stays for the run; another unknown NAME is an error
+  /// when STRICT (a program's strings), left as it is otherwise (a regex's
+  /// "{2,3}", a note).
+  std::string expand(const std::string& s, const toml::node& at, bool strict) const;
+  static bool is_name(const std::string& n);
+};
+
+int line_of(const toml::node& v);
+/// A string; STRICT: a program's (every placeholder must be known).
+std::string text(const context& cx, const toml::node& v, std::string_view key, bool strict = true);
+/// The string as the file spells it, placeholders and all.
+std::string raw_text(const context& cx, const toml::node& v, std::string_view key);
+long integer(const context& cx, const toml::node& v, std::string_view key);
+bool boolean(const context& cx, const toml::node& v, std::string_view key);
+std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key);
+const toml::table& table(const context& cx, const toml::node& v, std::string_view key);
+/// A sink kind's name (pty, pipe, file, ...; "stdout" too when MAY_BE_STDOUT).
+std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
+                      bool may_be_stdout);
+
+/// Runs PARSE(VALUE) under the key's line: a usage_error from the harness's
+/// own parsers (kill_plan, fault_plan, reader_policy) gets the file and line.
+template <typename F>
+auto checked(const context& cx, const toml::node& v, std::string_view key, F parse) {
+  try {
+    return parse(text(cx, v, key));
+  } catch (const usage_error& e) {
+    cx.fail(v, std::string(key) + ": " + e.what());
+  }
+}
+
+}  // namespace flushcheck::gate_toml

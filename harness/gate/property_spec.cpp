@@ -1,0 +1,75 @@
+// The names of a property's ends and promises (property_spec.hpp).
+#include "property_spec.hpp"
+
+#include <algorithm>
+
+#include "logger_table.hpp"
+
+namespace flushcheck {
+
+const std::vector<property_end>& property_ends() {
+  static const std::vector<property_end> all = {
+      property_end::return_, property_end::exit, property_end::underscore_exit,
+      property_end::abort,   property_end::term, property_end::kill,
+      property_end::fault};
+  return all;
+}
+
+std::string end_name(property_end e) {
+  static const char* const names[] = {"return", "exit", "_exit", "abort", "TERM", "KILL", "fault"};
+  return names[static_cast<int>(e)];
+}
+
+std::optional<property_end> parse_end(const std::string& name) {
+  for (property_end e : property_ends())
+    if (end_name(e) == name) return e;
+  return std::nullopt;
+}
+
+const std::vector<std::string>& workload_levels() {
+  static const std::vector<std::string> levels = {"debug", "info", "warn", "error"};
+  return levels;
+}
+
+std::string promise::text() const {
+  std::string s;
+  auto add = [&s](const std::string& term) { s += (s.empty() ? "" : ", ") + term; };
+  if (all) add("all");
+  if (through_last_flush) add("through_last_flush");
+  if (through_last_level) add("through_last_level " + workload_levels()[*through_last_level]);
+  if (prefix) add("prefix");
+  if (each_once) add("each_once");
+  if (no_torn_record)
+    add("no_torn_record" + (torn_pattern.empty() ? "" : " '" + torn_pattern + "'"));
+  if (max_writes_per_record > 0)
+    add("max_writes_per_record " + loggers::ratio_text(max_writes_per_record));
+  return s.empty() ? "nothing" : s;
+}
+
+void promise::add(const promise& always) {
+  all = all || always.all;
+  through_last_flush = through_last_flush || always.through_last_flush;
+  if (always.through_last_level)
+    through_last_level = std::min(through_last_level.value_or(3), *always.through_last_level);
+  prefix = prefix || always.prefix;
+  each_once = each_once || always.each_once;
+  no_torn_record = no_torn_record || always.no_torn_record;
+  if (torn_pattern.empty()) torn_pattern = always.torn_pattern;
+  if (max_writes_per_record == 0 ||
+      (always.max_writes_per_record > 0 && always.max_writes_per_record < max_writes_per_record))
+    max_writes_per_record = always.max_writes_per_record;
+}
+
+void property_spec::complete() {
+  const bool std_stream = in == "stdout" || in == "stderr";
+  if (sinks.empty())
+    sinks = in == "stdout" ? std::vector<std::string>{"pipe", "pty", "file"}
+                           : std::vector<std::string>{"pipe"};
+  if (levels.empty()) levels = workload_levels();
+  if (cuts.empty())
+    cuts = std_stream ? std::vector<std::string>{"marker", "write"}
+                      : std::vector<std::string>{"marker"};
+  if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};
+}
+
+}  // namespace flushcheck

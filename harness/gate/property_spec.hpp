@@ -1,0 +1,68 @@
+#pragma once
+/// A property gate's promise, as a gate file's [[property]] table states it
+/// (docs/gate.md, "Property gates"): the driver that speaks the workload
+/// protocol (docs/workload.md), what flushcheck may generate, and what the
+/// library promises for each way a run can end. property_parse.cpp reads it;
+/// the property stage generates cases from it and checks them.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace flushcheck {
+
+/// The ways a generated run ends: the workload's own end op, a signal from
+/// the harness, or a write that fails (then the workload returns).
+enum class property_end { return_, exit, underscore_exit, abort, term, kill, fault };
+/// Every end, in the order reports list them.
+const std::vector<property_end>& property_ends();
+/// Its key in [property.promise]: "return", "exit", "_exit", "abort", "TERM", "KILL", "fault".
+std::string end_name(property_end e);
+std::optional<property_end> parse_end(const std::string& name);
+
+/// The workload protocol's levels, lowest first (workload.h's order).
+const std::vector<std::string>& workload_levels();
+
+/// What a library promises for one way to end (docs/gate.md's vocabulary).
+struct promise {
+  bool all = false;                       ///< every record logged arrived, in order
+  bool through_last_flush = false;        ///< every record logged before the last flush
+  std::optional<int> through_last_level;  ///< ... before the last record at this level or above
+  bool prefix = false;               ///< what arrived is records 0..k-1: no gap, twice, reorder
+  bool each_once = false;            ///< every record logged arrived once, in any order
+  bool no_torn_record = false;       ///< every record's line is whole
+  std::string torn_pattern;          ///< ... and matches this whole-line regex
+  double max_writes_per_record = 0;  ///< 0: not promised (checked where all records must arrive)
+  /// "all, prefix" (or "nothing"): how reports and the [[case]] name it.
+  std::string text() const;
+  /// This and what ALWAYS promises.
+  void add(const promise& always);
+};
+
+/// One [[property]] table.
+struct property_spec {
+  std::string name;
+  int line = 0;
+  std::vector<std::string> argv;     ///< the driver; the workload's ops are appended
+  std::vector<std::string> command;  ///< argv as the file spells it ("{driver}"), for [[case]]s
+  std::vector<std::string> env;      ///< "NAME=value"
+  std::vector<std::string> watch;
+  std::string in = "stdout";         ///< where the records are: stdout, stderr, file:NAME
+  std::vector<std::string> sinks;    ///< stdout sinks to generate from
+  std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout"
+  std::vector<std::string> levels;   ///< the levels the workloads log at
+  int threads = 0;                   ///< at most this many threads (0: one)
+  std::vector<std::string> cuts;     ///< where TERM and KILL come: marker, write, time
+  std::vector<std::string> faults;   ///< what a failed write is: ENOSPC, EIO, EAGAIN, short
+  /// The ends generated, each with its promise ([property.always] added to each).
+  std::map<property_end, promise> promises;
+  long timeout_ms = 20000;
+  bool traced = true;
+  /// Fills what was left empty with the defaults, which depend on IN:
+  /// stdout's sinks pipe, pty and file for records on stdout (else pipe);
+  /// every level; cuts at a marker and a write (a log file: a marker);
+  /// every fault.
+  void complete();
+};
+
+}  // namespace flushcheck

@@ -1,0 +1,60 @@
+// Each promise term as gate checks of one case (property_promise.hpp).
+#include "property_promise.hpp"
+
+namespace flushcheck {
+
+namespace {
+
+gate_expect on(const property_spec& spec, const std::string& check, long number) {
+  gate_expect e;
+  e.in = spec.in;
+  e.check = check;
+  e.number = number;
+  return e;
+}
+
+/// The terms of promise P at C's end. Records logged after `threads` are
+/// promised only as a set (each once); where a cut leaves the count of
+/// records logged unknown (a write or a time), only prefix is checked.
+void add_terms(const property_spec& spec, const promise& p, const case_plan& plan,
+               const std::string& at, std::vector<promised_check>& out) {
+  const long n = plan.logged;
+  if (p.prefix && !plan.threaded) out.push_back({"prefix" + at, on(spec, "records_prefix", n)});
+  if (!plan.logged_exactly) return;
+  if (p.all && n > 0)
+    out.push_back({"all" + at,
+                   plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});
+  if (p.each_once) out.push_back({"each_once" + at, on(spec, "each_once", n)});
+  if (p.through_last_flush && plan.before_last_flush > 0)
+    out.push_back(
+        {"through_last_flush" + at, on(spec, "records_through", plan.before_last_flush - 1)});
+  if (p.through_last_level && plan.through_level[*p.through_last_level] > 0)
+    out.push_back({"through_last_level " + workload_levels()[*p.through_last_level] + at,
+                   on(spec, "records_through", plan.through_level[*p.through_last_level] - 1)});
+}
+
+}  // namespace
+
+std::vector<promised_check> promised_checks(const property_spec& spec, const workload_case& c,
+                                            const case_plan& plan) {
+  std::vector<promised_check> out;
+  const auto it = spec.promises.find(c.end);
+  const promise none;
+  const promise& p = it != spec.promises.end() ? it->second : none;
+  add_terms(spec, p, plan, " at " + end_name(c.end), out);
+  const std::string at = " at " + end_name(c.end);
+  if (p.no_torn_record) {
+    gate_expect e = on(spec, "no_torn_record", 0);
+    e.text = p.torn_pattern;
+    out.push_back({"no_torn_record" + at, e});
+  }
+  // Writes per record where records must arrive: an ordinary end that promises them all.
+  if (p.max_writes_per_record > 0 && plan.ordinary && plan.logged > 0 && (p.all || p.each_once)) {
+    gate_expect e = on(spec, "max_writes_per_record", 0);
+    e.ratio = p.max_writes_per_record;
+    out.push_back({"max_writes_per_record" + at, e});
+  }
+  return out;
+}
+
+}  // namespace flushcheck

@@ -1,0 +1,114 @@
+// A generated case, as it runs (workload_case.hpp).
+#include "workload_case.hpp"
+
+#include <algorithm>
+
+namespace flushcheck {
+
+std::string workload_op::text() const {
+  switch (what) {
+    case kind::log:
+      return "log " + workload_levels()[static_cast<std::size_t>(level)] + " " +
+             std::to_string(bytes);
+    case kind::flush: return "flush";
+    case kind::sleep: return "sleep " + std::to_string(ms);
+  }
+  return "";
+}
+
+void showValue(const workload_case& c, std::ostream& os) {
+  os << "{ops: [";
+  for (std::size_t i = 0; i < c.ops.size(); ++i) os << (i ? "; " : "") << c.ops[i].text();
+  os << "], end: " << end_name(c.end) << ", sink: " << c.sink << ", threads: " << c.threads
+     << " at op " << c.threads_at << ", cut: " << c.cut << ", fault: " << c.fault
+     << ", at: " << c.at << "}";
+}
+
+std::string case_plan::key() const {
+  std::string k;
+  for (const auto& op : workload) k += op + ";";
+  return k + "|" + cut + "|" + fault.value_or("") + "|" + sink;
+}
+
+namespace {
+
+bool harness_signal(property_end e) { return e == property_end::term || e == property_end::kill; }
+
+/// The workload's last op for an end the program does itself.
+std::string end_op(property_end e) {
+  switch (e) {
+    case property_end::exit: return "exit 0";
+    case property_end::underscore_exit: return "_exit 0";
+    case property_end::abort: return "abort";
+    default: return "return 0";
+  }
+}
+
+/// "write:N" counted on the records' stream; "stderr:write:N" for stderr.
+std::string write_at(const property_spec& spec, long n) {
+  return (spec.in == "stderr" ? "stderr:" : "") + std::string("write:") + std::to_string(n);
+}
+
+/// The cut, and how people read it.
+void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
+  const std::string sig = c.end == property_end::term ? "TERM" : "KILL";
+  if (c.cut == "marker") {
+    p.cut = sig + "@marker:1";
+    p.end = "SIG" + sig + " at marker 1 (after " + std::to_string(p.logged) + " records logged)";
+  } else if (c.cut == "write") {
+    p.cut = sig + "@" + write_at(spec, c.at + 1);
+    p.end = "SIG" + sig + " at write " + std::to_string(c.at + 1) + " to " + spec.in;
+  } else {
+    p.cut = sig + "@time:" + std::to_string(c.at * 5);
+    p.end = "SIG" + sig + " " + std::to_string(c.at * 5) + " ms after the start";
+  }
+}
+
+/// The fault on the records' destination: a log file is named by a glob in
+/// the log directory (gate_run replaces "{logdir}").
+void plan_fault(const property_spec& spec, const workload_case& c, case_plan& p) {
+  const std::string what = c.fault == "short" ? "short:1" : c.fault;
+  const std::string dest = spec.in.rfind("file:", 0) == 0
+                               ? "file:{logdir}/*" + spec.in.substr(5) + "*:"
+                           : spec.in == "stderr" ? "stderr:"
+                                                 : "";
+  p.fault = what + "@" + dest + "write:" + std::to_string(c.at + 1);
+  p.end = what + " at write " + std::to_string(c.at + 1) + " to " + spec.in + ", then return 0";
+}
+
+/// Counts what the promise needs as op I (a log of record N-1 or a flush) passes.
+void count(const workload_op& op, long n, case_plan& p) {
+  if (op.what == workload_op::kind::flush) p.before_last_flush = n;
+  if (op.what != workload_op::kind::log) return;
+  for (int level = 0; level <= op.level; ++level) p.through_level[level] = n;
+}
+
+}  // namespace
+
+case_plan plan_of(const property_spec& spec, const workload_case& c) {
+  case_plan p;
+  p.sink = c.sink;
+  const bool marker_cut = harness_signal(c.end) && c.cut == "marker";
+  const std::size_t stop =
+      marker_cut ? std::min(static_cast<std::size_t>(std::max(0L, c.at)), c.ops.size())
+                 : c.ops.size();
+  const int k = std::min(c.threads, spec.threads);
+  p.threaded = k >= 2 && !marker_cut && stop > 0;
+  const std::size_t split = p.threaded ? std::min(c.threads_at, stop - 1) : stop;
+  for (std::size_t i = 0; i < stop; ++i) {
+    if (p.threaded && i == split) p.workload.push_back("threads " + std::to_string(k));
+    p.workload.push_back(c.ops[i].text());
+    if (c.ops[i].what == workload_op::kind::log) ++p.logged;
+    if (i < split) count(c.ops[i], p.logged, p);
+  }
+  p.logged_exactly = !harness_signal(c.end) || marker_cut;
+  p.ordinary = !harness_signal(c.end) && c.end != property_end::fault;
+  if (marker_cut) p.workload.push_back("marker cut");
+  p.workload.push_back(end_op(c.end));
+  p.end = end_op(c.end);
+  if (harness_signal(c.end)) plan_cut(spec, c, p);
+  if (c.end == property_end::fault) plan_fault(spec, c, p);
+  return p;
+}
+
+}  // namespace flushcheck

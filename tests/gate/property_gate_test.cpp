@@ -1,0 +1,226 @@
+// Property gates (docs/gate.md, "Property gates") as a user runs them:
+// `flushcheck gate FILE` with [[property]] tables over real drivers
+// (targets/workload/): a broken promise shrunk to its known smallest case,
+// the same seed giving the same search, a racy logger's failure reported
+// with its rate, a log never created checked as "nothing arrived", bad
+// tables refused with the line; and the C++ API under RC_GTEST_PROP.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "cli_runner.hpp"
+#include "property_gen.hpp"
+#include "property_run.hpp"
+
+namespace flushcheck {
+namespace {
+
+const std::string driver_var = std::string("driver=") + FLUSHCHECK_TARGET_STDIO_DRIVER;
+
+// C stdio on a pipe holds what it logged in its buffer: _exit loses it all.
+const std::string stdio_exit = R"(
+[[property]]
+name = "underscore_exit_keeps_all"
+command = ["{driver}"]
+stdout = ["pipe"]
+[property.promise]
+_exit = "all"
+)";
+
+nlohmann::json search(const std::string& file, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"gate", file, "--var", driver_var, "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto r = cli(args);
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(property_gate, a_broken_promise_shrinks_to_its_smallest_workload) {
+  const auto j = search(file_with("exit.toml", stdio_exit), {"--seed", "1", "--cases", "100"});
+  const auto& p = j.at("properties").at(0);
+  ASSERT_FALSE(p.at("counterexample").is_null()) << p.dump(2);
+  const auto& ce = p.at("counterexample");
+  // One record, the smallest, at the lowest level, then _exit: nothing less breaks it.
+  EXPECT_EQ(ce.at("workload"), "log debug 0; _exit 0") << ce.dump(2);
+  EXPECT_EQ(ce.at("promise"), "all at _exit");
+  EXPECT_EQ(ce.at("check"), "records_through 0 in stdout");
+  EXPECT_TRUE(ce.at("deterministic")) << ce.dump(2);
+  EXPECT_EQ(ce.at("runs"), 20);
+  EXPECT_EQ(p.at("seed"), 1);
+  // The [[case]] it prints, pasted into a gate file, fails the same way.
+  const std::string pinned = file_with("pinned.toml", ce.at("case_toml").get<std::string>());
+  const auto r = cli({"gate", pinned, "--var", driver_var});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  underscore_exit_keeps_all_counterexample: records_through 0 in "
+                       "stdout: every record through 0 should have arrived in order; arrived: "
+                       "[none]"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(property_gate, the_same_seed_searches_the_same_cases) {
+  const std::string file = file_with("seed.toml", stdio_exit);
+  const auto a = search(file, {"--seed", "77", "--cases", "50"});
+  const auto b = search(file, {"--seed", "77", "--cases", "50"});
+  const auto& ca = a.at("properties").at(0).at("counterexample");
+  const auto& cb = b.at("properties").at(0).at("counterexample");
+  EXPECT_EQ(ca.at("found_at_case"), cb.at("found_at_case"));
+  EXPECT_EQ(ca.at("shrink_steps"), cb.at("shrink_steps"));
+  EXPECT_EQ(ca.at("workload"), cb.at("workload"));
+  // The text report prints the seed and how to search again.
+  const auto r = cli({"gate", file, "--var", driver_var, "--seed", "77", "--cases", "50"});
+  EXPECT_NE(r.err.find("property underscore_exit_keeps_all: seed 77, 50 cases"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("search again: flushcheck gate '" + file + "' --var '" + driver_var +
+                       "' --case 'underscore_exit_keeps_all' --seed 77"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(property_gate, a_racy_loggers_counterexample_is_reported_with_its_rate) {
+  const std::string file = file_with("racy.toml", R"(
+[[property]]
+name = "racy_return_keeps_all"
+command = ["{racy}"]
+stdout = ["pipe"]
+[property.promise]
+return = "all"
+)");
+  const auto r = cli({"gate", file, "--var", std::string("racy=") + FLUSHCHECK_TARGET_RACY_DRIVER,
+                      "--seed", "3", "--json"});
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const auto ce = nlohmann::json::parse(r.out).at("properties").at(0).at("counterexample");
+  // Each run of the racy driver loses its unflushed records with probability
+  // 1/2 (getrandom): 0 or 20 failures of 20 has odds of 2 in a million.
+  EXPECT_FALSE(ce.at("deterministic")) << ce.dump(2);
+  EXPECT_EQ(ce.at("runs"), 20);
+  EXPECT_GT(ce.at("failed_runs").get<int>(), 0) << ce.dump(2);
+  EXPECT_LT(ce.at("failed_runs").get<int>(), 20) << ce.dump(2);
+}
+
+TEST(property_gate, a_log_never_created_is_checked_as_nothing_arrived) {
+  // stdio_driver logs to stdout and never creates app.log.
+  const std::string file = file_with("never.toml", R"(
+[[property]]
+name = "never_all"
+command = ["{driver}"]
+watch = ["app.log"]
+in = "file:app.log"
+[property.promise]
+return = "all"
+
+[[property]]
+name = "never_prefix"
+command = ["{driver}"]
+watch = ["app.log"]
+in = "file:app.log"
+[property.promise]
+return = "prefix"
+)");
+  const auto j = search(file, {"--seed", "5", "--cases", "30"});
+  const auto& all = j.at("properties").at(0);
+  ASSERT_FALSE(all.at("counterexample").is_null()) << all.dump(2);
+  EXPECT_EQ(all.at("error"), "");
+  EXPECT_EQ(all.at("counterexample").at("failure"),
+            "the log file 'app.log' was never created: every record through 0 should have "
+            "arrived in order; arrived: [none]");
+  const auto& prefix = j.at("properties").at(1);
+  EXPECT_TRUE(prefix.at("pass")) << prefix.dump(2);
+  EXPECT_EQ(prefix.at("cases"), 30);
+}
+
+TEST(property_gate, each_property_is_a_junit_testcase_with_its_counterexample) {
+  const std::string file = file_with("junit.toml", stdio_exit + R"(
+[[property]]
+name = "exit_keeps_all"
+command = ["{driver}"]
+stdout = ["pipe", "pty", "file"]
+[property.promise]
+exit = "all"
+return = "all"
+)");
+  const std::string xml = test_path("junit.xml");
+  const auto r = cli({"gate", file, "--var", driver_var, "--seed", "2", "--cases", "40", "--junit",
+                      xml, "--list"});
+  EXPECT_EQ(r.out, "underscore_exit_keeps_all\nexit_keeps_all\n");
+  const auto run =
+      cli({"gate", file, "--var", driver_var, "--seed", "2", "--cases", "40", "--junit", xml});
+  EXPECT_EQ(run.code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("PASS  exit_keeps_all: 40 cases kept the promise (seed 2"),
+            std::string::npos)
+      << run.out;
+  boost::property_tree::ptree tree;
+  boost::property_tree::read_xml(xml, tree);
+  const auto& suite = tree.get_child("testsuites.testsuite");
+  EXPECT_EQ(suite.get<int>("<xmlattr>.tests"), 2);
+  EXPECT_EQ(suite.get<int>("<xmlattr>.failures"), 1);
+  int failures = 0;
+  for (const auto& [tag, tc] : suite) {
+    if (tag != "testcase") continue;
+    if (auto f = tc.get_child_optional("failure")) {
+      ++failures;
+      EXPECT_EQ(tc.get<std::string>("<xmlattr>.name"), "underscore_exit_keeps_all");
+      EXPECT_NE(f->data().find("[[case]]"), std::string::npos) << f->data();
+    }
+  }
+  EXPECT_EQ(failures, 1);
+}
+
+TEST(property_gate, a_bad_property_is_refused_with_its_line) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = \"most\"\n",
+       "5: promise 'most': expected all, through_last_flush, prefix, each_once, no_torn_record or "
+       "nothing"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nSEGV = \"all\"\n",
+       "5: unknown end 'SEGV' in [property.promise]"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n", "1: property 'p': no [property.promise]"},
+      {"[[property]]\nname = \"p\"\n[property.promise]\nreturn = \"all\"\n",
+       "1: property 'p': no command"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nlevels = [\"loud\"]\n[property.promise]\n"
+       "return = \"all\"\n",
+       "4: levels: 'loud' is not one of debug, info, warn, error"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nwatch = [\"a.log\"]\nin = \"file:a.log\"\n"
+       "cuts = [\"write\"]\n[property.promise]\nKILL = \"prefix\"\n",
+       "1: property 'p': cuts: a write cut counts the writes to stdout or stderr"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\n_exit = { "
+       "through_last_level = \"loud\" }\n",
+       "5: through_last_level: expected debug, info, warn or error"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nflavour = 1\n[property.promise]\n"
+       "return = \"all\"\n",
+       "4: unknown key 'flavour' in a property"},
+  };
+  for (const auto& [text, want] : bad) {
+    const auto r = cli({"gate", file_with("bad.toml", text)});
+    EXPECT_EQ(r.code, 2) << text << r.out << r.err;
+    EXPECT_NE(r.err.find("bad.toml:" + want), std::string::npos) << text << "\n" << r.err;
+  }
+}
+
+// The C++ API: the same generators and checks, under RapidCheck's own
+// runner and shrinker. C stdio flushes stdout at exit and at return, so
+// every record arrives, on every sink.
+property_spec stdio_exit_spec() {
+  property_spec spec;
+  spec.name = "stdio_exit";
+  spec.argv = {FLUSHCHECK_TARGET_STDIO_DRIVER};
+  spec.promises[property_end::exit].all = true;
+  spec.promises[property_end::return_].all = true;
+  spec.complete();
+  return spec;
+}
+
+RC_GTEST_PROP(property_gate_api, stdio_exit_and_return_keep_every_record, ()) {
+  static const property_spec spec = stdio_exit_spec();
+  const workload_case c = *gen_workload_case(spec);
+  const workload_outcome out = run_workload_case(spec, c);
+  RC_ASSERT(out.error.empty());
+  RC_ASSERT(out.kept());
+}
+
+}  // namespace
+}  // namespace flushcheck
