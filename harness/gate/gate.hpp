@@ -147,6 +147,10 @@ gate_check records_through(const std::string& text, long last, const std::string
 /// What arrived is records 0..k-1 for some k <= LOGGED: a prefix, in order,
 /// no gap, no duplicate. (What a library promises for a SIGKILL it cannot see.)
 gate_check records_prefix(const std::string& text, long logged, const std::string& tag = "rec ");
+/// At least LEAST records arrived, their numbers increasing, none twice:
+/// all but a few (what a logger that loses at most the record of a failed
+/// write promises, or one that flushes every N records at a kill).
+gate_check records_at_least(const std::string& text, long least, const std::string& tag = "rec ");
 /// What arrived is increasing record numbers (some may be missing: an
 /// overrun queue drops), none twice.
 gate_check records_in_order(const std::string& text, const std::string& tag = "rec ");

@@ -40,6 +40,10 @@ gate_check records_prefix(const std::string& text, long logged, const std::strin
   return check_text(text, expect("records_prefix", logged), tag);
 }
 
+gate_check records_at_least(const std::string& text, long least, const std::string& tag) {
+  return check_text(text, expect("records_at_least", least), tag);
+}
+
 gate_check records_through(const std::string& text, long last, const std::string& tag) {
   return check_text(text, expect("records_through", last), tag);
 }

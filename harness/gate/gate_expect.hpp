@@ -11,7 +11,7 @@ namespace flushcheck {
 struct gate_expect {
   /// Which text: "stdout", "stderr", or "file:NAME" (a watched log file).
   std::string in = "stdout";
-  /// The check: records_through, records_prefix, in_order, each_once,
+  /// The check: records_through, records_prefix, records_at_least, in_order, each_once,
   /// no_torn_record, max_writes_per_record, visible_at_marker, exit_code, signal.
   std::string check;
   long number = 0;    ///< its number (records, a marker, an exit code, a signal)

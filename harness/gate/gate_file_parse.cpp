@@ -79,8 +79,8 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_ca
 /// The checks of one [[case.expect]] table: each check key is one, all
 /// sharing its "in" and "holds".
 const std::set<std::string_view> check_keys = {
-    "records_through",       "records_prefix",    "in_order",  "each_once", "no_torn_record",
-    "max_writes_per_record", "visible_at_marker", "exit_code", "signal"};
+    "records_through", "records_prefix",        "records_at_least",  "in_order",  "each_once",
+    "no_torn_record",  "max_writes_per_record", "visible_at_marker", "exit_code", "signal"};
 
 void set_check(const context& cx, const toml::node& v, gate_expect& e) {
   const std::string_view k = e.check;
@@ -130,7 +130,8 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
       checks.emplace_back(std::string(k), &v);
     else
       cx.fail(v, "unknown key '" + std::string(k) +
-                     "' in an expect table (the checks: records_through, records_prefix, in_order, "
+                     "' in an expect table (the checks: records_through, records_prefix, "
+                     "records_at_least, in_order, "
                      "each_once, no_torn_record, max_writes_per_record, visible_at_marker, "
                      "exit_code, signal; and in, holds, text)");
   }

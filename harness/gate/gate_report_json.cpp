@@ -42,12 +42,14 @@ nlohmann::json counterexample_json(const counterexample& ce) {
           {"shrink_stopped", ce.shrink_stopped},
           {"failed_runs", ce.failed_runs},
           {"runs", ce.runs},
-          {"deterministic", ce.deterministic()}};
+          {"deterministic", ce.deterministic()},
+          {"note", ce.note}};
 }
 
 nlohmann::json property_json(const property_result& p) {
   return {{"name", p.name},
           {"pass", p.pass()},
+          {"must_break", p.must_break},
           {"seed", p.seed},
           {"cases", p.cases},
           {"cases_asked", p.cases_asked},

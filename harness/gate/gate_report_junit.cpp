@@ -51,6 +51,10 @@ std::string testcase(const property_result& p, const std::string& suite) {
   if (!p.error.empty())
     return out + ">\n      <error" + attr("message", p.error) + attr("type", "property") +
            "/>\n    </testcase>\n";
+  if (!p.found)
+    return out + ">\n      <failure" +
+           attr("message", std::to_string(p.cases) + " cases kept a promise that must break") +
+           attr("type", "no_counterexample") + "/>\n    </testcase>\n";
   const counterexample& ce = *p.found;
   const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
   const std::string body = message + "\nworkload: " + ce.workload + "\nended: " + ce.end + " (" +

@@ -29,7 +29,8 @@ std::string indented(const std::string& text, const std::string& indent) {
 }
 
 std::string counterexample_text(const property_result& p, const counterexample& ce) {
-  std::string out = "FAIL  " + p.name + ": broke '" + ce.promise + "' at case " +
+  std::string out = (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": broke '" + ce.promise + "'" +
+                    (p.must_break ? ", as it must," : "") + " at case " +
                     std::to_string(ce.found_at) + " of seed " + std::to_string(p.seed) + " (" +
                     format_seconds(ce.seconds_to_find) + " to find)\n";
   out += "      " + ce.check + ": " + ce.failure + "\n";
@@ -38,6 +39,7 @@ std::string counterexample_text(const property_result& p, const counterexample& 
   out += "      shrunk in " + std::to_string(ce.shrink_steps) + " steps, " +
          std::to_string(ce.shrink_tries) + " candidates" +
          (ce.shrink_stopped ? " (stopped at --max-seconds)" : "") + "; " + ce.rate() + "\n";
+  if (!ce.note.empty()) out += "      note: " + ce.note + "\n";
   out += "      repeat: " + ce.repro + "\n      search again: " + p.repeat + "\n";
   if (!ce.case_toml.empty())
     out += "      pin it in the gate file:\n" + indented(ce.case_toml, "        ");
@@ -48,7 +50,8 @@ std::string property_text(const property_result& p) {
   if (!p.error.empty())
     return "ERROR " + p.name + " (seed " + std::to_string(p.seed) + "): " + p.error + "\n";
   if (p.found) return counterexample_text(p, *p.found);
-  return "PASS  " + p.name + ": " + std::to_string(p.cases) + " cases kept the promise (seed " +
+  return (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": " + std::to_string(p.cases) +
+         " cases kept the promise" + (p.must_break ? ", which must break" : "") + " (seed " +
          std::to_string(p.seed) + ", " + format_seconds(p.seconds) +
          (p.budget_hit ? "; --max-seconds stopped it before " + std::to_string(p.cases_asked)
                        : "") +

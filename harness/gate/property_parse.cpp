@@ -50,8 +50,8 @@ void add_term(const context& cx, const toml::node& at, const std::string& term, 
   else if (term != "nothing")
     cx.fail(at, "promise '" + term +
                     "': expected all, through_last_flush, prefix, each_once, no_torn_record or "
-                    "nothing (through_last_level = \"LEVEL\" and max_writes_per_record = N in "
-                    "a table)");
+                    "nothing (through_last_level = \"LEVEL\", lost_at_most = N and "
+                    "max_writes_per_record = N in a table)");
 }
 
 /// no_torn_record = "whole-line regex" (a record_pattern) or true.
@@ -87,7 +87,10 @@ promise promise_table(const context& cx, const toml::table& t) {
       torn_pattern(cx, value, p);
     else if (k == "max_writes_per_record")
       p.max_writes_per_record = ratio(cx, value);
-    else if (boolean(cx, value, k))
+    else if (k == "lost_at_most") {
+      p.lost_at_most = integer(cx, value, k);
+      if (*p.lost_at_most < 0) cx.fail(value, "lost_at_most: expected a number >= 0");
+    } else if (boolean(cx, value, k))
       add_term(cx, value, k, p);
   }
   return p;
@@ -167,6 +170,8 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, propert
     if (p.timeout_ms < 1 || p.timeout_ms > 600000) cx.fail(v, "timeout_ms: expected 1 to 600000");
   } else if (k == "traced") {
     p.traced = boolean(cx, v, k);
+  } else if (k == "holds") {
+    p.holds = boolean(cx, v, k);
   } else {
     return false;
   }
@@ -204,7 +209,7 @@ property_spec parse_property(const context& cx, const toml::table& t) {
     if (!property_key(cx, k, v, p) && !run_key(cx, k, v, p, always))
       cx.fail(v, "unknown key '" + std::string(k) +
                      "' in a property (name, command, env, watch, in, stdout, stderr, levels, "
-                     "threads, cuts, faults, promise, always, timeout_ms, traced)");
+                     "threads, cuts, faults, promise, always, timeout_ms, traced, holds)");
   }
   if (p.name.empty() ||
       p.name.find_first_not_of(

@@ -25,6 +25,9 @@ struct counterexample {
   long shrink_steps = 0;        ///< smaller cases accepted
   long shrink_tries = 0;        ///< candidates run
   bool shrink_stopped = false;  ///< the time budget ended the shrinking
+  /// Set when the shrunk case did not break the promise again (a race's
+  /// luck shrank it): the case as found is shown instead, and this says so.
+  std::string note;
   int failed_runs = 0;  ///< of RUNS re-runs of the shrunk case, how many broke it the same way
   int runs = 0;
   bool deterministic() const { return runs > 0 && failed_runs == runs; }
@@ -45,8 +48,9 @@ struct property_result {
   /// Why it could not check (the driver did not start, or refused a workload).
   std::string error;
   std::optional<counterexample> found;
-  std::string repeat;  ///< the command that repeats this search (same seed)
-  bool pass() const { return error.empty() && !found; }
+  std::string repeat;       ///< the command that repeats this search (same seed)
+  bool must_break = false;  ///< the property's holds = false: a counterexample is the pass
+  bool pass() const { return error.empty() && found.has_value() == must_break; }
 };
 
 }  // namespace flushcheck

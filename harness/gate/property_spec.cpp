@@ -39,6 +39,7 @@ std::string promise::text() const {
   if (through_last_level) add("through_last_level " + workload_levels()[*through_last_level]);
   if (prefix) add("prefix");
   if (each_once) add("each_once");
+  if (lost_at_most) add("lost_at_most " + std::to_string(*lost_at_most));
   if (no_torn_record)
     add("no_torn_record" + (torn_pattern.empty() ? "" : " '" + torn_pattern + "'"));
   if (max_writes_per_record > 0)
@@ -53,6 +54,8 @@ void promise::add(const promise& always) {
     through_last_level = std::min(through_last_level.value_or(3), *always.through_last_level);
   prefix = prefix || always.prefix;
   each_once = each_once || always.each_once;
+  if (always.lost_at_most)
+    lost_at_most = std::min(lost_at_most.value_or(*always.lost_at_most), *always.lost_at_most);
   no_torn_record = no_torn_record || always.no_torn_record;
   if (torn_pattern.empty()) torn_pattern = always.torn_pattern;
   if (max_writes_per_record == 0 ||

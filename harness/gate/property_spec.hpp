@@ -30,6 +30,7 @@ struct promise {
   std::optional<int> through_last_level;  ///< ... before the last record at this level or above
   bool prefix = false;               ///< what arrived is records 0..k-1: no gap, twice, reorder
   bool each_once = false;            ///< every record logged arrived once, in any order
+  std::optional<long> lost_at_most;  ///< every record logged but at most this many, in order
   bool no_torn_record = false;       ///< every record's line is whole
   std::string torn_pattern;          ///< ... and matches this whole-line regex
   double max_writes_per_record = 0;  ///< 0: not promised (checked where all records must arrive)
@@ -58,6 +59,10 @@ struct property_spec {
   std::map<property_end, promise> promises;
   long timeout_ms = 20000;
   bool traced = true;
+  /// false: the promise is known to break (a finding, a wrong configuration):
+  /// the property passes when it finds a counterexample, and fails when its
+  /// cases all keep the promise.
+  bool holds = true;
   /// Fills what was left empty with the defaults, which depend on IN:
   /// stdout's sinks pipe, pty and file for records on stdout (else pipe);
   /// every level; cuts at a marker and a write (a log file: a marker);

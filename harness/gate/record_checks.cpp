@@ -87,9 +87,11 @@ class prefix_check : public stream_check {
   record_list got_;
 };
 
-/// in_order: increasing record numbers (some may be missing), none twice.
+/// in_order: increasing record numbers (some may be missing), none twice;
+/// records_at_least: and at least LEAST of them.
 class order_check : public stream_check {
  public:
+  explicit order_check(long least = 0) : least_(least) {}
   void line(const record_line& l) override {
     if (!l.record) return;
     if (!bad_ && got_.count != 0 && *l.record <= last_) bad_ = {*l.record, last_};
@@ -100,10 +102,15 @@ class order_check : public stream_check {
     if (bad_)
       return {false, "record " + std::to_string(bad_->first) + " after " +
                          std::to_string(bad_->second) + ": [" + got_.text() + "]"};
-    return {true, str(got_.count) + " records, increasing"};
+    if (static_cast<long>(got_.count) < least_)
+      return {false, "at least " + std::to_string(least_) + " records should have arrived, " +
+                         str(got_.count) + " did: [" + got_.text() + "]"};
+    return {true, str(got_.count) + " records, increasing" +
+                      (least_ > 0 ? " (at least " + std::to_string(least_) + ")" : "")};
   }
 
  private:
+  long least_;
   long last_ = 0;
   std::optional<std::pair<long, long>> bad_;
   record_list got_;
@@ -288,6 +295,7 @@ std::unique_ptr<stream_check> make_stream_check(const gate_expect& e) {
   if (e.check == "records_through") return std::make_unique<through_check>(e.number);
   if (e.check == "records_prefix") return std::make_unique<prefix_check>(e.number);
   if (e.check == "in_order") return std::make_unique<order_check>();
+  if (e.check == "records_at_least") return std::make_unique<order_check>(e.number);
   if (e.check == "each_once") return std::make_unique<once_check>(e.number);
   if (e.check == "no_torn_record" && e.text.empty()) return std::make_unique<tail_check>();
   if (e.check == "no_torn_record") return std::make_unique<pattern_check>(e.text);

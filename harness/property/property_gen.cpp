@@ -78,7 +78,7 @@ rc::Gen<workload_op> gen_workload_op(const property_spec& spec) {
   auto sleep = rc::gen::map(pick(std::vector<int>{1, 5, 20}), [](int ms) {
     return workload_op{kind::sleep, 0, 0, ms};
   });
-  return rc::gen::weightedOneOf<workload_op>({{10, log}, {3, flush}, {1, sleep}});
+  return rc::gen::weightedOneOf<workload_op>({{12, log}, {1, flush}, {1, sleep}});
 }
 
 rc::Gen<workload_case> gen_workload_case(const property_spec& spec) {
@@ -91,7 +91,8 @@ rc::Gen<workload_case> gen_workload_case(const property_spec& spec) {
       rc::gen::set(&workload_case::threads_at, uniform<std::size_t>(0, 40)),
       rc::gen::set(&workload_case::cut, pick(spec.cuts)),
       rc::gen::set(&workload_case::fault, pick(spec.faults)),
-      rc::gen::set(&workload_case::at, gen_at()));
+      rc::gen::set(&workload_case::at, gen_at()),
+      rc::gen::set(&workload_case::marker_at, uniform<std::size_t>(0, 81)));
 }
 
 }  // namespace flushcheck

@@ -25,6 +25,9 @@ void add_terms(const property_spec& spec, const promise& p, const case_plan& pla
     out.push_back({"all" + at,
                    plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});
   if (p.each_once) out.push_back({"each_once" + at, on(spec, "each_once", n)});
+  if (p.lost_at_most && !plan.threaded && n > *p.lost_at_most)
+    out.push_back({"lost_at_most " + std::to_string(*p.lost_at_most) + at,
+                   on(spec, "records_at_least", n - *p.lost_at_most)});
   if (p.through_last_flush && plan.before_last_flush > 0)
     out.push_back(
         {"through_last_flush" + at, on(spec, "records_through", plan.before_last_flush - 1)});

@@ -21,7 +21,7 @@ void showValue(const workload_case& c, std::ostream& os) {
   for (std::size_t i = 0; i < c.ops.size(); ++i) os << (i ? "; " : "") << c.ops[i].text();
   os << "], end: " << end_name(c.end) << ", sink: " << c.sink << ", threads: " << c.threads
      << " at op " << c.threads_at << ", cut: " << c.cut << ", fault: " << c.fault
-     << ", at: " << c.at << "}";
+     << ", at: " << c.at << ", marker at op " << c.marker_at << "}";
 }
 
 std::string case_plan::key() const {
@@ -89,9 +89,7 @@ case_plan plan_of(const property_spec& spec, const workload_case& c) {
   case_plan p;
   p.sink = c.sink;
   const bool marker_cut = harness_signal(c.end) && c.cut == "marker";
-  const std::size_t stop =
-      marker_cut ? std::min(static_cast<std::size_t>(std::max(0L, c.at)), c.ops.size())
-                 : c.ops.size();
+  const std::size_t stop = marker_cut ? std::min(c.marker_at, c.ops.size()) : c.ops.size();
   const int k = std::min(c.threads, spec.threads);
   p.threaded = k >= 2 && !marker_cut && stop > 0;
   const std::size_t split = p.threaded ? std::min(c.threads_at, stop - 1) : stop;

@@ -32,9 +32,9 @@ struct workload_case {
   std::size_t threads_at = 0;
   std::string cut = "marker";    ///< TERM and KILL: marker, write or time
   std::string fault = "ENOSPC";  ///< fault: ENOSPC, EIO, EAGAIN or short
-  /// marker: before op AT (at most the ops' count); write and fault: the
-  /// (AT+1)-th write; time: AT * 5 ms after the start.
+  /// write and fault: the (AT+1)-th write; time: AT * 5 ms after the start.
   long at = 0;
+  std::size_t marker_at = 0;  ///< marker: before this op (at most the ops' count)
 };
 
 /// For RapidCheck's reports (RC_GTEST_PROP prints the shrunk case so).

@@ -3,6 +3,8 @@
 // tests/loggers/boost_log_gate.cpp.
 //
 //   boost_log_logger CONFIG RECORDS DEATH
+//   boost_log_logger CONFIG workload OP...   (a property gate's driver: docs/workload.md,
+//   tests/loggers/boost_log.property.toml)
 //
 // Logs RECORDS records "rec N info" (every 5th "rec N warn", at warning) with
 // BOOST_LOG_TRIVIAL and the sink's default formatter, which writes the message
@@ -117,9 +119,34 @@ int die(const std::string& death) {
   return 0;
 }
 
+/// The workload mode (docs/workload.md): CONFIG's sink, each record at its
+/// trivial severity, `flush` as core::flush() ("flush on all registered
+/// sinks", core/core.hpp).
+int workload(int argc, char** argv) {
+  if (!valid(argv[1], "return")) {
+    std::fprintf(stderr, "boost_log_logger: unknown CONFIG '%s'\n", argv[1]);
+    return 64;
+  }
+  add_sink(argv[1], logger_main::log_file());
+  return logger_main::run_workload(
+      argc, argv, "boost_log_logger",
+      [](int level, const std::string& message) {
+        if (level == 0)
+          BOOST_LOG_TRIVIAL(debug) << message;
+        else if (level == 1)
+          BOOST_LOG_TRIVIAL(info) << message;
+        else if (level == 2)
+          BOOST_LOG_TRIVIAL(warning) << message;
+        else
+          BOOST_LOG_TRIVIAL(error) << message;
+      },
+      [] { logging::core::get()->flush(); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (logger_main::is_workload(argc, argv)) return workload(argc, argv);
   logger_main::arguments args;
   if (!logger_main::parse(argc, argv, "boost_log_logger", valid, args)) return 64;
   add_sink(args.config, args.file);

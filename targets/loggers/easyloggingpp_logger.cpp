@@ -4,6 +4,8 @@
 // tests/loggers/easyloggingpp_gate.cpp.
 //
 //   easyloggingpp_logger CONFIG RECORDS DEATH
+//   easyloggingpp_logger CONFIG workload OP...   (a property gate's driver: docs/workload.md,
+//   tests/loggers/easyloggingpp.property.toml)
 //
 // Logs RECORDS records "rec N info" (every 5th "rec N warn", at WARNING) with
 // LOG(INFO) / LOG(WARNING) on the "default" logger, reconfigured from
@@ -111,9 +113,33 @@ int die(const std::string& death) {
   return 0;
 }
 
+/// The workload mode (docs/workload.md): CONFIG's default logger, each
+/// record at its level (debug is INFO: DEBUG is compiled out where NDEBUG
+/// is set), `flush` as Loggers::flushAll() ("to flush all log files for all
+/// levels", README.md).
+int workload(int argc, char** argv) {
+  if (!valid(argv[1], "return")) {
+    std::fprintf(stderr, "easyloggingpp_logger: unknown CONFIG '%s'\n", argv[1]);
+    return 64;
+  }
+  configure(argv[1], logger_main::log_file());
+  return logger_main::run_workload(
+      argc, argv, "easyloggingpp_logger",
+      [](int level, const std::string& message) {
+        if (level >= 3)
+          LOG(ERROR) << message;
+        else if (level == 2)
+          LOG(WARNING) << message;
+        else
+          LOG(INFO) << message;
+      },
+      [] { el::Loggers::flushAll(); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (logger_main::is_workload(argc, argv)) return workload(argc, argv);
   logger_main::arguments args;
   if (!logger_main::parse(argc, argv, "easyloggingpp_logger", valid, args)) return 64;
   configure(args.config, args.file);

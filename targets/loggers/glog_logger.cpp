@@ -2,6 +2,8 @@
 // in tests/loggers/glog_gate.cpp.
 //
 //   glog_logger RECORDS DEATH [handler]
+//   glog_logger default|handler workload OP...   (a property gate's driver: docs/workload.md,
+//   tests/loggers/glog.property.toml)
 //
 // Logs RECORDS records "rec N" (every 5th WARNING, the rest INFO), then a
 // marker "logged" (the gate may kill it there), then DEATH: return | exit |
@@ -20,8 +22,35 @@
 #include <string>
 
 #include "flushcheck/marker.h"
+#include "logger_main.hpp"
+
+namespace {
+
+/// The workload mode (docs/workload.md), CONFIG "default" or "handler"
+/// (InstallFailureSignalHandler); glog's other settings are its GLOG_*
+/// variables. debug and info are INFO; `flush` is FlushLogFiles(INFO),
+/// every severity's file.
+int workload(int argc, char** argv) {
+  if (const char* dir = std::getenv("FLUSHCHECK_LOG_DIR")) FLAGS_log_dir = dir;
+  google::InitGoogleLogging("glog_logger");
+  if (std::strcmp(argv[1], "handler") == 0) google::InstallFailureSignalHandler();
+  return logger_main::run_workload(
+      argc, argv, "glog_logger",
+      [](int level, const std::string& message) {
+        if (level >= 3)
+          LOG(ERROR) << message;
+        else if (level == 2)
+          LOG(WARNING) << message;
+        else
+          LOG(INFO) << message;
+      },
+      [] { google::FlushLogFiles(google::GLOG_INFO); });
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+  if (logger_main::is_workload(argc, argv)) return workload(argc, argv);
   if (argc < 3) {
     std::fprintf(stderr, "usage: glog_logger RECORDS DEATH [handler]\n");
     return 64;

@@ -2,6 +2,8 @@
 // an application would, for the gates in tests/loggers/log4cxx_gate.cpp.
 //
 //   log4cxx_logger CONFIG RECORDS DEATH
+//   log4cxx_logger CONFIG workload OP...   (a property gate's driver: docs/workload.md,
+//   tests/loggers/log4cxx.property.toml)
 //
 // Logs RECORDS records "rec N" (every 5th at WARN, the rest INFO) with the
 // layout "%m%n", then a marker "logged" (the gate may kill it there), then
@@ -68,9 +70,33 @@ AppenderPtr make_appender(const std::string& config, const std::string& file) {
   return file_appender(config, file);
 }
 
+/// The workload mode (docs/workload.md): CONFIG's appender on logger "app",
+/// each record at its level. log4cxx 1.0's Logger has no flush: `flush`
+/// does nothing.
+int workload(int argc, char** argv) {
+  if (!valid(argv[1], "return")) {
+    std::fprintf(stderr, "log4cxx_logger: unknown CONFIG '%s'\n", argv[1]);
+    return 64;
+  }
+  LoggerPtr log = Logger::getLogger("app");
+  log->addAppender(make_appender(argv[1], logger_main::log_file()));
+  return logger_main::run_workload(argc, argv, "log4cxx_logger",
+                                   [log](int level, const std::string& message) {
+                                     if (level == 0)
+                                       LOG4CXX_DEBUG(log, message);
+                                     else if (level == 1)
+                                       LOG4CXX_INFO(log, message);
+                                     else if (level == 2)
+                                       LOG4CXX_WARN(log, message);
+                                     else
+                                       LOG4CXX_ERROR(log, message);
+                                   });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (logger_main::is_workload(argc, argv)) return workload(argc, argv);
   logger_main::arguments args;
   if (!logger_main::parse(argc, argv, "log4cxx_logger", valid, args)) return 64;
   LoggerPtr log = Logger::getLogger("app");

@@ -3,6 +3,7 @@
 would, for the gate file tests/loggers/python_logging.gate.toml.
 
   python_logging.py CONFIG RECORDS DEATH
+  python_logging.py CONFIG workload OP...   (a property gate's driver)
 
 Logs RECORDS records "rec N" (every 5th at WARNING, the rest INFO) with the
 format "%(message)s", then a marker "logged" (the gate may cut it there),
@@ -67,6 +68,22 @@ def log_records(config, records, path):
     return listener
 
 
+def workload(config, parts, path):
+    """The workload mode (docs/workload.md; flushcheck_workload on
+    PYTHONPATH): CONFIG's handler on logger "app" at DEBUG, each record at its
+    level, `flush` as the handler's flush()."""
+    import flushcheck_workload
+    h, listener = handler(config, path)
+    h.setFormatter(logging.Formatter("%(message)s"))
+    log = logging.getLogger("app")
+    log.setLevel(logging.DEBUG)
+    log.addHandler(h)
+    levels = {"debug": logging.DEBUG, "info": logging.INFO,
+              "warn": logging.WARNING, "error": logging.ERROR}
+    flushcheck_workload.run(parts, lambda level, n, message: log.log(levels[level], message),
+                            h.flush)
+
+
 def die(death, listener):
     if death == "sys_exit":
         sys.exit(0)
@@ -86,10 +103,12 @@ def die(death, listener):
 
 
 def main():
+    path = os.path.join(os.environ.get("FLUSHCHECK_LOG_DIR", "."), "app.log")
+    if len(sys.argv) >= 3 and sys.argv[2] == "workload":
+        return workload(sys.argv[1], sys.argv[3:], path)
     if len(sys.argv) != 4:
         sys.exit("usage: python_logging.py CONFIG RECORDS DEATH")
     config, records, death = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    path = os.path.join(os.environ.get("FLUSHCHECK_LOG_DIR", "."), "app.log")
     listener = log_records(config, records, path)
     marker("logged")
     die(death, listener)

@@ -2,6 +2,8 @@
 // application would, for the gates in tests/loggers/spdlog_gate.cpp.
 //
 //   spdlog_logger CONFIG RECORDS DEATH [THREADS]
+//   spdlog_logger CONFIG workload OP...   (a property gate's driver: docs/workload.md,
+//   tests/loggers/spdlog.property.toml)
 //
 // Logs RECORDS records "rec N" (every 5th at error level, the rest info),
 // from THREADS threads at once (default 1: thread t logs N = t, t+THREADS,
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "flushcheck/marker.h"
+#include "logger_main.hpp"
 
 namespace {
 
@@ -67,9 +70,25 @@ void log_records(spdlog::logger& log, long first, long step, long records) {
   }
 }
 
+/// The workload mode (docs/workload.md): CONFIG's logger, each record at
+/// its level (debug is below spdlog's default level, info, and not logged),
+/// `flush` as logger::flush().
+int workload(int argc, char** argv) {
+  auto log = make_logger(argv[1], logger_main::log_file());
+  return logger_main::run_workload(
+      argc, argv, "spdlog_logger",
+      [log](int level, const std::string& message) {
+        static const spdlog::level::level_enum levels[] = {
+            spdlog::level::debug, spdlog::level::info, spdlog::level::warn, spdlog::level::err};
+        log->log(levels[level], "{}", message);
+      },
+      [log] { log->flush(); });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (logger_main::is_workload(argc, argv)) return workload(argc, argv);
   if (argc != 4 && argc != 5) {
     std::fprintf(stderr, "usage: spdlog_logger CONFIG RECORDS DEATH [THREADS]\n");
     return 64;

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "model_check.hpp"
+#include "rate_reporter.hpp"
 
 namespace {
 
@@ -153,22 +154,6 @@ BENCHMARK(runner)->Apply(sinks);
 BENCHMARK(model_only)->Apply(sinks);
 BENCHMARK(run_untraced)->Apply(sinks);
 BENCHMARK(run_traced)->Apply(sinks);
-
-/// Keeps each benchmark's rate so main can print the ratios.
-class rate_reporter : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> rate;  // "runner/sink:0" -> cases per second
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs) {
-      auto it = r.counters.find("items_per_second");
-      if (it == r.counters.end()) continue;
-      std::string name = r.benchmark_name();  // "runner/sink:0/min_time:1.000/real_time"
-      name = name.substr(0, name.find("/min_time"));
-      rate[name] = it->second;
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
 
 }  // namespace
 

@@ -171,6 +171,41 @@ return = "all"
   EXPECT_EQ(failures, 1);
 }
 
+TEST(property_gate, a_promise_that_must_break_passes_only_when_it_breaks) {
+  const std::string file = file_with("must.toml", R"(
+[[property]]
+name = "underscore_exit_loses_records"
+command = ["{driver}"]
+stdout = ["pipe"]
+holds = false
+[property.promise]
+_exit = { lost_at_most = 0 }
+
+[[property]]
+name = "exit_loses_records"
+command = ["{driver}"]
+stdout = ["pipe"]
+holds = false
+[property.promise]
+exit = { lost_at_most = 0 }
+)");
+  const auto r = cli({"gate", file, "--var", driver_var, "--seed", "4", "--cases", "40"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS  underscore_exit_loses_records: broke 'lost_at_most 0 at _exit', "
+                       "as it must, at case"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("records_at_least 1 in stdout: at least 1 records should have arrived, "
+                       "0 did: [none]"),
+            std::string::npos)
+      << r.out;
+  // exit() flushes stdio: 40 cases keep the promise that was to break.
+  EXPECT_NE(r.out.find("FAIL  exit_loses_records: 40 cases kept the promise, which must break"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("1 of 2 properties kept their promise"), std::string::npos) << r.out;
+}
+
 TEST(property_gate, a_bad_property_is_refused_with_its_line) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = \"most\"\n",
@@ -190,6 +225,9 @@ TEST(property_gate, a_bad_property_is_refused_with_its_line) {
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\n_exit = { "
        "through_last_level = \"loud\" }\n",
        "5: through_last_level: expected debug, info, warn or error"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nfault = { "
+       "lost_at_most = -1 }\n",
+       "5: lost_at_most: expected a number >= 0"},
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nflavour = 1\n[property.promise]\n"
        "return = \"all\"\n",
        "4: unknown key 'flavour' in a property"},

@@ -4,6 +4,9 @@
 // tests/loggers/pino.gate.toml.
 //
 //   node pino_logger.js CONFIG RECORDS DEATH
+//   node pino_logger.js CONFIG workload OP...   (a property gate's driver:
+//   docs/workload.md, flushcheck_workload on NODE_PATH; `flush` is
+//   logger.flush(cb), awaited)
 //
 // Logs RECORDS records "rec N" (every 5th with warn, the rest info; pino
 // writes one JSON line each, the message in "msg"), then a marker "logged"
@@ -50,8 +53,22 @@ function die(death) {
   }
 }
 
+function workload(config, parts, file) {
+  const { run } = require('flushcheck_workload');
+  const dest = destination(config, file);
+  const logger = dest === undefined ? pino() : pino(dest);
+  return run(parts, {
+    log: (level, n, message) => logger[level](message),
+    flush: () => new Promise((resolve) => logger.flush(() => resolve())),
+  });
+}
+
 function main() {
   const [config, records, death] = process.argv.slice(2);
+  if (records === 'workload') {
+    workload(config, process.argv.slice(4), path.join(process.env.FLUSHCHECK_LOG_DIR || '.', 'app.log'));
+    return;
+  }
   if (death === undefined) throw new Error('usage: pino_logger.js CONFIG RECORDS DEATH');
   const file = path.join(process.env.FLUSHCHECK_LOG_DIR || '.', 'app.log');
   const dest = destination(config, file);
