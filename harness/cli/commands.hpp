@@ -130,7 +130,7 @@ struct gate_command {
   bool list = false;
   std::string json;
   std::string junit;
-  long cases = 100;  ///< per property
+  std::optional<long> cases;  ///< per property (else its own `cases`, else 100)
   std::optional<std::uint64_t> seed;
   double max_seconds = 30;
 };

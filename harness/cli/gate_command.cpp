@@ -25,7 +25,8 @@ gate_command::gate_command(CLI::App& parent) {
                   "program's path, say; flushcheck_add_gate_file passes its PROGRAMS so)");
   app->add_flag("--list", list,
                 "print the cases' and properties' names, one a line, and run nothing");
-  app->add_option("--cases", cases, "cases each [[property]] generates (default 100)")
+  app->add_option("--cases", cases,
+                  "cases each [[property]] generates (default: its own cases = N, else 100)")
       ->check(CLI::Range(1L, 1000000L));
   app->add_option("--seed", seed,
                   "the properties' seed (default: a fresh one; printed, and the same seed "
@@ -86,13 +87,13 @@ int gate_command::execute() {
     if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
   }
   search_options o;
-  o.cases = cases;
   o.seed = seed.value_or(fresh_seed());
   o.max_seconds = max_seconds;
   o.on_spawn = remember_child;
   for (const auto& p : f.properties) {
     if (!named(only, p.name)) continue;
     o.repeat = repeat_line(file, vars, p.name);
+    o.cases = cases.value_or(p.cases > 0 ? p.cases : 100);
     std::cerr << "property " << p.name << ": seed " << o.seed << ", " << o.cases << " cases\n";
     report.properties.push_back(search_property(p, o));
     remember_child(0);

@@ -172,6 +172,9 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, propert
     p.traced = boolean(cx, v, k);
   } else if (k == "holds") {
     p.holds = boolean(cx, v, k);
+  } else if (k == "cases") {
+    p.cases = integer(cx, v, k);
+    if (p.cases < 1 || p.cases > 1000000) cx.fail(v, "cases: expected 1 to 1000000");
   } else {
     return false;
   }
@@ -209,7 +212,7 @@ property_spec parse_property(const context& cx, const toml::table& t) {
     if (!property_key(cx, k, v, p) && !run_key(cx, k, v, p, always))
       cx.fail(v, "unknown key '" + std::string(k) +
                      "' in a property (name, command, env, watch, in, stdout, stderr, levels, "
-                     "threads, cuts, faults, promise, always, timeout_ms, traced, holds)");
+                     "threads, cuts, faults, promise, always, timeout_ms, traced, holds, cases)");
   }
   if (p.name.empty() ||
       p.name.find_first_not_of(

@@ -63,6 +63,9 @@ struct property_spec {
   /// the property passes when it finds a counterexample, and fails when its
   /// cases all keep the promise.
   bool holds = true;
+  /// Cases to generate when `--cases` does not say (0: its default, 100):
+  /// what a property that breaks only on long workloads needs.
+  long cases = 0;
   /// Fills what was left empty with the defaults, which depend on IN:
   /// stdout's sinks pipe, pty and file for records on stdout (else pipe);
   /// every level; cuts at a marker and a write (a log file: a marker);

@@ -27,8 +27,9 @@ class judge {
  public:
   judge(const property_spec& spec, const search_options& o, std::string way)
       : spec_(spec), o_(o), way_(std::move(way)) {}
-  /// Runs C until the majority of o.reruns is known (a key already judged: not again).
+  /// What decides C's runs (cases with one key run alike).
   std::string key(const workload_case& c) const { return plan_of(spec_, c).key(); }
+  /// Runs C until the majority of o.reruns is known (a key already judged: not again).
   bool fails(const workload_case& c) {
     const std::string key = this->key(c);
     if (auto it = seen_.find(key); it != seen_.end()) return it->second;
