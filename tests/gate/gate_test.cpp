@@ -51,6 +51,17 @@ TEST(gate_checks, records_each_once_in_any_order) {
   EXPECT_FALSE(records_each_once("rec 0\nrec 1\nrec 2\nrec 3\n", 3)) << "one more than logged";
 }
 
+// records_at_least: all but a few, in order, none twice (a property's lost_at_most).
+TEST(gate_checks, records_at_least_is_all_but_a_few_in_order) {
+  EXPECT_TRUE(records_at_least("rec 0\nrec 2\nrec 3\n", 3)) << "one of 0..3 lost";
+  const auto few = records_at_least("rec 0\nrec 3\n", 3);
+  EXPECT_FALSE(few);
+  EXPECT_EQ(few.why, "at least 3 records should have arrived, 2 did: [0 3]");
+  EXPECT_FALSE(records_at_least("rec 0\nrec 2\nrec 1\n", 2)) << "out of order";
+  EXPECT_FALSE(records_at_least("rec 0\nrec 1\nrec 1\n", 2)) << "twice";
+  EXPECT_TRUE(records_at_least("", 0));
+}
+
 // A gate reads a stream in the pieces a reader got: a tag, a number or a
 // newline may be split anywhere. Each text below, fed in every split into
 // two and three pieces, gives what it gives fed whole, check by check.
@@ -58,10 +69,10 @@ TEST(gate_checks, a_stream_split_anywhere_checks_as_it_does_whole) {
   const std::vector<std::string> texts = {"rec 0\nrec 1\nrec 12 x\nrec -3\n",
                                           "xx rec 7\nrec rec 8\nrec\n9\nrec 2", "rec 1\nrec 0\n",
                                           "aarec 0\nrerec 1\nrec +2 rec 5\n", "rec 0 x\nrec 1 x\n"};
-  std::vector<gate_expect> checks(8);
-  const char* names[] = {"records_through",   "records_prefix", "in_order",
-                         "each_once",         "no_torn_record", "no_torn_record",
-                         "visible_at_marker", "records_through"};
+  std::vector<gate_expect> checks(9);
+  const char* names[] = {"records_through",   "records_prefix",  "in_order",
+                         "each_once",         "no_torn_record",  "no_torn_record",
+                         "visible_at_marker", "records_through", "records_at_least"};
   for (std::size_t i = 0; i < checks.size(); ++i) checks[i].check = names[i], checks[i].number = 2;
   checks[5].text = R"(rec \d+ x)";
   checks[6].text = "rec 1\nrec";
