@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 // One struct per CLI verb: it declares its flags on construction and runs on execute().
 #include <optional>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
 /// One property case, run: the driver with the case's workload, cut and
 /// fault (a gate_run), and the promise's checks on what arrived.
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>

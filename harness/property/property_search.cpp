@@ -6,6 +6,7 @@
 #include "property_search.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <random>
 

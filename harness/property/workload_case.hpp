@@ -4,6 +4,7 @@
 /// arguments, the cut and the fault. property_gen.hpp generates and shrinks
 /// these; fields a case's end does not use are ignored, so that shrinking
 /// them changes nothing (key() is the same).
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
