@@ -1,6 +1,6 @@
 #pragma once
-#include <cstdint>
 // One struct per CLI verb: it declares its flags on construction and runs on execute().
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
