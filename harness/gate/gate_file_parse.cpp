@@ -3,16 +3,11 @@
 // regexes) before anything runs. Errors are "PATH:LINE: reason".
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include <toml++/toml.h>
 
@@ -21,6 +16,7 @@
 #include "fault_plan.hpp"
 #include "gate_file.hpp"
 #include "gate_file_toml.hpp"
+#include "input_file.hpp"
 #include "kill_plan.hpp"
 #include "property_parse.hpp"
 #include "reader_policy.hpp"
@@ -31,6 +27,10 @@
 namespace flushcheck {
 
 namespace {
+
+/// A gate file is read whole before it is parsed: one larger than this is
+/// not a gate file anybody wrote (a log, /dev/zero behind a symlink).
+constexpr std::size_t max_gate_file_bytes = std::size_t{4} << 20;
 
 using namespace gate_toml;
 
@@ -309,11 +309,12 @@ std::vector<property_spec> parse_properties(const context& cx, const toml::table
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw usage_error(path + ": no such gate file");
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (!in.is_open() || in.bad())  // an empty file reads fine: it has no case, said below
-    throw usage_error(path + ": cannot read it: " + std::strerror(errno != 0 ? errno : EIO));
+  std::string text;
+  try {  // an empty file reads fine: it has no case, said below
+    text = read_input_file(path, max_gate_file_bytes);
+  } catch (const usage_error& e) {
+    throw usage_error(path + ": " + e.what());
+  }
   return parse_gate_text(text, path, vars);
 }
 

@@ -52,7 +52,7 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes) {
     if (n == 0) return text;
     if (text.size() + static_cast<std::size_t>(n) > max_bytes)
       throw usage_error("larger than " + std::to_string(max_bytes >> 20) + " MiB" +
-                        ", more than any record or report flushcheck writes");
+                        ", the most flushcheck reads of such a file");
     text.append(buf, static_cast<std::size_t>(n));
   }
 }

@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <thread>
@@ -49,9 +48,18 @@ pid_t start(const std::vector<std::string>& argv, const std::vector<std::string>
   return pid;
 }
 
+/// The bytes of PATH: "" when it cannot be opened, what came before the error
+/// when a read fails. /proc/PID/cmdline of a process that ends while it is
+/// read fails with ESRCH, which std::filebuf turns into an exception (it
+/// failed CI once): a process that ended is simply not the one looked for.
 std::string contents(const std::string& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string out;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) out.append(buf, static_cast<size_t>(n));
+  ::close(fd);
+  return out;
 }
 
 /// What is in DIR, a level down too: "flushcheck-gate-Ab12Cd/ app.log".
@@ -78,11 +86,8 @@ pid_t process_with(const std::vector<std::string>& argv) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     const std::string pid = entry.path().filename();
     if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream cmd(entry.path() / "cmdline");
-    std::string line((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
-    if (line != want) continue;
-    std::ifstream stat(entry.path() / "stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    if (contents(entry.path() / "cmdline") != want) continue;
+    const std::string text = contents(entry.path() / "stat");
     const auto close = text.rfind(')');
     if (close != std::string::npos && text.size() > close + 2 && text[close + 2] != 'Z')
       return std::stoi(pid);

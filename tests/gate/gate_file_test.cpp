@@ -264,6 +264,13 @@ TEST(gate_file, bad_flags_and_a_missing_program_have_their_exit_codes) {
   EXPECT_EQ(cli({"gate", f, "--case", "nope"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--var", "novalue"}).code, 2);
   EXPECT_EQ(cli({"gate", f, "--junit", "/proc/nonexistent/x.xml"}).code, 2);
+  // A gate file is read whole, so never without bound: not a 5 MiB one.
+  const std::string huge = file_with("huge.toml", "");
+  std::filesystem::resize_file(huge, std::uintmax_t{5} << 20);
+  const auto refused = cli({"gate", huge});
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(refused.err, "flushcheck: " + huge +
+                             ": larger than 4 MiB, the most flushcheck reads of such a file\n");
   const auto missing = cli({"gate", file_with("missing.toml", R"(
 [[case]]
 name = "a"
