@@ -83,8 +83,10 @@ run_command::run_command(CLI::App& parent) {
   add_option_with_values(
       app, "--kill", kill,
       "SIG@WHEN: WHEN is marker:N (the child waits at its N-th marker), time:MS, "
-      "write:N (stopped at entry of the N-th write-family call to the stdout sink, "
-      "which never happens) or after-write:N; e.g. KILL@marker:2, TERM@write:3",
+      "[DEST:]write:N (stopped at entry of the N-th write-family call to DEST, "
+      "which never happens) or [DEST:]after-write:N; DEST is stdout (its sink, the default), "
+      "stderr or file:PATH (a glob); e.g. KILL@marker:2, TERM@write:3, "
+      "KILL@file:/tmp/app.log:write:2",
       kill_values())
       ->capture_default_str();
   app->add_option("--timeout", timeout_ms, "deadline in ms; the process group is killed at it")

@@ -53,8 +53,13 @@ gate_run& gate_run::watch(std::string prefix) {
   watch_.push_back(std::move(prefix));
   return *this;
 }
-gate_run& gate_run::cut(kill_plan k) {
-  cut_ = k;
+gate_run& gate_run::cut(const kill_plan& k) {
+  cut_ = k.text();
+  return *this;
+}
+gate_run& gate_run::cut(std::string spec) {
+  (void)kill_plan::parse(spec);  // a bad plan is refused here, not at the run
+  cut_ = std::move(spec);
   return *this;
 }
 gate_run& gate_run::timeout(std::chrono::milliseconds t) {
@@ -158,8 +163,8 @@ run_options gate_run::options(const std::string& dir) const {
   for (const auto& e : env_) set_variable(o.env, with_logdir(e, dir));
   o.stdout_sink = out_;
   o.stderr_sink = err_;
-  o.kill = cut_;
-  o.trace = traced_ || cut_.needs_tracer() || !faults_.empty();
+  o.kill = kill_plan::parse(with_logdir(cut_, dir));
+  o.trace = traced_ || o.kill.needs_tracer() || !faults_.empty();
   o.keep = keep_;
   o.timeout = timeout_;
   o.on_spawn = on_spawn_;

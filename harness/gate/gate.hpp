@@ -78,7 +78,10 @@ class gate_run {
   /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);
   /// symlinks are skipped. result.file(TEXT) is it.
   gate_run& watch(std::string text);
-  gate_run& cut(kill_plan k);
+  gate_run& cut(const kill_plan& k);
+  /// A cut as --kill writes it: "KILL@marker:2", "TERM@file:{logdir}/app.log:write:3"
+  /// ({logdir} as in the arguments). Throws usage_error for a bad plan.
+  gate_run& cut(std::string spec);
   gate_run& kill_at_marker(long n, int sig = SIGKILL) { return cut(kill_plan::at_marker(n, sig)); }
   gate_run& kill_at_write(long n, int sig = SIGKILL) { return cut(kill_plan::at_write(n, sig)); }
   gate_run& timeout(std::chrono::milliseconds t);
@@ -126,7 +129,7 @@ class gate_run {
   std::vector<std::string> watch_;
   sink_kind out_ = sink_kind::pipe;
   std::optional<sink_kind> err_ = sink_kind::pipe;
-  kill_plan cut_;
+  std::string cut_ = "never";  ///< kill_plan's text, "{logdir}" replaced at the run
   std::chrono::milliseconds timeout_{20000};
   std::vector<std::string> faults_;
   reader_policy reader_;

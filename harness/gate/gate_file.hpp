@@ -32,7 +32,7 @@ struct gate_case {
   std::string stdout_sink = "pipe";
   std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout" (2>&1)
   std::vector<std::string> watch;
-  std::string cut = "never";  ///< kill_plan syntax: "KILL@marker:1"
+  std::string cut = "never";  ///< kill_plan syntax: "KILL@marker:1"; "{logdir}" replaced at the run
   std::vector<std::string> faults;
   std::string reader = "prompt";
   long timeout_ms = 20000;

@@ -49,7 +49,10 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_ca
   else if (k == "watch")
     c.watch = texts(cx, v, k);
   else if (k == "cut")
-    c.cut = checked(cx, v, k, [](const std::string& s) { return kill_plan::parse(s).text(); });
+    c.cut = checked(cx, v, k, [](const std::string& s) {  // "{logdir}" is replaced at the run
+      (void)kill_plan::parse(s);
+      return s;
+    });
   else if (k == "reader")
     c.reader =
         checked(cx, v, k, [](const std::string& s) { return reader_policy::parse(s).text(); });

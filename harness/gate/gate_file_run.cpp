@@ -33,7 +33,7 @@ gate_run make_run(const gate_file& file, const gate_case& c) {
   for (const auto& w : c.watch) g.watch(w);
   for (const auto& f : c.faults) g.fault(f);
   for (const auto& e : c.expect) g.expect(e);
-  g.cut(kill_plan::parse(c.cut)).reader(c.reader).timeout(std::chrono::milliseconds(c.timeout_ms));
+  g.cut(c.cut).reader(c.reader).timeout(std::chrono::milliseconds(c.timeout_ms));
   g.tag(file.tag).keep({keep_policy::kind::none, 0});
   if (!c.traced) g.untraced();
   return g;

@@ -64,14 +64,11 @@ void promise::add(const promise& always) {
 }
 
 void property_spec::complete() {
-  const bool std_stream = in == "stdout" || in == "stderr";
   if (sinks.empty())
     sinks = in == "stdout" ? std::vector<std::string>{"pipe", "pty", "file"}
                            : std::vector<std::string>{"pipe"};
   if (levels.empty()) levels = workload_levels();
-  if (cuts.empty())
-    cuts = std_stream ? std::vector<std::string>{"marker", "write"}
-                      : std::vector<std::string>{"marker"};
+  if (cuts.empty()) cuts = {"marker", "write"};
   if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};
 }
 

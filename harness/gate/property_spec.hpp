@@ -68,7 +68,7 @@ struct property_spec {
   long cases = 0;
   /// Fills what was left empty with the defaults, which depend on IN:
   /// stdout's sinks pipe, pty and file for records on stdout (else pipe);
-  /// every level; cuts at a marker and a write (a log file: a marker);
+  /// every level; cuts at a marker and a write;
   /// every fault.
   void complete();
 };

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "error.hpp"
+#include "file_target.hpp"
 #include "parse_number.hpp"
 #include "signals.hpp"
 
@@ -18,11 +19,39 @@ long parse_count(std::string_view text, std::string_view whole, long max) {
   return static_cast<long>(*v);
 }
 
+/// Takes "stdout:", "stderr:" or "file:PATH:" off the front of WHEN, which
+/// must then be write:N or after-write:N; returns the rest.
+std::string_view parse_dest(kill_plan& plan, std::string_view when, std::string_view text) {
+  const auto bad = [&](const std::string& why) {
+    return usage_error("--kill=" + std::string(text) + ": " + why);
+  };
+  std::string_view dest = when.substr(0, when.find(':') + 1);
+  if (dest == "stdout:" || dest == "stderr:") {
+    plan.on_stderr = dest == "stderr:";
+    when.remove_prefix(dest.size());
+  } else if (dest == "file:") {
+    const std::string_view rest = when.substr(5);
+    const auto end = file_target_end(rest, {"write:", "after-write:"});
+    if (end == std::string_view::npos || end == 0)
+      throw bad("expected file:PATH:write:N or file:PATH:after-write:N");
+    if (rest.substr(0, end).find('\0') != std::string_view::npos)
+      throw bad("a path cannot hold a NUL byte");
+    plan.file = absolute_glob(rest.substr(0, end));
+    when = rest.substr(end + 1);
+  } else {
+    return when;
+  }
+  if (!when.starts_with("write:") && !when.starts_with("after-write:"))
+    throw bad(std::string(dest) + " goes with write:N or after-write:N only");
+  return when;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& kill_plan::when_forms() {
   static const std::vector<std::string_view> all{
-      "marker:", "time:", "write:", "after-write:", "stderr:write:", "stderr:after-write:"};
+      "marker:", "time:", "write:", "after-write:", "stderr:write:", "stderr:after-write:",
+      "file:"};
   return all;
 }
 
@@ -37,15 +66,7 @@ kill_plan kill_plan::parse(std::string_view text) {
     throw usage_error("--kill=" + std::string(text) + ": unknown signal '" +
                       std::string(text.substr(0, at)) + "'");
   plan.signal = *sig;
-  std::string_view when = text.substr(at + 1);
-  for (std::string_view dest : {"stdout:", "stderr:"})
-    if (when.starts_with(dest)) {
-      plan.on_stderr = dest == "stderr:";
-      when.remove_prefix(dest.size());
-      if (!when.starts_with("write:") && !when.starts_with("after-write:"))
-        throw usage_error("--kill=" + std::string(text) + ": " + std::string(dest) +
-                          " goes with write:N or after-write:N only");
-    }
+  std::string_view when = parse_dest(plan, text.substr(at + 1), text);
   auto colon = when.find(':');
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
@@ -69,13 +90,13 @@ kill_plan kill_plan::parse(std::string_view text) {
 }
 
 std::string kill_plan::when_text() const {
+  const std::string dest = on_stderr ? "stderr:" : file.empty() ? "" : "file:" + file + ":";
   switch (when) {
     case when_kind::never: return "never";
     case when_kind::marker: return "marker:" + std::to_string(n);
     case when_kind::time: return "time:" + std::to_string(n);
-    case when_kind::write: return (on_stderr ? "stderr:write:" : "write:") + std::to_string(n);
-    case when_kind::after_write:
-      return (on_stderr ? "stderr:after-write:" : "after-write:") + std::to_string(n);
+    case when_kind::write: return dest + "write:" + std::to_string(n);
+    case when_kind::after_write: return dest + "after-write:" + std::to_string(n);
   }
   return "never";
 }

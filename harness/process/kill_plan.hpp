@@ -21,11 +21,16 @@ struct kill_plan {
   /// write:N and after-write:N count the writes to stderr's sink instead of
   /// stdout's ("KILL@stderr:write:3"); a traced run times stderr's writes.
   bool on_stderr = false;
+  /// Not empty: write:N and after-write:N count the writes to the files
+  /// this glob matches instead, a log file the program opens itself
+  /// ("KILL@file:/tmp/logs/*.log:write:3"); absolute, as fault_plan's path.
+  std::string file{};
 
   /// "never", "TERM@marker:3", "KILL@time:200", "KILL@write:4" (stopped at
   /// entry of the 4th write-family call to stdout's sink, which never
   /// happens), "KILL@after-write:4" (right after it returns),
-  /// "KILL@stderr:write:4" (stderr's sink). Throws usage_error.
+  /// "KILL@stderr:write:4" (stderr's sink), "KILL@file:/tmp/app.log:write:4"
+  /// (the writes to that file). Throws usage_error.
   static kill_plan parse(std::string_view text);
   /// The WHENs parse takes after SIG@, a number to follow each.
   static const std::vector<std::string_view>& when_forms();
@@ -45,7 +50,7 @@ struct kill_plan {
     k.on_stderr = yes;
     return k;
   }
-  /// "marker:2", "time:200", "stderr:write:3", "never".
+  /// "marker:2", "time:200", "stderr:write:3", "file:/tmp/app.log:write:3", "never".
   std::string when_text() const;
   /// "KILL@marker:2" (parse's inverse).
   std::string text() const;

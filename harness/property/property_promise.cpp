@@ -14,13 +14,19 @@ gate_expect on(const property_spec& spec, const std::string& check, long number)
 }
 
 /// The terms of promise P at C's end. Records logged after `threads` are
-/// promised only as a set (each once); where a cut leaves the count of
-/// records logged unknown (a write or a time), only prefix is checked.
+/// promised only as a set (each once). Where a cut leaves the count of
+/// records logged unknown (a write or a time), only prefix is checked, and
+/// `all` as a prefix: every record logged before the cut, on one thread, is
+/// records 0..k-1 for some k, whatever k was.
 void add_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.prefix && !plan.threaded) out.push_back({"prefix" + at, on(spec, "records_prefix", n)});
-  if (!plan.logged_exactly) return;
+  if (!plan.logged_exactly) {
+    if (p.all && !p.prefix && !plan.threaded)
+      out.push_back({"all" + at + " (as a prefix)", on(spec, "records_prefix", n)});
+    return;
+  }
   if (p.all && n > 0)
     out.push_back({"all" + at,
                    plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});

@@ -33,7 +33,7 @@ gate_run make_run(const property_spec& spec, const case_plan& plan,
   for (const auto& w : spec.watch) g.watch(w);
   if (plan.fault) g.fault(*plan.fault);
   for (const auto& c : checks) g.expect(c.expect);
-  g.cut(kill_plan::parse(plan.cut)).timeout(std::chrono::milliseconds(spec.timeout_ms));
+  g.cut(plan.cut).timeout(std::chrono::milliseconds(spec.timeout_ms));
   g.keep({keep_policy::kind::tail, 4096});  // stderr's last words, for a driver that refuses
   if (!spec.traced) g.untraced();
   return g;

@@ -44,9 +44,15 @@ std::string end_op(property_end e) {
   }
 }
 
-/// "write:N" counted on the records' stream; "stderr:write:N" for stderr.
+/// "write:N" at the N-th write to the records' destination: "stderr:write:N"
+/// for stderr, and for a log file "file:{logdir}/*NAME*:write:N", a glob in
+/// the log directory (gate_run replaces "{logdir}"), as watch finds it.
 std::string write_at(const property_spec& spec, long n) {
-  return (spec.in == "stderr" ? "stderr:" : "") + std::string("write:") + std::to_string(n);
+  const std::string dest = spec.in.starts_with("file:")
+                               ? "file:{logdir}/*" + spec.in.substr(5) + "*:"
+                           : spec.in == "stderr" ? "stderr:"
+                                                 : "";
+  return dest + "write:" + std::to_string(n);
 }
 
 /// The cut, and how people read it.
@@ -64,15 +70,10 @@ void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
   }
 }
 
-/// The fault on the records' destination: a log file is named by a glob in
-/// the log directory (gate_run replaces "{logdir}").
+/// The fault at a write to the records' destination.
 void plan_fault(const property_spec& spec, const workload_case& c, case_plan& p) {
   const std::string what = c.fault == "short" ? "short:1" : c.fault;
-  const std::string dest = spec.in.rfind("file:", 0) == 0
-                               ? "file:{logdir}/*" + spec.in.substr(5) + "*:"
-                           : spec.in == "stderr" ? "stderr:"
-                                                 : "";
-  p.fault = what + "@" + dest + "write:" + std::to_string(c.at + 1);
+  p.fault = what + "@" + write_at(spec, c.at + 1);
   p.end = what + " at write " + std::to_string(c.at + 1) + " to " + spec.in + ", then return 0";
 }
 

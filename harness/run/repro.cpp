@@ -93,7 +93,7 @@ std::string repro_command(const run_options& o) {
   if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
   if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
   if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
-  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + o.kill.text();
+  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + shell_word(o.kill.text());
   for (const auto& f : o.faults) cmd += " --fault=" + shell_quote(f.text());
   if (o.reader.what != reader_policy::kind::prompt) cmd += " --reader=" + o.reader.text();
   if (o.pipe_size != 0) cmd += " --pipe-size=" + std::to_string(o.pipe_size);

@@ -1,6 +1,5 @@
 #include "fault_injector.hpp"
 
-#include <fnmatch.h>
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -13,6 +12,7 @@
 #include <cstddef>
 #include <string>
 
+#include "file_target.hpp"
 #include "proc_status.hpp"
 
 namespace flushcheck::detail {
@@ -43,7 +43,7 @@ bool fault_injector::targets(const fault_plan& f, const destination_counters& d)
   switch (f.where) {
     case fault_plan::target::stdout_sink: return d.role.starts_with("stdout");
     case fault_plan::target::stderr_sink: return d.role.ends_with("stderr");
-    case fault_plan::target::file: return ::fnmatch(f.path.c_str(), d.what.c_str(), 0) == 0;
+    case fault_plan::target::file: return file_target_matches(f.path, d.what);
   }
   return false;
 }

@@ -3,9 +3,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
-#include <filesystem>
 
 #include "error.hpp"
+#include "file_target.hpp"
 #include "parse_number.hpp"
 
 namespace flushcheck {
@@ -45,19 +45,6 @@ void parse_what(fault_plan& f, std::string_view what, std::string_view whole) {
   bad(whole, "unknown errno '" + std::string(what) + "' (one of " + errno_list() + ", or short:K)");
 }
 
-/// Where WHEN starts in "file:PATH:WHEN" (PATH may hold colons): its last
-/// ":write:", ":random=" or a final ":every".
-std::size_t when_after_path(std::string_view rest) {
-  std::size_t at = std::string_view::npos;
-  for (std::string_view w : {":write:", ":random="}) {
-    auto p = rest.rfind(w);
-    if (p != std::string_view::npos && (at == std::string_view::npos || p > at)) at = p;
-  }
-  if (rest.ends_with(":every") && (at == std::string_view::npos || rest.size() - 6 > at))
-    at = rest.size() - 6;
-  return at;
-}
-
 std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_view whole) {
   if (rest.starts_with("stdout:")) return rest.substr(7);
   if (rest.starts_with("stderr:")) {
@@ -65,16 +52,14 @@ std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_vi
     return rest.substr(7);
   }
   if (!rest.starts_with("file:")) return rest;
-  auto end = when_after_path(rest);
-  if (end == std::string_view::npos || end <= 5)
+  rest.remove_prefix(5);
+  const auto end = file_target_end(rest, {"write:", "random=", "every"});
+  if (end == std::string_view::npos || end == 0)
     bad(whole, "expected file:PATH:WHEN, e.g. file:/tmp/app.log:write:2");
   f.where = fault_plan::target::file;
-  if (rest.substr(5, end - 5).find('\0') != std::string_view::npos)
+  if (rest.substr(0, end).find('\0') != std::string_view::npos)
     bad(whole, "a path cannot hold a NUL byte");
-  std::error_code ec;
-  auto path = std::filesystem::absolute(std::string(rest.substr(5, end - 5)), ec);
-  f.path = std::filesystem::weakly_canonical(path, ec).string();
-  if (ec) f.path = path.lexically_normal().string();
+  f.path = absolute_glob(rest.substr(0, end));
   return rest.substr(end + 1);
 }
 

@@ -34,6 +34,7 @@
 #include "error.hpp"
 #include "fault_injector.hpp"
 #include "fd_lookup.hpp"
+#include "file_target.hpp"
 #include "proc_status.hpp"
 #include "run_clock.hpp"
 #include "seccomp_filter.hpp"
@@ -139,10 +140,12 @@ struct tracer::state {
   std::int64_t now_us() const { return detail::micros_since(opt.start); }
   bool cutting() const { return opt.kill.needs_tracer(); }
   /// A destination whose writes write:N counts and time_writes times:
-  /// stdout's sink, or stderr's for a plan on stderr (kill_plan::on_stderr).
-  bool observes(const std::string& role) const {
-    return opt.kill.on_stderr ? role == "stderr" || role == "stdout+stderr"
-                              : role.starts_with("stdout");
+  /// stdout's sink, stderr's for a plan on stderr (kill_plan::on_stderr), the
+  /// files its glob matches for a plan on a file (kill_plan::file).
+  bool observes(const destination_counters& d) const {
+    if (!opt.kill.file.empty()) return file_target_matches(opt.kill.file, d.what);
+    return opt.kill.on_stderr ? d.role == "stderr" || d.role == "stdout+stderr"
+                              : d.role.starts_with("stdout");
   }
 
   void main(spawn_request req, std::promise<pid_t>& started);
@@ -408,7 +411,7 @@ void tracer::state::inject(pid_t p, detail::decoded_call& c, user_regs_struct& r
 /// Whether the next observed write to destination D is the write:N cut's.
 bool tracer::state::is_cut_call(const destination_counters& d) const {
   return opt.kill.when == kill_plan::when_kind::write && cut.at == cut_state::phase::before &&
-         observes(d.role) && observed_writes + 1 == opt.kill.n;
+         observes(d) && observed_writes + 1 == opt.kill.n;
 }
 
 /// An observed write after the N-th waits while the cut is under way, and
@@ -416,7 +419,7 @@ bool tracer::state::is_cut_call(const destination_counters& d) const {
 bool tracer::state::must_hold(pid_t p, const detail::decoded_call& c) {
   if (cut.at == cut_state::phase::before || !is_write_family(c.call)) return false;
   int d = destination(p, c.fd);
-  if (d < 0 || !observes(summary.destinations[static_cast<std::size_t>(d)].role)) return false;
+  if (d < 0 || !observes(summary.destinations[static_cast<std::size_t>(d)])) return false;
   return cut.at == cut_state::phase::waiting || signal_ends_process(p, opt.kill.signal);
 }
 
@@ -468,7 +471,7 @@ bool tracer::state::count(pid_t p, const detail::decoded_call& c, int d, std::si
     results[p] = {d, event};
   else
     count_write(dest, c.bytes);
-  const bool observed = observes(dest.role);
+  const bool observed = observes(dest);
   if (observed && opt.time_writes && event != SIZE_MAX) timed[p] = event;
   return observed;
 }

@@ -16,7 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   auto again = flushcheck::kill_plan::parse(plan.text());
-  if (again.when != plan.when || again.n != plan.n || again.signal != plan.signal) __builtin_trap();
+  if (again.when != plan.when || again.n != plan.n || again.signal != plan.signal ||
+      again.on_stderr != plan.on_stderr || again.file != plan.file)
+    __builtin_trap();
+  if (plan.on_stderr && !plan.file.empty()) __builtin_trap();
   if (plan.n < 0 || plan.n > flushcheck::kill_plan::max_count) __builtin_trap();
   return 0;
 }

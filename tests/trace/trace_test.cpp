@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -63,6 +64,14 @@ std::string tracing_blocked() {
     }
   }();
   return why;
+}
+
+/// What the regular file PATH holds ("" if there is none).
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
 }
 
 #define REQUIRE_TRACING()                                              \
@@ -311,6 +320,39 @@ TEST(trace, write_cut_on_a_shell_no_one_here_wrote) {
           << "after-write:" << n << " " << to_string(k);
     }
   }
+}
+
+// file:GLOB:write:N counts the writes to the files the glob matches, a log
+// the program opens itself, reopened for each line here (one file, four fds):
+// stdout's writes, between them, count for nothing.
+TEST(trace, write_cut_on_a_log_file_counts_that_file_alone) {
+  REQUIRE_TRACING();
+  std::string dir = (std::filesystem::temp_directory_path() / "fc_trace_XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr) << std::strerror(errno);
+  const std::string log = dir + "/app.log";
+  const std::vector<std::string> sh = {"/bin/sh", "-c",
+                                       "for i in 1 2 3 4; do echo o; echo $i >>" + log + "; done"};
+  const std::string lines = "1\n2\n3\n4\n";
+  for (long n = 1; n <= 4; ++n) {
+    std::filesystem::remove(log);
+    auto obs = traced(sh, sink_kind::pipe,
+                      kill_plan::parse("KILL@file:" + dir + "/*.log:write:" + std::to_string(n)));
+    EXPECT_EQ(file_text(log), lines.substr(0, static_cast<std::size_t>(2 * (n - 1))))
+        << "write:" << n;
+    std::string echoed;  // the N-th "o" comes before the N-th line of the log
+    for (long i = 0; i < n; ++i) echoed += "o\n";
+    EXPECT_EQ(obs.out.data, echoed) << "write:" << n;
+    ASSERT_TRUE(obs.trace && obs.trace->stopped) << "write:" << n;
+    EXPECT_EQ(obs.trace->stopped->bytes, 2);
+    std::filesystem::remove(log);
+    obs = traced(sh, sink_kind::pipe,
+                 kill_plan::parse("KILL@file:" + log + ":after-write:" + std::to_string(n)));
+    EXPECT_EQ(file_text(log), lines.substr(0, static_cast<std::size_t>(2 * n)))
+        << "after-write:" << n;
+    ASSERT_TRUE(obs.kill && obs.kill->delivered) << "after-write:" << n;
+    EXPECT_EQ(obs.kill->when, "file:" + log + ":after-write:" + std::to_string(n));
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(trace, caught_signal_at_a_write_cut_is_delivered_and_the_write_then_made) {

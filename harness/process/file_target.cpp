@@ -1,0 +1,32 @@
+#include "file_target.hpp"
+
+#include <fnmatch.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace flushcheck {
+
+std::size_t file_target_end(std::string_view rest, const std::vector<std::string_view>& whens) {
+  std::size_t at = std::string_view::npos;
+  for (std::string_view w : whens)
+    for (auto p = rest.rfind(w); p != std::string_view::npos && p > 0; p = rest.rfind(w, p - 1))
+      if (rest[p - 1] == ':') {
+        if (at == std::string_view::npos || p - 1 > at) at = p - 1;
+        break;
+      }
+  return at;
+}
+
+std::string absolute_glob(std::string_view path) {
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(std::string(path), ec);
+  std::string out = std::filesystem::weakly_canonical(absolute, ec).string();
+  return ec ? absolute.lexically_normal().string() : out;
+}
+
+bool file_target_matches(const std::string& glob, const std::string& what) {
+  return ::fnmatch(glob.c_str(), what.c_str(), 0) == 0;
+}
+
+}  // namespace flushcheck
