@@ -25,7 +25,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, strace, man-db")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
   "nodejs, perl, ruby, default-jre-headless, g++, cmake, pkg-config,
    libboost-filesystem-dev, libboost-regex-dev, nlohmann-json3-dev, libtomlplusplus-dev,
-   libseccomp-dev, libxxhash-dev, zlib1g-dev, librapidcheck-dev, libgtest-dev")
+   libseccomp-dev, libxxhash-dev, libbpf-dev, zlib1g-dev, librapidcheck-dev, libgtest-dev")
 string(REGEX REPLACE "[ \n]+" " " CPACK_DEBIAN_PACKAGE_SUGGESTS "${CPACK_DEBIAN_PACKAGE_SUGGESTS}")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -1,7 +1,7 @@
 // The `tracer` suite: what counting write(2) costs. Each workload runs plain
 // (the harness, no tracer), under a bare ptrace loop (the floor), under the
-// flushcheck tracer, under `strace -f -c`, and with the perf backend where
-// it can run; round by round, so that a drift of the machine reaches every
+// flushcheck tracer, under `strace -f -c`, and with the perf and eBPF
+// backends where they can run; round by round, so that a drift of the machine reaches every
 // variant alike. Timed from outside: the run itself is what is measured.
 #include <unistd.h>
 
@@ -10,6 +10,7 @@
 
 #include "bench_bare_loop.hpp"
 #include "bench_suites.hpp"
+#include "bpf_counter.hpp"
 #include "perf_counter.hpp"
 #include "repro.hpp"
 #include "run.hpp"
@@ -74,6 +75,10 @@ std::vector<variant> variants(const workload& w) {
   if (perf_unavailable_reason().empty()) {
     traced.backend = trace_backend::perf;
     v.push_back(harness_variant("perf backend", traced));
+  }
+  if (bpf_unavailable_reason().empty()) {
+    traced.backend = trace_backend::bpf;
+    v.push_back(harness_variant("eBPF backend", traced));
   }
   return v;
 }
@@ -147,12 +152,34 @@ void add_claims(bench_suite& s, long writes) {
                                ")"));
 }
 
+/// The eBPF backend's goals (issue 40, docs/tracing.md): exact, a tenth of
+/// the tracer's cost per write, 1.5x plain on (a), 1.05x on (b).
+void add_bpf_claims(bench_suite& s, long writes) {
+  const bench_row* b = find_row(s, "(a) unbuffered putc: eBPF backend");
+  if (b == nullptr) return;  // not measured: a note says why
+  s.claims.push_back(claim("the eBPF backend counts every write() (docs/tracing.md)", "mechanism",
+                           b->write_calls == writes,
+                           std::to_string(b->write_calls) + " of " + std::to_string(writes)));
+  const double ours = per_write(s, "eBPF backend"), tracer = per_write(s, "flushcheck tracer");
+  s.claims.push_back(
+      claim("per write, the eBPF backend costs at most a tenth of the tracer", "ordering",
+            ours > 0 && tracer > 0 && ours * 10 <= tracer,
+            significant(ours) + " us per write, tracer " + significant(tracer) + " us"));
+  const double a = x_plain(s, "(a) unbuffered putc: eBPF backend");
+  const double bb = x_plain(s, "(b) buffered putc: eBPF backend");
+  s.claims.push_back(claim("the eBPF backend costs at most 1.5x plain on (a) unbuffered putc",
+                           "ordering", a > 0 && a <= 1.5, significant(a) + "x plain"));
+  s.claims.push_back(claim("the eBPF backend costs at most 1.05x plain on (b) buffered putc",
+                           "ordering", bb > 0 && bb <= 1.05, significant(bb) + "x plain"));
+}
+
 }  // namespace
 
 bench_suite tracer_suite(const bench_context& ctx) {
   bench_suite s;
   s.name = "tracer";
-  s.title = "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf";
+  s.title =
+      "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf, eBPF";
   s.seed = "the tracer's goals (docs/tracing.md); strace -c is how the seeds counted";
   s.baseline = "each workload's plain run";
   s.placement = "the tracer, the program and the run loop on one CPU (cpu_pin.hpp)";
@@ -167,9 +194,12 @@ bench_suite tracer_suite(const bench_context& ctx) {
     for (auto& r : measure_workload(ctx, w)) s.rows.push_back(std::move(r));
   if (std::string why = perf_unavailable_reason(); !why.empty())
     s.notes.push_back("perf backend not measured: " + why);
+  if (std::string why = bpf_unavailable_reason(); !why.empty())
+    s.notes.push_back("eBPF backend not measured: " + why);
   if (::access("/usr/bin/strace", X_OK) != 0) s.notes.push_back("strace not installed");
   for (auto& r : s.rows) r.ratio = r.values.at("x_plain");  // each workload against its plain run
   add_claims(s, n);
+  add_bpf_claims(s, n);
   return s;
 }
 

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <iostream>
 
+#include "bpf_counter.hpp"
 #include "commands.hpp"
 #include "error.hpp"
 #include "json_document.hpp"
@@ -88,10 +89,29 @@ void print_counts(const observation& obs, bool ptrace, bool all) {
   std::cout << fault_lines(t);
 }
 
+/// --backend=NAME as run_options' backend; auto is bpf where it can count
+/// (not with faults, which need the tracer), else ptrace, and FALLBACK says
+/// why not bpf. Throws usage_error for a backend that cannot run here.
+trace_backend chosen_backend(const std::string& name, bool faults, std::string& fallback) {
+  if (name == "ptrace") return trace_backend::ptrace;
+  if (name != "bpf" && name != "perf" && name != "auto")
+    throw usage_error("--backend=" + name + ": expected ptrace, bpf, perf or auto");
+  const std::string bpf_why = name == "perf" ? "" : bpf_unavailable_reason();
+  if (name == "auto") {
+    if (bpf_why.empty() && !faults) return trace_backend::bpf;
+    fallback = " (not bpf: " + (faults ? std::string("--fault needs the tracer") : bpf_why) + ")";
+    return trace_backend::ptrace;
+  }
+  const std::string why = name == "perf" ? perf_unavailable_reason() : bpf_why;
+  if (!why.empty()) throw usage_error("--backend=" + name + ": " + why);
+  return name == "perf" ? trace_backend::perf : trace_backend::bpf;
+}
+
 /// count --json: the run's exit, writes, totals and faults (kind "count").
 std::string count_json(const observation& obs) {
   nlohmann::json j = to_json(obs), c = json_document(json_kind::count);
-  c.update(nlohmann::json{{"exit", j["exit"]},
+  c.update(nlohmann::json{{"backend", j["trace"]["backend"]},
+                          {"exit", j["exit"]},
                           {"writes", j["writes"]},
                           {"totals", j["trace"]["totals"]},
                           {"faults", j["faults"]}});
@@ -104,9 +124,10 @@ count_command::count_command(CLI::App& parent) {
   app = parent.add_subcommand(
       "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
   add_option_with_values(app, "--backend", backend,
-                         "ptrace (exact, per destination) or perf (counts only: totals and fd 1; "
-                         "no stop per call, for millions of writes)",
-                         word_values({"ptrace", "perf"}))
+                         "ptrace (exact, per destination, a stop per call), bpf (exact, per "
+                         "destination, counted in the kernel: root), perf (totals and fd 1 only) "
+                         "or auto (bpf where it loads, else ptrace; the report says which)",
+                         word_values({"ptrace", "bpf", "perf", "auto"}))
       ->capture_default_str();
   add_option_with_values(app, "--stdout", stdout_kind, "sink for stdout: " + listed(sink_values()),
                          sink_values())
@@ -121,35 +142,34 @@ count_command::count_command(CLI::App& parent) {
   add_report_flag(app, "--json", json,
                   "{\"exit\", \"writes\", \"totals\", \"faults\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer("Calls counted (the write family, the syncs, the fd calls, clone):\n" +
-              traced_call_list() +
-              "Counts are exact: every call stops the program once (seccomp + ptrace).\n"
-              "Exit status as for run: 0 it ran, 2 usage, 3 cannot start PROG, 4 harness "
-              "failure.");
+  app->footer(
+      "Calls counted (the write family, the syncs, the fd calls, clone):\n" + traced_call_list() +
+      "Counts are exact: with ptrace every call stops the program once (seccomp + ptrace);\n"
+      "with bpf none does (the kernel counts them).\n"
+      "Exit status as for run: 0 it ran, 2 usage, 3 cannot start PROG, 4 harness "
+      "failure.");
 }
 
 int count_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
   run_options o;
-  if (backend == "perf") {
-    std::string why = perf_unavailable_reason();
-    if (!why.empty()) throw usage_error("--backend=perf: " + why);
-    o.backend = trace_backend::perf;
-  } else if (backend != "ptrace") {
-    throw usage_error("--backend=" + backend + ": expected ptrace or perf");
-  }
+  o.faults = parse_faults(faults);
+  std::string fallback;  // auto: why not bpf
+  o.backend = chosen_backend(backend, !o.faults.empty(), fallback);
   auto out = parse_sink_kind(stdout_kind);
   if (!out) throw usage_error("--stdout=" + stdout_kind + ": not a sink kind");
   o.stdout_sink = *out;
   o.trace = true;
-  o.faults = parse_faults(faults);
   o.argv = command;
   use_caller_environment(o);
   o.timeout = std::chrono::milliseconds(timeout_ms);
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);
-  if (!json_out.on_stdout()) print_counts(obs, o.backend == trace_backend::ptrace, all);
+  if (!json_out.on_stdout()) {
+    std::cout << "backend: " << obs.trace->backend << fallback << "\n";
+    print_counts(obs, o.backend != trace_backend::perf, all);
+  }
   json_out.commit([&] { return count_json(obs); });
   return exit_ok;
 }

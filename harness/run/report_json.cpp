@@ -119,7 +119,8 @@ nlohmann::json trace_json(const trace_summary& t) {
                {"fd", t.stopped->fd},
                {"bytes", t.stopped->bytes},
                {"what", stopped_destination(t)}};
-  return {{"events", events},
+  return {{"backend", t.backend},
+          {"events", events},
           {"event_fields", {"t_us", "pid", "call", "fd", "bytes", "returned_us", "result"}},
           {"stopped", stopped},
           {"writes_timed", t.writes_timed},

@@ -17,6 +17,7 @@
 #include <ctime>
 #include <string_view>
 
+#include "bpf_counter.hpp"
 #include "cpu_pin.hpp"
 #include "error.hpp"
 #include "marker_lines.hpp"
@@ -132,7 +133,7 @@ class watched_child {
       plain_ = spawn(req);
   }
   /// Started stopped at its exec, counters opened on it, then let go.
-  void start_counted(spawn_request req) {
+  void start_counted(spawn_request req, trace_backend backend, file_id out, file_id err) {
     req.trace_me = true;
     plain_ = spawn(req);
     int raw = 0;
@@ -141,7 +142,10 @@ class watched_child {
     if (!WIFSTOPPED(raw))
       throw spawn_error(req.argv.front() + ": exec failed (" +
                         wait_status::from_raw(raw).describe() + ")");
-    perf_ = std::make_unique<perf_counters>(plain_.pid());
+    if (backend == trace_backend::bpf)
+      bpf_ = std::make_unique<bpf_counters>(plain_.pid(), out, err);
+    else
+      perf_ = std::make_unique<perf_counters>(plain_.pid());
     ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
   }
   pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
@@ -170,6 +174,7 @@ class watched_child {
   bool kill_leftovers() { return pid() > 0 && ::kill(-pid(), SIGKILL) == 0; }
   std::optional<trace_summary> finish_trace() {
     if (perf_) return perf_->read();
+    if (bpf_) return bpf_->read();
     if (!tracer_) return std::nullopt;
     return tracer_->finish();
   }
@@ -179,6 +184,7 @@ class watched_child {
   child_process plain_;
   std::unique_ptr<tracer> tracer_;
   std::unique_ptr<perf_counters> perf_;
+  std::unique_ptr<bpf_counters> bpf_;
 };
 
 file_id id_of(int fd) {
@@ -226,14 +232,17 @@ class run_loop {
                       control.second.get()};
     start_ = clock::now();
     deadline_ = start_ + o_.timeout;
-    if (o_.trace && o_.backend == trace_backend::perf) {
+    if (o_.trace && o_.backend != trace_backend::ptrace) {
+      const std::string only =
+          o_.backend == trace_backend::perf ? " (perf only counts)" : " (bpf only counts)";
       if (o_.kill.needs_tracer())
-        throw usage_error("--kill=" + o_.kill.text() + " needs the ptrace backend");
+        throw usage_error("--kill=" + o_.kill.text() + " needs the ptrace backend" + only);
       if (!o_.faults.empty())
-        throw usage_error("--fault=" + o_.faults.front().text() +
-                          " needs the ptrace backend (perf only counts)");
-      if (o_.timeline) throw usage_error("--timeline needs the ptrace backend (perf only counts)");
-      child_.start_counted(req);
+        throw usage_error("--fault=" + o_.faults.front().text() + " needs the ptrace backend" +
+                          only);
+      if (o_.timeline) throw usage_error("--timeline needs the ptrace backend" + only);
+      child_.start_counted(req, o_.backend, id_of(out_.child_fd()),
+                           id_of(err_ ? err_->child_fd() : out_.child_fd()));
     } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {
       tracer_options t;
       t.kill = o_.kill;

@@ -19,7 +19,9 @@ enum class stdin_kind { null, pipe, pty };
 
 /// ptrace: exact per-destination counts, event log, write:N kills.
 /// perf: counts only (totals, and fd 1), no stop per call.
-enum class trace_backend { ptrace, perf };
+/// bpf: counts only (totals, per destination), counted in the kernel, no
+/// stop per call; root (docs/tracing.md).
+enum class trace_backend { ptrace, perf, bpf };
 
 struct run_options {
   std::vector<std::string> argv;

@@ -111,6 +111,7 @@ perf_counters::perf_counters(pid_t pid) {
 
 trace_summary perf_counters::read() const {
   trace_summary t;
+  t.backend = "perf";
   destination_counters out;
   out.what = "fd 1";
   out.role = "stdout";

@@ -51,7 +51,8 @@ struct destination_counters {
 };
 
 struct trace_summary {
-  std::vector<destination_counters> destinations;  ///< in order of first use
+  std::string backend = "ptrace";                  ///< what counted: "ptrace", "perf" or "bpf"
+  std::vector<destination_counters> destinations;  ///< in order of first use (bpf: the sinks first)
   std::vector<trace_event> events;                 ///< ordered; capped, see events_dropped
   std::int64_t events_dropped = 0;
   std::int64_t stops = 0;  ///< ptrace stops handled

@@ -1,6 +1,9 @@
-/* Writes "hello\n" to stdout with one call of the write family other than
- * write(2), or moves fds with close_range(2), so that the tracer's tests can
- * check that each is counted, cut at and decoded:
+/* Writes "hello\n" to stdout with one call of the write family, or moves
+ * fds with close_range(2), so that the tracer's (and the eBPF backend's)
+ * tests can check that each is counted, cut at and decoded:
+ *   write_family write|writev|pwrite64|pwritev|pwritev2 (pwrite*: a file)
+ *   write_family sendto|sendmsg   (the line through a socket pair, then
+ *                                  written to stdout with write(2))
  *   write_family sendfile|splice|tee|vmsplice|copy_file_range
  *   write_family close_range PATH_A PATH_B   (writes 1 line to A, 3 to B,
  *                                             both through the same fd number)
@@ -16,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -47,6 +51,45 @@ static int line_pipe(void) {
   if (pipe(p) != 0 || write(p[1], k_line, LINE_LEN) != (ssize_t)LINE_LEN) return -1;
   close(p[1]);
   return p[0];
+}
+
+static int by_write(void) {
+  return write(1, k_line, LINE_LEN) == (ssize_t)LINE_LEN ? 0 : fail("write");
+}
+
+/* "hello\n" in two pieces, as writev and pwritev* take it. */
+static struct iovec k_pieces[2] = {{(void*)k_line, 3}, {(void*)(k_line + 3), LINE_LEN - 3}};
+
+static int by_writev(void) {
+  return writev(1, k_pieces, 2) == (ssize_t)LINE_LEN ? 0 : fail("writev");
+}
+
+static int by_pwrite64(void) {
+  return pwrite(1, k_line, LINE_LEN, 0) == (ssize_t)LINE_LEN ? 0 : fail("pwrite64");
+}
+
+static int by_pwritev(void) {
+  return pwritev(1, k_pieces, 2, 0) == (ssize_t)LINE_LEN ? 0 : fail("pwritev");
+}
+
+static int by_pwritev2(void) {
+  return pwritev2(1, k_pieces, 2, 0, 0) == (ssize_t)LINE_LEN ? 0 : fail("pwritev2");
+}
+
+/* The line sent into one end of a socket pair (sendto or sendmsg), read
+ * from the other, then written to stdout. */
+static int by_socket(int with_sendmsg) {
+  int sv[2];
+  char buf[sizeof k_line];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return fail("socketpair");
+  struct msghdr m;
+  memset(&m, 0, sizeof m);
+  m.msg_iov = k_pieces;
+  m.msg_iovlen = 2;
+  ssize_t sent = with_sendmsg ? sendmsg(sv[0], &m, 0) : sendto(sv[0], k_line, LINE_LEN, 0, NULL, 0);
+  if (sent != (ssize_t)LINE_LEN) return fail(with_sendmsg ? "sendmsg" : "sendto");
+  if (read(sv[1], buf, LINE_LEN) != (ssize_t)LINE_LEN) return fail("read");
+  return write(1, buf, LINE_LEN) == (ssize_t)LINE_LEN ? 0 : fail("write");
 }
 
 static int by_sendfile(void) {
@@ -125,6 +168,13 @@ static int by_clone3_untraced(void) {
 
 int main(int argc, char** argv) {
   const char* how = argc > 1 ? argv[1] : "";
+  if (strcmp(how, "write") == 0) return by_write();
+  if (strcmp(how, "writev") == 0) return by_writev();
+  if (strcmp(how, "pwrite64") == 0) return by_pwrite64();
+  if (strcmp(how, "pwritev") == 0) return by_pwritev();
+  if (strcmp(how, "pwritev2") == 0) return by_pwritev2();
+  if (strcmp(how, "sendto") == 0) return by_socket(0);
+  if (strcmp(how, "sendmsg") == 0) return by_socket(1);
   if (strcmp(how, "sendfile") == 0) return by_sendfile();
   if (strcmp(how, "splice") == 0) return by_splice();
   if (strcmp(how, "tee") == 0) return by_tee();
@@ -134,7 +184,8 @@ int main(int argc, char** argv) {
   if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
   if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
   fprintf(stderr,
-          "usage: write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
+          "usage: write_family write|writev|pwrite64|pwritev|pwritev2|sendto|sendmsg\n"
+          "       write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
           "       write_family close_range PATH_A PATH_B\n"
           "       write_family clone_untraced|clone3_untraced\n");
   return 2;

@@ -163,7 +163,8 @@ TEST(cli, usage_errors_exit_2_with_one_line) {
   expect_one_line_error(cli({"run", "--stdout=bogus", "--", "true"}), 2, "--stdout=bogus");
   expect_one_line_error(cli({"run", "--kill=NOPE@marker:1", "--", "true"}), 2, "unknown signal");
   expect_one_line_error(cli({"run", "--kill=KILL@write:0", "--", "true"}), 2, "count from 1");
-  expect_one_line_error(cli({"count", "--backend=bogus", "--", "true"}), 2, "ptrace or perf");
+  expect_one_line_error(cli({"count", "--backend=bogus", "--", "true"}), 2,
+                        "expected ptrace, bpf, perf or auto");
   expect_one_line_error(cli({"run", "--no-such-flag", "--", "true"}), 2, "no-such-flag");
   expect_one_line_error(cli({"run", "--fault=EAGAN@write:1", "--", "true"}), 2,
                         "unknown errno 'EAGAN'");

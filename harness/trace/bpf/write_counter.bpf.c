@@ -1,0 +1,291 @@
+/* The eBPF counting backend, its kernel half (docs/tracing.md): the traced
+ * calls of a program and of every process it makes, counted per destination
+ * (the file an fd names, by device and inode) and per syscall number, in
+ * the kernel, with no stop. One object serves every run of a flushcheck
+ * process: a run is a number, tracked[tgid] says whose run a process is in.
+ *
+ * Attached to the raw tracepoints sys_enter and sys_exit (and
+ * sched_process_fork/exit to follow processes): fentry on the syscalls
+ * would be cheaper, but needs BPF_PROG_TYPE_TRACING, which kernels may
+ * refuse (this project's CI machines do: EPERM as root), and raw
+ * tracepoints load wherever BPF does.
+ *
+ * Kernel types are declared here, only the fields read, and relocated by
+ * CO-RE against the running kernel's BTF (preserve_access_index): no
+ * vmlinux.h, so the object builds on any machine. */
+/* linux/bpf.h first: the libbpf headers use its types. */
+#include <linux/bpf.h>
+
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+
+#include "write_counter.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct pt_regs {
+  unsigned long r10, r9, r8, dx, si, di;
+} __attribute__((preserve_access_index));
+
+struct super_block {
+  unsigned int s_dev;
+  unsigned long s_magic;
+} __attribute__((preserve_access_index));
+
+struct inode {
+  unsigned long i_ino;
+  struct super_block* i_sb;
+} __attribute__((preserve_access_index));
+
+struct qstr {
+  const unsigned char* name;
+} __attribute__((preserve_access_index));
+
+struct dentry {
+  struct qstr d_name;
+} __attribute__((preserve_access_index));
+
+struct path {
+  struct dentry* dentry;
+} __attribute__((preserve_access_index));
+
+struct file {
+  struct inode* f_inode;
+  struct path f_path;
+} __attribute__((preserve_access_index));
+
+struct fdtable {
+  unsigned int max_fds;
+  struct file** fd;
+} __attribute__((preserve_access_index));
+
+struct files_struct {
+  struct fdtable* fdt;
+} __attribute__((preserve_access_index));
+
+struct signal_struct {
+  struct {
+    int counter;
+  } live;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+  int pid;
+  int tgid;
+  struct files_struct* files;
+  struct signal_struct* signal;
+} __attribute__((preserve_access_index));
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, FC_MAX_CALLS);
+  __type(key, __u32);
+  __type(value, struct fc_call);
+} calls SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, FC_MAX_TRACKED);
+  __type(key, __u32);   /* tgid */
+  __type(value, __u32); /* run */
+} tracked SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(max_entries, FC_MAX_KEYS);
+  __type(key, struct fc_key);
+  __type(value, struct fc_counts);
+} counts SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, FC_MAX_TRACKED);
+  __type(key, __u32); /* tid */
+  __type(value, struct fc_pending);
+} pending SEC(".maps");
+
+/* Calls that could not be counted because a map was full, per run slot. */
+__u64 lost = 0;
+
+static __always_inline unsigned long arg(const struct pt_regs* regs, int i) {
+  switch (i) {
+    case 0: return BPF_CORE_READ(regs, di);
+    case 1: return BPF_CORE_READ(regs, si);
+    case 2: return BPF_CORE_READ(regs, dx);
+    case 3: return BPF_CORE_READ(regs, r10);
+    case 4: return BPF_CORE_READ(regs, r8);
+    default: return BPF_CORE_READ(regs, r9);
+  }
+}
+
+/* The file fd FD of this process names: its device, inode and file system
+ * magic in KEY and *MAGIC, the file itself in *FILE; left 0 when FD is not
+ * open. */
+static __always_inline void destination(int fd, struct fc_key* key, __u64* magic,
+                                        struct file** file) {
+  /* A BTF pointer: its fields are read by plain loads, no helper call. */
+  struct task_struct* task = (struct task_struct*)bpf_get_current_task_btf();
+  struct fdtable* fdt = task->files->fdt;
+  if (fd < 0 || fdt == 0 || (unsigned int)fd >= fdt->max_fds) return;
+  struct file** fds = fdt->fd;
+  struct file* f = 0;
+  if (bpf_probe_read_kernel(&f, sizeof f, &fds[fd]) != 0 || f == 0) return;
+  *file = f;
+  struct inode* inode = BPF_CORE_READ(f, f_inode);
+  key->ino = BPF_CORE_READ(inode, i_ino);
+  key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+  *magic = BPF_CORE_READ(inode, i_sb, s_magic);
+}
+
+static __always_inline __u64 iovec_bytes(unsigned long vec, unsigned long count) {
+  __u64 sum = 0;
+  for (int i = 0; i < FC_MAX_IOV; i++) {
+    struct {
+      __u64 base, len;
+    } iov;
+    if (i >= count || bpf_probe_read_user(&iov, sizeof iov, (void*)(vec + 16 * i)) != 0) break;
+    sum += iov.len;
+  }
+  return sum;
+}
+
+static __always_inline __u64 msghdr_bytes(unsigned long msg) {
+  struct {
+    __u64 name;
+    __u32 namelen, pad;
+    __u64 iov, iovlen;
+  } m;
+  if (bpf_probe_read_user(&m, sizeof m, (void*)msg) != 0) return 0;
+  return iovec_bytes(m.iov, m.iovlen);
+}
+
+static __always_inline __u64 requested_bytes(const struct fc_call* c, const struct pt_regs* regs) {
+  switch (c->bytes) {
+    case FC_BYTES_ARG: return arg(regs, c->bytes_arg);
+    case FC_BYTES_IOVEC: return iovec_bytes(arg(regs, c->bytes_arg), arg(regs, c->bytes_arg + 1));
+    case FC_BYTES_MSGHDR: return msghdr_bytes(arg(regs, c->bytes_arg));
+    default: return 0;
+  }
+}
+
+/* The size bucket of N bytes: floor(log2 N), 0 for 0 and 1, at most 31. */
+static __always_inline int bucket(__u64 n) {
+  int b = 0;
+  if (n >> 16) {
+    n >>= 16;
+    b += 16;
+  }
+  if (n >> 8) {
+    n >>= 8;
+    b += 8;
+  }
+  if (n >> 4) {
+    n >>= 4;
+    b += 4;
+  }
+  if (n >> 2) {
+    n >>= 2;
+    b += 2;
+  }
+  if (n >> 1) b += 1;
+  return b > 31 ? 31 : b;
+}
+
+/* A new key's counts start at zero, with the file's name read once. */
+static __always_inline struct fc_counts* counts_of(const struct fc_key* key, __u64 magic,
+                                                   struct file* file) {
+  struct fc_counts* v = bpf_map_lookup_elem(&counts, key);
+  if (v) return v;
+  struct fc_counts zero = {.magic = magic};
+  if (file != 0)
+    bpf_probe_read_kernel_str(zero.name, sizeof zero.name,
+                              BPF_CORE_READ(file, f_path.dentry, d_name.name));
+  if (bpf_map_update_elem(&counts, key, &zero, BPF_NOEXIST) != 0 &&
+      bpf_map_lookup_elem(&counts, key) == 0) {
+    __sync_fetch_and_add(&lost, 1);
+    return 0;
+  }
+  return bpf_map_lookup_elem(&counts, key);
+}
+
+static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
+  v->bytes += n;
+  int b = bucket(n);
+  if (b >= 0 && b < 32) v->sizes[b] += 1;
+}
+
+SEC("raw_tp/sys_enter")
+int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) {
+  __u64 id = bpf_get_current_pid_tgid();
+  __u32 tgid = id >> 32, tid = (__u32)id;
+  __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
+  if (run == 0) return 0;
+  long nr = (long)ctx->args[1];
+  if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
+  __u32 n = (__u32)nr;
+  struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
+  if (c == 0 || !c->counted) return 0;
+  const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
+  if (c->dupfd_only) {
+    unsigned long cmd = arg(regs, 1);
+    if (cmd != 0 /* F_DUPFD */ && cmd != 1030 /* F_DUPFD_CLOEXEC */) return 0;
+  }
+  struct fc_key key = {.run = *run, .nr = n};
+  __u64 magic = 0;
+  struct file* file = 0;
+  if (c->fd_arg >= 0 && c->fd_arg < 6) destination((int)arg(regs, c->fd_arg), &key, &magic, &file);
+  struct fc_counts* v = counts_of(&key, magic, file);
+  if (v == 0) return 0;
+  v->calls += 1;
+  if (key.ino != 0 || key.dev != 0) {
+    int fd = (int)arg(regs, c->fd_arg);
+    if (fd >= 0 && fd < 64) v->fd_mask |= 1ULL << fd;
+  }
+  if (c->bytes == FC_BYTES_RESULT) {
+    struct fc_pending p = {.key = key};
+    if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
+  } else if (c->bytes != FC_BYTES_NONE) {
+    add_bytes(v, requested_bytes(c, regs));
+  }
+  return 0;
+}
+
+/* A byte_count::result call returns: its bytes are what it returned. */
+SEC("raw_tp/sys_exit")
+int fc_sys_exit(struct bpf_raw_tracepoint_args* ctx) {
+  __u32 tid = (__u32)bpf_get_current_pid_tgid();
+  struct fc_pending* p = bpf_map_lookup_elem(&pending, &tid);
+  if (p == 0) return 0;
+  struct fc_key key = p->key;
+  bpf_map_delete_elem(&pending, &tid);
+  long ret = (long)ctx->args[1];
+  struct fc_counts* v = bpf_map_lookup_elem(&counts, &key);
+  if (v) add_bytes(v, ret > 0 ? (__u64)ret : 0);
+  return 0;
+}
+
+/* A process made by a tracked one is in the same run, from its first
+ * instruction: the tracepoint fires before the child can run. */
+SEC("raw_tp/sched_process_fork")
+int fc_fork(struct bpf_raw_tracepoint_args* ctx) {
+  struct task_struct* parent = (struct task_struct*)ctx->args[0];
+  struct task_struct* child = (struct task_struct*)ctx->args[1];
+  __u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+  if (ptgid == ctgid) return 0; /* a thread */
+  __u32* run = bpf_map_lookup_elem(&tracked, &ptgid);
+  if (run == 0) return 0;
+  __u32 r = *run;
+  if (bpf_map_update_elem(&tracked, &ctgid, &r, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
+  return 0;
+}
+
+/* The last thread of a tracked process exits: its pid may be reused by a
+ * process of somebody else's. */
+SEC("raw_tp/sched_process_exit")
+int fc_exit(struct bpf_raw_tracepoint_args* ctx) {
+  struct task_struct* task = (struct task_struct*)ctx->args[0];
+  __u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+  bpf_map_delete_elem(&pending, &tid);
+  if (BPF_CORE_READ(task, signal, live.counter) == 0) bpf_map_delete_elem(&tracked, &tgid);
+  return 0;
+}

@@ -1,0 +1,46 @@
+#pragma once
+/// The eBPF counting backend (docs/tracing.md): every traced call of the
+/// program and its descendants counted in the kernel, per destination, with
+/// no stop: calls, bytes and write sizes as the tracer gives them, no event
+/// log, no cut, no fault. Needs root (CAP_BPF and CAP_PERFMON) and the
+/// kernel's BTF; one BPF object is loaded per flushcheck process and serves
+/// each run after the first.
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+#include "trace.hpp"
+#include "tracer.hpp"
+
+namespace flushcheck {
+
+/// Why the eBPF backend cannot count here ("" if it can): built without it,
+/// no BTF, or the kernel refused to load or attach it (and why). Loads the
+/// object the first time.
+std::string bpf_unavailable_reason();
+
+/// One run's counts: from the construction (the program stopped before its
+/// first instruction) to read().
+class bpf_counters {
+ public:
+  /// Starts counting for PID and every process it makes; OUT and ERR name
+  /// the sinks (their roles in the summary). Throws harness_error when the
+  /// backend is unavailable (bpf_unavailable_reason says why).
+  bpf_counters(pid_t pid, file_id out, file_id err);
+  ~bpf_counters();
+  bpf_counters(const bpf_counters&) = delete;
+  bpf_counters& operator=(const bpf_counters&) = delete;
+  /// The counts so far, per destination in first-seen order of (device,
+  /// inode), and per call; calls no map had room for make it throw.
+  trace_summary read() const;
+
+ private:
+  std::uint32_t run_;
+  file_id out_, err_;
+  std::uint64_t lost_at_start_ = 0;  ///< the object's count of calls no map had room for
+  /// This run no longer counts: the last one to end detaches the object.
+  void release();
+};
+
+}  // namespace flushcheck
