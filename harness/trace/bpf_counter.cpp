@@ -13,6 +13,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "error.hpp"
@@ -96,18 +98,23 @@ std::string load_into(loaded_object& o) {
   libbpf_set_print(keep_message);
   o.skel = write_counter_bpf__open();
   if (o.skel == nullptr) return std::string("cannot open the BPF object: ") + std::strerror(errno);
-  if (write_counter_bpf__load(o.skel) != 0)
-    return std::string("the kernel refused to load it: ") + std::strerror(errno) + " (" +
-           last_libbpf_line() + "; it needs CAP_BPF and CAP_PERFMON, or root)";
+  if (write_counter_bpf__load(o.skel) != 0) {
+    const std::string why = std::strerror(errno);
+    write_counter_bpf__destroy(o.skel);
+    o.skel = nullptr;
+    return "the kernel refused to load it: " + why + " (" + last_libbpf_line() +
+           "; it needs CAP_BPF and CAP_PERFMON, or root)";
+  }
   for (const auto& c : traced_calls) {
     const auto nr = static_cast<__u32>(c.nr);
     const fc_call e = call_entry(c);
     if (bpf_map__update_elem(o.skel->maps.calls, &nr, sizeof nr, &e, sizeof e, BPF_ANY) != 0)
       return std::string("cannot fill the call table: ") + std::strerror(errno);
   }
-  if (write_counter_bpf__attach(o.skel) != 0)
-    return std::string("the kernel refused to attach it: ") + std::strerror(errno) + " (" +
-           last_libbpf_line() + ")";
+  if (write_counter_bpf__attach(o.skel) != 0) {
+    const std::string why = std::strerror(errno);
+    return "the kernel refused to attach it: " + why + " (" + last_libbpf_line() + ")";
+  }
   write_counter_bpf__detach(o.skel);  // it attaches: until a run needs it, it stays off
   return "";
 }
@@ -141,14 +148,16 @@ std::string name_of(const fc_key& k, std::uint64_t magic, const char* name) {
          std::to_string(major(d)) + ":" + std::to_string(minor(d)) + " inode " + ino + ")";
 }
 
-/// Every key of RUN in the counts map.
+/// Every key of RUN in the counts map, each once: a key another run deletes
+/// while this walks the map sends the walk back to the map's first key.
 std::vector<fc_key> keys_of(std::uint32_t run) {
   std::vector<fc_key> keys;
+  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t> > seen;  // nr, dev, ino
   const bpf_map* m = object().skel->maps.counts;
   fc_key k{}, next{};
   const void* prev = nullptr;
   while (bpf_map__get_next_key(m, prev, &next, sizeof next) == 0) {
-    if (next.run == run) keys.push_back(next);
+    if (next.run == run && seen.emplace(next.nr, next.dev, next.ino).second) keys.push_back(next);
     k = next;
     prev = &k;
   }

@@ -204,6 +204,7 @@ TEST(bpf, each_run_counts_its_own_program) {
 // --backend=auto picks bpf where it loads and says so; a fault needs the
 // tracer, and auto says why it did not pick bpf.
 TEST(bpf, auto_says_which_backend_counted) {
+  if (!tracing_unavailable_reason().empty()) GTEST_SKIP() << tracing_unavailable_reason();
   const auto r = cli({"count", "--backend=auto", "--json", "--", k_c, "setvbuf none; putc 2"});
   ASSERT_EQ(r.code, 0) << r.err;
   const std::string want = bpf_blocked().empty() ? "\"backend\":\"bpf\"" : "\"backend\":\"ptrace\"";

@@ -209,9 +209,9 @@ static __always_inline struct fc_counts* counts_of(const struct fc_key* key, __u
 }
 
 static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
-  v->bytes += n;
+  __sync_fetch_and_add(&v->bytes, n);
   int b = bucket(n);
-  if (b >= 0 && b < 32) v->sizes[b] += 1;
+  if (b >= 0 && b < 32) __sync_fetch_and_add(&v->sizes[b], 1);
 }
 
 SEC("raw_tp/sys_enter")
@@ -236,10 +236,12 @@ int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) {
   if (c->fd_arg >= 0 && c->fd_arg < 6) destination((int)arg(regs, c->fd_arg), &key, &magic, &file);
   struct fc_counts* v = counts_of(&key, magic, file);
   if (v == 0) return 0;
-  v->calls += 1;
+  /* Atomic though per CPU: a preemptible kernel (CONFIG_PREEMPT_DYNAMIC, and
+   * syscall tracepoints that may fault) can switch tasks inside a program. */
+  __sync_fetch_and_add(&v->calls, 1);
   if (key.ino != 0 || key.dev != 0) {
     int fd = (int)arg(regs, c->fd_arg);
-    if (fd >= 0 && fd < 64) v->fd_mask |= 1ULL << fd;
+    if (fd >= 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
   }
   if (c->bytes == FC_BYTES_RESULT) {
     struct fc_pending p = {.key = key};
