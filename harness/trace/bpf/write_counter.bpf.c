@@ -104,7 +104,8 @@ struct {
   __type(value, struct fc_pending);
 } pending SEC(".maps");
 
-/* Calls that could not be counted because a map was full, per run slot. */
+/* Calls that could not be counted because a map was full, all runs together
+ * (a run compares it before and after: bpf_counters::read). */
 __u64 lost = 0;
 
 static __always_inline unsigned long arg(const struct pt_regs* regs, int i) {
