@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -37,6 +38,7 @@ std::string bpf_unavailable_reason() {
   return "this flushcheck was built without eBPF (it needs clang, bpftool and libbpf-dev at "
          "build time)";
 }
+std::string bpf_reads_by() { return ""; }
 bpf_counters::bpf_counters(pid_t, file_id out, file_id err) : run_(0), out_(out), err_(err) {
   throw harness_error({ENOSYS, std::generic_category()}, bpf_unavailable_reason());
 }
@@ -92,20 +94,55 @@ struct loaded_object {
   write_counter_bpf* skel = nullptr;
   std::string refusal;
   std::mutex lock;
-  int active = 0;  ///< runs counting now: attached while not 0
+  int active = 0;       ///< runs counting now: attached while not 0
+  bool compat = false;  ///< fc_sys_enter_compat was loaded
 };
+
+/// Each call of the table whose bytes are its result has its exit program
+/// in the object (fc_exit_ and its tracepoint), or why not.
+std::string missing_exit_program(const write_counter_bpf* skel) {
+  for (const auto& c : traced_calls)
+    if (c.bytes == byte_count::result &&
+        bpf_object__find_program_by_name(
+            skel->obj, (std::string("fc_exit_") + c.tracepoint).c_str()) == nullptr)
+      return std::string("the BPF object has no exit program for ") + c.name;
+  return "";
+}
+
+/// Opens and loads the object with one of its two sys_enter programs
+/// (write_counter.bpf.c): COMPAT, the one that reads by helper calls.
+write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
+  write_counter_bpf* skel = write_counter_bpf__open();
+  if (skel == nullptr) {
+    refusal = std::string("cannot open the BPF object: ") + std::strerror(errno);
+    return nullptr;
+  }
+  bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
+                            false);
+  if (write_counter_bpf__load(skel) == 0) return skel;
+  refusal = "the kernel refused to load it: " + std::string(std::strerror(errno)) + " (" +
+            last_libbpf_line() + "; it needs CAP_BPF and CAP_PERFMON, or root)";
+  write_counter_bpf__destroy(skel);
+  return nullptr;
+}
+
+/// The plain-load program where the kernel has bpf_rdonly_cast (6.2 and
+/// later), else the compat one; FLUSHCHECK_BPF_COMPAT=1 picks the compat one.
+write_counter_bpf* load_either(bool& compat, std::string& refusal) {
+  const char* forced = std::getenv("FLUSHCHECK_BPF_COMPAT");
+  compat = forced != nullptr && std::string(forced) == "1";
+  if (!compat)
+    if (write_counter_bpf* skel = open_and_load(false, refusal)) return skel;
+  compat = true;
+  return open_and_load(true, refusal);
+}
 
 std::string load_into(loaded_object& o) {
   libbpf_set_print(keep_message);
-  o.skel = write_counter_bpf__open();
-  if (o.skel == nullptr) return std::string("cannot open the BPF object: ") + std::strerror(errno);
-  if (write_counter_bpf__load(o.skel) != 0) {
-    const std::string why = std::strerror(errno);
-    write_counter_bpf__destroy(o.skel);
-    o.skel = nullptr;
-    return "the kernel refused to load it: " + why + " (" + last_libbpf_line() +
-           "; it needs CAP_BPF and CAP_PERFMON, or root)";
-  }
+  std::string refused;
+  o.skel = load_either(o.compat, refused);
+  if (o.skel == nullptr) return refused;
+  if (std::string why = missing_exit_program(o.skel); !why.empty()) return why;
   for (const auto& c : traced_calls) {
     const auto nr = static_cast<__u32>(c.nr);
     const fc_call e = call_entry(c);
@@ -199,6 +236,11 @@ std::atomic<std::uint32_t> next_run{1};
 }  // namespace
 
 std::string bpf_unavailable_reason() { return object().refusal; }
+
+std::string bpf_reads_by() {
+  if (!object().refusal.empty()) return "";
+  return object().compat ? "helper calls" : "plain loads";
+}
 
 bpf_counters::bpf_counters(pid_t pid, file_id out, file_id err)
     : run_(next_run++), out_(out), err_(err) {

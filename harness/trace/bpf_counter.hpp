@@ -20,6 +20,12 @@ namespace flushcheck {
 /// object the first time.
 std::string bpf_unavailable_reason();
 
+/// How the loaded object reads the kernel's structures at each call:
+/// "plain loads" (bpf_rdonly_cast, kernel 6.2 and later) or "helper calls"
+/// (bpf_probe_read_kernel: older kernels, or FLUSHCHECK_BPF_COMPAT=1); ""
+/// when it is unavailable.
+std::string bpf_reads_by();
+
 /// One run's counts: from the construction (the program stopped before its
 /// first instruction) to read().
 class bpf_counters {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -214,6 +215,17 @@ TEST(bpf, auto_says_which_backend_counted) {
       cli({"count", "--backend=auto", "--fault=EIO@write:1", "--", k_c, "setvbuf none; putc 2"});
   ASSERT_EQ(faulted.code, 0) << faulted.err;
   EXPECT_NE(faulted.out.find("backend: ptrace (not bpf: "), std::string::npos) << faulted.out;
+}
+
+// FLUSHCHECK_BPF_COMPAT=1 loads the program that reads by helper calls, as
+// on kernels before 6.2: ctest runs this file a second time with it set
+// ("compat:" tests), so that both programs are checked against the tracer.
+TEST(bpf, the_compat_program_is_loaded_when_asked) {
+  REQUIRE_BPF();
+  const char* forced = std::getenv("FLUSHCHECK_BPF_COMPAT");
+  if (forced == nullptr || std::string(forced) != "1")
+    GTEST_SKIP() << "FLUSHCHECK_BPF_COMPAT is not 1: the compat: tests check this";
+  EXPECT_EQ(bpf_reads_by(), "helper calls");
 }
 
 TEST(bpf, an_explicit_backend_that_cannot_load_is_a_usage_error) {

@@ -4,11 +4,20 @@
  * the kernel, with no stop. One object serves every run of a flushcheck
  * process: a run is a number, tracked[tgid] says whose run a process is in.
  *
- * Attached to the raw tracepoints sys_enter and sys_exit (and
- * sched_process_fork/exit to follow processes): fentry on the syscalls
- * would be cheaper, but needs BPF_PROG_TYPE_TRACING, which kernels may
- * refuse (this project's CI machines do: EPERM as root), and raw
+ * Attached to the raw tracepoint sys_enter (and sched_process_fork/exit to
+ * follow processes); the calls whose bytes are their result (sendfile,
+ * splice, tee, vmsplice, copy_file_range) are finished at their own exit tracepoints,
+ * not at sys_exit: a program on sys_exit would run at the end of every
+ * syscall on the machine, these run at the end of those calls only. fentry
+ * on the syscalls would be cheaper, but needs BPF_PROG_TYPE_TRACING, which
+ * kernels may refuse (this project's CI machines do: EPERM as root), and raw
  * tracepoints load wherever BPF does.
+ *
+ * Two programs count at sys_enter, and the user half loads one: on kernels
+ * with the kfunc bpf_rdonly_cast (6.2 and later), fc_sys_enter reads the
+ * registers and the file by plain loads; elsewhere fc_sys_enter_compat reads
+ * each field with bpf_probe_read_kernel, a helper call per field, about
+ * twice the cost per write (docs/tracing.md).
  *
  * Kernel types are declared here, only the fields read, and relocated by
  * CO-RE against the running kernel's BTF (preserve_access_index): no
@@ -22,6 +31,11 @@
 #include "write_counter.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+/* A kernel address as a BTF pointer of type BTF_ID, read by plain loads (a
+ * fault reads 0): kernel 6.2 and later. Weak: left unresolved elsewhere,
+ * where only fc_sys_enter_compat is loaded. */
+extern void* bpf_rdonly_cast(const void* obj, __u32 btf_id) __ksym __weak;
 
 struct pt_regs {
   unsigned long r10, r9, r8, dx, si, di;
@@ -67,6 +81,12 @@ struct signal_struct {
   struct {
     int counter;
   } live;
+} __attribute__((preserve_access_index));
+
+/* The context of a syscalls:sys_exit_* tracepoint (kernel/trace/trace.h). */
+struct syscall_trace_exit {
+  int nr;
+  long ret;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
@@ -119,23 +139,30 @@ static __always_inline unsigned long arg(const struct pt_regs* regs, int i) {
   }
 }
 
-/* The file fd FD of this process names: its device, inode and file system
- * magic in KEY and *MAGIC, the file itself in *FILE; left 0 when FD is not
- * open. */
-static __always_inline void destination(int fd, struct fc_key* key, __u64* magic,
-                                        struct file** file) {
+/* The file fd FD of this process names, or 0 when FD is not open. */
+static __always_inline struct file* open_file(int fd) {
   /* A BTF pointer: its fields are read by plain loads, no helper call. */
   struct task_struct* task = (struct task_struct*)bpf_get_current_task_btf();
   struct fdtable* fdt = task->files->fdt;
-  if (fd < 0 || fdt == 0 || (unsigned int)fd >= fdt->max_fds) return;
+  if (fd < 0 || fdt == 0 || (unsigned int)fd >= fdt->max_fds) return 0;
   struct file** fds = fdt->fd;
   struct file* f = 0;
-  if (bpf_probe_read_kernel(&f, sizeof f, &fds[fd]) != 0 || f == 0) return;
-  *file = f;
-  struct inode* inode = BPF_CORE_READ(f, f_inode);
-  key->ino = BPF_CORE_READ(inode, i_ino);
-  key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-  *magic = BPF_CORE_READ(inode, i_sb, s_magic);
+  if (bpf_probe_read_kernel(&f, sizeof f, &fds[fd]) != 0) return 0;
+  return f;
+}
+
+/* F's device and inode into KEY: by plain loads when FAST. */
+static __always_inline void identify(struct file* f, struct fc_key* key, int fast) {
+  if (fast) {
+    struct file* bf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+    struct inode* inode = bf->f_inode;
+    key->ino = inode->i_ino;
+    key->dev = inode->i_sb->s_dev;
+  } else {
+    struct inode* inode = BPF_CORE_READ(f, f_inode);
+    key->ino = BPF_CORE_READ(inode, i_ino);
+    key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+  }
 }
 
 static __always_inline __u64 iovec_bytes(unsigned long vec, unsigned long count) {
@@ -192,15 +219,17 @@ static __always_inline int bucket(__u64 n) {
   return b > 31 ? 31 : b;
 }
 
-/* A new key's counts start at zero, with the file's name read once. */
-static __always_inline struct fc_counts* counts_of(const struct fc_key* key, __u64 magic,
-                                                   struct file* file) {
+/* A new key's counts start at zero, with the file's name and file system
+ * read once. */
+static __always_inline struct fc_counts* counts_of(const struct fc_key* key, struct file* file) {
   struct fc_counts* v = bpf_map_lookup_elem(&counts, key);
   if (v) return v;
-  struct fc_counts zero = {.magic = magic};
-  if (file != 0)
+  struct fc_counts zero = {};
+  if (file != 0) {
+    zero.magic = BPF_CORE_READ(file, f_inode, i_sb, s_magic);
     bpf_probe_read_kernel_str(zero.name, sizeof zero.name,
                               BPF_CORE_READ(file, f_path.dentry, d_name.name));
+  }
   if (bpf_map_update_elem(&counts, key, &zero, BPF_NOEXIST) != 0 &&
       bpf_map_lookup_elem(&counts, key) == 0) {
     __sync_fetch_and_add(&lost, 1);
@@ -215,57 +244,90 @@ static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
   if (b >= 0 && b < 32) __sync_fetch_and_add(&v->sizes[b], 1);
 }
 
-SEC("raw_tp/sys_enter")
-int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) {
-  __u64 id = bpf_get_current_pid_tgid();
-  __u32 tgid = id >> 32, tid = (__u32)id;
-  __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
-  if (run == 0) return 0;
+/* The register holding argument I of a syscall. */
+static __always_inline unsigned long arg_of(const struct pt_regs* regs, int i, int fast) {
+  if (!fast) return arg(regs, i);
+  switch (i) {
+    case 0: return regs->di;
+    case 1: return regs->si;
+    case 2: return regs->dx;
+    case 3: return regs->r10;
+    case 4: return regs->r8;
+    default: return regs->r9;
+  }
+}
+
+/* A traced call of a tracked process enters: count it for its destination. */
+static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
+  /* The call first, by an array lookup the JIT inlines: most syscalls of
+   * the machine stop here, before the hash lookup of the process. */
   long nr = (long)ctx->args[1];
   if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
   __u32 n = (__u32)nr;
   struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
   if (c == 0 || !c->counted) return 0;
+  __u64 id = bpf_get_current_pid_tgid();
+  __u32 tgid = id >> 32, tid = (__u32)id;
+  __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
+  if (run == 0) return 0;
   const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
+  if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
   if (c->dupfd_only) {
-    unsigned long cmd = arg(regs, 1);
+    unsigned long cmd = arg_of(regs, 1, fast);
     if (cmd != 0 /* F_DUPFD */ && cmd != 1030 /* F_DUPFD_CLOEXEC */) return 0;
   }
   struct fc_key key = {.run = *run, .nr = n};
-  __u64 magic = 0;
-  struct file* file = 0;
-  if (c->fd_arg >= 0 && c->fd_arg < 6) destination((int)arg(regs, c->fd_arg), &key, &magic, &file);
-  struct fc_counts* v = counts_of(&key, magic, file);
+  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg_of(regs, c->fd_arg, fast) : -1;
+  struct file* file = open_file(fd);
+  if (file != 0) identify(file, &key, fast);
+  struct fc_counts* v = counts_of(&key, file);
   if (v == 0) return 0;
   /* Atomic though per CPU: a preemptible kernel (CONFIG_PREEMPT_DYNAMIC, and
    * syscall tracepoints that may fault) can switch tasks inside a program. */
   __sync_fetch_and_add(&v->calls, 1);
-  if (key.ino != 0 || key.dev != 0) {
-    int fd = (int)arg(regs, c->fd_arg);
-    if (fd >= 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
-  }
+  if (file != 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
   if (c->bytes == FC_BYTES_RESULT) {
     struct fc_pending p = {.key = key};
     if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
+  } else if (c->bytes == FC_BYTES_ARG) {
+    add_bytes(v, arg_of(regs, c->bytes_arg, fast));
   } else if (c->bytes != FC_BYTES_NONE) {
     add_bytes(v, requested_bytes(c, regs));
   }
   return 0;
 }
 
+SEC("raw_tp/sys_enter")
+int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 1); }
+
+SEC("raw_tp/sys_enter")
+int fc_sys_enter_compat(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 0); }
+
 /* A byte_count::result call returns: its bytes are what it returned. */
-SEC("raw_tp/sys_exit")
-int fc_sys_exit(struct bpf_raw_tracepoint_args* ctx) {
+static __always_inline int finish_call(struct syscall_trace_exit* ctx) {
   __u32 tid = (__u32)bpf_get_current_pid_tgid();
   struct fc_pending* p = bpf_map_lookup_elem(&pending, &tid);
   if (p == 0) return 0;
   struct fc_key key = p->key;
   bpf_map_delete_elem(&pending, &tid);
-  long ret = (long)ctx->args[1];
+  long ret = BPF_CORE_READ(ctx, ret);
   struct fc_counts* v = bpf_map_lookup_elem(&counts, &key);
   if (v) add_bytes(v, ret > 0 ? (__u64)ret : 0);
   return 0;
 }
+
+/* One per byte_count::result call of the table (traced_calls.hpp), named
+ * fc_exit_ and its tracepoint: the user half checks that each is here. */
+SEC("tp/syscalls/sys_exit_sendfile64")
+int fc_exit_sendfile64(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
+SEC("tp/syscalls/sys_exit_splice")
+int fc_exit_splice(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
+SEC("tp/syscalls/sys_exit_tee")
+int fc_exit_tee(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
+SEC("tp/syscalls/sys_exit_copy_file_range")
+int fc_exit_copy_file_range(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
+SEC("tp/syscalls/sys_exit_vmsplice")
+int fc_exit_vmsplice(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
 
 /* A process made by a tracked one is in the same run, from its first
  * instruction: the tracepoint fires before the child can run. */
