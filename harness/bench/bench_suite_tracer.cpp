@@ -7,10 +7,15 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
+#include <memory>
 
 #include "bench_bare_loop.hpp"
+#include "bench_bpftrace.hpp"
 #include "bench_suites.hpp"
 #include "bpf_counter.hpp"
+#include "error.hpp"
+#include "escape.hpp"
 #include "perf_counter.hpp"
 #include "repro.hpp"
 #include "run.hpp"
@@ -29,6 +34,9 @@ struct variant {
   std::string name;
   std::function<long()> run;  ///< the writes it counted, -1 if none; throws variant_failed
   std::string repro;
+  /// Untimed, before each run: what the run needs held (the eBPF object
+  /// attached), let go after it, so that no other variant pays for it.
+  std::function<std::shared_ptr<void>()> hold;
 };
 
 /// A variant's run that did not end as it should: its row is FAILED.
@@ -53,7 +61,7 @@ variant harness_variant(const std::string& name, run_options o) {
                            obs.err.data.substr(0, obs.err.data.find('\n'))};
     return obs.trace ? obs.trace->totals[static_cast<int>(traced_call::write)] : -1L;
   };
-  return {name, count, repro_command(o)};
+  return {name, count, repro_command(o), {}};
 }
 
 long bare_loop(const std::vector<std::string>& argv) {
@@ -67,9 +75,10 @@ std::vector<variant> variants(const workload& w) {
   traced.trace = true;
   std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
   st.insert(st.end(), w.argv.begin(), w.argv.end());
-  std::vector<variant> v = {harness_variant("plain", plain_options(w.argv)),
-                            {"bare ptrace loop", [argv = w.argv] { return bare_loop(argv); }, ""},
-                            harness_variant("flushcheck tracer", traced)};
+  std::vector<variant> v = {
+      harness_variant("plain", plain_options(w.argv)),
+      {"bare ptrace loop", [argv = w.argv] { return bare_loop(argv); }, "", {}},
+      harness_variant("flushcheck tracer", traced)};
   if (::access("/usr/bin/strace", X_OK) == 0)
     v.push_back(harness_variant("strace -f -c", plain_options(st)));
   if (perf_unavailable_reason().empty()) {
@@ -79,6 +88,8 @@ std::vector<variant> variants(const workload& w) {
   if (bpf_unavailable_reason().empty()) {
     traced.backend = trace_backend::bpf;
     v.push_back(harness_variant("eBPF backend", traced));
+    v.push_back(harness_variant("eBPF backend, attached", traced));
+    v.back().hold = [] { return std::make_shared<bpf_attachment>(); };
   }
   return v;
 }
@@ -86,6 +97,7 @@ std::vector<variant> variants(const workload& w) {
 /// One timed run of V into ROW: its time and count, or ROW failed.
 void time_once(const variant& v, bench_row& row) {
   try {
+    const std::shared_ptr<void> held = v.hold ? v.hold() : nullptr;
     auto t0 = std::chrono::steady_clock::now();
     long counted = v.run();
     row.seconds.push_back(
@@ -95,6 +107,56 @@ void time_once(const variant& v, bench_row& row) {
     row.failed = true;
     row.skipped = f.why;
   }
+}
+
+/// The basename of PATH as the kernel keeps it for comm: 15 bytes.
+std::string comm_of(const std::string& path) {
+  return path.substr(path.rfind('/') + 1).substr(0, 15);
+}
+
+/// bpftrace's counts of the runs it watched (PIDS): each one's, all equal,
+/// or ROW failed.
+void check_bpftrace_counts(const std::map<pid_t, long>& counts, const std::vector<pid_t>& pids,
+                           bench_row& row) {
+  for (pid_t p : pids) {
+    const auto it = counts.find(p);
+    const long n = it == counts.end() ? 0 : it->second;
+    if (row.write_calls >= 0 && n != row.write_calls) {
+      row.failed = true;
+      row.skipped = "bpftrace counted " + std::to_string(row.write_calls) + " writes in one run, " +
+                    std::to_string(n) + " in another";
+    }
+    row.write_calls = n;
+  }
+}
+
+/// bpftrace counting W's writes: started once and attached for all of
+/// W's rounds, in a block after the other variants (its start takes about a
+/// second, and attached it taxes every syscall of the machine).
+bench_row bpftrace_row(const workload& w) {
+  bench_row row;
+  row.name = w.label + ": bpftrace";
+  row.series = w.label;
+  row.sink = "null";
+  row.ops = w.writes;
+  std::vector<pid_t> pids;
+  run_options o = plain_options(w.argv);
+  o.on_spawn = [&pids](int pid) { pids.push_back(pid); };
+  variant v = harness_variant("bpftrace", o);
+  // bpftrace attached in the background while flushcheck runs the program once
+  row.repro = "bpftrace -e " +
+              shell_quote("tracepoint:syscalls:sys_enter_write /comm == \"" + comm_of(w.argv[0]) +
+                          "\"/ { @[pid] = count(); }") +
+              " & sleep 5; " + v.repro + "; kill -INT $!; wait";
+  try {
+    bpftrace_session session(comm_of(w.argv[0]));
+    for (int round = 0; round < w.rounds && !row.failed; ++round) time_once(v, row);
+    check_bpftrace_counts(session.finish(), pids, row);
+  } catch (const harness_error& e) {
+    row.failed = true;
+    row.skipped = e.what();
+  }
+  return row;
 }
 
 /// The rows of W: every variant timed once per round, in turn.
@@ -112,6 +174,8 @@ std::vector<bench_row> measure_workload(const bench_context& ctx, const workload
   for (int round = 0; round < w.rounds; ++round)
     for (std::size_t i = 0; i < vs.size(); ++i)
       if (!rows[i].failed) time_once(vs[i], rows[i]);
+  if (bpftrace_unavailable_reason().empty() && bpf_unavailable_reason().empty())
+    rows.push_back(bpftrace_row(w));
   double plain = rows[0].measured() ? rows[0].median() : 0;
   for (auto& r : rows) r.values["x_plain"] = plain > 0 && r.measured() ? r.median() / plain : 0;
   return rows;
@@ -171,6 +235,11 @@ void add_bpf_claims(bench_suite& s, long writes) {
                            "ordering", a > 0 && a <= 1.5, significant(a) + "x plain"));
   s.claims.push_back(claim("the eBPF backend costs at most 1.05x plain on (b) buffered putc",
                            "ordering", bb > 0 && bb <= 1.05, significant(bb) + "x plain"));
+  const double bt = x_plain(s, "(a) unbuffered putc: bpftrace");
+  if (bt > 0)
+    s.claims.push_back(claim("the eBPF backend costs less than bpftrace on (a) unbuffered putc",
+                             "ordering", a > 0 && a < bt,
+                             significant(a) + "x plain, bpftrace " + significant(bt) + "x"));
 }
 
 }  // namespace
@@ -179,10 +248,13 @@ bench_suite tracer_suite(const bench_context& ctx) {
   bench_suite s;
   s.name = "tracer";
   s.title =
-      "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf, eBPF";
+      "what counting write(2) costs: plain, a bare ptrace loop, the tracer, strace, perf, eBPF, "
+      "bpftrace";
   s.seed = "the tracer's goals (docs/tracing.md); strace -c is how the seeds counted";
   s.baseline = "each workload's plain run";
-  s.placement = "the tracer, the program and the run loop on one CPU (cpu_pin.hpp)";
+  s.placement =
+      "the tracer, the program and the run loop on one CPU (cpu_pin.hpp); bpftrace's rows in a "
+      "block after the others, it attached throughout";
   const std::string script = ctx.options.default_set.stdio_script;
   long n = ctx.sizes.scale(50000, 20000), big = ctx.sizes.scale(10000000, 1000000);
   int rounds = ctx.options.repeat;
@@ -195,7 +267,9 @@ bench_suite tracer_suite(const bench_context& ctx) {
   if (std::string why = perf_unavailable_reason(); !why.empty())
     s.notes.push_back("perf backend not measured: " + why);
   if (std::string why = bpf_unavailable_reason(); !why.empty())
-    s.notes.push_back("eBPF backend not measured: " + why);
+    s.notes.push_back("eBPF backend and bpftrace not measured: " + why);
+  else if (std::string bt = bpftrace_unavailable_reason(); !bt.empty())
+    s.notes.push_back("bpftrace not measured: " + bt);
   if (::access("/usr/bin/strace", X_OK) != 0) s.notes.push_back("strace not installed");
   for (auto& r : s.rows) r.ratio = r.values.at("x_plain");  // each workload against its plain run
   add_claims(s, n);

@@ -12,12 +12,47 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <utility>
 
 namespace flushcheck {
+namespace {
+
+/// The children a child_process owns and has not reaped: not orphans, so
+/// the end of a run spares them (bench's bpftrace, started beside the runs).
+class owned_children {
+ public:
+  static void add(pid_t pid) { change(pid, true); }
+  static void remove(pid_t pid) { change(pid, false); }
+  static bool has(pid_t pid) {
+    const std::lock_guard<std::mutex> hold(lock());
+    return pids().contains(pid);
+  }
+
+ private:
+  static std::mutex& lock() {
+    static std::mutex m;
+    return m;
+  }
+  static std::set<pid_t>& pids() {
+    static std::set<pid_t> s;
+    return s;
+  }
+  static void change(pid_t pid, bool add) {
+    const std::lock_guard<std::mutex> hold(lock());
+    if (add)
+      pids().insert(pid);
+    else
+      pids().erase(pid);
+  }
+};
+
+}  // namespace
 
 child_process::child_process(pid_t pid) : pid_(pid) {
+  owned_children::add(pid);
 #ifdef SYS_pidfd_open
   // Optional: without pidfds the runner polls waitpid on a short timeout.
   int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
@@ -49,6 +84,12 @@ void child_process::dispose() noexcept {
   pid_ = -1;
 }
 
+pid_t child_process::release() noexcept {
+  pidfd_.reset();
+  owned_children::remove(pid_);
+  return std::exchange(pid_, -1);
+}
+
 void child_process::signal_group(int sig) noexcept {
   if (pid_ > 0) ::kill(-pid_, sig);
 }
@@ -61,7 +102,10 @@ std::optional<wait_status> child_process::try_reap() noexcept {
   do {
     r = ::wait4(pid_, &raw, WNOHANG, &use);
   } while (r < 0 && errno == EINTR);
-  if (r == pid_) status_ = wait_status::from_raw(raw), peak_rss_kib_ = use.ru_maxrss;
+  if (r == pid_) {
+    status_ = wait_status::from_raw(raw), peak_rss_kib_ = use.ru_maxrss;
+    owned_children::remove(pid_);
+  }
   return status_;
 }
 
@@ -75,6 +119,7 @@ wait_status child_process::reap() noexcept {
   } while (r < 0 && errno == EINTR);
   status_ = r == pid_ ? wait_status::from_raw(raw) : wait_status::signaled(SIGKILL);
   if (r == pid_) peak_rss_kib_ = use.ru_maxrss;
+  owned_children::remove(pid_);
   return *status_;
 }
 
@@ -120,12 +165,13 @@ std::vector<pid_t> children_of_this_process() {
 
 }  // namespace
 
-std::vector<std::string> kill_adopted_orphans() {
+std::vector<std::string> kill_adopted_orphans(bool spare_owned) {
   int subreaper = 0;
   std::vector<std::string> killed;
   if (::prctl(PR_GET_CHILD_SUBREAPER, &subreaper) != 0 || subreaper == 0) return killed;
   for (int round = 0; round < 1000; ++round) {  // each round adopts the next generation
     auto children = children_of_this_process();
+    if (spare_owned) std::erase_if(children, owned_children::has);
     if (children.empty()) break;
     for (pid_t pid : children) {
       std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");

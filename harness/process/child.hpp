@@ -39,10 +39,7 @@ class child_process {
   /// the descendants it waited for (wait4's ru_maxrss), in KiB; -1 before.
   long peak_rss_kib() const noexcept { return peak_rss_kib_; }
   /// Gives up ownership (another owner waits for it, e.g. the tracer).
-  pid_t release() noexcept {
-    pidfd_.reset();
-    return std::exchange(pid_, -1);
-  }
+  pid_t release() noexcept;
 
  private:
   void dispose() noexcept;
@@ -57,6 +54,9 @@ class child_process {
 /// process group (setsid) and outlived their parent. Kills and reaps them,
 /// and their children as those are adopted in turn; "comm (pid N)" each.
 /// Does nothing, and returns nothing, when this process is not a subreaper.
-std::vector<std::string> kill_adopted_orphans();
+/// SPARE_OWNED: not the children a child_process still owns (the end of a
+/// run: they were started here, beside it); without it, every child (an
+/// interrupt: the run's child first).
+std::vector<std::string> kill_adopted_orphans(bool spare_owned = false);
 
 }  // namespace flushcheck

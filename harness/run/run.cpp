@@ -463,7 +463,7 @@ class run_loop {
       notes_.push_back("processes of the program's group still ran when it ended: killed");
   }
   void end_orphans() {
-    auto orphans = kill_adopted_orphans();
+    auto orphans = kill_adopted_orphans(true);
     if (orphans.empty()) return;
     std::string list;
     for (const auto& o : orphans) list += (list.empty() ? "" : ", ") + o;

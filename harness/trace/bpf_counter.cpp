@@ -39,11 +39,12 @@ std::string bpf_unavailable_reason() {
          "build time)";
 }
 std::string bpf_reads_by() { return ""; }
-bpf_counters::bpf_counters(pid_t, file_id out, file_id err) : run_(0), out_(out), err_(err) {
+bpf_attachment::bpf_attachment() {
   throw harness_error({ENOSYS, std::generic_category()}, bpf_unavailable_reason());
 }
+bpf_attachment::~bpf_attachment() = default;
+bpf_counters::bpf_counters(pid_t, file_id out, file_id err) : run_(0), out_(out), err_(err) {}
 bpf_counters::~bpf_counters() = default;
-void bpf_counters::release() {}
 trace_summary bpf_counters::read() const { return {}; }
 
 #else
@@ -98,19 +99,8 @@ struct loaded_object {
   bool compat = false;  ///< fc_sys_enter_compat was loaded
 };
 
-/// Each call of the table whose bytes are its result has its exit program
-/// in the object (fc_exit_ and its tracepoint), or why not.
-std::string missing_exit_program(const write_counter_bpf* skel) {
-  for (const auto& c : traced_calls)
-    if (c.bytes == byte_count::result &&
-        bpf_object__find_program_by_name(
-            skel->obj, (std::string("fc_exit_") + c.tracepoint).c_str()) == nullptr)
-      return std::string("the BPF object has no exit program for ") + c.name;
-  return "";
-}
-
-/// Opens and loads the object with one of its two sys_enter programs
-/// (write_counter.bpf.c): COMPAT, the one that reads by helper calls.
+/// Opens and loads the object with one of its two pairs of programs
+/// (write_counter.bpf.c): COMPAT, the pair that reads by helper calls.
 write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
   write_counter_bpf* skel = write_counter_bpf__open();
   if (skel == nullptr) {
@@ -119,6 +109,8 @@ write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
   }
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
                             false);
+  bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
+                            false);
   if (write_counter_bpf__load(skel) == 0) return skel;
   refusal = "the kernel refused to load it: " + std::string(std::strerror(errno)) + " (" +
             last_libbpf_line() + "; it needs CAP_BPF and CAP_PERFMON, or root)";
@@ -126,8 +118,8 @@ write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
   return nullptr;
 }
 
-/// The plain-load program where the kernel has bpf_rdonly_cast (6.2 and
-/// later), else the compat one; FLUSHCHECK_BPF_COMPAT=1 picks the compat one.
+/// The plain-load pair where the kernel has bpf_rdonly_cast (6.2 and
+/// later), else the compat pair; FLUSHCHECK_BPF_COMPAT=1 picks the compat pair.
 write_counter_bpf* load_either(bool& compat, std::string& refusal) {
   const char* forced = std::getenv("FLUSHCHECK_BPF_COMPAT");
   compat = forced != nullptr && std::string(forced) == "1";
@@ -142,7 +134,6 @@ std::string load_into(loaded_object& o) {
   std::string refused;
   o.skel = load_either(o.compat, refused);
   if (o.skel == nullptr) return refused;
-  if (std::string why = missing_exit_program(o.skel); !why.empty()) return why;
   for (const auto& c : traced_calls) {
     const auto nr = static_cast<__u32>(c.nr);
     const fc_call e = call_entry(c);
@@ -242,35 +233,35 @@ std::string bpf_reads_by() {
   return object().compat ? "helper calls" : "plain loads";
 }
 
-bpf_counters::bpf_counters(pid_t pid, file_id out, file_id err)
-    : run_(next_run++), out_(out), err_(err) {
+bpf_attachment::bpf_attachment() {
   loaded_object& o = object();
   if (!o.refusal.empty())
     throw harness_error({ENOTSUP, std::generic_category()}, "eBPF: " + o.refusal);
-  {
-    const std::lock_guard<std::mutex> hold(o.lock);
-    if (o.active == 0 && write_counter_bpf__attach(o.skel) != 0)
-      throw_errno("eBPF: attaching the counters (" + last_libbpf_line() + ")");
-    ++o.active;
-  }
-  const auto tgid = static_cast<std::uint32_t>(pid);
-  if (bpf_map__update_elem(o.skel->maps.tracked, &tgid, sizeof tgid, &run_, sizeof run_, BPF_ANY) !=
-      0) {
-    const int e = errno;
-    release();
-    throw_error({e, std::generic_category()}, "eBPF: tracking pid " + std::to_string(pid));
-  }
-  lost_at_start_ = o.skel->bss->lost;
+  const std::lock_guard<std::mutex> hold(o.lock);
+  if (o.active == 0 && write_counter_bpf__attach(o.skel) != 0)
+    throw_errno("eBPF: attaching the counters (" + last_libbpf_line() + ")");
+  ++o.active;
 }
 
-void bpf_counters::release() {
+/// The last attachment to end detaches the object.
+bpf_attachment::~bpf_attachment() {
   loaded_object& o = object();
   const std::lock_guard<std::mutex> hold(o.lock);
   if (--o.active == 0) write_counter_bpf__detach(o.skel);
 }
 
+bpf_counters::bpf_counters(pid_t pid, file_id out, file_id err)
+    : run_(next_run++), out_(out), err_(err) {
+  const auto tgid = static_cast<std::uint32_t>(pid);
+  if (bpf_map__update_elem(object().skel->maps.tracked, &tgid, sizeof tgid, &run_, sizeof run_,
+                           BPF_ANY) != 0)
+    throw_errno("eBPF: tracking pid " + std::to_string(pid));
+  lost_at_start_ = object().skel->bss->lost;
+}
+
+/// Forgets the run's counts and processes (a process that outlives the run
+/// is counted no more).
 bpf_counters::~bpf_counters() {
-  if (!object().refusal.empty()) return;
   for (const fc_key& k : keys_of(run_))
     bpf_map__delete_elem(object().skel->maps.counts, &k, sizeof k, 0);
   const bpf_map* tracked = object().skel->maps.tracked;
@@ -281,7 +272,6 @@ bpf_counters::~bpf_counters() {
     if (bpf_map__lookup_elem(tracked, &next, sizeof next, &run, sizeof run, 0) == 0 && run == run_)
       ours.push_back(next);
   for (std::uint32_t t : ours) bpf_map__delete_elem(tracked, &t, sizeof t, 0);
-  release();
 }
 
 trace_summary bpf_counters::read() const {

@@ -26,6 +26,19 @@ std::string bpf_unavailable_reason();
 /// when it is unavailable.
 std::string bpf_reads_by();
 
+/// Keeps the object attached while it lives, so that the runs a command
+/// makes one after another (and counts with it) skip the attach and detach
+/// that each run pays alone: under 1 ms to 30 ms of RCU grace periods
+/// (docs/tracing.md). Attached, it taxes every syscall on the machine: hold
+/// it across a batch of counted runs only. Throws as bpf_counters does.
+class bpf_attachment {
+ public:
+  bpf_attachment();
+  ~bpf_attachment();
+  bpf_attachment(const bpf_attachment&) = delete;
+  bpf_attachment& operator=(const bpf_attachment&) = delete;
+};
+
 /// One run's counts: from the construction (the program stopped before its
 /// first instruction) to read().
 class bpf_counters {
@@ -42,11 +55,10 @@ class bpf_counters {
   trace_summary read() const;
 
  private:
+  bpf_attachment attached_;
   std::uint32_t run_;
   file_id out_, err_;
   std::uint64_t lost_at_start_ = 0;  ///< the object's count of calls no map had room for
-  /// This run no longer counts: the last one to end detaches the object.
-  void release();
 };
 
 }  // namespace flushcheck

@@ -1,10 +1,12 @@
 // The harness on real processes, pipes and ptys: sinks, markers, kills,
 // deadlines, stdin, environment, fds, and errors.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/magic.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
@@ -14,6 +16,7 @@
 
 #include <chrono>
 
+#include "child.hpp"
 #include "conformance.hpp"
 #include "error.hpp"
 #include "kill_plan.hpp"
@@ -22,6 +25,8 @@
 #include "run.hpp"
 #include "script.hpp"
 #include "signals.hpp"
+#include "spawn.hpp"
+#include "unique_fd.hpp"
 
 namespace flushcheck {
 namespace {
@@ -560,6 +565,31 @@ TEST(scripts, payload_names_the_op_that_wrote_each_byte) {
   auto obs = run(opts({FLUSHCHECK_TARGET_IOSTREAM_SCRIPT,
                        "write 2; printf 1; putc 3; line 1; fputs 2; newline; endl"}));
   EXPECT_EQ(obs.out.data, "AABCCCD\nEE\n\n");
+}
+
+}  // namespace
+}  // namespace flushcheck
+
+namespace flushcheck {
+namespace {
+
+// A subreaper's run (the CLI is one) kills the descendants that left the
+// program's process group, but not a child this process started beside the
+// run and still owns: bench's bpftrace was killed so, after the first run.
+TEST(run, ends_orphans_but_spares_a_child_started_beside_it) {
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  unique_fd null(::open("/dev/null", O_RDWR | O_CLOEXEC));
+  child_process beside =
+      spawn({{"/bin/sleep", "30"}, clean_environment(), null.get(), null.get(), null.get()});
+  run_options o;
+  o.argv = {"/bin/sh", "-c", "setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $!"};
+  o.env = clean_environment();
+  const observation obs = run(o);
+  const std::string orphan = obs.out.data.substr(0, obs.out.data.find('\n'));
+  std::string notes;
+  for (const auto& n : obs.notes) notes += n + "\n";
+  EXPECT_NE(notes.find("(pid " + orphan + ")"), std::string::npos) << notes;
+  EXPECT_EQ(::kill(beside.pid(), 0), 0) << "the child started beside the run was killed";
 }
 
 }  // namespace

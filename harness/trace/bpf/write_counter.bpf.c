@@ -4,20 +4,23 @@
  * the kernel, with no stop. One object serves every run of a flushcheck
  * process: a run is a number, tracked[tgid] says whose run a process is in.
  *
- * Attached to the raw tracepoint sys_enter (and sched_process_fork/exit to
- * follow processes); the calls whose bytes are their result (sendfile,
- * splice, tee, vmsplice, copy_file_range) are finished at their own exit tracepoints,
- * not at sys_exit: a program on sys_exit would run at the end of every
- * syscall on the machine, these run at the end of those calls only. fentry
+ * Attached to the raw tracepoints sys_enter and sys_exit (and
+ * sched_process_fork/exit to follow processes). The calls whose bytes are
+ * their result (sendfile, splice, tee, vmsplice, copy_file_range) finish at
+ * sys_exit, which checks the call before anything else: the syscalls'
+ * own exit tracepoints would skip the program for other calls, but they
+ * are perf events, whose attach and detach cost about 70 ms each here
+ * against a few ms for the raw tracepoints (docs/tracing.md). fentry
  * on the syscalls would be cheaper, but needs BPF_PROG_TYPE_TRACING, which
  * kernels may refuse (this project's CI machines do: EPERM as root), and raw
  * tracepoints load wherever BPF does.
  *
- * Two programs count at sys_enter, and the user half loads one: on kernels
- * with the kfunc bpf_rdonly_cast (6.2 and later), fc_sys_enter reads the
- * registers and the file by plain loads; elsewhere fc_sys_enter_compat reads
- * each field with bpf_probe_read_kernel, a helper call per field, about
- * twice the cost per write (docs/tracing.md).
+ * Each of sys_enter and sys_exit has two programs, and the user half loads
+ * one pair: on kernels with the kfunc bpf_rdonly_cast (6.2 and later),
+ * fc_sys_enter and fc_sys_exit read the registers and the file by plain
+ * loads; elsewhere the _compat pair reads each field with
+ * bpf_probe_read_kernel, a helper call per field, about 1.5 times the cost
+ * per write (docs/tracing.md).
  *
  * Kernel types are declared here, only the fields read, and relocated by
  * CO-RE against the running kernel's BTF (preserve_access_index): no
@@ -38,7 +41,7 @@ char LICENSE[] SEC("license") = "GPL";
 extern void* bpf_rdonly_cast(const void* obj, __u32 btf_id) __ksym __weak;
 
 struct pt_regs {
-  unsigned long r10, r9, r8, dx, si, di;
+  unsigned long r10, r9, r8, dx, si, di, orig_ax;
 } __attribute__((preserve_access_index));
 
 struct super_block {
@@ -81,12 +84,6 @@ struct signal_struct {
   struct {
     int counter;
   } live;
-} __attribute__((preserve_access_index));
-
-/* The context of a syscalls:sys_exit_* tracepoint (kernel/trace/trace.h). */
-struct syscall_trace_exit {
-  int nr;
-  long ret;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
@@ -259,8 +256,8 @@ static __always_inline unsigned long arg_of(const struct pt_regs* regs, int i, i
 
 /* A traced call of a tracked process enters: count it for its destination. */
 static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
-  /* The call first, by an array lookup the JIT inlines: most syscalls of
-   * the machine stop here, before the hash lookup of the process. */
+  /* The call first, by an array lookup: most syscalls of the machine stop
+   * here, before the hash lookup of the process. */
   long nr = (long)ctx->args[1];
   if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
   __u32 n = (__u32)nr;
@@ -303,31 +300,33 @@ int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 1
 SEC("raw_tp/sys_enter")
 int fc_sys_enter_compat(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 0); }
 
-/* A byte_count::result call returns: its bytes are what it returned. */
-static __always_inline int finish_call(struct syscall_trace_exit* ctx) {
+/* A byte_count::result call returns: its bytes are what it returned. Every
+ * syscall of the machine ends here, so the call is checked first, by the
+ * array lookup, as at sys_enter. */
+static __always_inline int finish_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
+  const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
+  if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
+  long nr = fast ? (long)regs->orig_ax : (long)BPF_CORE_READ(regs, orig_ax);
+  if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
+  __u32 n = (__u32)nr;
+  struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
+  if (c == 0 || c->bytes != FC_BYTES_RESULT) return 0;
   __u32 tid = (__u32)bpf_get_current_pid_tgid();
   struct fc_pending* p = bpf_map_lookup_elem(&pending, &tid);
   if (p == 0) return 0;
   struct fc_key key = p->key;
   bpf_map_delete_elem(&pending, &tid);
-  long ret = BPF_CORE_READ(ctx, ret);
+  long ret = (long)ctx->args[1];
   struct fc_counts* v = bpf_map_lookup_elem(&counts, &key);
   if (v) add_bytes(v, ret > 0 ? (__u64)ret : 0);
   return 0;
 }
 
-/* One per byte_count::result call of the table (traced_calls.hpp), named
- * fc_exit_ and its tracepoint: the user half checks that each is here. */
-SEC("tp/syscalls/sys_exit_sendfile64")
-int fc_exit_sendfile64(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
-SEC("tp/syscalls/sys_exit_splice")
-int fc_exit_splice(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
-SEC("tp/syscalls/sys_exit_tee")
-int fc_exit_tee(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
-SEC("tp/syscalls/sys_exit_copy_file_range")
-int fc_exit_copy_file_range(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
-SEC("tp/syscalls/sys_exit_vmsplice")
-int fc_exit_vmsplice(struct syscall_trace_exit* ctx) { return finish_call(ctx); }
+SEC("raw_tp/sys_exit")
+int fc_sys_exit(struct bpf_raw_tracepoint_args* ctx) { return finish_call(ctx, 1); }
+
+SEC("raw_tp/sys_exit")
+int fc_sys_exit_compat(struct bpf_raw_tracepoint_args* ctx) { return finish_call(ctx, 0); }
 
 /* A process made by a tracked one is in the same run, from its first
  * instruction: the tracepoint fires before the child can run. */

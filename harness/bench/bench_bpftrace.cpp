@@ -1,0 +1,97 @@
+// bpftrace as the tracer suite's yardstick: started on a pipe, waited for
+// until its BEGIN probe says that every probe is attached, stopped by
+// SIGINT, after which it prints its map, "@[PID]: COUNT" per line.
+#include "bench_bpftrace.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <regex>
+
+#include "clean_environment.hpp"
+#include "error.hpp"
+#include "spawn.hpp"
+
+namespace flushcheck::detail {
+namespace {
+
+const char* const k_bpftrace = "/usr/bin/bpftrace";
+constexpr std::size_t k_max_output = 1 << 20;
+
+std::string script(const std::string& comm) {
+  return "BEGIN { printf(\"flushcheck: attached\\n\"); }\n"
+         "tracepoint:syscalls:sys_enter_write /comm == \"" +
+         comm + "\"/ { @[pid] = count(); }\n";
+}
+
+}  // namespace
+
+std::string bpftrace_unavailable_reason() {
+  if (::access(k_bpftrace, X_OK) != 0) return "bpftrace is not installed (Debian package bpftrace)";
+  return "";
+}
+
+bpftrace_session::bpftrace_session(const std::string& comm) {
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) throw_errno("bpftrace: pipe");
+  out_.reset(p[0]);
+  unique_fd write_end(p[1]);
+  unique_fd null(::open("/dev/null", O_RDWR | O_CLOEXEC));
+  // -B line: its output reaches the pipe a line at a time, not at its exit.
+  child_ = spawn({{k_bpftrace, "-B", "line", "-e", script(comm.substr(0, 15))},
+                  clean_environment(),
+                  null.get(),
+                  write_end.get(),
+                  write_end.get()});
+  write_end.reset();
+  if (!read_until("flushcheck: attached\n", 60000))
+    throw harness_error({ETIMEDOUT, std::generic_category()},
+                        "bpftrace did not attach within 60 s: " + text_.substr(0, 200));
+}
+
+bool bpftrace_session::read_some(std::chrono::steady_clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline - std::chrono::steady_clock::now());
+  pollfd pfd{out_.get(), POLLIN, 0};
+  if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) return false;
+  char buf[4096];
+  ssize_t n = 0;
+  while ((n = ::read(out_.get(), buf, sizeof buf)) < 0 && errno == EINTR) {
+  }
+  if (n <= 0) {
+    closed_ = true;
+    return false;
+  }
+  if (text_.size() < k_max_output) text_.append(buf, static_cast<std::size_t>(n));
+  return true;
+}
+
+bool bpftrace_session::read_until(const std::string& text, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (text_.find(text) == std::string::npos)
+    if (!read_some(deadline)) return false;
+  return true;
+}
+
+std::map<pid_t, long> bpftrace_session::finish() {
+  child_.signal_group(SIGINT);
+  const std::size_t from = text_.size();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (read_some(deadline)) {
+  }
+  if (!closed_)
+    throw harness_error({ETIMEDOUT, std::generic_category()}, "bpftrace did not end within 30 s");
+  child_.reap();  // it closed its stdout on its way out
+  std::map<pid_t, long> counts;
+  static const std::regex line(R"(@\[(\d+)\]: (\d+))");
+  const std::string tail = text_.substr(from);
+  for (std::sregex_iterator m(tail.begin(), tail.end(), line), end; m != end; ++m)
+    counts[static_cast<pid_t>(std::stol((*m)[1]))] = std::stol((*m)[2]);
+  return counts;
+}
+
+}  // namespace flushcheck::detail
