@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 
 #include "error.hpp"
 
@@ -44,22 +45,43 @@ int open_counter(long id, pid_t pid, bool inherit = true) {
   return static_cast<int>(::syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
-/// Registering a syscall tracepoint's probe costs ~10 ms (the kernel waits
-/// for an RCU grace period); unregistering when its last event closes costs
-/// as much again. One counter per tracepoint on this process, kept for the
-/// process's life, keeps the probes registered so that each run opens and
-/// closes its own counters in microseconds.
-void keep_tracepoints_registered() {
-  static const std::vector<unique_fd> holders = [] {
-    std::vector<unique_fd> v;
-    for (traced_call call : write_family()) {
-      long id = tracepoint_id(call);
-      if (id >= 0) v.emplace_back(open_counter(id, 0, false));  // not into our children
-    }
-    return v;
-  }();
-  (void)holders;
+/// Registering a syscall tracepoint's probe costs ~10 ms or more (the
+/// kernel waits for an RCU grace period); unregistering when its last event
+/// closes costs as much again. One counter per tracepoint on this thread,
+/// open while any perf_attachment lives, keeps the probes registered, so
+/// that each run opens and closes its own counters in microseconds. Not
+/// for the process's life: registered, the probes put every syscall of the
+/// machine on the slow path, plain runs' too.
+struct registration {
+  std::mutex lock;
+  int holders = 0;
+  std::vector<unique_fd> counters;
+};
+
+registration& the_registration() {
+  static registration r;
+  return r;
 }
+
+}  // namespace
+
+perf_attachment::perf_attachment() {
+  registration& r = the_registration();
+  const std::lock_guard<std::mutex> hold(r.lock);
+  if (r.holders++ > 0) return;
+  for (traced_call call : write_family()) {
+    long id = tracepoint_id(call);
+    if (id >= 0) r.counters.emplace_back(open_counter(id, 0, false));  // not into our children
+  }
+}
+
+perf_attachment::~perf_attachment() {
+  registration& r = the_registration();
+  const std::lock_guard<std::mutex> hold(r.lock);
+  if (--r.holders == 0) r.counters.clear();
+}
+
+namespace {
 
 /// Why syscalls:sys_enter_write's id could not be read: tracefs not
 /// mounted, mounted but not readable by us, or no syscall tracepoints.
@@ -82,19 +104,23 @@ std::string tracepoint_missing_reason() {
 
 }  // namespace
 
+/// Asked once per process: the probe opens a counter, which registers the
+/// tracepoint and unregisters it at its close (two grace periods).
 std::string perf_unavailable_reason() {
-  long id = tracepoint_id(traced_call::write);
-  if (id < 0) return tracepoint_missing_reason();
-  int fd = open_counter(id, 0);
-  if (fd < 0)
-    return std::string("perf_event_open refused: ") + std::strerror(errno) +
-           " (kernel.perf_event_paranoid, or no CAP_PERFMON)";
-  ::close(fd);
-  return "";
+  static const std::string why = [] {
+    long id = tracepoint_id(traced_call::write);
+    if (id < 0) return tracepoint_missing_reason();
+    int fd = open_counter(id, 0);
+    if (fd < 0)
+      return std::string("perf_event_open refused: ") + std::strerror(errno) +
+             " (kernel.perf_event_paranoid, or no CAP_PERFMON)";
+    ::close(fd);
+    return std::string();
+  }();
+  return why;
 }
 
 perf_counters::perf_counters(pid_t pid) {
-  keep_tracepoints_registered();
   for (traced_call call : write_family()) {
     long id = tracepoint_id(call);
     if (id < 0) continue;  // e.g. no pwritev2 tracepoint on an old kernel

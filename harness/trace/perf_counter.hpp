@@ -17,6 +17,20 @@ namespace flushcheck {
 /// syscall tracepoints, or perf_event_open refused.
 std::string perf_unavailable_reason();
 
+/// Keeps the syscall tracepoints' probes registered while it lives, so that
+/// the runs a command makes one after another open their counters in
+/// microseconds instead of paying a registration and an unregistration
+/// each (RCU grace periods: about 0.5 s for the write family's tracepoints
+/// here, docs/tracing.md). Registered, the probes tax every syscall on the
+/// machine: hold it across a batch of counted runs only.
+class perf_attachment {
+ public:
+  perf_attachment();
+  ~perf_attachment();
+  perf_attachment(const perf_attachment&) = delete;
+  perf_attachment& operator=(const perf_attachment&) = delete;
+};
+
 class perf_counters {
  public:
   /// Opens the counters on PID, which must be stopped before its first
@@ -32,6 +46,7 @@ class perf_counters {
     bool fd1;
     unique_fd fd;
   };
+  perf_attachment attached_;
   std::vector<counter> counters_;
 };
 
