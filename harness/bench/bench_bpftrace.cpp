@@ -22,7 +22,12 @@ namespace {
 const char* const k_bpftrace = "/usr/bin/bpftrace";
 constexpr std::size_t k_max_output = 1 << 20;
 
+/// The script; COMM goes into a bpftrace string literal, so it may hold
+/// neither a quote nor a backslash.
 std::string script(const std::string& comm) {
+  if (comm.find_first_of("\"\\") != std::string::npos)
+    throw harness_error({EINVAL, std::generic_category()},
+                        "bpftrace: a program name with a quote or a backslash: " + comm);
   return "BEGIN { printf(\"flushcheck: attached\\n\"); }\n"
          "tracepoint:syscalls:sys_enter_write /comm == \"" +
          comm + "\"/ { @[pid] = count(); }\n";
@@ -48,9 +53,13 @@ bpftrace_session::bpftrace_session(const std::string& comm) {
                   write_end.get(),
                   write_end.get()});
   write_end.reset();
-  if (!read_until("flushcheck: attached\n", 60000))
-    throw harness_error({ETIMEDOUT, std::generic_category()},
-                        "bpftrace did not attach within 60 s: " + text_.substr(0, 200));
+  if (read_until("flushcheck: attached\n", 60000)) return;
+  std::string said = text_;  // its last line says why
+  while (!said.empty() && said.back() == '\n') said.pop_back();
+  said = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
+  throw harness_error({closed_ ? ECHILD : ETIMEDOUT, std::generic_category()},
+                      closed_ ? "bpftrace ended before it attached: " + said.substr(0, 300)
+                              : "bpftrace did not attach within 60 s");
 }
 
 bool bpftrace_session::read_some(std::chrono::steady_clock::time_point deadline) {
