@@ -19,6 +19,7 @@
 
 #include "model_check.hpp"
 #include "rate_reporter.hpp"
+#include "temporary.hpp"
 
 namespace {
 
@@ -65,7 +66,10 @@ pid_t start_target(int out_w, int err_w) {
 void bare_once(sink_kind sink) {
   int out_r = -1, out_w = -1, err[2];
   if (pipe2(err, O_CLOEXEC) != 0) std::abort();
-  char file_name[] = "/tmp/flushcheck-bench-XXXXXX";
+  // Where the runner's file sink goes too ($TMPDIR, else /tmp): the file
+  // rows compare the same file system (ext4 with discard, or tmpfs).
+  std::string name = temp_dir() + "/flushcheck-bench-XXXXXX";
+  char* file_name = name.data();
   if (sink == sink_kind::pipe) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) std::abort();
