@@ -57,9 +57,12 @@ bpftrace_session::bpftrace_session(const std::string& comm) {
   std::string said = text_;  // its last line says why
   while (!said.empty() && said.back() == '\n') said.pop_back();
   said = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
-  throw harness_error({closed_ ? ECHILD : ETIMEDOUT, std::generic_category()},
-                      closed_ ? "bpftrace ended before it attached: " + said.substr(0, 300)
-                              : "bpftrace did not attach within 60 s");
+  if (!closed_)
+    throw harness_error({ETIMEDOUT, std::generic_category()},
+                        "bpftrace did not attach within 60 s");
+  throw harness_error(
+      std::make_error_code(std::errc::operation_canceled),
+      "bpftrace ended before it attached (its last line: " + said.substr(0, 300) + ")");
 }
 
 bool bpftrace_session::read_some(std::chrono::steady_clock::time_point deadline) {

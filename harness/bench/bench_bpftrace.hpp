@@ -22,7 +22,9 @@ std::string bpftrace_unavailable_reason();
 class bpftrace_session {
  public:
   /// Counts the writes of processes named COMM (15 bytes at most, as the
-  /// kernel keeps it). Throws harness_error if it does not attach within 60 s.
+  /// kernel keeps it). Throws harness_error if COMM holds a quote or a
+  /// backslash, or bpftrace ends before it attaches (its last line says
+  /// why), or does not attach within 60 s: the row is then not measured.
   explicit bpftrace_session(const std::string& comm);
   /// Stops it (SIGINT) and returns its write count per pid, as it printed
   /// them on its way out. Throws harness_error if it does not end within 30 s.

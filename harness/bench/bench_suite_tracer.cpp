@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "bench_bare_loop.hpp"
 #include "bench_bpftrace.hpp"
@@ -156,10 +157,16 @@ bench_row bpftrace_row(const workload& w) {
               shell_quote("tracepoint:syscalls:sys_enter_write /comm == \"" + comm_of(w.argv[0]) +
                           "\"/ { @[pid] = count(); }") +
               " & sleep 5; " + v.repro + "; kill -INT $!; wait";
+  std::optional<bpftrace_session> session;
   try {
-    bpftrace_session session(comm_of(w.argv[0]));
+    session.emplace(comm_of(w.argv[0]));
+  } catch (const harness_error& e) {  // bpftrace's own refusal: not measured, and why
+    row.skipped = e.what();
+    return row;
+  }
+  try {
     for (int round = 0; round < w.rounds && !row.failed; ++round) time_once(v, row);
-    check_bpftrace_counts(session.finish(), pids, row);
+    check_bpftrace_counts(session->finish(), pids, row);
   } catch (const harness_error& e) {
     row.failed = true;
     row.skipped = e.what();

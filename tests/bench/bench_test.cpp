@@ -83,6 +83,7 @@ void expect_exact_counts(const json& j) {
     const std::string name = r["name"];
     if (name.rfind("(a) unbuffered putc: eBPF", 0) != 0 && name != "(a) unbuffered putc: bpftrace")
       continue;
+    if (r["skipped"] != "" && !r["failed"].get<bool>()) continue;  // said why
     EXPECT_FALSE(r["failed"].get<bool>()) << r.dump();
     EXPECT_EQ(r["write_calls"], 20000) << name;
   }
