@@ -96,7 +96,7 @@ struct loaded_object {
   std::string refusal;
   std::mutex lock;
   int active = 0;       ///< runs counting now: attached while not 0
-  bool compat = false;  ///< fc_sys_enter_compat was loaded
+  bool compat = false;  ///< the _compat pair of programs was loaded
 };
 
 /// Opens and loads the object with one of its two pairs of programs

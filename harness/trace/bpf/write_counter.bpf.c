@@ -125,14 +125,19 @@ struct {
  * (a run compares it before and after: bpf_counters::read). */
 __u64 lost = 0;
 
-static __always_inline unsigned long arg(const struct pt_regs* regs, int i) {
+/* Register FIELD of REGS: a plain load when FAST (REGS is then a BTF
+ * pointer, from bpf_rdonly_cast), else a bpf_probe_read_kernel. */
+#define REG(regs, field, fast) ((fast) ? (regs)->field : BPF_CORE_READ(regs, field))
+
+/* The register holding argument I of a syscall. */
+static __always_inline unsigned long arg(const struct pt_regs* regs, int i, int fast) {
   switch (i) {
-    case 0: return BPF_CORE_READ(regs, di);
-    case 1: return BPF_CORE_READ(regs, si);
-    case 2: return BPF_CORE_READ(regs, dx);
-    case 3: return BPF_CORE_READ(regs, r10);
-    case 4: return BPF_CORE_READ(regs, r8);
-    default: return BPF_CORE_READ(regs, r9);
+    case 0: return REG(regs, di, fast);
+    case 1: return REG(regs, si, fast);
+    case 2: return REG(regs, dx, fast);
+    case 3: return REG(regs, r10, fast);
+    case 4: return REG(regs, r8, fast);
+    default: return REG(regs, r9, fast);
   }
 }
 
@@ -184,11 +189,13 @@ static __always_inline __u64 msghdr_bytes(unsigned long msg) {
   return iovec_bytes(m.iov, m.iovlen);
 }
 
-static __always_inline __u64 requested_bytes(const struct fc_call* c, const struct pt_regs* regs) {
+static __always_inline __u64 requested_bytes(const struct fc_call* c, const struct pt_regs* regs,
+                                             int fast) {
+  unsigned long a = arg(regs, c->bytes_arg, fast);
   switch (c->bytes) {
-    case FC_BYTES_ARG: return arg(regs, c->bytes_arg);
-    case FC_BYTES_IOVEC: return iovec_bytes(arg(regs, c->bytes_arg), arg(regs, c->bytes_arg + 1));
-    case FC_BYTES_MSGHDR: return msghdr_bytes(arg(regs, c->bytes_arg));
+    case FC_BYTES_ARG: return a;
+    case FC_BYTES_IOVEC: return iovec_bytes(a, arg(regs, c->bytes_arg + 1, fast));
+    case FC_BYTES_MSGHDR: return msghdr_bytes(a);
     default: return 0;
   }
 }
@@ -241,19 +248,6 @@ static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
   if (b >= 0 && b < 32) __sync_fetch_and_add(&v->sizes[b], 1);
 }
 
-/* The register holding argument I of a syscall. */
-static __always_inline unsigned long arg_of(const struct pt_regs* regs, int i, int fast) {
-  if (!fast) return arg(regs, i);
-  switch (i) {
-    case 0: return regs->di;
-    case 1: return regs->si;
-    case 2: return regs->dx;
-    case 3: return regs->r10;
-    case 4: return regs->r8;
-    default: return regs->r9;
-  }
-}
-
 /* A traced call of a tracked process enters: count it for its destination. */
 static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
   /* The call first, by an array lookup: most syscalls of the machine stop
@@ -270,11 +264,11 @@ static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int f
   const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
   if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
   if (c->dupfd_only) {
-    unsigned long cmd = arg_of(regs, 1, fast);
+    unsigned long cmd = arg(regs, 1, fast);
     if (cmd != 0 /* F_DUPFD */ && cmd != 1030 /* F_DUPFD_CLOEXEC */) return 0;
   }
   struct fc_key key = {.run = *run, .nr = n};
-  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg_of(regs, c->fd_arg, fast) : -1;
+  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg(regs, c->fd_arg, fast) : -1;
   struct file* file = open_file(fd);
   if (file != 0) identify(file, &key, fast);
   struct fc_counts* v = counts_of(&key, file);
@@ -286,10 +280,8 @@ static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int f
   if (c->bytes == FC_BYTES_RESULT) {
     struct fc_pending p = {.key = key};
     if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
-  } else if (c->bytes == FC_BYTES_ARG) {
-    add_bytes(v, arg_of(regs, c->bytes_arg, fast));
   } else if (c->bytes != FC_BYTES_NONE) {
-    add_bytes(v, requested_bytes(c, regs));
+    add_bytes(v, requested_bytes(c, regs, fast));
   }
   return 0;
 }
@@ -306,7 +298,7 @@ int fc_sys_enter_compat(struct bpf_raw_tracepoint_args* ctx) { return count_call
 static __always_inline int finish_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
   const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
   if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
-  long nr = fast ? (long)regs->orig_ax : (long)BPF_CORE_READ(regs, orig_ax);
+  long nr = (long)REG(regs, orig_ax, fast);
   if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
   __u32 n = (__u32)nr;
   struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
