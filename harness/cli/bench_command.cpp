@@ -98,7 +98,7 @@ bool has_bench_programs(const target_set& set) {
 /// The sets NAME asks for ("all": each with bench programs; ci/distro's sets
 /// have none), and the default set.
 std::pair<std::vector<target_set>, target_set> toolchains(const std::string& name) {
-  auto sets = discover_target_sets(default_targets_dir());
+  auto sets = discover_target_sets(targets_dir_to_run());
   if (sets.empty() || !has_bench_programs(sets.front()))
     throw usage_error("the bench programs are not built (build the project first)");
   std::vector<target_set> chosen;

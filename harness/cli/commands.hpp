@@ -153,4 +153,24 @@ struct bench_command {
   std::string program;
 };
 
+struct model_command {
+  explicit model_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  long cases = 100;
+  std::optional<std::uint64_t> seed;
+  std::string only;  ///< one property ("": all six)
+  std::string set = "default";
+  std::string targets_dir;
+};
+
+struct targets_command {
+  explicit targets_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string action;  ///< "build", its one action
+  std::string into;
+  std::string sources;
+};
+
 }  // namespace flushcheck::cli

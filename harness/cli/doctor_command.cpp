@@ -54,7 +54,7 @@ int doctor_command::execute() {
   o.deadline = std::chrono::milliseconds(timeout_ms);
   o.max_cuts = max_cuts;
   o.on_spawn = remember_child;
-  o.helpers_dir = default_targets_dir() + "/runtimes";
+  o.helpers_dir = targets_dir_to_run() + "/runtimes";
   doctor_report r;
   try {
     r = doctor(o);

@@ -4,10 +4,42 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <string>
+#include <iostream>
+#include <stdexcept>
+
+#include "capture.hpp"
+#include "error.hpp"
+#include "target_build.hpp"
 
 namespace flushcheck::cli {
+namespace {
+
+std::string binary_dir() {
+  const std::string binary = this_binary();
+  const auto slash = binary.rfind('/');
+  return slash == std::string::npos ? "" : binary.substr(0, slash);
+}
+
+/// "/usr/lib/flushcheck", not "/usr/bin/../lib/flushcheck"
+std::string beside_binary(const std::string& relative) {
+  return std::filesystem::path(binary_dir() + "/" + relative).lexically_normal().string();
+}
+
+std::string installed_dir() {
+  const std::string dir = beside_binary(FLUSHCHECK_INSTALLED_TARGETS_DIR);
+  return ::access((dir + "/stdio_script").c_str(), X_OK) == 0 ? dir : "";
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
 
 std::string this_binary() {
   std::string path(4096, '\0');
@@ -17,17 +49,44 @@ std::string this_binary() {
              : "";
 }
 
+bool is_portable() { return FLUSHCHECK_PORTABLE != 0; }
+
+std::string portable_sources_dir() { return beside_binary("../share/flushcheck/targets"); }
+
+std::string machine_targets_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  std::string cache;
+  if (xdg != nullptr && xdg[0] == '/')
+    cache = xdg;
+  else if (home != nullptr && home[0] == '/')
+    cache = std::string(home) + "/.cache";
+  else
+    throw usage_error(
+        "neither XDG_CACHE_HOME nor HOME names a directory: the portable "
+        "flushcheck keeps this machine's targets there");
+  xxh3_stream h;
+  h.update(toolchain_stamp());
+  return cache + "/flushcheck/targets/" + hex(h.digest());
+}
+
 std::string default_targets_dir() {
-  const std::string binary = this_binary();
-  const auto slash = binary.rfind('/');
-  if (slash != std::string::npos) {
-    const std::string installed =  // "/usr/lib/flushcheck", not "/usr/bin/../lib/flushcheck"
-        std::filesystem::path(binary.substr(0, slash) + "/" + FLUSHCHECK_INSTALLED_TARGETS_DIR)
-            .lexically_normal()
-            .string();
-    if (::access((installed + "/stdio_script").c_str(), X_OK) == 0) return installed;
-  }
+  if (auto dir = installed_dir(); !dir.empty()) return dir;
+  if (is_portable()) return machine_targets_dir();
   return FLUSHCHECK_BUILD_TARGETS_DIR;
+}
+
+std::string targets_dir_to_run() {
+  const std::string dir = default_targets_dir();
+  if (!is_portable() || ::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
+  std::cerr << "flushcheck: building this machine's targets into " << dir
+            << " (once per toolchain; `flushcheck targets build` does it again)\n";
+  for (const auto& set : build_target_sets(portable_sources_dir(), dir, set_recipes()))
+    if (!set.skipped.empty()) std::cerr << "  " << set.name << ": skipped: " << set.skipped << "\n";
+  if (::access((dir + "/stdio_script").c_str(), X_OK) != 0)
+    throw std::runtime_error("this machine's default targets did not build (" + dir +
+                             "/skipped-sets.txt says why)");
+  return dir;
 }
 
 }  // namespace flushcheck::cli

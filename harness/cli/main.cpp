@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -67,18 +68,21 @@ const char* empty_option_value(int argc, char** argv) {
   return nullptr;
 }
 
-int execute(CLI::App& app, flushcheck::cli::run_command& run_cmd,
-            flushcheck::cli::matrix_command& matrix_cmd, flushcheck::cli::count_command& count_cmd,
-            flushcheck::cli::explore_command& explore_cmd, flushcheck::cli::gate_command& gate_cmd,
-            flushcheck::cli::bench_command& bench_cmd,
-            flushcheck::cli::doctor_command& doctor_cmd) {
-  if (app.got_subcommand(run_cmd.app)) return run_cmd.execute();
-  if (app.got_subcommand(matrix_cmd.app)) return matrix_cmd.execute();
-  if (app.got_subcommand(count_cmd.app)) return count_cmd.execute();
-  if (app.got_subcommand(explore_cmd.app)) return explore_cmd.execute();
-  if (app.got_subcommand(gate_cmd.app)) return gate_cmd.execute();
-  if (app.got_subcommand(bench_cmd.app)) return bench_cmd.execute();
-  if (app.got_subcommand(doctor_cmd.app)) return doctor_cmd.execute();
+/// A verb: its command's subcommand, and how the command runs.
+struct verb {
+  CLI::App* app;
+  std::function<int()> execute;
+};
+
+template <typename Command>
+verb as_verb(Command& c) {
+  return {c.app, [&c] { return c.execute(); }};
+}
+
+/// Runs the verb APP got.
+int execute(CLI::App& app, const std::vector<verb>& verbs) {
+  for (const auto& v : verbs)
+    if (app.got_subcommand(v.app)) return v.execute();
   return flushcheck::cli::exit_usage;
 }
 
@@ -170,6 +174,11 @@ int run_cli(int argc, char** argv) {
   flushcheck::cli::gate_command gate_cmd(app);
   flushcheck::cli::bench_command bench_cmd(app);
   flushcheck::cli::doctor_command doctor_cmd(app);
+  flushcheck::cli::model_command model_cmd(app);
+  flushcheck::cli::targets_command targets_cmd(app);
+  const std::vector<verb> verbs = {as_verb(run_cmd),     as_verb(matrix_cmd), as_verb(count_cmd),
+                                   as_verb(explore_cmd), as_verb(gate_cmd),   as_verb(bench_cmd),
+                                   as_verb(doctor_cmd),  as_verb(model_cmd),  as_verb(targets_cmd)};
   add_self_description(app);
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << flushcheck::error_line(empty)
@@ -182,8 +191,7 @@ int run_cli(int argc, char** argv) {
   }
   if (auto done = parse(app, argc, argv)) return *done;
   try {
-    return with_report_written(
-        execute(app, run_cmd, matrix_cmd, count_cmd, explore_cmd, gate_cmd, bench_cmd, doctor_cmd));
+    return with_report_written(execute(app, verbs));
   } catch (const flushcheck::usage_error& e) {
     std::cerr << "flushcheck: " << flushcheck::error_line(e.what()) << "\n";
     return flushcheck::cli::exit_usage;

@@ -217,7 +217,7 @@ int matrix_command::execute() {
     print_properties();
     return 0;
   }
-  const std::string dir = targets_dir.empty() ? default_targets_dir() : targets_dir;
+  const std::string dir = targets_dir.empty() ? targets_dir_to_run() : targets_dir;
   if (!baseline.empty() && (!markdown.empty() || !html.empty()))
     throw usage_error(std::string(html.empty() ? "--markdown" : "--html") +
                       ": --baseline reports as text or --json");

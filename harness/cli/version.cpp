@@ -12,8 +12,9 @@ namespace flushcheck::cli {
 std::string version_text(const std::string& dir) {
   std::string text = std::string("flushcheck ") + FLUSHCHECK_VERSION + " (commit " +
                      build_commit() + ")\ntoolchain sets in " + dir + ":\n";
-  for (const auto& set : discover_target_sets(dir))
-    text += "  " + set.name + ": " + set.profile.version + "\n";
+  const auto sets = discover_target_sets(dir);
+  if (sets.empty()) text += "  none built (flushcheck targets build)\n";
+  for (const auto& set : sets) text += "  " + set.name + ": " + set.profile.version + "\n";
   for (const auto& [name, why] : skipped_target_sets(dir))
     text += "  " + name + ": not here: " + why + "\n";
   return text;

@@ -33,7 +33,8 @@ std::vector<std::string> resolve(const language_facts& info, const std::string& 
     argv.push_back(word);
     bool is_file = word.rfind(dir, 0) == 0;
     if (is_file && ::access(word.c_str(), F_OK) != 0)
-      missing = word + " is not built (Debian package " + info.package + " when cmake ran)";
+      missing =
+          word + " is not built (Debian package " + info.package + " when the targets were built)";
   }
   try {
     argv[0] = resolve_program(argv[0], clean_environment());

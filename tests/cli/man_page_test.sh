@@ -25,7 +25,7 @@ else
   echo "note: man is not installed (Debian package man-db): rendered with groff only"
 fi
 # every verb has its section, every option of it its entry (as man(7) source: \-\-NAME)
-for verb in run matrix count explore gate bench doctor; do
+for verb in run matrix count explore gate bench doctor model targets; do
   grep -q "^\.SS \"$verb\"" "$page" || { echo "no section for $verb" >&2; exit 1; }
   for option in $("$flushcheck" "$verb" --help | sed -n 's/^ *\(-[a-zA-Z],\)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
     roff=$(printf '%s' "$option" | sed 's/-/\\\\-/g')

@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model_gen.hpp"
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "model_property.hpp"
 #include "run.hpp"
 
 namespace flushcheck {
@@ -15,7 +18,7 @@ namespace {
 struct bug {
   const char* name;
   const char* stdio_script;
-  testing::cut_family family;
+  cut_family family;
   bool faults = false;  ///< the faulted property (c_faults) must find it
 };
 
@@ -27,8 +30,8 @@ TEST_P(injected_bug, is_found_shrunk_and_reproduced) {
   const bug& b = GetParam();
   const target_set bugged = probe_target_set(b.name, b.stdio_script, "");
   constexpr std::uint64_t seed = 20261130;  // fixed: the test is the same every run
-  const auto r =
-      testing::check_against_model(b.name, bugged, lang::c, b.family, 300, seed, b.faults);
+  const model_property p{b.name, lang::c, b.family, b.faults};
+  const auto r = check_against_model(p, bugged, 300, seed, "this test, unchanged");
   std::cout << r.message << std::endl;
   ASSERT_FALSE(r.passed) << b.name << ": 300 cases did not find the injected bug";
   ASSERT_TRUE(r.counterexample && r.outcome);
@@ -59,14 +62,78 @@ TEST_P(injected_bug, is_found_shrunk_and_reproduced) {
 INSTANTIATE_TEST_SUITE_P(
     stdio_script, injected_bug,
     ::testing::Values(bug{"no_fflush", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_NO_FFLUSH,
-                          testing::cut_family::markers_and_endings},
+                          cut_family::markers_and_endings},
                       bug{"double_byte", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_DOUBLE_BYTE,
-                          testing::cut_family::markers_and_endings},
+                          cut_family::markers_and_endings},
                       bug{"buffer_plus_one", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_BUFFER_PLUS_ONE,
-                          testing::cut_family::writes},
+                          cut_family::writes},
                       bug{"silent_errors", FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_SILENT_ERRORS,
-                          testing::cut_family::writes, true}),
+                          cut_family::writes, true}),
     [](const ::testing::TestParamInfo<bug>& p) { return std::string(p.param.name); });
+
+/// `flushcheck model` on a directory whose stdio_script carries a bug.
+struct bugged_dir {
+  std::string path;
+  explicit bugged_dir(const char* script) {
+    std::string name = std::filesystem::temp_directory_path().string() + "/flushcheck-model-XXXXXX";
+    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp");
+    path = name;
+    std::filesystem::copy_file(script, path + "/stdio_script");
+  }
+  ~bugged_dir() { std::filesystem::remove_all(path); }
+};
+
+cli_result model_verb(const std::vector<std::string>& args) {
+  run_options o;
+  o.argv = {FLUSHCHECK_TARGET_FLUSHCHECK, "model"};
+  o.argv.insert(o.argv.end(), args.begin(), args.end());
+  o.env = clean_environment();
+  o.timeout = std::chrono::seconds(110);
+  const observation obs = run(o);
+  return {obs.status.code(), obs.out.data, obs.err.data};
+}
+
+// The verb finds the bug as the property test does, prints the seed, and
+// the command it prints runs the falsified property again, with the same result.
+TEST(model_verb, falsifies_a_bugged_set_and_prints_the_command_again) {
+  const bugged_dir dir(FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_BUFFER_PLUS_ONE);
+  const auto r = model_verb(
+      {"--cases", "300", "--seed", "20261130", "--only", "c_write_cuts", "--targets", dir.path});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("default/c_write_cuts: falsified after "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("seed 20261130"), std::string::npos) << r.out;
+  const auto at = r.out.find("run the property again: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string again = r.out.substr(at + 24, r.out.find('\n', at) - at - 24);
+  EXPECT_NE(again.find(" model --cases 300 --seed 20261130 --only c_write_cuts --set default "
+                       "--targets "),
+            std::string::npos)
+      << again;
+  run_options o;
+  o.argv = {"/bin/sh", "-c", again};
+  o.env = clean_environment();
+  o.timeout = std::chrono::seconds(110);
+  const observation rerun = run(o);
+  EXPECT_EQ(rerun.status, wait_status::exited(1)) << again << "\n" << rerun.err.data;
+  EXPECT_NE(rerun.out.data.find("falsified after "), std::string::npos) << rerun.out.data;
+}
+
+TEST(model_verb, holds_on_the_default_set_and_refuses_what_it_does_not_know) {
+  const auto ok = model_verb({"--cases", "10", "--seed", "3", "--only", "c_markers_and_endings"});
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_EQ(
+      ok.out.rfind("default/c_markers_and_endings: 10 cases agree with the model (seed 3, ", 0), 0U)
+      << ok.out;
+  EXPECT_EQ(ok.err, "");  // RapidCheck's own "Using configuration" line is kept off stderr
+  const auto bad = model_verb({"--only", "c_everything"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err.rfind("flushcheck: --only=c_everything: not a model property (", 0), 0U)
+      << bad.err;
+  const auto none = model_verb({"--set", "no-such-set"});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--set=no-such-set: no such toolchain set in "), std::string::npos)
+      << none.err;
+}
 
 }  // namespace
 }  // namespace flushcheck

@@ -10,13 +10,11 @@
 #include <random>
 
 #include "conformance.hpp"
-#include "model_gen.hpp"
+#include "model_property.hpp"
 #include "test_targets.hpp"
 
 namespace flushcheck {
 namespace {
-
-using testing::cut_family;
 
 int cases() {
   const char* v = std::getenv("FLUSHCHECK_PROPERTY_CASES");
@@ -28,30 +26,31 @@ std::uint64_t seed() {
   return std::random_device{}();
 }
 
-void check(const char* name, lang l, cut_family family, bool faults = false) {
-  if (l == lang::cxx && test_target_set().iostream_script.empty())
+/// The property NAME of model_properties(), on this test's toolchain set.
+void check(const std::string& name) {
+  const model_property* p = nullptr;
+  for (const auto& q : model_properties()) p = q.name == name ? &q : p;
+  ASSERT_NE(p, nullptr) << name;
+  if (p->language == lang::cxx && test_target_set().iostream_script.empty())
     GTEST_SKIP() << test_target_set().name << " has no C++ target";
   const auto s = seed();
   std::cout << name << ": " << cases() << " cases, seed " << s << ", profile "
             << test_target_set().profile.version << std::endl;
-  const auto r =
-      testing::check_against_model(name, test_target_set(), l, family, cases(), s, faults);
+  const std::string again = "FLUSHCHECK_PROPERTY_SEED=" + std::to_string(s) +
+                            " FLUSHCHECK_PROPERTY_CASES=" + std::to_string(cases()) +
+                            " <test binary> --gtest_filter='*" + name + "*'";
+  const auto r = check_against_model(*p, test_target_set(), cases(), s, again);
   std::cout << r.message << std::endl;
   for (const auto& f : r.flaky) ADD_FAILURE() << "flaky case (seed " << s << "): " << f;
   EXPECT_TRUE(r.passed) << r.message;
 }
 
-TEST(model_property, c_markers_and_endings) {
-  check("c_markers_and_endings", lang::c, cut_family::markers_and_endings);
-}
-TEST(model_property, c_write_cuts) { check("c_write_cuts", lang::c, cut_family::writes); }
-TEST(model_property, cxx_markers_and_endings) {
-  check("cxx_markers_and_endings", lang::cxx, cut_family::markers_and_endings);
-}
-TEST(model_property, cxx_write_cuts) { check("cxx_write_cuts", lang::cxx, cut_family::writes); }
-// Faulted runs: --fault plans (errnos, short writes) and cuts of both families.
-TEST(model_property, c_faults) { check("c_faults", lang::c, cut_family::writes, true); }
-TEST(model_property, cxx_faults) { check("cxx_faults", lang::cxx, cut_family::writes, true); }
+TEST(model_property, c_markers_and_endings) { check("c_markers_and_endings"); }
+TEST(model_property, c_write_cuts) { check("c_write_cuts"); }
+TEST(model_property, cxx_markers_and_endings) { check("cxx_markers_and_endings"); }
+TEST(model_property, cxx_write_cuts) { check("cxx_write_cuts"); }
+TEST(model_property, c_faults) { check("c_faults"); }
+TEST(model_property, cxx_faults) { check("cxx_faults"); }
 
 }  // namespace
 }  // namespace flushcheck

@@ -1,34 +1,14 @@
-#pragma once
-// RapidCheck generators for model cases (scripts, destinations, stdin, cuts)
-// and the runner that checks one against the model. Shared by the property
-// tests and the property benchmark.
-#include <rapidcheck.h>
+// The generators of model cases (model_gen.hpp).
+#include "model_gen.hpp"
 
 #include <cerrno>
 #include <csignal>
-#include <cstring>
+#include <cstdio>
 #include <optional>
-#include <sstream>
 #include <string>
-#include <vector>
 
-#include "model_check.hpp"
-#include "seeded_check.hpp"
-
-namespace flushcheck::testing {
-
-/// Which cuts a property draws: markers (with SIGKILL/SIGTERM) and the
-/// script's own ending, or write:N / after-write:N on stdout's destination.
-enum class cut_family { markers_and_endings, writes };
-
-inline fc_op make_op(fc_op_kind kind, fc_stream stream = FC_OUT, long n = 0, int mode = 0) {
-  fc_op op{};
-  op.kind = kind;
-  op.stream = stream;
-  op.n = n;
-  op.mode = mode;
-  return op;
-}
+namespace flushcheck {
+namespace {
 
 /// gen::weightedOneOf over a list built at run time (it takes only an
 /// initializer_list); shrinks towards the first choice.
@@ -48,7 +28,7 @@ rc::Gen<T> weighted(std::vector<std::pair<std::size_t, rc::Gen<T>>> choices) {
 /// Byte counts: mostly small, some on the buffer sizes of the profiles
 /// (musl 1024 and setvbuf's 8 unused bytes, glibc 4096 from st_blksize,
 /// BUFSIZ 8192), some large.
-inline rc::Gen<long> gen_count(long max) {
+rc::Gen<long> gen_count(long max) {
   return rc::gen::map(rc::gen::weightedOneOf<long>(
                           {{6, rc::gen::inRange<long>(0, 12)},
                            {2, rc::gen::inRange<long>(12, 300)},
@@ -59,14 +39,14 @@ inline rc::Gen<long> gen_count(long max) {
                       [max](long n) { return std::min(n, max); });
 }
 
-inline rc::Gen<fc_stream> gen_stream(lang l) {
+rc::Gen<fc_stream> gen_stream(lang l) {
   if (l == lang::c) return rc::gen::weightedElement<fc_stream>({{3, FC_OUT}, {1, FC_ERR}});
   return rc::gen::weightedElement<fc_stream>({{4, FC_OUT}, {2, FC_ERR}, {1, FC_LOG}});
 }
 
 /// Faulted scripts also ignore SIGPIPE (so EPIPE takes the error path)
 /// and, in C++, stop clearing a stream the target reported ("clear off").
-inline rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults = false) {
+rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults) {
   using namespace rc;
   std::vector<std::pair<std::size_t, Gen<fc_op>>> ops = {
       {5, gen::apply([](fc_stream s, long n) { return make_op(FC_WRITE, s, n); }, gen_stream(l),
@@ -110,7 +90,7 @@ inline rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults = false) {
 }
 
 /// How the script ends: falls off main (none), or a call that ends it.
-inline rc::Gen<std::vector<fc_op>> gen_ending(lang l) {
+rc::Gen<std::vector<fc_op>> gen_ending(lang l) {
   using namespace rc;
   std::vector<std::pair<std::size_t, Gen<std::vector<fc_op>>>> endings = {
       {4, gen::just(std::vector<fc_op>{})},
@@ -126,42 +106,13 @@ inline rc::Gen<std::vector<fc_op>> gen_ending(lang l) {
   return weighted<std::vector<fc_op>>(std::move(endings));
 }
 
-/// Makes a generated (or shrunk) op list a script the model covers:
-/// setvbuf only before a stream's first operation, sync_with_stdio only
-/// first (NO_SYNC: never), markers labelled m1.., at most 61 ops so that
-/// every op's byte is its own (docs/script.md), C ops only for C.
-inline script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l,
-                        bool no_sync = false) {
-  script s;
-  bool used_out = false, used_err = false, set_out = false, set_err = false;
-  int markers = 0;
-  for (auto op : ops) {
-    if (s.ops.size() >= 60) break;
-    if (l == lang::c && op.stream == FC_LOG) op.stream = FC_OUT;
-    if (op.kind == FC_SYNC && (no_sync || !s.ops.empty())) continue;
-    if (op.kind == FC_SETVBUF) {
-      const bool err = op.stream == FC_ERR;
-      if (err ? (used_err || set_err) : (used_out || set_out)) continue;
-      (err ? set_err : set_out) = true;
-    }
-    if (is_output_op(op) || op.kind == FC_FLUSH) {
-      used_out = used_out || op.stream != FC_ERR || l == lang::cxx;
-      used_err = used_err || op.stream != FC_OUT;
-    }
-    if (op.kind == FC_MARKER) std::snprintf(op.label, sizeof op.label, "m%d", ++markers);
-    s.ops.push_back(op);
-  }
-  for (const auto& op : ending) s.ops.push_back(op);
-  return s;
-}
-
 struct setup_choice {
   sink_kind out = sink_kind::pipe;
   std::optional<sink_kind> err = sink_kind::pipe;
   std::string input;
 };
 
-inline rc::Gen<setup_choice> gen_setup() {
+rc::Gen<setup_choice> gen_setup() {
   using namespace rc;
   return gen::apply(
       [](sink_kind out, int err, bool input) {
@@ -184,7 +135,7 @@ inline rc::Gen<setup_choice> gen_setup() {
 /// writes only on stdout's when stderr has its own sink (the targets'
 /// error reports are never torn): small ones on single calls, larger ones
 /// on every call or a random subset.
-inline rc::Gen<fault_plan> gen_fault(bool short_ok) {
+rc::Gen<fault_plan> gen_fault(bool short_ok) {
   using namespace rc;
   return gen::apply(
       [short_ok](int what, bool to_stderr, int when, long n, long times, int p, unsigned seed) {
@@ -214,7 +165,7 @@ inline rc::Gen<fault_plan> gen_fault(bool short_ok) {
 
 /// Drops what the model does not port under faults: an uncaught exception
 /// when a plan reaches stderr's destination (the terminate handler writes there).
-inline void fit_faults(model_case& c) {
+void fit_faults(model_case& c) {
   if (c.setup.faults.empty() || c.ops.ops.empty() || c.ops.ops.back().kind != FC_THROW) return;
   for (const auto& f : c.setup.faults)
     if (f.where == fault_plan::target::stderr_sink || !c.setup.stderr_sink) {
@@ -225,7 +176,7 @@ inline void fit_faults(model_case& c) {
 
 /// A cut of FAMILY for case C: a marker (or none: the script's own ending),
 /// or write:N / after-write:N with N among the calls the uncut run makes.
-inline kill_plan pick_cut(const model_case& c, cut_family family, int kind, long raw, bool term) {
+kill_plan pick_cut(const model_case& c, cut_family family, int kind, long raw, bool term) {
   const int sig = term ? SIGTERM : SIGKILL;
   if (family == cut_family::markers_and_endings) {
     long markers = 0;
@@ -238,10 +189,48 @@ inline kill_plan pick_cut(const model_case& c, cut_family family, int kind, long
   return kind == 0 ? kill_plan::at_write(n, sig) : kill_plan::after_write(n, sig);
 }
 
+}  // namespace
+
+fc_op make_op(fc_op_kind kind, fc_stream stream, long n, int mode) {
+  fc_op op{};
+  op.kind = kind;
+  op.stream = stream;
+  op.n = n;
+  op.mode = mode;
+  return op;
+}
+
+/// Makes a generated (or shrunk) op list a script the model covers:
+/// setvbuf only before a stream's first operation, sync_with_stdio only
+/// first (NO_SYNC: never), markers labelled m1.., at most 61 ops so that
+/// every op's byte is its own (docs/script.md), C ops only for C.
+script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l, bool no_sync) {
+  script s;
+  bool used_out = false, used_err = false, set_out = false, set_err = false;
+  int markers = 0;
+  for (auto op : ops) {
+    if (s.ops.size() >= 60) break;
+    if (l == lang::c && op.stream == FC_LOG) op.stream = FC_OUT;
+    if (op.kind == FC_SYNC && (no_sync || !s.ops.empty())) continue;
+    if (op.kind == FC_SETVBUF) {
+      const bool err = op.stream == FC_ERR;
+      if (err ? (used_err || set_err) : (used_out || set_out)) continue;
+      (err ? set_err : set_out) = true;
+    }
+    if (is_output_op(op) || op.kind == FC_FLUSH) {
+      used_out = used_out || op.stream != FC_ERR || l == lang::cxx;
+      used_err = used_err || op.stream != FC_OUT;
+    }
+    if (op.kind == FC_MARKER) std::snprintf(op.label, sizeof op.label, "m%d", ++markers);
+    s.ops.push_back(op);
+  }
+  for (const auto& op : ending) s.ops.push_back(op);
+  return s;
+}
+
 /// A whole case for PROFILE in language L; cuts of FAMILY. FAULTS: one or
 /// two --fault plans, and cuts of either family.
-inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family,
-                                    bool faults = false) {
+rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family, bool faults) {
   using namespace rc;
   return gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
     const bool short_ok = sc.err.has_value();
@@ -276,97 +265,11 @@ inline rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_fam
   });
 }
 
-/// How many of a faulted property's cases met each kind of failure (the
-/// model's view of the runs that agreed with it): proof that they ran.
-struct fault_tally {
-  int failed = 0, short_write = 0, reported = 0, sigpipe = 0;
-  void add(const prediction& p) {
-    bool f = false, s = false;
-    for (const auto& c : p.calls) {
-      f = f || c.result < 0;
-      s = s || (c.result >= 0 && static_cast<std::size_t>(c.result) < c.requested);
-    }
-    failed += f;
-    short_write += s;
-    reported += p.reports > 0;
-    sigpipe += p.status == wait_status::signaled(SIGPIPE);
-  }
-  std::string text() const {
-    return " (" + std::to_string(failed) + " with a failed call, " + std::to_string(short_write) +
-           " with a short write, " + std::to_string(reported) + " with error reports, " +
-           std::to_string(sigpipe) + " killed by SIGPIPE)";
-  }
-};
-
-/// What one property run found.
-struct property_report {
-  bool passed = false;
-  std::uint64_t seed = 0;
-  int cases = 0;
-  std::string message;                       ///< for people: seed, case, MUST/MAY, repro
-  std::optional<model_case> counterexample;  ///< the shrunk failing case
-  std::optional<model_outcome> outcome;      ///< its outcome
-  std::vector<std::string> flaky;            ///< cases that disagreed once only
-};
-
-/// Checks CASES generated cases of language L and cut FAMILY on TARGETS with
-/// RapidCheck (seed SEED), shrinking a failure. NAME is for the reproduce line.
-inline property_report check_against_model(const std::string& name, const target_set& targets,
-                                           lang l, cut_family family, int cases, std::uint64_t seed,
-                                           bool faults = false) {
-  property_report r;
-  r.seed = seed;
-  r.cases = cases;
-  const auto gen = gen_case(l, targets.profile, family, faults);
-  // Shrinking keeps a candidate only when it fails, so the last failing
-  // case seen is the shrunk counterexample RapidCheck reports.
-  std::optional<model_case> last_failed;
-  std::optional<model_outcome> last_outcome;
-  fault_tally tally;
-  auto prop = [&] {
-    const model_case c = *gen;
-    model_outcome o = run_against_model(targets, c);
-    if (o.v.pass) tally.add(o.p);
-    if (o.flaky) {
-      r.flaky.push_back(c.ops.text() + "\n" + o.v.explanation + "\nreproduce: " + o.v.repro);
-      return;
-    }
-    if (!o.v.pass) {
-      last_failed = c;
-      last_outcome = o;
-      RC_FAIL(o.v.explanation + "\narrived: " + o.v.observed + "\nreproduce: " + o.v.repro);
-    }
-  };
-  const seeded_result result = seeded_check(name, prop, cases, seed);
-  if (result.what == seeded_result::outcome::falsified) {
-    r.counterexample = last_failed;
-    r.outcome = last_outcome;
-    std::ostringstream os;
-    os << name << ": falsified after " << result.cases << " cases, seed " << seed << "\n";
-    os << result.counterexample << result.description << "\n";
-    os << "run the property again: FLUSHCHECK_PROPERTY_SEED=" << seed
-       << " FLUSHCHECK_PROPERTY_CASES=" << cases << " <test binary> --gtest_filter='*" << name
-       << "*'\n";
-    r.message = os.str();
-  } else if (result.what == seeded_result::outcome::passed) {
-    r.passed = true;
-    r.message = name + ": " + std::to_string(result.cases) + " cases agree with the model" +
-                (faults ? tally.text() : "");
-  } else if (result.what == seeded_result::outcome::gave_up) {
-    r.message = name + ": gave up: " + result.description;
-  } else {
-    r.message = name + ": RapidCheck error";
-  }
-  return r;
-}
-
-}  // namespace flushcheck::testing
-
-namespace flushcheck {
-inline void showValue(const model_case& c, std::ostream& os) {
+void showValue(const model_case& c, std::ostream& os) {
   os << "script: " << c.ops.text() << "\nstdout: " << to_string(c.setup.stdout_sink) << ", stderr: "
      << (c.setup.stderr_sink ? std::string(to_string(*c.setup.stderr_sink)) : "stdout")
      << ", stdin: " << (c.setup.input.empty() ? "null" : "pipe") << ", cut: " << c.cut.text();
   for (const auto& f : c.setup.faults) os << ", --fault=" << f.text();
 }
+
 }  // namespace flushcheck

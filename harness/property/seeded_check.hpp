@@ -1,15 +1,18 @@
 #pragma once
-// The one place the tests reach into RapidCheck's detail namespace: the
+// The one place flushcheck reaches into RapidCheck's detail namespace: the
 // public rc::check reads its seed and case count from RC_PARAMS only, and a
-// property here must run with its own (printed, repeatable) seed and count.
+// model property must run with its own (printed, repeatable) seed and count.
 // RapidCheck's own GoogleTest integration (rapidcheck/gtest.h) calls
 // detail::checkTestable the same way. What comes back is a plain value.
 #include <rapidcheck.h>
+#include <rapidcheck/detail/Configuration.h>
 
 #include <cstdint>
+#include <iostream>
+#include <sstream>
 #include <string>
 
-namespace flushcheck::testing {
+namespace flushcheck {
 
 struct seeded_result {
   enum class outcome { passed, falsified, gave_up, error };
@@ -19,12 +22,30 @@ struct seeded_result {
   std::string counterexample;  ///< the shrunk values, one per line
 };
 
+/// RapidCheck loads its global configuration once, and then prints "Using
+/// configuration: seed=..." to std::cerr (src/detail/Configuration.cpp): a
+/// seed no property here uses. Loaded once with that line kept off stderr.
+inline void load_rapidcheck_quietly() {
+  static const bool loaded = [] {
+    std::ostringstream sink;
+    auto* before = std::cerr.rdbuf(sink.rdbuf());
+    rc::detail::configuration();
+    std::cerr.rdbuf(before);
+    return true;
+  }();
+  (void)loaded;
+}
+
 /// Runs PROPERTY (a RapidCheck testable) for CASES cases from SEED.
 template <typename Testable>
 seeded_result seeded_check(const std::string& name, Testable&& property, int cases,
                            std::uint64_t seed) {
+  load_rapidcheck_quietly();
   rc::detail::TestMetadata meta;
-  meta.id = name;
+  // No id: RapidCheck's ReproduceListener then records nothing, and prints
+  // no RC_PARAMS="reproduce=..." at exit (src/detail/ReproduceListener.cpp):
+  // a property here runs again from its printed seed, not from RC_PARAMS.
+  meta.id = "";
   meta.description = name;
   rc::detail::TestParams params;
   params.seed = seed;
@@ -46,4 +67,4 @@ seeded_result seeded_check(const std::string& name, Testable&& property, int cas
   return r;
 }
 
-}  // namespace flushcheck::testing
+}  // namespace flushcheck

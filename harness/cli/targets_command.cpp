@@ -1,0 +1,44 @@
+// `flushcheck targets build`: this machine's targets, built with its own
+// compilers (target_build.hpp); what a portable flushcheck does on first use.
+#include <iostream>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "install_layout.hpp"
+#include "option_values.hpp"
+#include "target_build.hpp"
+#include "target_set.hpp"
+
+namespace flushcheck::cli {
+
+targets_command::targets_command(CLI::App& parent) {
+  app = parent.add_subcommand("targets", "Build the targets with this machine's compilers");
+  add_option_with_values(app, "action", action,
+                         "build: every toolchain set this machine's compilers can build (cc and "
+                         "c++, musl-gcc, clang with libc++ and libstdc++, static glibc)",
+                         word_values({"build"}))
+      ->required();
+  app->add_option("--into", into,
+                  "directory of the targets (default: this machine's, where a portable "
+                  "flushcheck keeps them: ~/.cache/flushcheck/targets/HASH)");
+  app->add_option("--sources", sources,
+                  "the targets' sources, a copy of the tree targets/ (default: the portable "
+                  "build's BIN/../share/flushcheck/targets)");
+  app->footer(
+      "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
+      "Exit status: 0 the default set built, 2 usage (no targets' sources there), 4 it did "
+      "not build.");
+}
+
+int targets_command::execute() {
+  if (action != "build") throw usage_error(action + ": not an action of targets (build)");
+  const std::string dir = into.empty() ? machine_targets_dir() : into;
+  const std::string src = sources.empty() ? portable_sources_dir() : sources;
+  const auto outcomes = build_target_sets(src, dir, set_recipes());
+  for (const auto& o : outcomes)
+    std::cout << o.name << ": "
+              << (o.skipped.empty() ? "built in " + o.dir : "skipped: " + o.skipped) << "\n";
+  return !outcomes.empty() && outcomes.front().skipped.empty() ? exit_ok : exit_harness;
+}
+
+}  // namespace flushcheck::cli

@@ -1,0 +1,281 @@
+// Building a machine's targets with its own compilers (target_build.hpp).
+#include "target_build.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "clean_environment.hpp"
+#include "error.hpp"
+#include "run.hpp"
+#include "spawn.hpp"
+
+namespace flushcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// musl's version, as its dynamic loader says it run alone ("Version 1.2.3"
+/// on its second line, to stderr): musl has no macro or call for it. The
+/// loader is at the same path on Debian (package musl) and Alpine.
+std::string musl_version() {
+  run_options o;
+  o.argv = {"/lib/ld-musl-x86_64.so.1"};
+  o.env = clean_environment();
+  o.stderr_sink = sink_kind::pipe;
+  if (::access(o.argv[0].c_str(), X_OK) != 0) return "";
+  const std::string text = run(o).err.data;
+  const auto at = text.find("Version ");
+  if (at == std::string::npos) return "";
+  const auto end = text.find_first_not_of("0123456789.", at + 8);
+  return text.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
+}
+
+/// The compilers' environment: the caller's PATH, where its compilers are
+/// (clean_environment()'s otherwise), and LANG=C.
+std::vector<std::string> compile_environment() {
+  for (const auto& v : current_environment())
+    if (v.rfind("PATH=", 0) == 0) return {v, "LANG=C"};
+  return clean_environment();
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+/// One compiler command of a set's build, run with a deadline; the first
+/// line of what the compiler said when it fails.
+struct compiler {
+  std::string path;
+  std::vector<std::string> flags;
+  std::vector<std::string> env = {};  ///< added to compile_environment()
+
+  std::string run_with(const std::vector<std::string>& args) const {
+    run_options o;
+    o.argv = {path};
+    o.argv.insert(o.argv.end(), flags.begin(), flags.end());
+    o.argv.insert(o.argv.end(), args.begin(), args.end());
+    o.env = compile_environment();
+    o.env.insert(o.env.end(), env.begin(), env.end());
+    o.stderr_sink = sink_kind::pipe;
+    o.timeout = std::chrono::minutes(2);
+    const observation obs = run(o);
+    if (obs.status == wait_status::exited(0)) return "";
+    const std::string said = obs.err.data + obs.out.data;
+    return fs::path(path).filename().string() + " " + obs.status.describe() + ": " +
+           said.substr(0, said.find('\n'));
+  }
+};
+
+/// The set's compilers resolved on PATH, or why not (in WHY).
+std::optional<compiler> find_compiler(const std::string& name, const std::string& flags,
+                                      const std::string& packages, std::string& why) {
+  try {
+    return compiler{resolve_program(name, compile_environment()), words(flags)};
+  } catch (const spawn_error&) {
+    why = name + " not found (install " + packages + ")";
+    return std::nullopt;
+  }
+}
+
+/// The script and bench targets of one set, built into DIR from SRC.
+class set_build {
+ public:
+  set_build(const std::string& src, const std::string& dir, compiler cc,
+            std::optional<compiler> cxx)
+      : src_(src), dir_(dir), cc_(std::move(cc)), cxx_(std::move(cxx)) {}
+
+  /// Every target of the set, "" if all built, else the first failure.
+  std::string all(bool default_set) {
+    std::string why =
+        c_program("stdio_script", {"script/script.c", "script/fd_ops.c", "script/stdio_script.c"});
+    if (why.empty()) why = c_program("bench_stdio", {"bench/bench_stdio.c", "bench/bench_line.c"});
+    for (const char* b : {"bench_pipe", "bench_pagecache"})
+      if (why.empty() && default_set)
+        why = c_program(b, {"bench/" + std::string(b) + ".c", "bench/bench_line.c"});
+    if (why.empty() && cxx_)
+      why = cxx_program("iostream_script", "script/iostream_script.cpp",
+                        {"script/script.c", "script/fd_ops.c"});
+    if (why.empty() && cxx_)
+      why = cxx_program("bench_iostream", "bench/bench_iostream.cpp", {"bench/bench_line.c"});
+    return why;
+  }
+
+  /// Removes what a set that failed had built: a half-built set is none.
+  void discard() {
+    for (const auto& p : built_) fs::remove(p);
+  }
+
+ private:
+  std::vector<std::string> includes() const {
+    return {"-O2", "-I" + src_ + "/include", "-I" + src_ + "/script"};
+  }
+
+  std::string c_program(const std::string& out, const std::vector<std::string>& sources) {
+    auto args = includes();
+    args.push_back("-std=c11");
+    for (const auto& s : sources) args.push_back(src_ + "/" + s);
+    args.insert(args.end(), {"-o", dir_ + "/" + out});
+    built_.push_back(dir_ + "/" + out);
+    return cc_.run_with(args);
+  }
+
+  /// MAIN in C++, linked with the C SOURCES compiled by the set's C compiler.
+  std::string cxx_program(const std::string& out, const std::string& main,
+                          const std::vector<std::string>& c_sources) {
+    auto args = includes();
+    args.insert(args.end(), {"-std=c++20", src_ + "/" + main});
+    for (const auto& s : c_sources) {
+      const std::string object = dir_ + "/" + fs::path(s).stem().string() + ".o";
+      auto c_args = includes();
+      c_args.insert(c_args.end(), {"-std=c11", "-c", src_ + "/" + s, "-o", object});
+      if (auto why = cc_.run_with(c_args); !why.empty()) return why;
+      args.push_back(object);
+    }
+    args.insert(args.end(), {"-o", dir_ + "/" + out});
+    built_.push_back(dir_ + "/" + out);
+    const std::string why = cxx_->run_with(args);
+    for (const auto& s : c_sources) fs::remove(dir_ + "/" + fs::path(s).stem().string() + ".o");
+    return why;
+  }
+
+  std::string src_, dir_;
+  compiler cc_;
+  std::optional<compiler> cxx_;
+  std::vector<std::string> built_;
+};
+
+set_outcome build_one(const std::string& sources, const std::string& into, const set_recipe& r) {
+  set_outcome out{r.name, "", ""};
+  auto cc = find_compiler(r.cc, r.cflags, r.packages, out.skipped);
+  std::optional<compiler> cxx;
+  if (cc && !r.cxx.empty()) cxx = find_compiler(r.cxx, r.cxxflags, r.packages, out.skipped);
+  if (!out.skipped.empty()) return out;
+  const std::string dir = r.name == "default" ? into : into + "/" + r.name;
+  fs::create_directories(dir);
+  set_build build(sources, dir, *cc, cxx);
+  const std::string failed = build.all(r.name == "default");
+  if (failed.empty()) {
+    out.dir = dir;
+  } else {
+    build.discard();
+    out.skipped = "did not build (it needs " + r.packages + "): " + failed;
+  }
+  return out;
+}
+
+/// rustc's version ("1.63.0"), which script.rs prints for --version (Rust
+/// has no run-time version).
+std::string rustc_version(const compiler& rustc) {
+  run_options o;
+  o.argv = {rustc.path, "--version"};
+  o.env = compile_environment();
+  const std::string said = run(o).out.data;
+  const auto at = said.find_first_of("0123456789");
+  return at == std::string::npos ? "unknown" : said.substr(at, said.find(' ', at) - at);
+}
+
+/// The compiled runtimes' targets (Java, Go, Rust), as
+/// targets/runtimes/CMakeLists.txt builds them, where their compiler is on
+/// PATH; a runtime that does not build is one the matrix skips, saying so.
+void compile_runtimes(const std::string& src, const std::string& out) {
+  std::string why;
+  if (auto javac = find_compiler("javac", "-Xlint:all -Werror", "", why))
+    javac->run_with({"-d", out + "/java", src + "/Script.java"});
+  if (auto go = find_compiler("go", "", "", why)) {
+    go->env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + out + "/gopath", "GO111MODULE=off",
+               "GOFLAGS="};
+    go->run_with({"build", "-o", out + "/go_script", src + "/script.go"});
+    fs::remove_all(out + "/gocache");
+    fs::remove_all(out + "/gopath");
+  }
+  if (auto rustc =
+          find_compiler("rustc", "-O -C strip=debuginfo --edition 2021 -D warnings", "", why)) {
+    rustc->env = {"FLUSHCHECK_RUSTC_VERSION=" + rustc_version(*rustc)};
+    rustc->run_with({"-o", out + "/rust_script", src + "/script.rs"});
+  }
+}
+
+/// The runtimes' scripts (targets/runtimes) copied and their compiled
+/// targets built, in INTO/runtimes, where the language table looks.
+void build_runtimes(const std::string& sources, const std::string& into) {
+  const std::string out = into + "/runtimes";
+  fs::create_directories(out);
+  for (const auto& e : fs::directory_iterator(sources + "/runtimes")) {
+    const auto ext = e.path().extension().string();
+    if (e.is_regular_file() &&
+        (ext == ".py" || ext == ".js" || ext == ".pl" || ext == ".rb" || ext == ".pm"))
+      fs::copy_file(e.path(), out + "/" + e.path().filename().string(),
+                    fs::copy_options::overwrite_existing);
+  }
+  compile_runtimes(sources + "/runtimes", out);
+}
+
+void write_skipped(const std::string& into, const std::vector<set_outcome>& outcomes) {
+  std::ofstream f(into + "/skipped-sets.txt", std::ios::trunc);
+  for (const auto& o : outcomes)
+    if (!o.skipped.empty()) f << o.name << '\t' << o.skipped << '\n';
+  if (!f) throw_errno("write " + into + "/skipped-sets.txt");
+}
+
+}  // namespace
+
+std::vector<set_recipe> set_recipes() {
+  const std::string musl = musl_version();
+  return {
+      {"default", "cc", "", "c++", "", "gcc and g++"},
+      {"musl", "musl-gcc",
+       "-static -DFC_LIBC_NAME=musl" + (musl.empty() ? "" : " -DFC_LIBC_VERSION=" + musl), "", "",
+       "musl-tools"},
+      {"clang-libcxx", "clang", "", "clang++", "-stdlib=libc++",
+       "clang, libc++-dev and libc++abi-dev"},
+      {"clang-libstdcxx", "clang", "", "clang++", "", "clang"},
+      {"glibc-static", "cc", "-static", "c++", "-static", "libc6-dev"},
+  };
+}
+
+std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
+                                           const std::vector<set_recipe>& sets) {
+  if (::access((sources + "/script/stdio_script.c").c_str(), R_OK) != 0)
+    throw usage_error(sources + " holds no targets' sources (script/stdio_script.c)");
+  std::error_code ec;
+  fs::create_directories(into, ec);
+  if (ec) throw_error(ec, "create " + into);
+  std::vector<set_outcome> outcomes;
+  for (const auto& r : sets) outcomes.push_back(build_one(sources, into, r));
+  build_runtimes(sources, into);
+  write_skipped(into, outcomes);
+  std::ofstream(into + "/stamp.txt", std::ios::trunc) << toolchain_stamp();
+  return outcomes;
+}
+
+std::string toolchain_stamp() {
+  std::string stamp;
+  for (const char* name : {"cc", "c++", "musl-gcc", "clang", "clang++"}) {
+    std::string why;
+    auto c = find_compiler(name, "", "", why);
+    if (!c) continue;
+    run_options o;
+    o.argv = {c->path, "--version"};
+    o.env = compile_environment();
+    const std::string said = run(o).out.data;
+    stamp += std::string(name) + ": " + said.substr(0, said.find('\n')) + "\n";
+  }
+  for (const char* loader : {"/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1"}) {
+    struct stat st {};
+    if (::stat(loader, &st) == 0)
+      stamp += std::string(loader) + ": " + std::to_string(st.st_size) + " bytes, mtime " +
+               std::to_string(st.st_mtime) + "\n";
+  }
+  return stamp;
+}
+
+}  // namespace flushcheck

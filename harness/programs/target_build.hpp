@@ -1,0 +1,48 @@
+#pragma once
+/// The targets of a machine built on it, from their sources, with its own
+/// compilers: what a portable flushcheck does on first use (docs/portable.md).
+/// The same recipes as the source build's toolchain sets
+/// (targets/CMakeLists.txt): script targets and bench programs per set.
+#include <string>
+#include <vector>
+
+namespace flushcheck {
+
+/// A toolchain set to build: its compilers and flags, and what brings it.
+struct set_recipe {
+  std::string name;      ///< "default", "musl", "clang-libcxx", ...
+  std::string cc;        ///< the C compiler, found on PATH
+  std::string cflags;    ///< added to every C compile and link
+  std::string cxx;       ///< the C++ compiler ("": the set is C only)
+  std::string cxxflags;  ///< added to every C++ compile and link
+  std::string packages;  ///< what installs the compilers (Debian's names)
+};
+
+/// The sets a machine may have, default first: cc/c++, musl-gcc, clang with
+/// libc++ and with libstdc++, and static glibc.
+std::vector<set_recipe> set_recipes();
+
+/// What became of one set: built into dir, or skipped and why.
+struct set_outcome {
+  std::string name;
+  std::string dir;      ///< where its targets are ("" if skipped)
+  std::string skipped;  ///< why it was not built ("" if built)
+};
+
+/// Builds each of SETS from SOURCES (the tree of targets/: script/,
+/// include/, bench/, runtimes/) into INTO (the default set) and INTO/NAME
+/// (the others), with the machine's compilers on PATH; writes
+/// INTO/skipped-sets.txt (target_set.hpp) and INTO/stamp.txt
+/// (toolchain_stamp()), and puts the runtimes' scripts, and the Java, Go
+/// and Rust targets where their compilers are, into INTO/runtimes. A set whose compiler is missing
+/// or fails is skipped with the reason. Throws usage_error when SOURCES is not such a tree,
+/// harness_error when INTO cannot be written.
+std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
+                                           const std::vector<set_recipe>& sets);
+
+/// What identifies this machine's toolchain: its compilers' first lines of
+/// --version and its dynamic loaders (path, size, time), one per line. The
+/// targets built are those of this stamp; another stamp means rebuild.
+std::string toolchain_stamp();
+
+}  // namespace flushcheck
