@@ -115,8 +115,10 @@ class set_build {
   }
 
  private:
+  /// -pthread: the script targets start threads, and before glibc 2.34
+  /// (bullseye's 2.31) pthread_create is in libpthread, not libc.
   std::vector<std::string> includes() const {
-    return {"-O2", "-I" + src_ + "/include", "-I" + src_ + "/script"};
+    return {"-O2", "-pthread", "-I" + src_ + "/include", "-I" + src_ + "/script"};
   }
 
   std::string c_program(const std::string& out, const std::vector<std::string>& sources) {
