@@ -467,10 +467,22 @@ class simulation {
     return file(stdio_of(s)).fflush();
   }
 
-  /// ostream::flush(): an unformatted output function (LWG 581).
+  /// ostream::flush(): an unformatted output function (LWG 581) in libc++
+  /// and from libstdc++ 12: a sentry, then pubsync. Up to libstdc++ 11 it
+  /// is not one (DR 60, their bits/ostream.tcc): pubsync alone, whatever
+  /// the state, with no tie() flushed and no ~sentry.
   void cxx_flush(fc_stream s) {
+    if (flush_without_sentry()) {
+      if (!pubsync(s)) set_bad(s);
+      return;
+    }
     if (sentry(s) && !pubsync(s)) set_bad(s);
     end_sentry(s);
+  }
+  bool flush_without_sentry() const {
+    const lib_version release = setup_.profile.cxx_release;
+    return setup_.profile.cxxlib == cxx_impl::libstdcxx && release != lib_version{} &&
+           release < lib_version{12, 0, 0};
   }
 
   void cxx_flush_op(fc_stream s) {

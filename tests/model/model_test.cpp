@@ -329,6 +329,22 @@ TEST(model_faults, libstdcxx_16_unitbuf_syncs_only_a_good_stream) {
   }
 }
 
+TEST(model, libstdcxx_11_flush_is_not_an_unformatted_output_function) {
+  // Up to GCC 11 (bits/ostream.tcc: "DR 60 ... flush() is *not* an
+  // unformatted output function") cerr.flush() syncs cerr alone; from GCC 12
+  // (LWG 581) its sentry flushes cout, cerr's tie(), first. Falsified on
+  // Debian bullseye (GCC 10.2) by `flushcheck model`, shrunk to this script.
+  const char* text = "write 300 out; flush err; _exit 4";
+  impl_profile gcc = glibc();
+  for (int release : {10, 11, 12}) {
+    gcc.cxx_release = {release, 0, 0};
+    auto s = setup(gcc, sink_kind::file, lang::cxx);
+    s.stderr_sink = std::nullopt;
+    const auto p = predict_text(s, text);
+    EXPECT_EQ(p.data[0].size(), release < 12 ? 0U : 300U) << "libstdc++ " << release;
+  }
+}
+
 TEST(model_faults, a_bad_cout_refuses_output_until_cleared) {
   const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
   // flush fails: badbit. Cleared by the target after its report, "DD" goes out.
