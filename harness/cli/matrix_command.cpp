@@ -108,15 +108,21 @@ std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const c
 /// --baseline: the record given by --record, or this machine's run (each
 /// change then run 4 times more: one that does not repeat varies), against
 /// the saved one. Exit 1 when a cell changed for good.
-int compare_with_baseline(const matrix_command& cmd, const std::string& dir, bool progress,
-                          report_file& json_out) {
+/// The targets' directory CMD runs: --targets, else the default (which a
+/// portable flushcheck builds first). Only a verb that runs asks for it:
+/// --merge, --properties and --baseline with --record run nothing.
+std::string targets_to_run(const matrix_command& cmd) {
+  return cmd.targets_dir.empty() ? targets_dir_to_run() : cmd.targets_dir;
+}
+
+int compare_with_baseline(const matrix_command& cmd, bool progress, report_file& json_out) {
   const auto before = read_record(cmd.baseline, "--baseline");
   const std::string what = "--baseline=" + cmd.baseline;
   record_changes changes;
   if (!cmd.record.empty()) {
     changes = compare_records(before, read_record(cmd.record, "--record"), what);
   } else {
-    const auto sets = sets_to_run(cmd, dir);
+    const auto sets = sets_to_run(cmd, targets_to_run(cmd));
     std::vector<column_results> ran;
     for (const auto& set : sets) ran.push_back(run_all_cases(set, progress));
     changes = compare_records(before, to_json(make_matrix(std::move(ran))), what,
@@ -217,7 +223,6 @@ int matrix_command::execute() {
     print_properties();
     return 0;
   }
-  const std::string dir = targets_dir.empty() ? targets_dir_to_run() : targets_dir;
   if (!baseline.empty() && (!markdown.empty() || !html.empty()))
     throw usage_error(std::string(html.empty() ? "--markdown" : "--html") +
                       ": --baseline reports as text or --json");
@@ -227,10 +232,11 @@ int matrix_command::execute() {
   const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);
   if (!record.empty() && baseline.empty())
     throw usage_error("--record=" + record + ": compared only with a --baseline");
-  if (!baseline.empty()) return compare_with_baseline(*this, dir, progress, json_out);
+  if (!baseline.empty()) return compare_with_baseline(*this, progress, json_out);
   if (!merge.empty()) return cli::merge(*this, json_out, md_out, html_out);
   std::vector<column_results> ran;
-  for (const auto& set : sets_to_run(*this, dir)) ran.push_back(run_all_cases(set, progress));
+  for (const auto& set : sets_to_run(*this, targets_to_run(*this)))
+    ran.push_back(run_all_cases(set, progress));
   const matrix m = make_matrix(std::move(ran));
   // --all and --html put the sets side by side, even when only one was found;
   // --runtimes alone the languages.

@@ -274,6 +274,12 @@ class simulation {
 
   bool cxx() const { return setup_.language == lang::cxx; }
   bool libcxx() const { return setup_.profile.cxxlib == cxx_impl::libcxx; }
+  /// libstdc++ of a GCC release before MAJOR (a release the target said).
+  bool libstdcxx_before(int major) const {
+    const lib_version release = setup_.profile.cxx_release;
+    return setup_.profile.cxxlib == cxx_impl::libstdcxx && release != lib_version{} &&
+           release < lib_version{major, 0, 0};
+  }
   bool loose() const { return cxx() && !synced_ && setup_.profile.cxxlib == cxx_impl::libstdcxx; }
   c_file& file(fc_stream s) { return s == FC_ERR ? *err_ : *out_; }
   static channel c_channel(fc_stream s) { return s == FC_ERR ? channel::c_err : channel::c_out; }
@@ -308,8 +314,9 @@ class simulation {
       case FC_LINE: output(op, payload(op.n, true), false); break;
       // C: fwrite("\n"). C++: os << '\n', which libstdc++ 12 turns into put()
       // when width() is 0 (<ostream>); libc++ inserts it with sputn. Both
-      // reach the FILE as one byte; put is what tells putc from fwrite.
-      case FC_NEWLINE: output(op, "\n", cxx()); break;
+      // reach the FILE as one byte; put is what tells putc from fwrite. Up
+      // to libstdc++ 11 (<ostream>) it is __ostream_insert: fwrite.
+      case FC_NEWLINE: output(op, "\n", cxx() && !libstdcxx_before(12)); break;
       case FC_PUTC: output(op, payload(op.n, false), true); break;
       case FC_ENDL: endl(op.stream); break;
       case FC_PRINTF:
@@ -472,17 +479,12 @@ class simulation {
   /// is not one (DR 60, their bits/ostream.tcc): pubsync alone, whatever
   /// the state, with no tie() flushed and no ~sentry.
   void cxx_flush(fc_stream s) {
-    if (flush_without_sentry()) {
+    if (libstdcxx_before(12)) {
       if (!pubsync(s)) set_bad(s);
       return;
     }
     if (sentry(s) && !pubsync(s)) set_bad(s);
     end_sentry(s);
-  }
-  bool flush_without_sentry() const {
-    const lib_version release = setup_.profile.cxx_release;
-    return setup_.profile.cxxlib == cxx_impl::libstdcxx && release != lib_version{} &&
-           release < lib_version{12, 0, 0};
   }
 
   void cxx_flush_op(fc_stream s) {

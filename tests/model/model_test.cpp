@@ -345,6 +345,22 @@ TEST(model, libstdcxx_11_flush_is_not_an_unformatted_output_function) {
   }
 }
 
+TEST(model_faults, libstdcxx_11_inserts_a_char_with_fwrite) {
+  // Up to GCC 11 <ostream> inserts `os << c` with __ostream_insert (sputn:
+  // fwrite), from GCC 12 with put() (putc) when width() is 0. glibc's fwrite
+  // (to 2.41) counts a failed line flush as written, putc returns EOF: so
+  // only from GCC 12 does the target see the failure and report it.
+  // Falsified on Debian bullseye (GCC 10.2, glibc 2.31), shrunk to this.
+  impl_profile gcc = glibc();
+  for (int release : {10, 12}) {
+    gcc.cxx_release = {release, 0, 0};
+    auto s = with_faults(setup(gcc, sink_kind::pty, lang::cxx), {"EAGAIN@write:1"});
+    s.stderr_sink = std::nullopt;
+    const auto p = predict_text(s, "write 1 out; newline out");
+    EXPECT_EQ(p.reports, release == 10 ? 0 : 1) << "libstdc++ " << release;
+  }
+}
+
 TEST(model_faults, a_bad_cout_refuses_output_until_cleared) {
   const auto pipe = setup(glibc(), sink_kind::pipe, lang::cxx);
   // flush fails: badbit. Cleared by the target after its report, "DD" goes out.
