@@ -31,12 +31,13 @@ struct set_outcome {
 
 /// Builds each of SETS from SOURCES (the tree of targets/: script/,
 /// include/, bench/, runtimes/) into INTO (the default set) and INTO/NAME
-/// (the others), with the machine's compilers on PATH; writes
+/// (the others), with the machine's compilers on PATH. Writes
 /// INTO/skipped-sets.txt (target_set.hpp) and INTO/stamp.txt
 /// (toolchain_stamp()), and puts the runtimes' scripts, and the Java, Go
-/// and Rust targets where their compilers are, into INTO/runtimes. A set whose compiler is missing
-/// or fails is skipped with the reason. Throws usage_error when SOURCES is not such a tree,
-/// harness_error when INTO cannot be written.
+/// and Rust targets where their compilers are, into INTO/runtimes. A set
+/// whose compiler is missing or fails is skipped with the reason. Throws
+/// usage_error when SOURCES is not such a tree, harness_error when INTO
+/// cannot be written.
 std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
                                            const std::vector<set_recipe>& sets);
 
