@@ -1,6 +1,7 @@
 // `flushcheck model`: the model properties (model_property.hpp) on this
 // machine's toolchain sets: does the reference model hold for its libraries?
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 #include <random>
 

@@ -2,6 +2,7 @@
 #include "model_property.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <sstream>
 
 #include "seeded_check.hpp"

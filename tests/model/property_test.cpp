@@ -5,6 +5,7 @@
 // `slow` registration runs 10,000), FLUSHCHECK_PROPERTY_SEED the seed.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <random>
