@@ -33,7 +33,8 @@ inline cli_result cli(std::vector<std::string> args,
   o.argv.insert(o.argv.end(), args.begin(), args.end());
   o.env = std::move(env);
   bool long_verb =
-      !args.empty() && (args[0] == "matrix" || args[0] == "bench" || args[0] == "doctor");
+      !args.empty() && (args[0] == "matrix" || args[0] == "bench" || args[0] == "doctor" ||
+                        args[0] == "model" || args[0] == "targets");
   o.timeout = std::chrono::milliseconds(long_verb ? 110000 : 30000);
   auto obs = run(o);
   EXPECT_EQ(obs.status.type(), wait_status::kind::exited) << obs.status.describe();

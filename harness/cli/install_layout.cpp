@@ -35,12 +35,6 @@ std::string installed_dir() {
   return ::access((dir + "/stdio_script").c_str(), X_OK) == 0 ? dir : "";
 }
 
-std::string hex(std::uint64_t v) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 std::string this_binary() {
@@ -69,7 +63,7 @@ std::string machine_targets_dir() {
         "flushcheck keeps this machine's targets there");
   xxh3_stream h;
   h.update(toolchain_stamp());
-  return cache + "/flushcheck/targets/" + hex(h.digest());
+  return cache + "/flushcheck/targets/" + h.hex_digest();
 }
 
 std::string default_targets_dir() {

@@ -195,12 +195,13 @@ void capture::append_tail(std::string_view bytes) {
   }
 }
 
-std::string capture::hash() const {
-  const std::uint64_t h = hash_.digest();
+std::string xxh3_stream::hex_digest() const {
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(digest()));
   return buf;
 }
+
+std::string capture::hash() const { return hash_.hex_digest(); }
 
 std::string capture::take_data() {
   if (!blocks_.empty()) return take_blocks();

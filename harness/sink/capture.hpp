@@ -36,6 +36,8 @@ class xxh3_stream {
   void reset();
   void update(std::string_view bytes);
   std::uint64_t digest() const;
+  /// digest() as 16 hex digits.
+  std::string hex_digest() const;
 
  private:
   // XXH3_state_t*, freed with XXH3_freeState (xxhash.h stays out of this header);

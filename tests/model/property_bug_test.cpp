@@ -72,34 +72,20 @@ INSTANTIATE_TEST_SUITE_P(
                           cut_family::writes, true}),
     [](const ::testing::TestParamInfo<bug>& p) { return std::string(p.param.name); });
 
-/// `flushcheck model` on a directory whose stdio_script carries a bug.
-struct bugged_dir {
-  std::string path;
-  explicit bugged_dir(const char* script) {
-    std::string name = std::filesystem::temp_directory_path().string() + "/flushcheck-model-XXXXXX";
-    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp");
-    path = name;
-    std::filesystem::copy_file(script, path + "/stdio_script");
-  }
-  ~bugged_dir() { std::filesystem::remove_all(path); }
-};
-
-cli_result model_verb(const std::vector<std::string>& args) {
-  run_options o;
-  o.argv = {FLUSHCHECK_TARGET_FLUSHCHECK, "model"};
-  o.argv.insert(o.argv.end(), args.begin(), args.end());
-  o.env = clean_environment();
-  o.timeout = std::chrono::seconds(110);
-  const observation obs = run(o);
-  return {obs.status.code(), obs.out.data, obs.err.data};
+/// A targets' directory whose stdio_script carries a bug.
+std::string bugged_dir(const char* script) {
+  const std::string dir = test_path("targets");
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(script, dir + "/stdio_script");
+  return dir;
 }
 
 // The verb finds the bug as the property test does, prints the seed, and
 // the command it prints runs the falsified property again, with the same result.
 TEST(model_verb, falsifies_a_bugged_set_and_prints_the_command_again) {
-  const bugged_dir dir(FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_BUFFER_PLUS_ONE);
-  const auto r = model_verb(
-      {"--cases", "300", "--seed", "20261130", "--only", "c_write_cuts", "--targets", dir.path});
+  const std::string dir = bugged_dir(FLUSHCHECK_TARGET_STDIO_SCRIPT_BUG_BUFFER_PLUS_ONE);
+  const auto r = cli({"model", "--cases", "300", "--seed", "20261130", "--only", "c_write_cuts",
+                      "--targets", dir});
   EXPECT_EQ(r.code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("default/c_write_cuts: falsified after "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("seed 20261130"), std::string::npos) << r.out;
@@ -120,17 +106,17 @@ TEST(model_verb, falsifies_a_bugged_set_and_prints_the_command_again) {
 }
 
 TEST(model_verb, holds_on_the_default_set_and_refuses_what_it_does_not_know) {
-  const auto ok = model_verb({"--cases", "10", "--seed", "3", "--only", "c_markers_and_endings"});
+  const auto ok = cli({"model", "--cases", "10", "--seed", "3", "--only", "c_markers_and_endings"});
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
   EXPECT_EQ(
       ok.out.rfind("default/c_markers_and_endings: 10 cases agree with the model (seed 3, ", 0), 0U)
       << ok.out;
   EXPECT_EQ(ok.err, "");  // RapidCheck's own "Using configuration" line is kept off stderr
-  const auto bad = model_verb({"--only", "c_everything"});
+  const auto bad = cli({"model", "--only", "c_everything"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err.rfind("flushcheck: --only=c_everything: not a model property (", 0), 0U)
       << bad.err;
-  const auto none = model_verb({"--set", "no-such-set"});
+  const auto none = cli({"model", "--set", "no-such-set"});
   EXPECT_EQ(none.code, 2);
   EXPECT_NE(none.err.find("--set=no-such-set: no such toolchain set in "), std::string::npos)
       << none.err;

@@ -21,16 +21,6 @@ namespace fs = std::filesystem;
 
 const std::string k_sources = std::string(FLUSHCHECK_SOURCE_DIR) + "/targets";
 
-struct scratch_dir {
-  std::string path;
-  scratch_dir() {
-    std::string name = fs::temp_directory_path().string() + "/flushcheck-target-build-XXXXXX";
-    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp");
-    path = name;
-  }
-  ~scratch_dir() { fs::remove_all(path); }
-};
-
 std::string read(const std::string& path) {
   std::ifstream f(path);
   return std::string(std::istreambuf_iterator<char>(f), {});
@@ -45,40 +35,40 @@ const set_recipe& recipe(const std::vector<set_recipe>& all, const std::string& 
 // The default set built here reports the same C and C++ libraries as the
 // build tree's, which CMake built from the same sources.
 TEST(target_build, the_default_set_is_the_build_trees) {
-  scratch_dir into;
+  const std::string into = test_path("into");
   const auto all = set_recipes();
-  const auto out = build_target_sets(k_sources, into.path, {recipe(all, "default")});
+  const auto out = build_target_sets(k_sources, into, {recipe(all, "default")});
   ASSERT_EQ(out.size(), 1U);
   ASSERT_EQ(out[0].skipped, "") << out[0].skipped;
-  EXPECT_EQ(out[0].dir, into.path);
-  const auto built = probe_target_dir("default", into.path);
+  EXPECT_EQ(out[0].dir, into);
+  const auto built = probe_target_dir("default", into);
   ASSERT_TRUE(built.has_value());
   EXPECT_EQ(built->profile.version, test_target_set().profile.version);
   EXPECT_FALSE(built->iostream_script.empty());
   for (const char* b : {"bench_stdio", "bench_iostream", "bench_pipe", "bench_pagecache"})
-    EXPECT_EQ(::access((into.path + "/" + b).c_str(), X_OK), 0) << b;
-  EXPECT_EQ(::access((into.path + "/runtimes/script.py").c_str(), R_OK), 0);
+    EXPECT_EQ(::access((into + "/" + b).c_str(), X_OK), 0) << b;
+  EXPECT_EQ(::access((into + "/runtimes/script.py").c_str(), R_OK), 0);
   // the compiled runtimes' targets, where their compiler is (ci/setup installs them)
   for (const auto& [tool, target] :
        {std::pair{"javac", "java/Script.class"}, std::pair{"go", "go_script"},
         std::pair{"rustc", "rust_script"}})
     if (::access((std::string("/usr/bin/") + tool).c_str(), X_OK) == 0) {
-      EXPECT_EQ(::access((into.path + "/runtimes/" + target).c_str(), R_OK), 0) << target;
+      EXPECT_EQ(::access((into + "/runtimes/" + target).c_str(), R_OK), 0) << target;
     }
-  EXPECT_FALSE(fs::exists(into.path + "/runtimes/gocache"));
-  EXPECT_NE(read(into.path + "/stamp.txt").find("cc: "), std::string::npos);
+  EXPECT_FALSE(fs::exists(into + "/runtimes/gocache"));
+  EXPECT_NE(read(into + "/stamp.txt").find("cc: "), std::string::npos);
 }
 
 // musl-gcc is on this machine (ci/setup installs musl-tools): its set is C
 // only, static, and says it is musl with the version its loader gives.
 TEST(target_build, the_musl_set_reports_musl) {
-  scratch_dir into;
+  const std::string into = test_path("into");
   const auto all = set_recipes();
   const auto& musl = recipe(all, "musl");
   if (::access("/usr/bin/musl-gcc", X_OK) != 0) GTEST_SKIP() << "no musl-gcc (musl-tools)";
-  const auto out = build_target_sets(k_sources, into.path, {musl});
+  const auto out = build_target_sets(k_sources, into, {musl});
   ASSERT_EQ(out[0].skipped, "") << out[0].skipped;
-  const auto built = probe_target_dir("musl", into.path + "/musl");
+  const auto built = probe_target_dir("musl", into + "/musl");
   ASSERT_TRUE(built.has_value());
   EXPECT_EQ(built->profile.version.rfind("musl", 0), 0U) << built->profile.version;
   EXPECT_NE(musl.cflags.find("-DFC_LIBC_VERSION=1."), std::string::npos) << musl.cflags;
@@ -88,52 +78,51 @@ TEST(target_build, the_musl_set_reports_musl) {
 // A set whose C++ compile fails leaves nothing behind (its C targets had
 // built): a half-built set would be found as a set; it is named, with why.
 TEST(target_build, a_set_that_fails_leaves_nothing_and_says_why) {
-  scratch_dir into;
+  const std::string into = test_path("into");
   const set_recipe broken{"broken", "cc", "", "c++", "-fno-such-flag-flushcheck", "a fixed c++"};
-  const auto out = build_target_sets(k_sources, into.path, {broken});
+  const auto out = build_target_sets(k_sources, into, {broken});
   EXPECT_EQ(out[0].dir, "");
   EXPECT_NE(out[0].skipped.find("did not build (it needs a fixed c++): "), std::string::npos)
       << out[0].skipped;
-  EXPECT_FALSE(fs::exists(into.path + "/broken/stdio_script"));
-  EXPECT_FALSE(probe_target_dir("broken", into.path + "/broken").has_value());
-  const auto skipped = skipped_target_sets(into.path);
+  EXPECT_FALSE(fs::exists(into + "/broken/stdio_script"));
+  EXPECT_FALSE(probe_target_dir("broken", into + "/broken").has_value());
+  const auto skipped = skipped_target_sets(into);
   ASSERT_EQ(skipped.size(), 1U);
   EXPECT_EQ(skipped[0].first, "broken");
   EXPECT_EQ(skipped[0].second, out[0].skipped);
 }
 
 TEST(target_build, a_missing_compiler_names_its_package) {
-  scratch_dir into;
+  const std::string into = test_path("into");
   const set_recipe absent{"absent", "no-such-cc-flushcheck", "", "", "", "the-cc-package"};
-  const auto out = build_target_sets(k_sources, into.path, {absent});
+  const auto out = build_target_sets(k_sources, into, {absent});
   EXPECT_EQ(out[0].skipped, "no-such-cc-flushcheck not found (install the-cc-package)");
 }
 
 TEST(target_build, sources_that_are_not_the_targets_tree_are_refused) {
-  scratch_dir into;
-  EXPECT_THROW(build_target_sets(into.path, into.path + "/t", set_recipes()), usage_error);
+  const std::string into = test_path("into");
+  EXPECT_THROW(build_target_sets(into, into + "/t", set_recipes()), usage_error);
 }
 
 // The verb: every set of the machine, one line each, exit 0 when the
 // default set built; the directory then holds what discover_target_sets finds.
 TEST(target_build, the_verb_builds_every_set_it_can) {
-  scratch_dir into;
-  const auto r = cli({"targets", "build", "--sources", k_sources, "--into", into.path});
+  const std::string into = test_path("into");
+  const auto r = cli({"targets", "build", "--sources", k_sources, "--into", into});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("default: built in " + into.path + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("default: built in " + into + "\n"), std::string::npos) << r.out;
   std::size_t lines = 0;
   for (char c : r.out) lines += c == '\n';
   EXPECT_EQ(lines, set_recipes().size()) << r.out;
-  const auto sets = discover_target_sets(into.path);
-  EXPECT_EQ(sets.size() + skipped_target_sets(into.path).size(), set_recipes().size());
+  const auto sets = discover_target_sets(into);
+  EXPECT_EQ(sets.size() + skipped_target_sets(into).size(), set_recipes().size());
 }
 
 TEST(target_build, the_verb_without_a_tree_is_a_one_line_error) {
-  scratch_dir into;
-  const auto r = cli({"targets", "build", "--sources", into.path, "--into", into.path + "/t"});
+  const std::string into = test_path("into");
+  const auto r = cli({"targets", "build", "--sources", into, "--into", into + "/t"});
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err,
-            "flushcheck: " + into.path + " holds no targets' sources (script/stdio_script.c)\n");
+  EXPECT_EQ(r.err, "flushcheck: " + into + " holds no targets' sources (script/stdio_script.c)\n");
 }
 
 }  // namespace
