@@ -171,6 +171,8 @@ struct targets_command {
   std::string action;  ///< "build", its one action
   std::string into;
   std::string sources;
+  std::vector<std::string> sets;  ///< --sets: only these (default: all)
+  bool no_runtimes = false;
 };
 
 }  // namespace flushcheck::cli

@@ -24,21 +24,34 @@ targets_command::targets_command(CLI::App& parent) {
   app->add_option("--sources", sources,
                   "the targets' sources, a copy of the tree targets/ (default: the portable "
                   "build's BIN/../share/flushcheck/targets)");
+  app->add_option("--sets", sets,
+                  "build only these toolchain sets (default, musl, clang-libcxx, "
+                  "clang-libstdcxx, glibc-static), comma-separated")
+      ->delimiter(',');
+  app->add_flag("--no-runtimes", no_runtimes,
+                "leave out the runtimes' targets (Python, Node.js, ..., Java, Go, Rust): for a "
+                "root whose runtimes are not this machine's");
   app->footer(
       "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
-      "Exit status: 0 the default set built, 2 usage (no targets' sources there), 4 it did "
-      "not build.");
+      "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"
+      "empty: the default set is C only), as make and CMake take them.\n"
+      "Exit status: 0 the default set built (with --sets: every set named), 2 usage (no\n"
+      "targets' sources there, no such set), 4 it did not build.");
 }
 
 int targets_command::execute() {
   if (action != "build") throw usage_error(action + ": not an action of targets (build)");
   const std::string dir = into.empty() ? machine_targets_dir() : into;
   const std::string src = sources.empty() ? portable_sources_dir() : sources;
-  const auto outcomes = build_target_sets(src, dir, set_recipes());
-  for (const auto& o : outcomes)
+  const auto recipes = sets.empty() ? set_recipes() : set_recipes(sets);
+  const auto outcomes = build_target_sets(src, dir, recipes, !no_runtimes);
+  bool ok = !outcomes.empty();
+  for (const auto& o : outcomes) {
     std::cout << o.name << ": "
               << (o.skipped.empty() ? "built in " + o.dir : "skipped: " + o.skipped) << "\n";
-  return !outcomes.empty() && outcomes.front().skipped.empty() ? exit_ok : exit_harness;
+    if (!o.skipped.empty() && (!sets.empty() || &o == &outcomes.front())) ok = false;
+  }
+  return ok ? exit_ok : exit_harness;
 }
 
 }  // namespace flushcheck::cli

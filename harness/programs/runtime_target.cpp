@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
 #include "clean_environment.hpp"
 #include "error.hpp"
 #include "languages.hpp"
@@ -23,6 +25,15 @@ std::vector<std::string> runtime_target::command(const std::string& script,
 
 namespace {
 
+/// Why TARGET is not there: what its compiler said (TARGET.why, written by
+/// `targets build`), else that PACKAGE was missing when the targets were built.
+std::string not_built(const std::string& target, const std::string& package) {
+  std::ifstream why_file(target + ".why");
+  std::string why;
+  if (std::getline(why_file, why) && !why.empty()) return target + " did not build: " + why;
+  return target + " is not built (Debian package " + package + " when the targets were built)";
+}
+
 /// ARGV with "@" replaced by DIR and its command resolved, or the reason
 /// it cannot run (in MISSING).
 std::vector<std::string> resolve(const language_facts& info, const std::string& dir,
@@ -32,10 +43,9 @@ std::vector<std::string> resolve(const language_facts& info, const std::string& 
     if (word[0] == '@') word = dir + word.substr(1);
     argv.push_back(word);
     bool is_file = word.rfind(dir, 0) == 0;
-    if (is_file && ::access(word.c_str(), F_OK) != 0)
-      missing =
-          word + " is not built (Debian package " + info.package + " when the targets were built)";
+    if (is_file && ::access(word.c_str(), F_OK) != 0) missing = not_built(word, info.package);
   }
+  if (!missing.empty()) return argv;  // a target not built: said above, more exactly
   try {
     argv[0] = resolve_program(argv[0], clean_environment());
   } catch (const spawn_error& e) {

@@ -4,37 +4,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "clean_environment.hpp"
 #include "error.hpp"
 #include "run.hpp"
 #include "spawn.hpp"
+#include "target_set.hpp"
 
 namespace flushcheck {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// musl's version, as its dynamic loader says it run alone ("Version 1.2.3"
-/// on its second line, to stderr): musl has no macro or call for it. The
-/// loader is at the same path on Debian (package musl) and Alpine.
-std::string musl_version() {
-  run_options o;
-  o.argv = {"/lib/ld-musl-x86_64.so.1"};
-  o.env = clean_environment();
-  o.stderr_sink = sink_kind::pipe;
-  if (::access(o.argv[0].c_str(), X_OK) != 0) return "";
-  const std::string text = run(o).err.data;
-  const auto at = text.find("Version ");
-  if (at == std::string::npos) return "";
-  const auto end = text.find_first_not_of("0123456789.", at + 8);
-  return text.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
-}
 
 /// The compilers' environment: the caller's PATH, where its compilers are
 /// (clean_environment()'s otherwise), and LANG=C.
@@ -185,24 +174,33 @@ std::string rustc_version(const compiler& rustc) {
   return at == std::string::npos ? "unknown" : said.substr(at, said.find(' ', at) - at);
 }
 
+/// TARGET's compiler said WHY it did not build it: kept beside it, in
+/// TARGET.why, where the language table's lookup reads it (an older javac
+/// or rustc than the scripts need says so, not "not built").
+void keep_why(const std::string& target, const std::string& why) {
+  if (!why.empty()) std::ofstream(target + ".why", std::ios::trunc) << why << '\n';
+}
+
 /// The compiled runtimes' targets (Java, Go, Rust), as
 /// targets/runtimes/CMakeLists.txt builds them, where their compiler is on
-/// PATH; a runtime that does not build is one the matrix skips, saying so.
+/// PATH; a runtime that does not build is one the matrix skips, saying why.
 void compile_runtimes(const std::string& src, const std::string& out) {
   std::string why;
   if (auto javac = find_compiler("javac", "-Xlint:all -Werror", "", why))
-    javac->run_with({"-d", out + "/java", src + "/Script.java"});
+    keep_why(out + "/java", javac->run_with({"-d", out + "/java", src + "/Script.java"}));
   if (auto go = find_compiler("go", "", "", why)) {
     go->env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + out + "/gopath", "GO111MODULE=off",
                "GOFLAGS="};
-    go->run_with({"build", "-o", out + "/go_script", src + "/script.go"});
+    keep_why(out + "/go_script",
+             go->run_with({"build", "-o", out + "/go_script", src + "/script.go"}));
     fs::remove_all(out + "/gocache");
     fs::remove_all(out + "/gopath");
   }
   if (auto rustc =
           find_compiler("rustc", "-O -C strip=debuginfo --edition 2021 -D warnings", "", why)) {
     rustc->env = {"FLUSHCHECK_RUSTC_VERSION=" + rustc_version(*rustc)};
-    rustc->run_with({"-o", out + "/rust_script", src + "/script.rs"});
+    keep_why(out + "/rust_script",
+             rustc->run_with({"-o", out + "/rust_script", src + "/script.rs"}));
   }
 }
 
@@ -228,12 +226,32 @@ void write_skipped(const std::string& into, const std::vector<set_outcome>& outc
   if (!f) throw_errno("write " + into + "/skipped-sets.txt");
 }
 
+/// "musl-gcc -O1" -> {"musl-gcc", "-O1"}: a compiler variable's program and flags.
+std::pair<std::string, std::string> program_and_flags(const std::string& value) {
+  auto w = words(value);
+  std::string flags;
+  for (std::size_t i = 1; i < w.size(); ++i) flags += (i > 1 ? " " : "") + w[i];
+  return {w.empty() ? "" : w.front(), flags};
+}
+
+/// The default set: cc and c++, or $CC and $CXX where set, as make and
+/// CMake take them (CXX set and empty: the set is C only).
+set_recipe default_recipe() {
+  set_recipe r{"default", "cc", "", "c++", "", "gcc and g++"};
+  const char* cc = std::getenv("CC");
+  const char* cxx = std::getenv("CXX");
+  if (cc && *cc) std::tie(r.cc, r.cflags) = program_and_flags(cc);
+  if (cxx) std::tie(r.cxx, r.cxxflags) = program_and_flags(cxx);
+  if ((cc && *cc) || cxx) r.packages = "what brings the compilers CC and CXX name";
+  return r;
+}
+
 }  // namespace
 
 std::vector<set_recipe> set_recipes() {
-  const std::string musl = musl_version();
+  const std::string musl = musl_loader_version();
   return {
-      {"default", "cc", "", "c++", "", "gcc and g++"},
+      default_recipe(),
       {"musl", "musl-gcc",
        "-static -DFC_LIBC_NAME=musl" + (musl.empty() ? "" : " -DFC_LIBC_VERSION=" + musl), "", "",
        "musl-tools"},
@@ -245,7 +263,7 @@ std::vector<set_recipe> set_recipes() {
 }
 
 std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
-                                           const std::vector<set_recipe>& sets) {
+                                           const std::vector<set_recipe>& sets, bool runtimes) {
   if (::access((sources + "/script/stdio_script.c").c_str(), R_OK) != 0)
     throw usage_error(sources + " holds no targets' sources (script/stdio_script.c)");
   std::error_code ec;
@@ -253,15 +271,36 @@ std::vector<set_outcome> build_target_sets(const std::string& sources, const std
   if (ec) throw_error(ec, "create " + into);
   std::vector<set_outcome> outcomes;
   for (const auto& r : sets) outcomes.push_back(build_one(sources, into, r));
-  build_runtimes(sources, into);
+  if (runtimes) build_runtimes(sources, into);
   write_skipped(into, outcomes);
   std::ofstream(into + "/stamp.txt", std::ios::trunc) << toolchain_stamp();
   return outcomes;
 }
 
+std::vector<set_recipe> set_recipes(const std::vector<std::string>& names) {
+  const auto all = set_recipes();
+  std::vector<set_recipe> chosen;
+  for (const auto& n : names) {
+    const auto r = std::find_if(all.begin(), all.end(), [&](const auto& x) { return x.name == n; });
+    if (r == all.end()) {
+      std::string known;
+      for (const auto& x : all) known += (known.empty() ? "" : ", ") + x.name;
+      throw usage_error(n + ": no such toolchain set (" + known + ")");
+    }
+    chosen.push_back(*r);
+  }
+  return chosen;
+}
+
 std::string toolchain_stamp() {
-  std::string stamp;
-  for (const char* name : {"cc", "c++", "musl-gcc", "clang", "clang++"}) {
+  const auto recipes = set_recipes();
+  const set_recipe& d = recipes.front();
+  std::string stamp = "default: " + d.cc + " " + d.cflags + " / " + d.cxx + " " + d.cxxflags + "\n";
+  std::vector<std::string> names;
+  for (const auto& r : recipes)
+    for (const auto& c : {r.cc, r.cxx})
+      if (!c.empty() && std::find(names.begin(), names.end(), c) == names.end()) names.push_back(c);
+  for (const auto& name : names) {
     std::string why;
     auto c = find_compiler(name, "", "", why);
     if (!c) continue;
@@ -269,7 +308,7 @@ std::string toolchain_stamp() {
     o.argv = {c->path, "--version"};
     o.env = compile_environment();
     const std::string said = run(o).out.data;
-    stamp += std::string(name) + ": " + said.substr(0, said.find('\n')) + "\n";
+    stamp += name + ": " + said.substr(0, said.find('\n')) + "\n";
   }
   for (const char* loader : {"/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1"}) {
     struct stat st {};

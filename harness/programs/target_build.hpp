@@ -18,9 +18,14 @@ struct set_recipe {
   std::string packages;  ///< what installs the compilers (Debian's names)
 };
 
-/// The sets a machine may have, default first: cc/c++, musl-gcc, clang with
-/// libc++ and with libstdc++, and static glibc.
+/// The sets a machine may have, default first: cc and c++ (or the compilers
+/// $CC and $CXX name, as make and CMake take them; CXX set and empty makes
+/// the default set C only), musl-gcc, clang with libc++ and with libstdc++,
+/// and static glibc.
 std::vector<set_recipe> set_recipes();
+/// Those of set_recipes() named in NAMES, in that order. Throws usage_error
+/// for a name that is none of them, saying which there are.
+std::vector<set_recipe> set_recipes(const std::vector<std::string>& names);
 
 /// What became of one set: built into dir, or skipped and why.
 struct set_outcome {
@@ -35,11 +40,13 @@ struct set_outcome {
 /// INTO/skipped-sets.txt (target_set.hpp) and INTO/stamp.txt
 /// (toolchain_stamp()), and puts the runtimes' scripts, and the Java, Go
 /// and Rust targets where their compilers are, into INTO/runtimes. A set
-/// whose compiler is missing or fails is skipped with the reason. Throws
-/// usage_error when SOURCES is not such a tree, harness_error when INTO
-/// cannot be written.
+/// whose compiler is missing or fails is skipped with the reason. Without
+/// RUNTIMES, INTO/runtimes is left out (a root whose runtimes differ from
+/// this machine's). Throws usage_error when SOURCES is not such a tree,
+/// harness_error when INTO cannot be written.
 std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
-                                           const std::vector<set_recipe>& sets);
+                                           const std::vector<set_recipe>& sets,
+                                           bool runtimes = true);
 
 /// What identifies this machine's toolchain: its compilers' first lines of
 /// --version and its dynamic loaders (path, size, time), one per line. The

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <utility>
 
+#include "program_kind.hpp"
 #include "run.hpp"
 
 namespace flushcheck {
@@ -30,7 +31,31 @@ std::string version_output(const std::string& target) {
   return run(o).out.data;
 }
 
+/// "libc=unknown" of a target linked dynamically against musl: the name and
+/// version of the musl its loader is, else unchanged.
+std::pair<std::string, std::string> musl_by_loader(const std::string& target,
+                                                   std::pair<std::string, std::string> said) {
+  if (said.first != "unknown") return said;
+  const auto elf = read_elf(target);
+  if (!elf || elf->libc != libc_impl::musl) return said;
+  const std::string version = musl_loader_version(elf->interp);
+  return {"musl", version.empty() ? "musl" : "musl " + version};
+}
+
 }  // namespace
+
+std::string musl_loader_version(const std::string& loader) {
+  run_options o;
+  o.argv = {loader};
+  o.env = clean_environment();
+  o.stderr_sink = sink_kind::pipe;
+  if (::access(loader.c_str(), X_OK) != 0) return "";
+  const std::string text = run(o).err.data;
+  const auto at = text.find("Version ");
+  if (at == std::string::npos) return "";
+  const auto end = text.find_first_not_of("0123456789.", at + 8);
+  return text.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
+}
 
 const runtime_target* target_set::runtime(lang l) const {
   for (const auto& r : runtimes)
@@ -49,7 +74,8 @@ bool target_set::has(lang l) const {
 target_set probe_target_set(std::string name, std::string stdio_script,
                             std::string iostream_script) {
   target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}, {}};
-  auto [libc, libc_version] = field(version_output(set.stdio_script), "libc");
+  auto [libc, libc_version] =
+      musl_by_loader(set.stdio_script, field(version_output(set.stdio_script), "libc"));
   set.profile.libc = parse_libc(libc);
   set.profile.version = libc_version;
   const auto space = libc_version.find(' ');  // "glibc 2.36"

@@ -27,9 +27,18 @@ struct target_set {
   bool has(lang l) const;
 };
 
+/// musl's version as LOADER (musl's dynamic loader, which is its libc) says
+/// when run alone: "Version 1.2.3" on its second line, to stderr. musl has
+/// no macro or call for it. "" if LOADER is not there or says no version.
+/// The default path is the same on Debian (package musl) and Alpine.
+std::string musl_loader_version(const std::string& loader = "/lib/ld-musl-x86_64.so.1");
+
 /// A target set whose profile is what its targets say of themselves
 /// (`stdio_script --version`): the libraries they were built against, not
-/// the harness's. Throws spawn_error if a target cannot run.
+/// the harness's. A dynamic C target that names no libc ("libc=unknown")
+/// and whose loader is musl's is musl of that loader's version: the library
+/// it runs with (built with musl-gcc, or on Alpine). Throws spawn_error if a
+/// target cannot run.
 target_set probe_target_set(std::string name, std::string stdio_script,
                             std::string iostream_script);
 

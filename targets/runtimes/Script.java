@@ -197,11 +197,8 @@ public class Script {
     check(op, "System.out", System.out);
     OutputStream fd = new FileOutputStream(FileDescriptor.out);
     int size = op.hasCount ? (int) op.n : 8192;
-    switch (op.word) {
-      case "none" -> System.setOut(new PrintStream(fd, true));
-      case "line" -> System.setOut(new PrintStream(new BufferedOutputStream(fd, size), true));
-      default -> System.setOut(new PrintStream(new BufferedOutputStream(fd, size), false));
-    }
+    if (op.word.equals("none")) System.setOut(new PrintStream(fd, true));
+    else System.setOut(new PrintStream(new BufferedOutputStream(fd, size), op.word.equals("line")));
   }
 
   // ---- markers and running ------------------------------------------------------
@@ -264,17 +261,18 @@ public class Script {
   }
 
   static void run(Op op) throws InterruptedException, IllegalAccessException {
+    // statements, not switch expressions: Java 11 (bullseye's) has none
     switch (op.name) {
-      case "write" -> put(op, "");
-      case "line" -> put(op, "\n");
-      case "flush" -> flush(op);
-      case "marker" -> marker(op.word);
-      case "sleep" -> Thread.sleep(op.n);
-      case "buffer" -> buffer(op);
-      case "exit" -> System.exit((int) op.n);
-      case "_exit" -> Runtime.getRuntime().halt((int) op.n);
-      case "throw" -> throw new RuntimeException("an uncaught exception");
-      default -> throw new IllegalStateException(op.name);
+      case "write": put(op, ""); return;
+      case "line": put(op, "\n"); return;
+      case "flush": flush(op); return;
+      case "marker": marker(op.word); return;
+      case "sleep": Thread.sleep(op.n); return;
+      case "buffer": buffer(op); return;
+      case "exit": System.exit((int) op.n); return;
+      case "_exit": Runtime.getRuntime().halt((int) op.n); return;
+      case "throw": throw new RuntimeException("an uncaught exception");
+      default: throw new IllegalStateException(op.name);
     }
   }
 

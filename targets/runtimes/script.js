@@ -48,7 +48,7 @@ function parse(source) {
     const tokens = piece.split(/[ \t\r]+/).filter((t) => t !== '');
     if (tokens.length === 0) continue; // an empty op: "a;;b" or a trailing ';'
     const op = { index: ops.length, text, name: tokens[0], n: 0, stream: 'out' };
-    const def = Object.hasOwn(OPS, op.name) ? OPS[op.name] : null;
+    const def = Object.prototype.hasOwnProperty.call(OPS, op.name) ? OPS[op.name] : null;
     const why = def === null ? 'unknown operation' : parseArgs(def, tokens.slice(1), op);
     if (why) throw new BadScript(`op ${op.index + 1} '${text}': ${why}`);
     ops.push(op);

@@ -41,7 +41,9 @@ module Shapes
     tok
   end
 
-  def flush_stream(tok) = stream(tok, %w[out err all])
+  def flush_stream(tok)
+    stream(tok, %w[out err all])
+  end
 
   def mode(tok)
     raise BadScript, 'mode must be none, line or full' unless %w[none line full].include?(tok)
@@ -82,7 +84,9 @@ end
 
 # ---- the ops ---------------------------------------------------------------
 
-def io(stream) = stream == 'err' ? $stderr : $stdout
+def io(stream)
+  stream == 'err' ? $stderr : $stdout
+end
 
 # Ruby IO#sync: $stdout starts with sync false (Ruby's own buffer; on a
 # terminal every write goes out at once); $stderr starts with sync true.
@@ -90,7 +94,9 @@ def op_write(k, n, stream, newline = '')
   io(stream).write(ALPHABET[k % 62] * n + newline)
 end
 
-def op_line(k, n, stream) = op_write(k, n, stream, "\n")
+def op_line(k, n, stream)
+  op_write(k, n, stream, "\n")
+end
 
 def op_flush(_k, stream)
   (stream == 'all' ? [$stdout, $stderr] : [io(stream)]).each(&:flush)
@@ -131,14 +137,24 @@ rescue Errno::EINTR
   retry
 end
 
-def op_sleep(_k, ms) = sleep(ms / 1000.0)
-def op_exit(_k, code) = exit(code || 0)
-def op_uexit(_k, code) = exit!(code || 0)
-def op_throw(_k) = raise('throw: an uncaught exception')
+def op_sleep(_k, ms)
+  sleep(ms / 1000.0)
+end
+def op_exit(_k, code)
+  exit(code || 0)
+end
+def op_uexit(_k, code)
+  exit!(code || 0)
+end
+def op_throw(_k)
+  raise('throw: an uncaught exception')
+end
 
 # Ruby has no abort that raises SIGABRT (Kernel#abort exits 1): the spec's
 # Process.kill(:ABRT), and the same wait for it as raise.
-def op_abort(k) = op_raise(k, 'ABRT')
+def op_abort(k)
+  op_raise(k, 'ABRT')
+end
 
 def op_raise(_k, sig)
   Process.kill(sig, Process.pid)

@@ -11,6 +11,8 @@
 
 #include "cli_runner.hpp"
 #include "error.hpp"
+#include "program_kind.hpp"
+#include "runtime_target.hpp"
 #include "target_set.hpp"
 #include "test_targets.hpp"
 
@@ -116,6 +118,64 @@ TEST(target_build, the_verb_builds_every_set_it_can) {
   EXPECT_EQ(lines, set_recipes().size()) << r.out;
   const auto sets = discover_target_sets(into);
   EXPECT_EQ(sets.size() + skipped_target_sets(into).size(), set_recipes().size());
+}
+
+// CC and CXX pick the default set's compilers, as make takes them: musl-gcc
+// linking dynamically (the musl-only root's set, docs/portable.md), C only.
+// Its stdio_script names no libc; the probe reads musl's from its loader.
+TEST(target_build, cc_and_cxx_pick_the_default_sets_compilers) {
+  if (::access("/usr/bin/musl-gcc", X_OK) != 0) GTEST_SKIP() << "no musl-gcc (musl-tools)";
+  const std::string into = test_path("into");
+  auto env = clean_environment();
+  env.insert(env.end(), {"CC=musl-gcc", "CXX="});
+  const auto r = cli({"targets", "build", "--sources", k_sources, "--into", into, "--sets",
+                      "default", "--no-runtimes"},
+                     env);
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_EQ(r.out, "default: built in " + into + "\n");
+  const auto built = probe_target_dir("default", into);
+  ASSERT_TRUE(built.has_value());
+  EXPECT_EQ(built->profile.libc, libc_impl::musl);
+  EXPECT_EQ(built->profile.version, "musl " + musl_loader_version());
+  EXPECT_TRUE(built->iostream_script.empty());
+  EXPECT_FALSE(fs::exists(into + "/runtimes"));
+  const auto elf = read_elf(into + "/stdio_script");
+  ASSERT_TRUE(elf.has_value());
+  EXPECT_EQ(elf->interp, "/lib/ld-musl-x86_64.so.1");
+  EXPECT_NE(read(into + "/stamp.txt").find("default: musl-gcc  /  \n"), std::string::npos)
+      << read(into + "/stamp.txt");
+}
+
+TEST(target_build, sets_are_chosen_by_name_in_the_order_given) {
+  const auto two = set_recipes({"musl", "default"});
+  ASSERT_EQ(two.size(), 2U);
+  EXPECT_EQ(two[0].name, "musl");
+  EXPECT_EQ(two[1].name, "default");
+  EXPECT_THROW(set_recipes({"default", "gcc-musl"}), usage_error);
+  const auto r = cli({"targets", "build", "--sources", k_sources, "--into", test_path("t"),
+                      "--sets", "default,gcc-musl"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "flushcheck: gcc-musl: no such toolchain set (default, musl, clang-libcxx, "
+            "clang-libstdcxx, glibc-static)\n");
+}
+
+// A compiled runtime's target that did not build (an older rustc or javac
+// than the scripts need) is skipped with what its compiler said, kept in
+// TARGET.why by the build; without it, with the package that was missing.
+TEST(target_build, a_runtime_that_did_not_build_says_what_its_compiler_said) {
+  const std::string dir = test_path("targets");
+  fs::create_directories(dir + "/runtimes");
+  std::ofstream(dir + "/runtimes/rust_script.why") << "rustc exited 1: error[E0658]: ExitCode\n";
+  const auto find = [&](lang l) {
+    for (const auto& r : discover_runtimes(dir, false))
+      if (r.language == l) return r.missing;
+    return std::string("no such runtime");
+  };
+  EXPECT_EQ(find(lang::rust),
+            dir + "/runtimes/rust_script did not build: rustc exited 1: error[E0658]: ExitCode");
+  EXPECT_EQ(find(lang::go), dir + "/runtimes/go_script is not built (Debian package golang-go " +
+                                "when the targets were built)");
 }
 
 TEST(target_build, the_verb_without_a_tree_is_a_one_line_error) {

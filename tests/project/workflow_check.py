@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks .github/workflows/ci.yml, which cannot run here: it parses as YAML,
-and its job graph holds together. Each image of the `record` job uploads one
+and its job graph holds together. The `portable` job uploads the portable
+build, which `record` and `merge` download. Each image of the `record` job uploads one
 record artifact, the `merge` job needs that job, downloads every one of those
 artifacts, merges what it downloaded and checks each against the baseline
 committed in docs/distros/. Exit 0 when all hold, 1 with one line per broken
@@ -64,9 +65,11 @@ def check_merge(job, artifacts, source, errors):
     needs = job.get("needs", [])
     if "record" not in ([needs] if isinstance(needs, str) else needs):
         errors.append("merge: does not need the record job")
-    downloads = steps_using(job, "actions/download-artifact@")
+    # the records' download is the one by pattern (another may fetch the portable build)
+    downloads = [s for s in steps_using(job, "actions/download-artifact@")
+                 if "pattern" in s.get("with", {})]
     if len(downloads) != 1:
-        errors.append("merge: want one download-artifact step, found %d" % len(downloads))
+        errors.append("merge: want one download-artifact step by pattern, found %d" % len(downloads))
         return
     down = downloads[0].get("with", {})
     pattern, path = down.get("pattern", ""), down.get("path", ".")
@@ -82,6 +85,22 @@ def check_merge(job, artifacts, source, errors):
         errors.append("merge: no `matrix --merge %s/*.json`" % path)
     if "--baseline" not in text or "docs/distros/" not in text:
         errors.append("merge: no `matrix --baseline` against docs/distros/")
+
+
+def check_portable(jobs, errors):
+    """The portable build is uploaded once and used by every job that records or merges."""
+    uploads = steps_using(jobs["portable"], "actions/upload-artifact@")
+    name = uploads[0].get("with", {}).get("name") if len(uploads) == 1 else None
+    if name is None or "ci/portable" not in run_text(jobs["portable"]):
+        errors.append("portable: no step runs ci/portable and uploads its tarball")
+        return
+    for user in ("record", "merge"):
+        got = [s.get("with", {}).get("name") for s in steps_using(jobs[user], "actions/download-artifact@")]
+        if name not in got:
+            errors.append("%s: does not download the portable build (artifact %s)" % (user, name))
+    needs = jobs["record"].get("needs", [])
+    if "portable" not in ([needs] if isinstance(needs, str) else needs):
+        errors.append("record: does not need the portable job")
 
 
 def check_jobs(jobs, errors):
@@ -104,11 +123,12 @@ def main():
     jobs = doc.get("jobs", {})
     if True not in doc and "on" not in doc:  # YAML 1.1 reads the key `on` as true
         errors.append("no `on:` trigger")
-    for needed in ("test", "record", "merge"):
+    for needed in ("test", "portable", "record", "merge"):
         if needed not in jobs:
             errors.append("no job %s" % needed)
     if not errors:
         check_jobs(jobs, errors)
+        check_portable(jobs, errors)
         artifacts = check_record(jobs["record"], errors)
         check_merge(jobs["merge"], artifacts, source, errors)
         print("%s: %d jobs; record artifacts %s, all merged by `merge`" % (
