@@ -48,7 +48,9 @@ struct bench_row {
 /// One figure or claim of a seed write-up, and whether this machine shows it.
 struct bench_claim {
   std::string seed;  ///< "10,000,000 putc to a file: _IONBF ~10,000,000 write()" (SEED_CLAIMS A)
-  std::string kind;  ///< "mechanism" (write counts, exact) or "ordering" (times)
+  /// "mechanism" (write counts, exact), "ordering" (times side by side),
+  /// "memory" (peak RSS) or "latency" (how late against a set time)
+  std::string kind;
   bool holds = false;
   std::string observed;  ///< what this run measured, in words and numbers
   /// false: its rows were not measured here (tmpfs, one CPU), so neither

@@ -6,9 +6,11 @@
 // drift of the machine reaches every variant alike. Timed from outside, as a
 // user's shell times them; each run's peak RSS is wait4's ru_maxrss of the
 // reader's process tree (observation::peak_rss_kib), as /usr/bin/time -v
-// reports it.
+// reports it. Beside them, how late a time cut comes under a writer that
+// never stops (`yes`): the run loop must not starve the cut's timer.
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <string>
 
@@ -123,6 +125,42 @@ void add_claims(bench_suite& s, long n) {
                                significant(out) + " MB over --keep=none's"));
 }
 
+constexpr long cut_ms = 300;
+
+/// A SIGKILL cut at cut_ms under `yes` on SINK, REPEAT times: its lateness
+/// (kill time - cut_ms) as the row's seconds.
+bench_row cut_lateness(sink_kind sink, int repeat) {
+  bench_row r;
+  r.name = "time cut under yes, " + std::string(to_string(sink));
+  r.series = "cut lateness";
+  r.sink = to_string(sink);
+  run_options o = reader({"/usr/bin/yes"});
+  o.stdout_sink = sink;
+  o.kill = kill_plan::at_time(cut_ms, SIGKILL);
+  r.repro = repro_command(o);
+  for (int i = 0; i < repeat && !r.failed; ++i) {
+    const observation obs = run(o);
+    if (obs.kill && obs.kill->delivered) {
+      r.seconds.push_back(static_cast<double>(obs.kill->t_us - cut_ms * 1000) / 1e6);
+    } else {
+      r.failed = true;
+      r.skipped = "the cut was not delivered: the run " + obs.status.describe();
+    }
+  }
+  return r;
+}
+
+/// Before the reader was bounded, a 500 ms cut came 207 ms late on a pipe
+/// and 1,673 ms on a pty; the CLI measures about 0.1 ms on an idle machine.
+void add_lateness_claim(bench_suite& s) {
+  double worst = -1;
+  for (const char* name : {"time cut under yes, pipe", "time cut under yes, pty"})
+    if (const bench_row* r = measured_row(s, name)) worst = std::max(worst, r->median());
+  s.claims.push_back(claim("a time cut under a writer that never stops comes at most 100 ms late",
+                           "latency", worst >= 0 && worst <= 0.1,
+                           significant(worst * 1000) + " ms late (median, the later sink)"));
+}
+
 }  // namespace
 
 bench_suite capture_suite(const bench_context& ctx) {
@@ -138,6 +176,9 @@ bench_suite capture_suite(const bench_context& ctx) {
   const bench_row* cat = measured_row(s, "| cat");
   for (auto& r : s.rows) r.ratio = time_ratio(&r, cat);
   add_claims(s, n);
+  for (sink_kind sink : {sink_kind::pipe, sink_kind::pty})
+    s.rows.push_back(cut_lateness(sink, ctx.options.repeat));
+  add_lateness_claim(s);
   return s;
 }
 

@@ -93,6 +93,7 @@ std::string op_text(const fc_op& op) {
     case FC_CLEAR: return "clear " + on;
     case FC_FORK: return "fork " + n;
     case FC_THREADS: return "threads " + n;
+    case FC_BARRIER: return "barrier";
     case FC_FSYNC: return "fsync " + s;
     case FC_REOPEN: return std::string("reopen ") + open_mode_name(op.mode) + " " + s;
     case FC_SYSWRITE: return "syswrite " + n + " " + std::to_string(op.offset) + " " + s;

@@ -149,6 +149,7 @@ bool run_op(int index, const fc_op& op, int& rc) {
     case FC_CLEAR: g_clear = op.n != 0; break;
     case FC_FORK: fc_fork(index, &op); break;
     case FC_THREADS: break;  // run_ops starts them
+    case FC_BARRIER: fc_barrier(); break;
     case FC_CRASH: {
       volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
       *bad = 1;  // a real fault

@@ -89,6 +89,7 @@ static const struct fc_opdef k_ops[] = {
     {"lock", FC_LOCK, "S"},
     {"unlock", FC_UNLOCK, "S"},
     {"putc_unlocked", FC_PUTC_UNLOCKED, "NS"},
+    {"barrier", FC_BARRIER, ""},
 };
 
 static int fail(char* err, unsigned errlen, int index, const char* text, const char* why) {
@@ -296,6 +297,19 @@ static int parse_ops(char* buf, struct fc_script* out, char* err, unsigned errle
   return 0;
 }
 
+/* A barrier waits for the threads of one "threads N" before it: with none,
+ * or with two (more threads than the barrier counts), it could never open. */
+static int check_barriers(const struct fc_script* s, char* err, unsigned errlen) {
+  int threads = 0;
+  for (int i = 0; i < s->count; ++i) threads += s->ops[i].kind == FC_THREADS;
+  for (int i = 0, seen = 0; i < s->count; ++i) {
+    seen += s->ops[i].kind == FC_THREADS;
+    if (s->ops[i].kind == FC_BARRIER && (seen != 1 || threads != 1))
+      return fail(err, errlen, i, s->ops[i].text, "barrier needs one threads op, before it");
+  }
+  return 0;
+}
+
 /* On error nothing stays allocated (out->ops is NULL): the harness parses
  * scripts in-process, many times (found by ci/fuzz: the copy leaked). */
 int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
@@ -309,6 +323,7 @@ int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen)
   } else {
     memcpy(buf, src, len + 1);
     rc = parse_ops(buf, out, err, errlen);
+    if (rc == 0) rc = check_barriers(out, err, errlen);
   }
   free(buf);
   if (rc != 0) {
@@ -398,7 +413,13 @@ static void* fc_thread_main(void* arg) {
   return NULL;
 }
 
+/* The barrier of the script's one "threads N" (check_barriers), for N. */
+static pthread_barrier_t g_barrier;
+
+void fc_barrier(void) { pthread_barrier_wait(&g_barrier); }
+
 void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from)) {
+  pthread_barrier_init(&g_barrier, NULL, (unsigned)op->n);
   for (long i = 1; i < op->n; ++i) {
     struct fc_thread_start* start = malloc(sizeof *start);
     int err = start == NULL ? ENOMEM : 0;

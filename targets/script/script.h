@@ -10,43 +10,44 @@ extern "C" {
 #endif
 
 enum fc_op_kind {
-  FC_WRITE,        /* write N [stream]   N payload bytes in one call           */
-  FC_LINE,         /* line N [stream]    N payload bytes and '\n' in one call   */
-  FC_PUTC,         /* putc N [stream]    N one-byte calls                       */
-  FC_PRINTF,       /* printf N           printf("%s") of N bytes to stdout      */
-  FC_FPUTS,        /* fputs N [out|err]  fputs of N bytes                       */
-  FC_NEWLINE,      /* newline [stream]   one '\n'                               */
-  FC_ENDL,         /* endl [stream]      std::endl (C++)                        */
-  FC_FLUSH,        /* flush [stream|all] fflush / ostream::flush               */
-  FC_SETVBUF,      /* setvbuf full|line|none [SIZE] [out|err]                   */
-  FC_SYNC,         /* sync_with_stdio on|off (C++)                              */
-  FC_TIE,          /* tie in|err|log on|off (C++): X.tie(&cout) or nullptr      */
-  FC_UNITBUF,      /* unitbuf on|off [stream] (C++)                             */
-  FC_READ,         /* read N             N bytes from stdin                     */
-  FC_GETLINE,      /* getline            one line from stdin                    */
-  FC_MARKER,       /* marker LABEL                                              */
-  FC_SLEEP,        /* sleep MS                                                  */
-  FC_CLOSE,        /* close out|err      fclose (reports its error)             */
-  FC_EXIT,         /* exit N                                                    */
-  FC_UEXIT,        /* _exit N                                                   */
-  FC_QUICK_EXIT,   /* quick_exit N                                            */
-  FC_ABORT,        /* abort                                                     */
-  FC_RETURN,       /* return N           return from main                       */
-  FC_RAISE,        /* raise SIG          raise(SIG), by name or number          */
-  FC_CRASH,        /* crash              a real invalid memory write (SIGSEGV)  */
-  FC_THROW,        /* throw              uncaught exception (C++)               */
-  FC_IGNORE,       /* ignore SIG         signal(SIG, SIG_IGN)                   */
-  FC_CLEAR,        /* clear on|off       C++: clear() a stream that went bad    */
-  FC_FORK,         /* fork N             N-1 more processes run the rest        */
-  FC_THREADS,      /* threads N          N-1 more threads run the rest          */
-  FC_FSYNC,        /* fsync [out|err]    fsync(2) of the stream's fd (no flush)  */
-  FC_REOPEN,       /* reopen plain|append|direct [out|err]  a new description    */
-  FC_SYSWRITE,     /* syswrite N [OFFSET] [out|err]  one write(2), no stdio      */
-  FC_FADVISE,      /* fadvise ADVICE [out|err]  posix_fadvise of the whole file  */
-  FC_RESIDENT,     /* resident [out|err]  mincore: its pages in the page cache   */
-  FC_LOCK,         /* lock [out|err]     flockfile                              */
-  FC_UNLOCK,       /* unlock [out|err]   funlockfile                            */
-  FC_PUTC_UNLOCKED /* putc_unlocked N [out|err]  N calls, no lock taken       */
+  FC_WRITE,         /* write N [stream]   N payload bytes in one call           */
+  FC_LINE,          /* line N [stream]    N payload bytes and '\n' in one call   */
+  FC_PUTC,          /* putc N [stream]    N one-byte calls                       */
+  FC_PRINTF,        /* printf N           printf("%s") of N bytes to stdout      */
+  FC_FPUTS,         /* fputs N [out|err]  fputs of N bytes                       */
+  FC_NEWLINE,       /* newline [stream]   one '\n'                               */
+  FC_ENDL,          /* endl [stream]      std::endl (C++)                        */
+  FC_FLUSH,         /* flush [stream|all] fflush / ostream::flush               */
+  FC_SETVBUF,       /* setvbuf full|line|none [SIZE] [out|err]                   */
+  FC_SYNC,          /* sync_with_stdio on|off (C++)                              */
+  FC_TIE,           /* tie in|err|log on|off (C++): X.tie(&cout) or nullptr      */
+  FC_UNITBUF,       /* unitbuf on|off [stream] (C++)                             */
+  FC_READ,          /* read N             N bytes from stdin                     */
+  FC_GETLINE,       /* getline            one line from stdin                    */
+  FC_MARKER,        /* marker LABEL                                              */
+  FC_SLEEP,         /* sleep MS                                                  */
+  FC_CLOSE,         /* close out|err      fclose (reports its error)             */
+  FC_EXIT,          /* exit N                                                    */
+  FC_UEXIT,         /* _exit N                                                   */
+  FC_QUICK_EXIT,    /* quick_exit N                                            */
+  FC_ABORT,         /* abort                                                     */
+  FC_RETURN,        /* return N           return from main                       */
+  FC_RAISE,         /* raise SIG          raise(SIG), by name or number          */
+  FC_CRASH,         /* crash              a real invalid memory write (SIGSEGV)  */
+  FC_THROW,         /* throw              uncaught exception (C++)               */
+  FC_IGNORE,        /* ignore SIG         signal(SIG, SIG_IGN)                   */
+  FC_CLEAR,         /* clear on|off       C++: clear() a stream that went bad    */
+  FC_FORK,          /* fork N             N-1 more processes run the rest        */
+  FC_THREADS,       /* threads N          N-1 more threads run the rest          */
+  FC_FSYNC,         /* fsync [out|err]    fsync(2) of the stream's fd (no flush)  */
+  FC_REOPEN,        /* reopen plain|append|direct [out|err]  a new description    */
+  FC_SYSWRITE,      /* syswrite N [OFFSET] [out|err]  one write(2), no stdio      */
+  FC_FADVISE,       /* fadvise ADVICE [out|err]  posix_fadvise of the whole file  */
+  FC_RESIDENT,      /* resident [out|err]  mincore: its pages in the page cache   */
+  FC_LOCK,          /* lock [out|err]     flockfile                              */
+  FC_UNLOCK,        /* unlock [out|err]   funlockfile                            */
+  FC_PUTC_UNLOCKED, /* putc_unlocked N [out|err]  N calls, no lock taken      */
+  FC_BARRIER        /* barrier  the threads of "threads N" wait for each other */
 };
 
 enum fc_stream { FC_OUT, FC_ERR, FC_LOG, FC_IN, FC_ALL };
@@ -131,6 +132,11 @@ void fc_fork(int index, const struct fc_op* op);
  * targets call it before returning from main). A failed start is reported. */
 void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from));
 void fc_join_threads(void);
+
+/* barrier: waits until all N threads of the script's one "threads N" (the
+ * parser allows no other) have reached it, so that what each did before it
+ * comes before what any does after it: an order that no sleep can promise. */
+void fc_barrier(void);
 
 /* 1 for an op on C's FILE itself, its lock (lock, unlock, putc_unlocked):
  * they take out or err, never log. */

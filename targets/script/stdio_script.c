@@ -116,6 +116,7 @@ static int run_op(int index, const struct fc_op* op, int* rc) {
     case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
     case FC_FORK: fc_fork(index, op); break;
     case FC_THREADS: break; /* run_ops starts them */
+    case FC_BARRIER: fc_barrier(); break;
     case FC_CRASH: {
       volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
       *bad = 1;

@@ -12,17 +12,18 @@
 namespace flushcheck {
 namespace {
 
-// Two threads print a line each in two putc calls with 200 ms between them:
-// the second thread's first half lands inside the first thread's line, on
-// every run. Both lines are torn, and the check says so. (The test asserted
-// one order of the second halves until a CI run saw the other.)
+// Two threads print a line each in two putc calls with a barrier between
+// them: both threads' first halves come before either's second, so the
+// second thread's first half lands inside the first thread's line on every
+// run. Both lines are torn, and the check says so. (A 200 ms sleep parted
+// them before: an order that a loaded machine need not keep.)
 TEST(gate_checks, threaded_no_torn_record_catches_interleaved_lines) {
   auto torn =
-      gate_run({FLUSHCHECK_TARGET_STDIO_SCRIPT, "threads 2; putc 5; sleep 200; putc 5; newline"})
+      gate_run({FLUSHCHECK_TARGET_STDIO_SCRIPT, "threads 2; putc 5; barrier; putc 5; newline"})
           .untraced()
           .run();
   // Payload letters of ops 1 and 3 (from 0): both threads' B's come first
-  // (the sleep parts them from the D's); how the D's and the two newlines
+  // (the barrier parts them from the D's); how the D's and the two newlines
   // interleave after it is the scheduler's ("BBBBBBBBBBDDDDD\nDDDDD\n",
   // "BBBBBBBBBBDDDDDDDDDD\n\n", ...): every order tears both lines.
   const std::string& out = torn.obs.out.data;

@@ -520,6 +520,24 @@ TEST(scripts, threads_run_the_rest_in_every_thread) {
   EXPECT_EQ(script::parse("threads 4").text(), "threads 4");
 }
 
+// barrier: every thread's ops before it come before any thread's after it,
+// in both targets; without one threads op before it the script is refused.
+TEST(scripts, a_barrier_orders_every_threads_ops_before_it_first) {
+  for (const char* target : {FLUSHCHECK_TARGET_STDIO_SCRIPT, FLUSHCHECK_TARGET_IOSTREAM_SCRIPT}) {
+    auto obs = run(opts({target, "setvbuf none; threads 4; write 3; barrier; write 3"}));
+    EXPECT_EQ(obs.status, wait_status::exited(0)) << target;
+    EXPECT_EQ(obs.out.data, std::string(12, 'C') + std::string(12, 'E')) << target;
+  }
+  EXPECT_EQ(script::parse("threads 2; barrier").text(), "threads 2; barrier");
+  for (const char* bad :
+       {"barrier; threads 2", "write 1; barrier", "threads 2; barrier; threads 2"}) {
+    auto obs = run(opts({FLUSHCHECK_TARGET_STDIO_SCRIPT, bad}));
+    EXPECT_EQ(obs.status, wait_status::exited(64)) << bad;
+    EXPECT_NE(obs.err.data.find("barrier needs one threads op, before it"), std::string::npos)
+        << bad << ": " << obs.err.data;
+  }
+}
+
 // fsync syncs the fd and flushes nothing: the buffered line is not in the
 // file at the marker; on a pipe fsync fails (EINVAL) and is reported.
 TEST(scripts, fsync_syncs_the_fd_and_flushes_nothing) {
