@@ -58,9 +58,10 @@ void check_bench_options(const bench_options& options) {
   for (const auto& n : bench_suites_to_run(options)) {
     find_suite(n);
     if (n == "program" && options.program.empty())
-      throw usage_error("the program suite needs --program=COMMAND");
+      throw usage_error("the program suite needs a program to bench");
   }
-  if (options.repeat < 1) throw usage_error("--repeat must be at least 1");
+  if (options.repeat < 1)
+    throw usage_error("repeat " + std::to_string(options.repeat) + ": a row runs at least once");
   if (options.toolchains.empty()) throw usage_error("no toolchain set to bench");
 }
 

@@ -163,6 +163,9 @@ bool compare(const bench_report& before, const bench_report& now, double thresho
 bench_options bench_command::options() const {
   if (!(threshold > 0) || !std::isfinite(threshold))
     throw usage_error("--threshold must be a number above 0");
+  if (repeat < 1) throw usage_error("--repeat must be at least 1");
+  if (program.empty() && std::find(suites.begin(), suites.end(), "program") != suites.end())
+    throw usage_error("the program suite needs --program=COMMAND");
   bench_options o;
   o.suites = suites_with_program(suites, !program.empty());
   if (!program.empty()) o.program = words(program);

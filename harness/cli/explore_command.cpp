@@ -145,7 +145,7 @@ int explore_command::execute() {
   e.base.timeout = std::chrono::milliseconds(timeout_ms);
   // Each cut's output is compared, as it arrives, with the whole reference
   // output (spooled to a file): what is kept is only what is shown.
-  e.keep = keep_policy::parse(keep);
+  e.keep = flag_value("--keep", [&] { return keep_policy::parse(keep); });
   if (e.on_stderr && !e.base.stderr_sink)
     throw usage_error("--stream=stderr with --stderr=stdout: stderr would be stdout's stream");
   e.base.argv = command;

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "error.hpp"
+
 namespace flushcheck::cli {
 
 struct option_values {
@@ -47,5 +49,17 @@ option_values without(option_values v, const std::string& word);
 std::string listed(const option_values& v);
 /// WORDS with SEP between them (the help, the man page, the completion's lists).
 std::string joined(const std::vector<std::string>& words, const std::string& sep);
+
+/// PARSE()'s value for FLAG. The stages below the CLI say a bad value as
+/// "VALUE: why", in the words of their API; the CLI says it as the user
+/// typed it: "FLAG=VALUE: why".
+template <typename Parse>
+auto flag_value(const std::string& flag, Parse&& parse) -> decltype(parse()) {
+  try {
+    return parse();
+  } catch (const usage_error& e) {
+    throw usage_error(flag + "=" + e.what());
+  }
+}
 
 }  // namespace flushcheck::cli

@@ -64,7 +64,8 @@ void add_fault_option(CLI::App* app, std::vector<std::string>& faults) {
 
 std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults) {
   std::vector<fault_plan> plans;
-  for (const auto& f : faults) plans.push_back(fault_plan::parse(f));
+  for (const auto& f : faults)
+    plans.push_back(flag_value("--fault", [&] { return fault_plan::parse(f); }));
   return plans;
 }
 
@@ -139,10 +140,11 @@ int run_command::execute() {
                       ": expected pty, pty-cooked, pipe, file, null or full");
   o.stdout_sink = *out;
   apply_stderr_and_stdin(o, stderr_kind, stdin_kind, input);
-  o.kill = kill_plan::parse(kill);
-  o.keep = keep_policy::parse(keep);
-  o.reader = reader_policy::parse(reader);
-  o.pipe_size = pipe_size.empty() ? 0 : parse_pipe_size(pipe_size);
+  o.kill = flag_value("--kill", [&] { return kill_plan::parse(kill); });
+  o.keep = flag_value("--keep", [&] { return keep_policy::parse(keep); });
+  o.reader = flag_value("--reader", [&] { return reader_policy::parse(reader); });
+  if (!pipe_size.empty())
+    o.pipe_size = flag_value("--pipe-size", [&] { return parse_pipe_size(pipe_size); });
   o.nonblock = nonblock;
   o.faults = parse_faults(faults);
   o.timeout = std::chrono::milliseconds(timeout_ms);

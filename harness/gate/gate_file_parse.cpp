@@ -275,10 +275,10 @@ context make_context(const std::string& path, const std::vector<std::string>& va
     const auto eq = v.find('=');
     const std::string name = v.substr(0, std::min(eq, v.size()));
     if (eq == std::string::npos || !context::is_name(name))
-      throw usage_error("--var=" + printable(v, 200) +
+      throw usage_error("variable " + printable(v, 200) +
                         ": expected NAME=VALUE, NAME of letters, digits and '_'");
     if (name == "here" || name == "records" || name == "logdir")
-      throw usage_error("--var=" + printable(v, 200) + ": {" + name + "} is the file's own");
+      throw usage_error("variable " + printable(v, 200) + ": {" + name + "} is the file's own");
     cx.vars[name] = v.substr(eq + 1);
   }
   return cx;

@@ -14,7 +14,7 @@ namespace {
 long parse_count(std::string_view text, std::string_view whole, long max) {
   auto v = detail::parse_number(text, 0, static_cast<std::uint64_t>(max));
   if (!v)
-    throw usage_error("--kill=" + std::string(whole) + ": '" + std::string(text) +
+    throw usage_error(std::string(whole) + ": '" + std::string(text) +
                       "' is not a number from 0 to " + std::to_string(max));
   return static_cast<long>(*v);
 }
@@ -23,7 +23,7 @@ long parse_count(std::string_view text, std::string_view whole, long max) {
 /// must then be write:N or after-write:N; returns the rest.
 std::string_view parse_dest(kill_plan& plan, std::string_view when, std::string_view text) {
   const auto bad = [&](const std::string& why) {
-    return usage_error("--kill=" + std::string(text) + ": " + why);
+    return usage_error(std::string(text) + ": " + why);
   };
   std::string_view dest = when.substr(0, when.find(':') + 1);
   if (dest == "stdout:" || dest == "stderr:") {
@@ -59,32 +59,30 @@ kill_plan kill_plan::parse(std::string_view text) {
   if (text == "never") return {};
   auto at = text.find('@');
   if (at == std::string_view::npos)
-    throw usage_error("--kill=" + std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
+    throw usage_error(std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
   kill_plan plan;
   auto sig = parse_signal(text.substr(0, at));
   if (!sig)
-    throw usage_error("--kill=" + std::string(text) + ": unknown signal '" +
-                      std::string(text.substr(0, at)) + "'");
+    throw usage_error(std::string(text) + ": unknown signal '" + std::string(text.substr(0, at)) +
+                      "'");
   plan.signal = *sig;
   std::string_view when = parse_dest(plan, text.substr(at + 1), text);
   auto colon = when.find(':');
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
   if (colon == std::string_view::npos)
-    throw usage_error("--kill=" + std::string(text) +
-                      ": WHEN is marker:N, time:MS, write:N or after-write:N");
+    throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
   plan.n = parse_count(when.substr(colon + 1), text, what == "time" ? max_time_ms : max_count);
   if (what == "marker") {
     plan.when = when_kind::marker;
-    if (plan.n < 1) throw usage_error("--kill=" + std::string(text) + ": markers count from 1");
+    if (plan.n < 1) throw usage_error(std::string(text) + ": markers count from 1");
   } else if (what == "time") {
     plan.when = when_kind::time;
   } else if (what == "write" || what == "after-write") {
     plan.when = what == "write" ? when_kind::write : when_kind::after_write;
-    if (plan.n < 1) throw usage_error("--kill=" + std::string(text) + ": writes count from 1");
+    if (plan.n < 1) throw usage_error(std::string(text) + ": writes count from 1");
   } else {
-    throw usage_error("--kill=" + std::string(text) +
-                      ": WHEN is marker:N, time:MS, write:N or after-write:N");
+    throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
   }
   return plan;
 }

@@ -203,12 +203,12 @@ class run_loop {
     const bool closes = o.reader.what == reader_policy::kind::close_after ||
                         o.reader.what == reader_policy::kind::paused_then_close;
     if (closes && o.input == stdin_kind::pty && out_.is_pty())
-      throw usage_error("--reader=" + o.reader.text() +
-                        " with --stdin=pty: closing the stdout pty would close the terminal the "
-                        "input is typed into");
+      throw usage_error("the reader " + o.reader.text() +
+                        " with stdin on the pty: closing the stdout pty would close the terminal "
+                        "the input is typed into");
     if (o.reader.what != reader_policy::kind::prompt && !streaming_kind(o.stdout_sink))
-      throw usage_error("--reader=" + o.reader.text() +
-                        " with --stdout=" + std::string(to_string(o.stdout_sink)) +
+      throw usage_error("the reader " + o.reader.text() + " with stdout to " +
+                        std::string(to_string(o.stdout_sink)) +
                         ": only a pipe or a pty is read while the program runs");
     out_.set_reader(o.reader);
     if (o.on_output) {
@@ -236,11 +236,11 @@ class run_loop {
       const std::string only =
           o_.backend == trace_backend::perf ? " (perf only counts)" : " (bpf only counts)";
       if (o_.kill.needs_tracer())
-        throw usage_error("--kill=" + o_.kill.text() + " needs the ptrace backend" + only);
+        throw usage_error("the cut " + o_.kill.text() + " needs the ptrace backend" + only);
       if (!o_.faults.empty())
-        throw usage_error("--fault=" + o_.faults.front().text() + " needs the ptrace backend" +
+        throw usage_error("the fault " + o_.faults.front().text() + " needs the ptrace backend" +
                           only);
-      if (o_.timeline) throw usage_error("--timeline needs the ptrace backend" + only);
+      if (o_.timeline) throw usage_error("a timeline needs the ptrace backend" + only);
       child_.start_counted(req, o_.backend, id_of(out_.child_fd()),
                            id_of(err_ ? err_->child_fd() : out_.child_fd()));
     } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {

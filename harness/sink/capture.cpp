@@ -28,7 +28,7 @@ constexpr std::uint64_t k_max_keep = std::uint64_t{1} << 40;  // 1 TiB
 std::size_t parse_size(std::string_view n, std::string_view whole) {
   auto v = detail::parse_number(n, 0, k_max_keep, true);
   if (!v)
-    throw usage_error("--keep=" + std::string(whole) + ": '" + std::string(n) +
+    throw usage_error(std::string(whole) + ": '" + std::string(n) +
                       "' is not a byte count from 0 to 1T (K, M, G: powers of 1024)");
   return static_cast<std::size_t>(*v);
 }
@@ -47,12 +47,12 @@ keep_policy keep_policy::parse(std::string_view text) {
     if (kname != name) continue;
     bool sized = k == kind::head || k == kind::tail || k == kind::ends;
     if (sized != (colon != std::string_view::npos))
-      throw usage_error("--keep=" + std::string(text) + ": " +
+      throw usage_error(std::string(text) + ": " +
                         (sized ? "expected " + std::string(name) + ":BYTES"
                                : std::string(name) + " takes no size"));
     return {k, sized ? parse_size(text.substr(colon + 1), text) : 0};
   }
-  throw usage_error("--keep=" + std::string(text) +
+  throw usage_error(std::string(text) +
                     ": expected all, none, head:BYTES, tail:BYTES or ends:BYTES");
 }
 

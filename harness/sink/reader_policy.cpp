@@ -13,8 +13,8 @@ constexpr std::uint64_t k_max_n = std::uint64_t{1} << 40;
 std::uint64_t parse_n(std::string_view n, std::string_view whole, std::uint64_t min) {
   auto v = detail::parse_number(n, min, k_max_n);
   if (!v)
-    throw usage_error("--reader=" + std::string(whole) + ": '" + std::string(n) +
-                      "' is not a number from " + std::to_string(min) + " to 2^40");
+    throw usage_error(std::string(whole) + ": '" + std::string(n) + "' is not a number from " +
+                      std::to_string(min) + " to 2^40");
   return *v;
 }
 
@@ -40,11 +40,11 @@ reader_policy reader_policy::parse(std::string_view text) {
   if (text.starts_with("rate=")) {
     auto v = detail::parse_number(text.substr(5), 1, k_max_n, true);
     if (!v)
-      throw usage_error("--reader=" + std::string(text) + ": '" + std::string(text.substr(5)) +
+      throw usage_error(std::string(text) + ": '" + std::string(text.substr(5)) +
                         "' is not a byte rate from 1 to 2^40 a second (K, M, G: powers of 1024)");
     return {kind::rate, *v};
   }
-  throw usage_error("--reader=" + std::string(text) +
+  throw usage_error(std::string(text) +
                     ": expected prompt, paused, paused-until=marker:N, chunk=N, close-after=N, "
                     "rate=BYTES or paused-then-close=MS");
 }

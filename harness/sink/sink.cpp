@@ -33,7 +33,7 @@ std::uint64_t rate_batch(std::uint64_t n) { return std::clamp<std::uint64_t>(n /
 std::size_t parse_pipe_size(std::string_view text) {
   auto n = detail::parse_number(text, 1, std::uint64_t{1} << 30, true);
   if (!n)
-    throw usage_error("--pipe-size=" + std::string(text) +
+    throw usage_error(std::string(text) +
                       ": expected bytes from 1 to 1G (a K, M or G suffix: 2^10, 2^20, 2^30)");
   return static_cast<std::size_t>(*n);
 }
@@ -154,8 +154,8 @@ void sink::set_pipe_size(std::size_t bytes) {
   if (kind_ != sink_kind::pipe) return;
   int got = ::fcntl(reader_.get(), F_SETPIPE_SZ, static_cast<int>(bytes));
   if (got < 0 && (errno == EPERM || errno == EINVAL))
-    throw usage_error("--pipe-size=" + std::to_string(bytes) + ": " + std::strerror(errno) + " (" +
-                      pipe_size_limit() + ")");
+    throw usage_error("a pipe of " + std::to_string(bytes) + " bytes: " + std::strerror(errno) +
+                      " (" + pipe_size_limit() + ")");
   if (got < 0) throw_errno("F_SETPIPE_SZ " + std::to_string(bytes));
   pipe_size_ = static_cast<std::size_t>(got);
 }

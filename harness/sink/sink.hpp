@@ -18,8 +18,8 @@
 
 namespace flushcheck {
 
-/// --pipe-size's TEXT: bytes from 1 to 1 GiB, with a K, M or G suffix as
-/// --keep and --reader=rate= take them. Throws usage_error.
+/// A pipe size's TEXT: bytes from 1 to 1 GiB, with a K, M or G suffix as
+/// keep and reader policies take them. Throws usage_error ("TEXT: why").
 std::size_t parse_pipe_size(std::string_view text);
 
 class sink {

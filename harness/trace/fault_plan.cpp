@@ -12,7 +12,7 @@ namespace flushcheck {
 namespace {
 
 [[noreturn]] void bad(std::string_view whole, const std::string& why) {
-  throw usage_error("--fault=" + std::string(whole) + ": " + why);
+  throw usage_error(std::string(whole) + ": " + why);
 }
 
 std::int64_t count(std::string_view n, std::string_view whole, std::int64_t min) {

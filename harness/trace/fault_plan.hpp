@@ -33,7 +33,7 @@ struct fault_plan {
   /// WHAT@[DEST:]WHEN. WHAT: an errno name (EAGAIN, EWOULDBLOCK, EINTR,
   /// ENOSPC, EIO, EPIPE, EFBIG, EDQUOT, EBADF) or short:K. DEST: stdout
   /// (the default), stderr or file:PATH (a glob). WHEN: write:N, write:NxK, every or
-  /// random=P,seed=S. Throws usage_error (prefix "--fault=TEXT: ").
+  /// random=P,seed=S. Throws usage_error ("TEXT: why").
   static fault_plan parse(std::string_view text);
   /// The [DEST:]WHENs parse takes after WHAT@ (a number or value to follow
   /// those ending in ':' or '='); the WHATs are fault_errnos() and "short:".

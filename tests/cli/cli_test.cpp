@@ -186,7 +186,7 @@ TEST(cli, a_value_with_a_newline_still_makes_a_one_line_error) {
 TEST(cli, a_refused_pipe_size_names_what_bounds_it) {
   auto r = cli({"run", "--pipe-size=1G", "--", "true"});
   if (r.code == 0) GTEST_SKIP() << "this process may give a pipe 1 GiB (CAP_SYS_RESOURCE)";
-  expect_one_line_error(r, 2, "--pipe-size=1073741824: ");
+  expect_one_line_error(r, 2, "a pipe of 1073741824 bytes: ");
   EXPECT_EQ(r.err.find("unprivileged"), std::string::npos) << r.err;
   const bool pipe_max = r.err.find("CAP_SYS_RESOURCE") != std::string::npos;
   EXPECT_TRUE(pipe_max || r.err.find("pipe-user-pages-hard") != std::string::npos) << r.err;

@@ -7,7 +7,9 @@ line per broken rule, when
   - a stage links a stage that is not below it, or one that does not exist;
   - a file includes a header of a stage its own stage does not link, directly
     or through the stages it links (the build fails on that too: this names it);
-  - two stages have a header of the same name (a bare include must name one).
+  - two stages have a header of the same name (a bare include must name one);
+  - a stage below cli throws a message that names a CLI flag ("--...): its
+    callers through the API never typed it; cli/ adds the flag.
 Exit 0 when all hold, 1 otherwise.
 
 Usage: architecture_check.py SOURCE_DIR
@@ -76,6 +78,25 @@ def check_includes(harness, folders, links, owner):
     return errors
 
 
+THROWN = re.compile(r"\b(?:usage_error|harness_error|spawn_error|bad)\s*\(([^;]*);", re.S)
+
+
+def check_cli_words(harness, order):
+    """No message thrown below cli names a flag: a string literal starting "--."""
+    errors = []
+    for stage in order:
+        for f in sorted(os.listdir(os.path.join(harness, stage))):
+            if not f.endswith((".cpp", ".hpp")):
+                continue
+            text = open(os.path.join(harness, stage, f)).read()
+            for m in THROWN.finditer(text):
+                if re.search(r'"--[a-z]', m.group(1)):
+                    line = text.count("\n", 0, m.start()) + 1
+                    errors.append(f"harness/{stage}/{f}:{line}: a thrown message names a CLI "
+                                  f"flag; say the value and why, and let cli/ add the flag")
+    return errors
+
+
 def main(source):
     harness = os.path.join(source, "harness")
     order = stage_order(harness)
@@ -88,11 +109,13 @@ def main(source):
     owner, errors = headers_by_stage(harness, folders)
     errors += check_links(order, links)
     errors += check_includes(harness, folders, links, owner)
+    errors += check_cli_words(harness, order)
     for e in errors:
         print(e)
     if not errors:
         print(f"{len(order)} stages, each links only stages below it; "
-              f"{len(owner)} headers, each included only from its stage or above")
+              f"{len(owner)} headers, each included only from its stage or above; "
+              f"no message thrown below cli names a flag")
     return 1 if errors else 0
 
 
