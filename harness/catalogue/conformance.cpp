@@ -50,9 +50,9 @@ case_result run_case(const property_case& c, const target_set& targets) {
   else
     r.v = c.prop->check(ctx);
   if (r.v.repro.empty()) r.v.repro = ctx.last_command();
-  r.asserted = r.v.skipped.empty() &&
-               (c.prop->level == tier::required ||
-                (c.prop->level == tier::documented && c.prop->applies(targets.profile)));
+  r.asserted =
+      !r.v.skipped && (c.prop->level == tier::required ||
+                       (c.prop->level == tier::documented && c.prop->applies(targets.profile)));
   return r;
 }
 

@@ -47,7 +47,7 @@ verdict skipped(std::string short_reason, std::string why) {
   verdict v;
   v.pass = false;
   v.skipped = std::move(short_reason);
-  v.observed = v.skipped;
+  v.observed = *v.skipped;
   v.explanation = std::move(why);
   return v;
 }

@@ -65,7 +65,7 @@ std::array<verdict_count, 3> matrix::tally(std::size_t column) const {
   for (const cell_ref& cell : cells_of(column)) {
     const case_result& r = at(cell);
     verdict_count& n = out.at(static_cast<std::size_t>(r.c.prop->level));
-    if (!r.v.skipped.empty())
+    if (r.v.skipped)
       ++n.skipped;
     else if (!r.asserted)
       ++n.observed;
@@ -113,14 +113,14 @@ std::vector<language_line> matrix::by_language(std::size_t column) const {
   for (auto& line : out) {
     std::set<std::string> seen;
     for (const case_result* r : line.cells)
-      if (r && r->v.skipped.empty()) seen.insert(r->v.observed);
+      if (r && !r->v.skipped) seen.insert(r->v.observed);
     line.differs = seen.size() > 1;
   }
   return out;
 }
 
 std::string value_text(const case_result& r) {
-  if (!r.v.skipped.empty()) return "skipped: " + r.v.skipped;
+  if (r.v.skipped) return "skipped: " + *r.v.skipped;
   return (r.asserted && !r.v.pass ? "FAIL: " : "") + r.v.observed;
 }
 
@@ -137,14 +137,14 @@ std::string count_text(const verdict_count& n, tier level) {
 }
 
 std::string cell_text(const case_result& r) {
-  if (!r.v.skipped.empty()) return "skipped: " + r.v.skipped;
+  if (r.v.skipped) return "skipped: " + *r.v.skipped;
   if (!r.asserted)
     return r.c.prop->level == tier::observed ? r.v.observed : "(" + r.v.observed + ")";
   return r.v.pass ? "pass" : "FAIL";
 }
 
 const char* note_tag(const case_result& r) {
-  if (!r.v.skipped.empty()) return "skipped here: ";
+  if (r.v.skipped) return "skipped here: ";
   if (r.v.pass) return "";
   return r.asserted ? "FAIL " : "not asserted for this profile: ";
 }
@@ -193,7 +193,7 @@ std::vector<sink_kind> table_sinks(const std::vector<matrix_row>& rows) {
 }
 
 bool worth_a_note(const case_result& r) {
-  return !r.v.pass || !r.v.skipped.empty() || r.c.prop->level == tier::observed;
+  return !r.v.pass || r.v.skipped || r.c.prop->level == tier::observed;
 }
 
 void add_notes_and_failures(matrix& m) {

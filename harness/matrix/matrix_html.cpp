@@ -20,7 +20,7 @@ std::string header_name(const std::string& name) {
 }
 
 const char* css_class(const case_result& r) {
-  if (!r.v.skipped.empty()) return "skip";
+  if (r.v.skipped) return "skip";
   if (!r.asserted) return "obs";
   return r.v.pass ? "pass" : "fail";
 }

@@ -55,7 +55,7 @@ nlohmann::json cell_json(const matrix& m, const case_result& r, std::size_t c) {
           {"explanation", bytes_as_code_points(r.v.explanation)},
           {"repro", bytes_as_code_points(r.v.repro)},  // bytes as "data" is (docs/cli.md)
           {"figures", r.v.figures},
-          {"skipped", r.v.skipped}};
+          {"skipped", r.v.skipped.value_or("")}};
 }
 
 // Cells in line order: by sink, then by column.

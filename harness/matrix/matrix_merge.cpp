@@ -40,7 +40,7 @@ verdict verdict_of(const json& cell) {
   v.observed = record_text(cell, "observed");
   v.explanation = record_text(cell, "explanation");
   v.repro = record_text(cell, "repro");
-  v.skipped = record_text(cell, "skipped");
+  if (std::string why = record_text(cell, "skipped"); !why.empty()) v.skipped = std::move(why);
   const json figures = cell.value("figures", json::object());  // items() needs it alive
   for (const auto& [k, n] : figures.items())
     if (n.is_number_integer()) v.figures[k] = n.get<std::int64_t>();

@@ -3,6 +3,7 @@
 /// both return one.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace flushcheck {
@@ -16,9 +17,9 @@ struct verdict {
   /// `observed` is for people and is not parsed. In the matrix JSON.
   std::map<std::string, std::int64_t> figures;
   /// Why this machine cannot check the claim ("tmpfs: O_DIRECT goes through
-  /// its page cache"); empty when it could. A case with a reason is skipped:
+  /// its page cache"); none when it could. A case with a reason is skipped:
   /// shown as such and never asserted, whatever `pass` says.
-  std::string skipped;
+  std::optional<std::string> skipped;
 };
 
 }  // namespace flushcheck
