@@ -54,6 +54,20 @@ bool has_view(const nlohmann::json& report, const std::string& stream) {
   return false;
 }
 
+/// Why PROGRAM cannot run here: "" when it is on the clean PATH that the
+/// runs get (or is a path), else that it is not installed, naming PACKAGE.
+std::string not_installed(const std::string& program, const std::string& package) {
+  if (program.find('/') != std::string::npos) return "";
+  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})  // the clean PATH
+    if (::access((dir + program).c_str(), X_OK) == 0) return "";
+  return program + " is not installed" +
+         (package.empty() ? "" : " (Debian package " + package + ")");
+}
+
+/// Skips the test, saying why, when PROGRAM is not here.
+#define SKIP_WITHOUT(program, package) \
+  if (const std::string why = not_installed(program, package); !why.empty()) GTEST_SKIP() << why
+
 const nlohmann::json& sink(const nlohmann::json& report, const char* name,
                            const char* stream = "stdout") {
   for (const auto& s : view(report, stream)["sinks"])
@@ -97,6 +111,7 @@ std::string script_file(const std::string& name, const std::string& text) {
 }
 
 TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
+  SKIP_WITHOUT("python3", "python3");
   auto [code, r] = doctor({"python3", "-c", "print('a'); print('b'); print('c')"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
@@ -118,6 +133,7 @@ TEST(doctor, python_loses_lines_on_a_pipe_and_its_own_switches_fix_it) {
 }
 
 TEST(doctor, perl_loses_lines_and_autoflush_fixes_it) {
+  SKIP_WITHOUT("perl", "perl");
   auto [code, r] = doctor({"perl", "-e", "print qq(a\\n); print qq(b\\n);"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
@@ -128,6 +144,7 @@ TEST(doctor, perl_loses_lines_and_autoflush_fixes_it) {
 }
 
 TEST(doctor, ruby_loses_lines_and_sync_fixes_it) {
+  SKIP_WITHOUT("ruby", "ruby");
   auto [code, r] = doctor({"ruby", "-e", "puts 'a'; puts 'b'; puts 'c'"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
@@ -137,6 +154,7 @@ TEST(doctor, ruby_loses_lines_and_sync_fixes_it) {
 }
 
 TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
+  SKIP_WITHOUT("python3", "python3");
   auto [code, r] = doctor({"python3", "-c", "import os; print('a'); print('b'); os._exit(0)"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 1);
@@ -148,6 +166,7 @@ TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
 }
 
 TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixes_it) {
+  SKIP_WITHOUT("node", "nodejs");
   // One 2 MB write: the pipe takes 64 KiB, libuv queues the rest, and
   // process.exit drops the queue (Node docs, process.exit). Its runs take
   // ~0.2 s each; a deadline well beyond that keeps a slow machine's run
@@ -164,6 +183,7 @@ TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixe
 }
 
 TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
+  SKIP_WITHOUT("node", "nodejs");
   auto [code, r] = doctor({"node", "-e", "console.log('a'); console.log('b')"});
   SCOPED_TRACE(summary(r));
   EXPECT_EQ(code, 0);
@@ -366,11 +386,7 @@ std::optional<std::vector<std::string>> everyday_argv(const nlohmann::json& spec
       }
     argv.push_back(a);
   }
-  const std::string& prog = argv.front();
-  bool found = prog.find('/') != std::string::npos;
-  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})  // the clean PATH
-    found = found || ::access((dir + prog).c_str(), X_OK) == 0;
-  if (!found) why = prog + " is not installed";
+  if (why.empty()) why = not_installed(argv.front(), "");
   if (!why.empty()) return std::nullopt;
   return argv;
 }
