@@ -44,7 +44,7 @@ std::string last_line(const std::string& s) {
 std::int64_t writes_not_to_stderr(const trace_summary& t) {
   std::int64_t n = 0;
   for (const auto& d : t.destinations)
-    if (d.role != "stderr") n += d.write_calls;
+    if (d.role != stream_role::err) n += d.write_calls;
   return n;
 }
 

@@ -59,7 +59,8 @@ std::int64_t print_destinations(const trace_summary& t, bool with_bytes, bool al
       ++folded_dests;
       continue;
     }
-    std::string what = d.what + (d.role.empty() ? "" : " (" + d.role + ")");
+    std::string what =
+        d.what + (d.role == stream_role::none ? "" : " (" + std::string(to_string(d.role)) + ")");
     for (std::size_t c = 0; c < traced_call_count; ++c) {
       if (d.calls[c] == 0) continue;
       bool w = is_write_family(static_cast<traced_call>(c));

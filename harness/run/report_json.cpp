@@ -36,8 +36,7 @@ namespace {
 
 /// With a trace: each chunk also says how many writes to the stream's sink
 /// had entered (and, timed, returned) when it arrived.
-nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t,
-                           const std::string& role) {
+nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t, stream_role role) {
   nlohmann::json chunks = nlohmann::json::array();
   std::vector<detail::chunk_writes> w;
   if (t) w = detail::writes_before_chunks(*t, role, s.chunks);
@@ -51,8 +50,7 @@ nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t,
   return chunks;
 }
 
-nlohmann::json stream_json(const stream_observation& s, const trace_summary* t,
-                           const std::string& role) {
+nlohmann::json stream_json(const stream_observation& s, const trace_summary* t, stream_role role) {
   nlohmann::json chunks = chunks_json(s, t, role);
   return {{"sink", s.sink},
           {"data", bytes_as_code_points(s.data)},
@@ -90,7 +88,8 @@ std::string stopped_destination(const trace_summary& t) {
   if (d < 0 || static_cast<std::size_t>(d) >= t.destinations.size())
     return "fd " + std::to_string(t.stopped ? t.stopped->fd : -1);
   const auto& dest = t.destinations[static_cast<std::size_t>(d)];
-  return dest.what + (dest.role.empty() ? "" : " (" + dest.role + ")");
+  return dest.what +
+         (dest.role == stream_role::none ? "" : " (" + std::string(to_string(dest.role)) + ")");
 }
 
 nlohmann::json writes_json(const trace_summary& t) {
@@ -99,7 +98,7 @@ nlohmann::json writes_json(const trace_summary& t) {
     writes.push_back({{"fd", d.fds.empty() ? -1 : d.fds.front()},
                       {"fds", d.fds},
                       {"what", bytes_as_code_points(d.what)},
-                      {"role", d.role},
+                      {"role", to_string(d.role)},
                       {"calls", d.write_calls},
                       {"bytes", d.bytes},
                       {"by_call", calls_json(d.calls)},
@@ -172,11 +171,11 @@ nlohmann::json to_json(const observation& obs) {
   else
     j["kill"] = nullptr;
   const trace_summary* t = obs.trace ? &*obs.trace : nullptr;
-  j["stdout"] = stream_json(obs.out, t, "stdout");
+  j["stdout"] = stream_json(obs.out, t, stream_role::out);
   if (obs.err.sink == "stdout")
     j["stderr"] = {{"sink", "stdout"}};
   else
-    j["stderr"] = stream_json(obs.err, t, "stderr");
+    j["stderr"] = stream_json(obs.err, t, stream_role::err);
   nlohmann::json markers = nlohmann::json::array();
   for (const auto& m : obs.markers)
     markers.push_back({{"label", bytes_as_code_points(m.label)},

@@ -42,7 +42,7 @@ std::string timeline_line(const trace_summary& t, const stream_observation& out)
       << millis(w.longest->t_us) << " ms, blocked " << millis(w.longest->blocked_us) << " ms";
   if (w.never_returned > 0) s << "; " << w.never_returned << " never returned";
   if (!out.chunks.empty()) {
-    auto first = detail::writes_before_chunks(t, "stdout", {out.chunks.front()}).front();
+    auto first = detail::writes_before_chunks(t, stream_role::out, {out.chunks.front()}).front();
     s << "; the first chunk arrived at " << millis(out.chunks.front().t_us) << " ms, after "
       << first.entered << " writes had entered";
   }
@@ -94,7 +94,8 @@ std::string summary(const observation& obs) {
     for (const auto& d : obs.trace->destinations)
       if (d.write_calls > 0)
         s << "writes:  " << d.write_calls << " calls made, " << d.bytes << " bytes to " << d.what
-          << (d.role.empty() ? "" : " (" + d.role + ")") << "\n";
+          << (d.role == stream_role::none ? "" : " (" + std::string(to_string(d.role)) + ")")
+          << "\n";
   if (obs.trace && obs.trace->stopped)
     s << "stopped: " << to_string(obs.trace->stopped->call) << " of " << obs.trace->stopped->bytes
       << " bytes to " << stopped_destination(*obs.trace) << ", at its entry ("

@@ -6,19 +6,18 @@
 namespace flushcheck::detail {
 namespace {
 
-bool has_role(const trace_summary& t, const trace_event& e, const std::string& role) {
-  if (e.dest < 0 || !is_write_family(e.call)) return false;
-  const auto& r = t.destinations[static_cast<std::size_t>(e.dest)].role;
-  return role == "stdout" ? r.starts_with("stdout") : r.ends_with(role);
+/// A write-family call E on the sink of STREAM, shared or not.
+bool is_write_on(const trace_summary& t, const trace_event& e, stream_role stream) {
+  return is_write_family(e.call) && t.on(e, stream);
 }
 
 }  // namespace
 
-std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, const std::string& role,
+std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, stream_role role,
                                                const std::vector<chunk>& chunks) {
   std::vector<std::int64_t> entries, returns;
   for (const auto& e : t.events)
-    if (has_role(t, e, role)) {
+    if (is_write_on(t, e, role)) {
       entries.push_back(e.t_us);
       if (e.returned_us >= 0) returns.push_back(e.returned_us);
     }
@@ -43,7 +42,7 @@ write_timing stdout_write_timing(const trace_summary& t) {
   if (!t.writes_timed) return w;
   std::int64_t number = 0;
   for (const auto& e : t.events) {
-    if (!has_role(t, e, "stdout")) continue;
+    if (!is_write_on(t, e, stream_role::out)) continue;
     ++number;
     if (e.returned_us < 0) {
       ++w.never_returned;

@@ -10,14 +10,14 @@
 
 namespace flushcheck::detail {
 
-/// Writes to the sink of ROLE ("stdout" or "stderr") that had entered, and
+/// Writes to the sink of ROLE (stream_role::out or err, shared or not) that had entered, and
 /// (with --timeline) returned, when a chunk arrived; -1 for a chunk after the
 /// last event the log kept (trace_summary::events_dropped).
 struct chunk_writes {
   std::int64_t entered = 0;
   std::int64_t returned = 0;
 };
-std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, const std::string& role,
+std::vector<chunk_writes> writes_before_chunks(const trace_summary& t, stream_role role,
                                                const std::vector<chunk>& chunks);
 
 /// The timed write to stdout's sink that blocked longest (--timeline).

@@ -11,7 +11,8 @@ namespace flushcheck {
 namespace {
 
 std::string destination_name(const destination_counters& d) {
-  return d.role.empty() ? d.what : d.role + " (" + d.what + ")";
+  if (d.role == stream_role::none) return d.what;
+  return std::string(to_string(d.role)) + " (" + d.what + ")";
 }
 
 std::string write_title(const trace_event& e, std::int64_t number, const std::string& dest) {
@@ -30,12 +31,12 @@ timeline_mark write_mark(const trace_event& e, std::int64_t number, const std::s
 /// The marker protocol's socket (fd 3, docs/markers.md): what the harness
 /// gave the program, not one of its outputs.
 bool is_marker_socket(const destination_counters& d) {
-  return d.role.empty() && d.what.starts_with("socket:") &&
+  return d.role == stream_role::none && d.what.starts_with("socket:") &&
          std::find(d.fds.begin(), d.fds.end(), control_fd_number) != d.fds.end();
 }
 
 std::string lane_name(const destination_counters& d) {
-  if (!d.role.empty()) return d.role;
+  if (d.role != stream_role::none) return std::string(to_string(d.role));
   return is_marker_socket(d) ? "markers (fd 3)" : "other";
 }
 

@@ -295,12 +295,13 @@ trace_summary bpf_counters::read() const {
   }
   for (auto& [id, d] : by_file) {
     const bool o = id == out_, e = id == err_;
-    d.role = o && e ? "stdout+stderr" : o ? "stdout" : e ? "stderr" : "";
+    d.role = role_of(o, e);
     std::sort(d.fds.begin(), d.fds.end());
     t.destinations.push_back(std::move(d));
   }
-  std::stable_sort(t.destinations.begin(), t.destinations.end(),
-                   [](const auto& a, const auto& b) { return !a.role.empty() && b.role.empty(); });
+  std::stable_sort(t.destinations.begin(), t.destinations.end(), [](const auto& a, const auto& b) {
+    return a.role != stream_role::none && b.role == stream_role::none;
+  });
   return t;
 }
 

@@ -42,8 +42,8 @@ fault_injector::fault_injector(std::vector<fault_plan> plans) : plans_(std::move
 
 bool fault_injector::targets(const fault_plan& f, const destination_counters& d) const {
   switch (f.where) {
-    case fault_plan::target::stdout_sink: return d.role.starts_with("stdout");
-    case fault_plan::target::stderr_sink: return d.role.ends_with("stderr");
+    case fault_plan::target::stdout_sink: return has(d.role, stream_role::out);
+    case fault_plan::target::stderr_sink: return has(d.role, stream_role::err);
     case fault_plan::target::file: return file_target_matches(f.path, d.what);
   }
   return false;

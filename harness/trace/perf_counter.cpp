@@ -141,7 +141,7 @@ trace_summary perf_counters::read() const {
   t.backend = "perf";
   destination_counters out;
   out.what = "fd 1";
-  out.role = "stdout";
+  out.role = stream_role::out;
   out.fds = {1};
   for (const auto& c : counters_) {
     std::uint64_t value = 0;

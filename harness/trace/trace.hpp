@@ -7,12 +7,30 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fault_plan.hpp"
 #include "traced_calls.hpp"
 
 namespace flushcheck {
+
+/// Whose sink a destination is: a bit per stream, so that stderr sharing
+/// stdout's sink (2>&1) is both.
+enum class stream_role : unsigned { none = 0, out = 1, err = 2, both = 3 };
+
+constexpr stream_role role_of(bool out, bool err) {
+  return static_cast<stream_role>((out ? 1U : 0U) | (err ? 2U : 0U));
+}
+/// Is R the sink of STREAM (stream_role::out or err), alone or shared?
+constexpr bool has(stream_role r, stream_role stream) {
+  return (static_cast<unsigned>(r) & static_cast<unsigned>(stream)) != 0;
+}
+/// "stdout", "stderr", "stdout+stderr" or "": the role in reports and JSON.
+constexpr std::string_view to_string(stream_role r) {
+  constexpr std::string_view names[] = {"", "stdout", "stderr", "stdout+stderr"};
+  return names[static_cast<unsigned>(r) & 3U];
+}
 
 struct trace_event {
   std::int64_t t_us = 0;
@@ -40,8 +58,8 @@ struct trace_event {
 /// Counters for one destination (a pipe, a pty, a file, ...), whatever fd
 /// numbers and processes reached it.
 struct destination_counters {
-  std::string what;      ///< "pipe:[1234]", "/dev/pts/3", a path, "socket:[..]"
-  std::string role;      ///< "stdout", "stderr", "stdout+stderr" or ""
+  std::string what;  ///< "pipe:[1234]", "/dev/pts/3", a path, "socket:[..]"
+  stream_role role = stream_role::none;
   std::vector<int> fds;  ///< fd numbers it was written through
   std::array<std::int64_t, traced_call_count> calls{};
   std::int64_t write_calls = 0;  ///< write family only
@@ -69,27 +87,25 @@ struct trace_summary {
   /// it run after all: then it is counted, and this is empty).
   std::optional<trace_event> stopped;
 
-  /// Write-family calls to stdout's sink (role "stdout", or "stdout+stderr"
-  /// when stderr shares it) and to stderr's own sink (role "stderr").
+  /// Write-family calls to stdout's sink (shared with stderr or not) and to
+  /// stderr's own sink (not shared).
   std::int64_t stdout_write_calls() const {
-    return sum_with_role("stdout", "stdout+stderr", [](const auto& d) { return d.write_calls; });
+    return sum_over(stream_role::out, true, [](const auto& d) { return d.write_calls; });
   }
   std::int64_t stderr_write_calls() const {
-    return sum_with_role("stderr", "stderr", [](const auto& d) { return d.write_calls; });
+    return sum_over(stream_role::err, false, [](const auto& d) { return d.write_calls; });
   }
-  /// Was E a call on stdout's sink (role "stdout" or "stdout+stderr")?
-  bool on_stdout(const trace_event& e) const {
-    return e.dest >= 0 && destinations[static_cast<std::size_t>(e.dest)].role.starts_with("stdout");
+  /// Was E a call on the sink of STREAM (stream_role::out or err), shared or not?
+  bool on(const trace_event& e, stream_role stream) const {
+    return e.dest >= 0 && has(destinations[static_cast<std::size_t>(e.dest)].role, stream);
   }
-  /// Was E a call on stderr's sink (role "stderr" or "stdout+stderr")?
-  bool on_stderr(const trace_event& e) const {
-    if (e.dest < 0) return false;
-    const std::string& role = destinations[static_cast<std::size_t>(e.dest)].role;
-    return role == "stderr" || role == "stdout+stderr";
-  }
+  /// Was E a call on stdout's sink (shared with stderr or not)?
+  bool on_stdout(const trace_event& e) const { return on(e, stream_role::out); }
+  /// Was E a call on stderr's sink (shared with stdout or not)?
+  bool on_stderr(const trace_event& e) const { return on(e, stream_role::err); }
   /// on_stderr(E) or on_stdout(E): the sink of one stream (kill_plan::on_stderr).
   bool on_stream(const trace_event& e, bool stderr_stream) const {
-    return stderr_stream ? on_stderr(e) : on_stdout(e);
+    return on(e, stream_of(stderr_stream));
   }
   /// The write-family calls to one stream's sink that ran (not the one a
   /// write:N cut stopped), in order: write:N's N counts them.
@@ -101,29 +117,27 @@ struct trace_summary {
   }
   /// Write-family calls to one stream's sink (stdout+stderr counts for both).
   std::int64_t write_calls_to(bool stderr_stream) const {
-    return stderr_stream ? sum_with_role("stderr", "stdout+stderr",
-                                         [](const auto& d) { return d.write_calls; })
-                         : stdout_write_calls();
+    return sum_over(stream_of(stderr_stream), true, [](const auto& d) { return d.write_calls; });
   }
   /// Calls of kind C to one stream's sink.
   std::int64_t calls_to(traced_call c, bool stderr_stream) const {
-    return stderr_stream
-               ? sum_with_role("stderr", "stdout+stderr",
-                               [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; })
-               : stdout_calls(c);
+    return sum_over(stream_of(stderr_stream), true,
+                    [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; });
   }
   /// Calls of kind C, of any family (fsync, close, ...), to stdout's sink.
-  std::int64_t stdout_calls(traced_call c) const {
-    return sum_with_role("stdout", "stdout+stderr",
-                         [c](const auto& d) { return d.calls[static_cast<std::size_t>(c)]; });
-  }
+  std::int64_t stdout_calls(traced_call c) const { return calls_to(c, false); }
 
  private:
+  static constexpr stream_role stream_of(bool stderr_stream) {
+    return stderr_stream ? stream_role::err : stream_role::out;
+  }
+  /// COUNT summed over the sinks of STREAM: with SHARED, also the one it
+  /// shares with the other stream (2>&1).
   template <class Count>
-  std::int64_t sum_with_role(const char* a, const char* b, Count count) const {
+  std::int64_t sum_over(stream_role stream, bool shared, Count count) const {
     std::int64_t n = 0;
     for (const auto& d : destinations)
-      if (d.role == a || d.role == b) n += count(d);
+      if (shared ? has(d.role, stream) : d.role == stream) n += count(d);
     return n;
   }
 };

@@ -144,8 +144,7 @@ struct tracer::state {
   /// files its glob matches for a plan on a file (kill_plan::file).
   bool observes(const destination_counters& d) const {
     if (!opt.kill.file.empty()) return file_target_matches(opt.kill.file, d.what);
-    return opt.kill.on_stderr ? d.role == "stderr" || d.role == "stdout+stderr"
-                              : d.role.starts_with("stdout");
+    return has(d.role, opt.kill.on_stderr ? stream_role::err : stream_role::out);
   }
 
   void main(spawn_request req, std::promise<pid_t>& started);
@@ -360,7 +359,7 @@ int tracer::state::destination(pid_t p, int fd) {
     destination_counters d;
     d.what = std::move(file->what);
     bool out = file->id == opt.stdout_id, err = file->id == opt.stderr_id;
-    d.role = out && err ? "stdout+stderr" : out ? "stdout" : err ? "stderr" : "";
+    d.role = role_of(out, err);
     summary.destinations.push_back(std::move(d));
   }
   auto& fds = summary.destinations[static_cast<std::size_t>(pos->second)].fds;

@@ -160,8 +160,7 @@ TEST(reader, the_timeline_says_how_long_a_write_blocked_behind_a_paused_reader) 
   const trace_event *dd_write = nullptr, *released = nullptr;
   for (const auto& e : obs.trace->events) {
     if (e.call == traced_call::write && e.bytes == 100000) dd_write = &e;
-    const bool to_stderr =  // dash's `echo >&2` writes fd 1 after dup2(2, 1)
-        e.dest >= 0 && obs.trace->destinations[static_cast<std::size_t>(e.dest)].role == "stderr";
+    const bool to_stderr = obs.trace->on_stderr(e);  // dash's `echo >&2`: fd 1 after dup2(2, 1)
     if (e.call == traced_call::write && to_stderr && !released) released = &e;
   }
   ASSERT_NE(dd_write, nullptr);

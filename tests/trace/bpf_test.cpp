@@ -50,8 +50,9 @@ observation counted_by(trace_backend b, std::vector<std::string> argv,
 /// tracer names a file by path, the eBPF backend by device and inode):
 /// role, calls per traced call, bytes, write sizes and fds.
 std::string shape(const destination_counters& d, bool writes_only) {
-  std::string s = "role=" + d.role + " writes=" + std::to_string(d.write_calls) +
-                  " bytes=" + std::to_string(d.bytes) + " calls:";
+  std::string s = "role=" + std::string(to_string(d.role)) +
+                  " writes=" + std::to_string(d.write_calls) + " bytes=" + std::to_string(d.bytes) +
+                  " calls:";
   for (std::size_t i = 0; i < traced_call_count; ++i)
     if (d.calls[i] != 0 && (!writes_only || is_write_family(static_cast<traced_call>(i))))
       s += " " + std::string(traced_calls[i].name) + "=" + std::to_string(d.calls[i]);

@@ -271,7 +271,7 @@ TEST_F(exact_counts, unsynced_cout_empties_its_buffer_with_writev) {
   auto obs = traced({k_cxx, "sync_with_stdio off; write 10; write 100000; exit 0"});
   const destination_counters* out = nullptr;
   for (const auto& d : obs.trace->destinations)
-    if (d.role == "stdout") out = &d;
+    if (d.role == stream_role::out) out = &d;
   ASSERT_NE(out, nullptr);
   EXPECT_GE(out->calls[static_cast<int>(traced_call::writev)], 1);
   EXPECT_EQ(out->bytes, 100010);
@@ -378,7 +378,7 @@ TEST(trace, counts_survive_dup2_and_fork) {
 
 const destination_counters* with_role(const observation& obs, const std::string& role) {
   for (const auto& d : obs.trace->destinations)
-    if (d.role == role) return &d;
+    if (to_string(d.role) == role) return &d;
   return nullptr;
 }
 
