@@ -46,13 +46,13 @@ case_result run_case(const property_case& c, const target_set& targets) {
   case_result r{c, {}, true};
   const runtime_target* rt = targets.runtime(c.language);
   if (rt && !rt->missing.empty())
-    r.v.skipped = rt->missing;  // a runtime this machine lacks: say which package
+    r.outcome.skipped = rt->missing;  // a runtime this machine lacks: say which package
   else
-    r.v = c.prop->check(ctx);
-  if (r.v.repro.empty()) r.v.repro = ctx.last_command();
-  r.asserted =
-      !r.v.skipped && (c.prop->level == tier::required ||
-                       (c.prop->level == tier::documented && c.prop->applies(targets.profile)));
+    r.outcome = c.prop->check(ctx);
+  if (r.outcome.repro.empty()) r.outcome.repro = ctx.last_command();
+  r.asserted = !r.outcome.skipped &&
+               (c.prop->level == tier::required ||
+                (c.prop->level == tier::documented && c.prop->applies(targets.profile)));
   return r;
 }
 

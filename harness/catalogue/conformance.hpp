@@ -82,9 +82,9 @@ std::vector<property_case> cases(const target_set& targets);
 
 /// Result of one case on one target set, with tier-aware meaning.
 struct case_result {
-  property_case c;
-  verdict v;
-  bool asserted = true;  ///< false: observed tier, or documented for another profile
+  property_case prop_case;  ///< the property, language and sink checked
+  verdict outcome;          ///< what the check found
+  bool asserted = true;     ///< false: observed tier, or documented for another profile
 };
 
 case_result run_case(const property_case& c, const target_set& targets);

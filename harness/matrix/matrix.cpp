@@ -64,13 +64,13 @@ std::array<verdict_count, 3> matrix::tally(std::size_t column) const {
   std::array<verdict_count, 3> out{};
   for (const cell_ref& cell : cells_of(column)) {
     const case_result& r = at(cell);
-    verdict_count& n = out.at(static_cast<std::size_t>(r.c.prop->level));
-    if (r.v.skipped)
+    verdict_count& n = out.at(static_cast<std::size_t>(r.prop_case.prop->level));
+    if (r.outcome.skipped)
       ++n.skipped;
     else if (!r.asserted)
       ++n.observed;
     else
-      ++(r.v.pass ? n.pass : n.fail);
+      ++(r.outcome.pass ? n.pass : n.fail);
   }
   return out;
 }
@@ -113,15 +113,15 @@ std::vector<language_line> matrix::by_language(std::size_t column) const {
   for (auto& line : out) {
     std::set<std::string> seen;
     for (const case_result* r : line.cells)
-      if (r && !r->v.skipped) seen.insert(r->v.observed);
+      if (r && !r->outcome.skipped) seen.insert(r->outcome.observed);
     line.differs = seen.size() > 1;
   }
   return out;
 }
 
 std::string value_text(const case_result& r) {
-  if (r.v.skipped) return "skipped: " + *r.v.skipped;
-  return (r.asserted && !r.v.pass ? "FAIL: " : "") + r.v.observed;
+  if (r.outcome.skipped) return "skipped: " + *r.outcome.skipped;
+  return (r.asserted && !r.outcome.pass ? "FAIL: " : "") + r.outcome.observed;
 }
 
 std::size_t skipped_count(const std::array<verdict_count, 3>& tally) noexcept {
@@ -137,15 +137,16 @@ std::string count_text(const verdict_count& n, tier level) {
 }
 
 std::string cell_text(const case_result& r) {
-  if (r.v.skipped) return "skipped: " + *r.v.skipped;
+  if (r.outcome.skipped) return "skipped: " + *r.outcome.skipped;
   if (!r.asserted)
-    return r.c.prop->level == tier::observed ? r.v.observed : "(" + r.v.observed + ")";
-  return r.v.pass ? "pass" : "FAIL";
+    return r.prop_case.prop->level == tier::observed ? r.outcome.observed
+                                                     : "(" + r.outcome.observed + ")";
+  return r.outcome.pass ? "pass" : "FAIL";
 }
 
 const char* note_tag(const case_result& r) {
-  if (r.v.skipped) return "skipped here: ";
-  if (r.v.pass) return "";
+  if (r.outcome.skipped) return "skipped here: ";
+  if (r.outcome.pass) return "";
   return r.asserted ? "FAIL " : "not asserted for this profile: ";
 }
 
@@ -156,7 +157,7 @@ using case_index = std::map<std::string, case_result>;
 std::vector<case_index> index_by_id(std::vector<column_results>& ran) {
   std::vector<case_index> index(ran.size());
   for (std::size_t c = 0; c < ran.size(); ++c)
-    for (auto& r : ran[c].results) index[c].emplace(r.c.id(), std::move(r));
+    for (auto& r : ran[c].results) index[c].emplace(r.prop_case.id(), std::move(r));
   return index;
 }
 
@@ -193,7 +194,7 @@ std::vector<sink_kind> table_sinks(const std::vector<matrix_row>& rows) {
 }
 
 bool worth_a_note(const case_result& r) {
-  return !r.v.pass || r.v.skipped || r.c.prop->level == tier::observed;
+  return !r.outcome.pass || r.outcome.skipped || r.prop_case.prop->level == tier::observed;
 }
 
 void add_notes_and_failures(matrix& m) {
@@ -202,11 +203,11 @@ void add_notes_and_failures(matrix& m) {
     for (const cell_ref& cell : m.cells_of(c)) {
       const case_result& r = m.at(cell);
       if (worth_a_note(r)) m.notes.push_back(cell);
-      if (r.asserted && !r.v.pass) failed.push_back(cell);
+      if (r.asserted && !r.outcome.pass) failed.push_back(cell);
     }
     // By case id: the order the --all list has always had.
     std::stable_sort(failed.begin(), failed.end(), [&](const cell_ref& a, const cell_ref& b) {
-      return m.at(a).c.id() < m.at(b).c.id();
+      return m.at(a).prop_case.id() < m.at(b).prop_case.id();
     });
     m.failures.insert(m.failures.end(), failed.begin(), failed.end());
   }
@@ -217,7 +218,8 @@ std::optional<matrix_difference> difference_at(const matrix& m, std::size_t row,
   if (m.rows[row].prop->level == tier::required) return std::nullopt;
   std::map<std::string, std::vector<std::size_t>> by_value;
   for (std::size_t c = 0; c < m.columns.size(); ++c)
-    if (const case_result* r = m.rows[row].find(c, sink)) by_value[r->v.observed].push_back(c);
+    if (const case_result* r = m.rows[row].find(c, sink))
+      by_value[r->outcome.observed].push_back(c);
   if (by_value.size() < 2) return std::nullopt;
   matrix_difference d{row, sink, {}};
   for (auto& [value, columns] : by_value) d.outcomes.push_back({value, std::move(columns)});

@@ -20,9 +20,9 @@ std::string header_name(const std::string& name) {
 }
 
 const char* css_class(const case_result& r) {
-  if (r.v.skipped) return "skip";
+  if (r.outcome.skipped) return "skip";
   if (!r.asserted) return "obs";
-  return r.v.pass ? "pass" : "fail";
+  return r.outcome.pass ? "pass" : "fail";
 }
 
 void head(std::ostream& h) {
@@ -79,9 +79,9 @@ void failures(std::ostream& h, const matrix& m) {
     h << "<ul>\n";
   for (const cell_ref& f : m.failures) {
     const case_result& r = m.at(f);
-    h << "<li><b>" << markup_escape(m.columns[f.column].name) << "</b> " << markup_escape(r.c.id())
-      << ": " << markup_escape(r.v.explanation) << "<br><code>" << markup_escape(r.v.repro)
-      << "</code></li>\n";
+    h << "<li><b>" << markup_escape(m.columns[f.column].name) << "</b> "
+      << markup_escape(r.prop_case.id()) << ": " << markup_escape(r.outcome.explanation)
+      << "<br><code>" << markup_escape(r.outcome.repro) << "</code></li>\n";
   }
   if (!m.failures.empty()) h << "</ul>\n";
   h << "</section>\n";
@@ -97,7 +97,7 @@ void difference(std::ostream& h, const matrix& m, const matrix_difference& d) {
     for (std::size_t i = 0; i < o.columns.size(); ++i)
       h << (i ? ", " : "") << markup_escape(m.columns[o.columns[i]].name);
     h << ": <span class=\"" << css_class(r) << "\">" << markup_escape(o.observed) << "</span>. "
-      << markup_escape(r.v.explanation) << "<br><code>" << markup_escape(r.v.repro)
+      << markup_escape(r.outcome.explanation) << "<br><code>" << markup_escape(r.outcome.repro)
       << "</code></li>\n";
   }
   h << "</ul></li>\n";
@@ -124,8 +124,8 @@ void line(std::ostream& h, const matrix& m, const matrix_row& row, sink_kind sin
     if (!r)
       h << "<td>-</td>";
     else
-      h << "<td class=\"" << css_class(*r) << "\" title=\"" << markup_escape(r->v.repro) << "\">"
-        << markup_escape(cell_text(*r)) << "</td>";
+      h << "<td class=\"" << css_class(*r) << "\" title=\"" << markup_escape(r->outcome.repro)
+        << "\">" << markup_escape(cell_text(*r)) << "</td>";
   }
   h << "</tr>\n";
 }

@@ -46,16 +46,16 @@ nlohmann::json column_json(const matrix& m, std::size_t c) {
 }
 
 nlohmann::json cell_json(const matrix& m, const case_result& r, std::size_t c) {
-  return {{"id", r.c.id()},
+  return {{"id", r.prop_case.id()},
           {"column", m.columns[c].name},
-          {"sink", std::string(to_string(r.c.sink))},
+          {"sink", std::string(to_string(r.prop_case.sink))},
           {"asserted", r.asserted},
-          {"pass", r.v.pass},
-          {"observed", bytes_as_code_points(r.v.observed)},
-          {"explanation", bytes_as_code_points(r.v.explanation)},
-          {"repro", bytes_as_code_points(r.v.repro)},  // bytes as "data" is (docs/cli.md)
-          {"figures", r.v.figures},
-          {"skipped", r.v.skipped.value_or("")}};
+          {"pass", r.outcome.pass},
+          {"observed", bytes_as_code_points(r.outcome.observed)},
+          {"explanation", bytes_as_code_points(r.outcome.explanation)},
+          {"repro", bytes_as_code_points(r.outcome.repro)},  // bytes as "data" is (docs/cli.md)
+          {"figures", r.outcome.figures},
+          {"skipped", r.outcome.skipped.value_or("")}};
 }
 
 // Cells in line order: by sink, then by column.
@@ -76,7 +76,7 @@ nlohmann::json difference_json(const matrix& m, const matrix_difference& d) {
   for (const auto& o : d.outcomes) {
     nlohmann::json names = nlohmann::json::array();
     for (std::size_t c : o.columns) names.push_back(m.columns[c].name);
-    const auto& first = m.at({d.row, d.sink, o.columns.front()}).v;
+    const auto& first = m.at({d.row, d.sink, o.columns.front()}).outcome;
     outcomes.push_back({{"observed", bytes_as_code_points(o.observed)},
                         {"columns", std::move(names)},
                         {"explanation", bytes_as_code_points(first.explanation)}});

@@ -27,8 +27,8 @@ void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
   for (const cell_ref& note : m.notes) {
     if (note.column != column) continue;
     const case_result& r = m.at(note);
-    out << "\n- " << note_tag(r) << markdown_text(r.c.id()) << ": "
-        << markdown_text(r.v.explanation) << "\n  " << markdown_code(r.v.repro) << "\n";
+    out << "\n- " << note_tag(r) << markdown_text(r.prop_case.id()) << ": "
+        << markdown_text(r.outcome.explanation) << "\n  " << markdown_code(r.outcome.repro) << "\n";
   }
 }
 
@@ -84,15 +84,16 @@ void difference(std::ostream& out, const matrix& m, const matrix_difference& d) 
     out << "  -";
     for (std::size_t i = 0; i < o.columns.size(); ++i)
       out << (i ? ", " : " ") << markdown_code(m.columns[o.columns[i]].name);
-    out << ": " << markdown_text(o.observed) << ". " << markdown_text(r.v.explanation) << "\n    "
-        << markdown_code(r.v.repro) << "\n";
+    out << ": " << markdown_text(o.observed) << ". " << markdown_text(r.outcome.explanation)
+        << "\n    " << markdown_code(r.outcome.repro) << "\n";
   }
 }
 
 void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
   const case_result& r = m.at(f);
-  out << "\n- FAIL " << markdown_text(m.columns[f.column].name) << " " << markdown_text(r.c.id())
-      << ": " << markdown_text(r.v.explanation) << "\n  " << markdown_code(r.v.repro) << "\n";
+  out << "\n- FAIL " << markdown_text(m.columns[f.column].name) << " "
+      << markdown_text(r.prop_case.id()) << ": " << markdown_text(r.outcome.explanation) << "\n  "
+      << markdown_code(r.outcome.repro) << "\n";
 }
 
 std::string markdown_by_column(const matrix& m) {
@@ -132,7 +133,7 @@ void language_difference(std::ostream& out, const std::vector<lang>& langs,
   for (std::size_t i = 0; i < langs.size(); ++i)
     if (const case_result* r = line.cells[i])
       out << "  - " << display_name(langs[i]) << ": " << markdown_text(value_text(*r)) << ". "
-          << markdown_code(r->v.repro) << "\n";
+          << markdown_code(r->outcome.repro) << "\n";
 }
 
 std::string markdown_by_language(const matrix& m) {

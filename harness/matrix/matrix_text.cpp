@@ -51,7 +51,8 @@ void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
     if (note.column != column) continue;
     const case_result& r = m.at(note);
     out << "\n"
-        << note_tag(r) << r.c.id() << ": " << r.v.explanation << "\n    " << r.v.repro << "\n";
+        << note_tag(r) << r.prop_case.id() << ": " << r.outcome.explanation << "\n    "
+        << r.outcome.repro << "\n";
   }
 }
 
@@ -106,14 +107,15 @@ void difference(std::ostream& out, const matrix& m, const matrix_difference& d) 
     out << "  ";
     for (std::size_t i = 0; i < o.columns.size(); ++i)
       out << (i ? ", " : "") << m.columns[o.columns[i]].name;
-    out << ": " << o.observed << "\n    " << r.v.explanation << "\n    " << r.v.repro << "\n";
+    out << ": " << o.observed << "\n    " << r.outcome.explanation << "\n    " << r.outcome.repro
+        << "\n";
   }
 }
 
 void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
   const case_result& r = m.at(f);
-  out << "\nFAIL " << m.columns[f.column].name << " " << r.c.id() << ": " << r.v.explanation
-      << "\n    " << r.v.repro << "\n";
+  out << "\nFAIL " << m.columns[f.column].name << " " << r.prop_case.id() << ": "
+      << r.outcome.explanation << "\n    " << r.outcome.repro << "\n";
 }
 
 std::string text_by_column(const matrix& m) {
@@ -159,8 +161,8 @@ void language_difference(std::ostream& out, const std::vector<lang>& langs,
   out << "\n" << line.prop->name << " on " << to_string(line.sink) << ":\n";
   for (std::size_t i = 0; i < langs.size(); ++i)
     if (const case_result* r = line.cells[i])
-      out << "    " << display_name(langs[i]) << ": " << value_text(*r) << "\n      " << r->v.repro
-          << "\n";
+      out << "    " << display_name(langs[i]) << ": " << value_text(*r) << "\n      "
+          << r->outcome.repro << "\n";
 }
 
 std::string text_by_language(const matrix& m) {

@@ -18,15 +18,15 @@ TEST_P(conformance, holds) {
   const property_case& c = GetParam();
   case_result r = run_case(c, test_target_set());
   RecordProperty("tier", to_string(c.prop->level));
-  RecordProperty("observed", r.v.observed);
-  if (r.v.skipped) GTEST_SKIP() << "cannot be checked here: " << *r.v.skipped;
+  RecordProperty("observed", r.outcome.observed);
+  if (r.outcome.skipped) GTEST_SKIP() << "cannot be checked here: " << *r.outcome.skipped;
   // Recorded, not asserted: reported as skipped with the reason and the value
   // seen, rather than as a pass that could not have failed.
   if (!r.asserted)
     GTEST_SKIP() << to_string(c.prop->level) << " tier, not asserted for "
-                 << test_target_set().profile.version << "; observed: " << r.v.observed;
-  EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
-                        << r.v.explanation << "\nreproduce: " << r.v.repro;
+                 << test_target_set().profile.version << "; observed: " << r.outcome.observed;
+  EXPECT_TRUE(r.outcome.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
+                              << r.outcome.explanation << "\nreproduce: " << r.outcome.repro;
 }
 
 INSTANTIATE_TEST_SUITE_P(catalogue, conformance, ::testing::ValuesIn(cases(test_target_set())),

@@ -35,15 +35,15 @@ class runtime_catalogue : public ::testing::TestWithParam<property_case> {};
 TEST_P(runtime_catalogue, holds) {
   const property_case& c = GetParam();
   case_result r = run_case(c, runtime_set());
-  if (r.v.skipped) GTEST_SKIP() << "cannot be checked here: " << *r.v.skipped;
+  if (r.outcome.skipped) GTEST_SKIP() << "cannot be checked here: " << *r.outcome.skipped;
   if (!r.asserted) {
     // Recorded, not asserted; but the run must have got to its cut.
-    if (!r.v.pass) FAIL() << r.v.observed << "\nreproduce: " << r.v.repro;
-    GTEST_SKIP() << to_string(c.prop->level) << " tier, recorded: " << r.v.observed
-                 << "\nreproduce: " << r.v.repro;
+    if (!r.outcome.pass) FAIL() << r.outcome.observed << "\nreproduce: " << r.outcome.repro;
+    GTEST_SKIP() << to_string(c.prop->level) << " tier, recorded: " << r.outcome.observed
+                 << "\nreproduce: " << r.outcome.repro;
   }
-  EXPECT_TRUE(r.v.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
-                        << r.v.explanation << "\nreproduce: " << r.v.repro;
+  EXPECT_TRUE(r.outcome.pass) << c.prop->claim << " [" << c.prop->source << "]\n"
+                              << r.outcome.explanation << "\nreproduce: " << r.outcome.repro;
 }
 
 INSTANTIATE_TEST_SUITE_P(runtimes, runtime_catalogue, ::testing::ValuesIn(cases(runtime_set())),

@@ -39,9 +39,9 @@ TEST_P(wrong_variant, property_catches_the_bug) {
   case_result on_good = run_case(c, good);
   case_result on_bad = run_case(c, bad);
   ASSERT_TRUE(on_good.asserted);
-  EXPECT_TRUE(on_good.v.pass) << on_good.v.explanation;
-  EXPECT_FALSE(on_bad.v.pass) << b.property << " did not notice " << b.variant << ": "
-                              << on_bad.v.observed;
+  EXPECT_TRUE(on_good.outcome.pass) << on_good.outcome.explanation;
+  EXPECT_FALSE(on_bad.outcome.pass)
+      << b.property << " did not notice " << b.variant << ": " << on_bad.outcome.observed;
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -57,7 +57,7 @@ class handcheck : public ::testing::TestWithParam<toolchain> {
     target_set s = set();
     for (const auto& c : cases(s))
       if (c.prop->name == property && c.language == l && c.sink == sink_kind::pipe)
-        return run_case(c, s).v;
+        return run_case(c, s).outcome;
     ADD_FAILURE() << "no case " << property << " on a pipe";
     return {};
   }
