@@ -14,6 +14,7 @@
 
 #include "clean_environment.hpp"
 #include "error.hpp"
+#include "retry_eintr.hpp"
 #include "spawn.hpp"
 
 namespace flushcheck::detail {
@@ -71,9 +72,7 @@ bool bpftrace_session::read_some(std::chrono::steady_clock::time_point deadline)
   pollfd pfd{out_.get(), POLLIN, 0};
   if (left.count() <= 0 || ::poll(&pfd, 1, static_cast<int>(left.count())) <= 0) return false;
   char buf[4096];
-  ssize_t n = 0;
-  while ((n = ::read(out_.get(), buf, sizeof buf)) < 0 && errno == EINTR) {
-  }
+  const ssize_t n = retry_eintr([&] { return ::read(out_.get(), buf, sizeof buf); });
   if (n <= 0) {
     closed_ = true;
     return false;

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "error.hpp"
+#include "retry_eintr.hpp"
 #include "temporary.hpp"
 
 namespace flushcheck::detail {
@@ -22,9 +23,10 @@ reference_output::reference_output() {
 
 void reference_output::append(std::string_view bytes) {
   for (std::size_t done = 0; done < bytes.size();) {
-    ssize_t n = ::pwrite(fd_.get(), bytes.data() + done, bytes.size() - done,
-                         static_cast<off_t>(size_ + done));
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = retry_eintr([&] {
+      return ::pwrite(fd_.get(), bytes.data() + done, bytes.size() - done,
+                      static_cast<off_t>(size_ + done));
+    });
     if (n <= 0) throw_errno("spool the reference output");
     done += static_cast<std::size_t>(n);
   }
@@ -54,9 +56,10 @@ std::string reference_output::read(std::uint64_t at, std::size_t n) const {
   std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - std::min(at, size_))),
                   '\0');
   for (std::size_t done = 0; done < out.size();) {
-    ssize_t r =
-        ::pread(fd_.get(), out.data() + done, out.size() - done, static_cast<off_t>(at + done));
-    if (r < 0 && errno == EINTR) continue;
+    ssize_t r = retry_eintr([&] {
+      return ::pread(fd_.get(), out.data() + done, out.size() - done,
+                     static_cast<off_t>(at + done));
+    });
     if (r <= 0) throw_errno("read the spooled reference output");
     done += static_cast<std::size_t>(r);
   }

@@ -17,6 +17,7 @@
 #include "record_checks.hpp"
 #include "report.hpp"
 #include "repro.hpp"
+#include "retry_eintr.hpp"
 #include "run.hpp"
 #include "temporary.hpp"
 #include "unique_fd.hpp"
@@ -122,8 +123,7 @@ void read_pieces(const std::string& path, const std::function<void(std::string_v
   if (!fd) throw_errno("open " + path);
   std::vector<char> buf(std::size_t{1} << 20);
   for (;;) {
-    const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-    if (n < 0 && errno == EINTR) continue;
+    const ssize_t n = retry_eintr([&] { return ::read(fd.get(), buf.data(), buf.size()); });
     if (n < 0) throw_errno("read " + path);
     if (n == 0) return;
     f({buf.data(), static_cast<std::size_t>(n)});
@@ -144,9 +144,10 @@ void set_variable(std::vector<std::string>& env, const std::string& name_value) 
 
 /// TEXT with each "{logdir}" replaced by DIR.
 std::string with_logdir(std::string text, const std::string& dir) {
-  for (auto at = text.find("{logdir}"); at != std::string::npos;
-       at = text.find("{logdir}", at + dir.size()))
-    text.replace(at, 8, dir);
+  constexpr std::string_view logdir = "{logdir}";
+  for (auto at = text.find(logdir); at != std::string::npos;
+       at = text.find(logdir, at + dir.size()))
+    text.replace(at, logdir.size(), dir);
   return text;
 }
 

@@ -13,6 +13,7 @@
 
 #include "error.hpp"
 #include "parse_number.hpp"
+#include "retry_eintr.hpp"
 
 namespace flushcheck {
 
@@ -147,8 +148,7 @@ void output_file::commit(std::string_view text) {
 
 void output_file::write_all(std::string_view text) {
   while (!text.empty()) {
-    ssize_t n = ::write(fd_.get(), text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = retry_eintr([&] { return ::write(fd_.get(), text.data(), text.size()); });
     if (n < 0) throw_errno("write " + path_);
     text.remove_prefix(static_cast<std::size_t>(n));
   }

@@ -1,4 +1,5 @@
 #include "child.hpp"
+#include "retry_eintr.hpp"
 
 #include <dirent.h>
 #include <sys/prctl.h>
@@ -98,10 +99,7 @@ std::optional<wait_status> child_process::try_reap() noexcept {
   if (status_ || pid_ <= 0) return status_;
   int raw = 0;
   rusage use{};
-  pid_t r;
-  do {
-    r = ::wait4(pid_, &raw, WNOHANG, &use);
-  } while (r < 0 && errno == EINTR);
+  const pid_t r = retry_eintr([&] { return ::wait4(pid_, &raw, WNOHANG, &use); });
   if (r == pid_) {
     status_ = wait_status::from_raw(raw), peak_rss_kib_ = use.ru_maxrss;
     owned_children::remove(pid_);
@@ -113,10 +111,7 @@ wait_status child_process::reap() noexcept {
   if (status_) return *status_;
   int raw = 0;
   rusage use{};
-  pid_t r;
-  do {
-    r = ::wait4(pid_, &raw, 0, &use);
-  } while (r < 0 && errno == EINTR);
+  const pid_t r = retry_eintr([&] { return ::wait4(pid_, &raw, 0, &use); });
   status_ = r == pid_ ? wait_status::from_raw(raw) : wait_status::signaled(SIGKILL);
   if (r == pid_) peak_rss_kib_ = use.ru_maxrss;
   owned_children::remove(pid_);
@@ -176,8 +171,7 @@ std::vector<std::string> kill_adopted_orphans(bool spare_owned) {
     for (pid_t pid : children) {
       std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");
       ::kill(pid, SIGKILL);
-      while (::waitpid(pid, nullptr, __WALL) < 0 && errno == EINTR) {
-      }
+      retry_eintr([&] { return ::waitpid(pid, nullptr, __WALL); });
       killed.push_back(comm + " (pid " + std::to_string(pid) + ")");
     }
   }

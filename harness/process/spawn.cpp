@@ -26,6 +26,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 // Boost.Process v1, the API this file uses. From Boost 1.88 (Debian testing
@@ -51,6 +52,8 @@ namespace bp = boost::process;
 #include <cstring>
 
 #include "error.hpp"
+#include "retry_eintr.hpp"
+#include "wait_status.hpp"
 
 namespace flushcheck {
 namespace {
@@ -201,6 +204,14 @@ child_process spawn(const spawn_request& request) {
   pid_t pid = c.id();
   c.detach();  // we own the pid: child_process waits for it, Boost.Process never does
   return child_process(pid);
+}
+
+void wait_exec_stop(pid_t pid, const std::string& argv0) {
+  int raw = 0;
+  retry_eintr([&] { return ::waitpid(pid, &raw, __WALL); });
+  if (!WIFSTOPPED(raw))
+    throw spawn_error(argv0 + ": ended before its first instruction under the tracer (the child " +
+                      wait_status::from_raw(raw).describe() + ")");
 }
 
 }  // namespace flushcheck

@@ -32,4 +32,9 @@ std::string resolve_program(const std::string& name, const std::vector<std::stri
 /// exec failure) or harness_error.
 child_process spawn(const spawn_request& request);
 
+/// Waits for the first stop of PID, spawned with trace_me or a trace_filter:
+/// its exec, before the program's first instruction. Throws spawn_error
+/// naming ARGV0 when the child ended instead (it never ran the program).
+void wait_exec_stop(pid_t pid, const std::string& argv0);
+
 }  // namespace flushcheck

@@ -23,6 +23,7 @@
 #include "marker_lines.hpp"
 #include "perf_counter.hpp"
 #include "pty.hpp"
+#include "retry_eintr.hpp"
 #include "run.hpp"
 #include "run_clock.hpp"
 #include "signals.hpp"
@@ -64,8 +65,8 @@ struct input_source {
 
   void write_some() {
     while (!pending.empty() && writer >= 0) {
-      ssize_t n = write_nosigpipe(writer, pending.data(), pending.size());
-      if (n < 0 && errno == EINTR) continue;
+      ssize_t n =
+          retry_eintr([&] { return write_nosigpipe(writer, pending.data(), pending.size()); });
       if (n < 0 && errno == EAGAIN) return;
       if (n <= 0) {  // reader gone: the child will not read the rest
         pending.clear();
@@ -136,12 +137,7 @@ class watched_child {
   void start_counted(spawn_request req, trace_backend backend, file_id out, file_id err) {
     req.trace_me = true;
     plain_ = spawn(req);
-    int raw = 0;
-    while (::waitpid(plain_.pid(), &raw, __WALL) < 0 && errno == EINTR) {
-    }
-    if (!WIFSTOPPED(raw))
-      throw spawn_error(req.argv.front() + ": exec failed (" +
-                        wait_status::from_raw(raw).describe() + ")");
+    wait_exec_stop(plain_.pid(), req.argv.front());
     if (backend == trace_backend::bpf)
       bpf_ = std::make_unique<bpf_counters>(plain_.pid(), out, err);
     else
@@ -344,8 +340,7 @@ class run_loop {
   void read_control() {
     char buf[4096];
     for (;;) {
-      ssize_t n = ::read(control_.get(), buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
+      ssize_t n = retry_eintr([&] { return ::read(control_.get(), buf, sizeof buf); });
       if (n < 0 && errno == EAGAIN) return;
       if (n <= 0) {
         control_.reset();

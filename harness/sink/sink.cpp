@@ -17,6 +17,7 @@
 #include "parse_number.hpp"
 #include "proc_status.hpp"
 #include "pty.hpp"
+#include "retry_eintr.hpp"
 #include "run_clock.hpp"
 #include "temporary.hpp"
 
@@ -180,7 +181,7 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
       return false;
     }
     const std::span<char> to = capture_.area({buf, want});  // the tail's ring, in place
-    ssize_t n = ::read(reader_.get(), to.data(), to.size());
+    ssize_t n = retry_eintr([&] { return ::read(reader_.get(), to.data(), to.size()); });
     if (n > 0) {
       auto now = std::chrono::steady_clock::now();
       auto t_us = detail::micros_since(start, now);
@@ -191,7 +192,6 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
       if (now >= stop_at || policy_.what == reader_policy::kind::rate) return true;
       continue;
     }
-    if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) return true;
     // 0 on a pipe, EIO on a pty master once every slave fd is closed.
     if (n == 0 || errno == EIO) {
@@ -235,8 +235,7 @@ stream_observation sink::finish(std::int64_t end_us) {
 void sink::read_file() {
   char buf[65536];
   for (off_t off = 0;;) {
-    ssize_t n = ::pread(reader_.get(), buf, sizeof buf, off);
-    if (n < 0 && errno == EINTR) continue;
+    ssize_t n = retry_eintr([&] { return ::pread(reader_.get(), buf, sizeof buf, off); });
     if (n < 0) throw_errno("read file sink");
     if (n == 0) break;
     capture_.append({buf, static_cast<std::size_t>(n)});

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "retry_eintr.hpp"
 #include "traced_calls.hpp"
 #include "unique_fd.hpp"
 
@@ -39,8 +40,8 @@ std::vector<sock_filter> traced_calls_filter() {
   p.write_end.reset();
   std::vector<char> bytes;
   char buf[4096];
-  for (ssize_t n; (n = ::read(p.read_end.get(), buf, sizeof buf)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
+  for (ssize_t n;
+       (n = retry_eintr([&] { return ::read(p.read_end.get(), buf, sizeof buf); })) != 0;) {
     if (n < 0) throw_errno("read seccomp program");
     bytes.insert(bytes.end(), buf, buf + n);
   }

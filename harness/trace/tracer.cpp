@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -22,7 +23,9 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
@@ -36,6 +39,7 @@
 #include "fd_lookup.hpp"
 #include "file_target.hpp"
 #include "proc_status.hpp"
+#include "retry_eintr.hpp"
 #include "run_clock.hpp"
 #include "seccomp_filter.hpp"
 #include "tracer_threads.hpp"
@@ -55,11 +59,6 @@ constexpr std::size_t k_max_events = 1000000;
 
 /// Why a traced child ended (status RAW) before its exec stop; a failed
 /// exec is reported by spawn itself.
-std::string exec_failure(int raw) {
-  return "ended before its first instruction under the tracer (the child " +
-         wait_status::from_raw(raw).describe() + ")";
-}
-
 /// Whether SIG sent to thread TID ends its process when it is delivered:
 /// not blocked, not caught or ignored, and fatal by default (signal(7)).
 bool signal_ends_process(pid_t tid, int sig) {
@@ -73,11 +72,45 @@ bool signal_ends_process(pid_t tid, int sig) {
 
 }  // namespace
 
+namespace {
+
+/// What stops a child from being traced here, tried once: Yama's scope 3
+/// (no ptrace at all), a kernel without seccomp, or a PTRACE_TRACEME that a
+/// container's own filter refuses. The child makes async-signal-safe calls
+/// only (the caller may have threads).
+std::string probe_tracing() {
+  int scope = -1;  // no Yama: no file
+  std::ifstream("/proc/sys/kernel/yama/ptrace_scope") >> scope;
+  if (scope == 3) return "ptrace is disabled here (kernel.yama.ptrace_scope = 3)";
+  if (::prctl(PR_GET_SECCOMP) < 0 && errno == EINVAL)
+    return "the kernel has no seccomp (CONFIG_SECCOMP)";
+  const pid_t p = ::fork();
+  if (p < 0) return "fork: " + std::string(std::strerror(errno));
+  if (p == 0) {
+    if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(errno & 0x7f);
+    ::raise(SIGSTOP);
+    ::_exit(0);
+  }
+  int raw = 0;
+  retry_eintr([&] { return ::waitpid(p, &raw, 0); });
+  if (WIFSTOPPED(raw)) {
+    ::kill(p, SIGKILL);
+    retry_eintr([&] { return ::waitpid(p, nullptr, 0); });
+    return "";
+  }
+  const int err = WIFEXITED(raw) ? WEXITSTATUS(raw) : 0;
+  return "PTRACE_TRACEME is refused here: " +
+         std::string(err ? std::strerror(err) : "the child died");
+}
+
+}  // namespace
+
 std::string tracing_unavailable_reason() {
 #if !defined(__x86_64__)
   return "the tracer supports x86_64 only";
 #else
-  return "";
+  static const std::string why = probe_tracing();
+  return why;
 #endif
 }
 
@@ -115,9 +148,10 @@ struct tracer::state {
   std::optional<kill_event> kill;
   std::unordered_set<pid_t> alive;
   std::exception_ptr error;
-  trace_summary summary;
 
-  // Tracer thread only.
+  // Tracer thread only, until done: finish() reads summary after done_future
+  // is ready, which orders the thread's writes before it (no lock needed).
+  trace_summary summary;
   std::unordered_map<std::uint64_t, int> fd_cache;  // (pid, fd) -> destination
   std::map<file_id, int> dest_index;
   detail::fd_lookup look_up;
@@ -138,6 +172,10 @@ struct tracer::state {
   detail::fault_injector faults{{}};
 
   std::int64_t now_us() const { return detail::micros_since(opt.start); }
+  /// SIGKILL to every process and thread followed (the caller holds mu).
+  void kill_all_alive() const {
+    for (pid_t a : alive) ::kill(a, SIGKILL);
+  }
   bool cutting() const { return opt.kill.needs_tracer(); }
   /// A destination whose writes write:N counts and time_writes times:
   /// stdout's sink, stderr's for a plan on stderr (kill_plan::on_stderr), the
@@ -213,7 +251,7 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   } catch (...) {
     std::lock_guard lock(mu);
     error = std::current_exception();
-    for (pid_t a : alive) ::kill(a, SIGKILL);
+    kill_all_alive();
   }
   done.set_value();
 }
@@ -227,10 +265,7 @@ pid_t tracer::state::start(spawn_request& req) {
   sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
   req.trace_filter = &fprog;
   pid_t p = spawn(req).release();
-  int raw = 0;
-  while (::waitpid(p, &raw, __WALL) < 0 && errno == EINTR) {
-  }
-  if (!WIFSTOPPED(raw)) throw spawn_error(req.argv.front() + ": " + exec_failure(raw));
+  wait_exec_stop(p, req.argv.front());
   long options = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
                  PTRACE_O_EXITKILL;
@@ -248,9 +283,8 @@ pid_t tracer::state::start(spawn_request& req) {
 void tracer::state::loop() {
   for (;;) {
     int raw = 0;
-    pid_t p = ::waitpid(-1, &raw, __WALL | __WNOTHREAD);
+    pid_t p = retry_eintr([&] { return ::waitpid(-1, &raw, __WALL | __WNOTHREAD); });
     if (p < 0) {
-      if (errno == EINTR) continue;
       if (errno == ECHILD) return;
       throw_errno("waitpid");
     }
@@ -657,7 +691,7 @@ tracer::~tracer() {
   if (s_->done_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return;
   {
     std::lock_guard lock(s_->mu);
-    for (pid_t a : s_->alive) ::kill(a, SIGKILL);
+    s_->kill_all_alive();
   }
   s_->done_future.wait();
 }
@@ -684,7 +718,7 @@ trace_summary tracer::finish() {
   // the group (setsid) is killed here after a grace period.
   while (s_->done_future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
     std::lock_guard lock(s_->mu);
-    for (pid_t a : s_->alive) ::kill(a, SIGKILL);
+    s_->kill_all_alive();
   }
   std::lock_guard lock(s_->mu);
   if (s_->error) std::rethrow_exception(s_->error);
