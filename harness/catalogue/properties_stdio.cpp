@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "profile.hpp"
 #include "traced_calls.hpp"
 
 namespace flushcheck::detail {
@@ -58,12 +59,13 @@ verdict stdout_buffer_size(property_context& ctx) {
       break;
     }
   std::size_t blk = sink_blksize(ctx.sink());
-  std::size_t want = blk > 0 && blk < 8192 ? blk : 8192;
+  std::size_t want = blk > 0 && blk < glibc_bufsiz ? blk : glibc_bufsiz;
   verdict v;
   v.pass = size == want;
   v.observed = "buffer " + std::to_string(size) + " bytes (st_blksize " + std::to_string(blk) + ")";
-  v.explanation = "glibc sizes a stream's buffer as st_blksize capped at BUFSIZ (8192): expected " +
-                  std::to_string(want) + ", first flush carried " + std::to_string(size);
+  v.explanation = "glibc sizes a stream's buffer as st_blksize capped at BUFSIZ (" +
+                  std::to_string(glibc_bufsiz) + "): expected " + std::to_string(want) +
+                  ", first flush carried " + std::to_string(size);
   v.figures = {{"buffer_bytes", static_cast<std::int64_t>(size)},
                {"st_blksize", static_cast<std::int64_t>(blk)}};
   return v;
@@ -108,17 +110,17 @@ verdict setvbuf_full_size(property_context& ctx) {
 }
 
 verdict large_write(property_context& ctx) {
-  // One write far larger than any default buffer.
-  auto obs = ctx.run("write 100000; marker a");
+  constexpr std::size_t large = 100000;  // one write far larger than any default buffer
+  auto obs = ctx.run("write " + std::to_string(large) + "; marker a");
   if (obs.markers.empty()) return visible_is(obs, 1, stream::out, 0, "large write");
   std::size_t got = obs.markers[0].stdout_visible;
   verdict v;
-  v.pass = got >= 100000 - 8192;
-  v.observed = std::to_string(got) + " of 100000 visible";
+  v.pass = got >= large - glibc_bufsiz;
+  v.observed = std::to_string(got) + " of " + std::to_string(large) + " visible";
   v.explanation =
       "a write larger than the buffer goes out at once, but for at most one buffer "
-      "(<= BUFSIZ): expected >= 91808 visible, saw " +
-      std::to_string(got);
+      "(<= BUFSIZ): expected >= " +
+      std::to_string(large - glibc_bufsiz) + " visible, saw " + std::to_string(got);
   return v;
 }
 

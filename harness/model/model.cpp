@@ -619,7 +619,7 @@ class simulation {
   long markers_ = 0;
   bool synced_ = true;
   bool cin_tied_ = true;
-  std::bitset<65> ignored_;  // "ignore SIG": a later "raise SIG" does nothing
+  std::bitset<FC_MAX_SIGNAL + 1> ignored_;  // "ignore SIG": a later "raise SIG" does nothing
   bool cerr_tied_ = true;
   bool clog_tied_ = false;
   std::array<bool, 3> unitbuf_{false, true, false};

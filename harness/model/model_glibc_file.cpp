@@ -9,12 +9,12 @@
 #include <algorithm>
 
 #include "model_file.hpp"
+#include "profile.hpp"
 #include "script.hpp"
 
 namespace flushcheck::detail {
 namespace {
 
-constexpr std::size_t glibc_bufsiz = 8192;  // BUFSIZ
 /// PRINTF_BUFFER_SIZE_TO_FILE_STAGE (glibc 2.37, include/printf_buffer.h)
 constexpr std::size_t printf_stage = 128;
 

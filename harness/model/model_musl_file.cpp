@@ -4,13 +4,13 @@
 // again for what a short write left) and __stdout_write (the tty test at
 // stdout's first write).
 #include "model_file.hpp"
+#include "profile.hpp"
 #include "script.hpp"
 
 namespace flushcheck::detail {
 namespace {
 
-constexpr std::size_t musl_bufsiz = 1024;  // BUFSIZ
-constexpr std::size_t musl_unget = 8;      // UNGET, taken from a setvbuf buffer
+constexpr std::size_t musl_unget = 8;  // UNGET, taken from a setvbuf buffer
 
 class musl_file final : public c_file {
  public:

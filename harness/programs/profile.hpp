@@ -4,6 +4,7 @@
 /// properties assert documented behaviour only for the library that
 /// documents it.
 #include <compare>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,12 @@ constexpr bool is_runtime(lang l) noexcept { return l != lang::c && l != lang::c
 enum class libc_impl { glibc, musl, unknown };
 /// none: the set has no C++ target (musl's set is C only).
 enum class cxx_impl { libstdcxx, libcxx, none, unknown };
+
+/// BUFSIZ of each C library (glibc libio/stdio.h, musl include/stdio.h):
+/// glibc's cap on a stream's buffer (st_blksize above it is cut to it), and
+/// musl's stdout buffer.
+constexpr std::size_t glibc_bufsiz = 8192;
+constexpr std::size_t musl_bufsiz = 1024;
 
 /// "glibc", "musl", "unknown": what the targets print after "libc=".
 const char* to_string(libc_impl l) noexcept;

@@ -38,7 +38,7 @@ int fc_signal_number(const char* name) {
   for (i = 0; i < sizeof k_signals / sizeof k_signals[0]; ++i)
     if (strcmp(name, k_signals[i].name) == 0) return k_signals[i].number;
   v = strtol(name, &end, 10);
-  if (*name != '\0' && *end == '\0' && v > 0 && v < 65) return (int)v;
+  if (*name != '\0' && *end == '\0' && v > 0 && v <= FC_MAX_SIGNAL) return (int)v;
   return -1;
 }
 

@@ -93,6 +93,9 @@ int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen)
  * they take out or err, never log. */
 int fc_is_fd_op(enum fc_op_kind kind);
 
+/* Signals are numbered 1 to FC_MAX_SIGNAL (Linux: 64, SIGRTMAX). */
+#define FC_MAX_SIGNAL 64
+
 /* Signal number for "KILL", "SIGKILL" or "9"; -1 if unknown. */
 int fc_signal_number(const char* name);
 
