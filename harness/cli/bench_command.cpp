@@ -61,10 +61,13 @@ bench_command::bench_command(CLI::App& parent) {
       "the program suite runs it on a file and a pipe beside plain stdio lines; "
       "split into words as sh would (quotes; variables, ~ and globs expanded; no command "
       "substitution)");
-  app->footer(
-      "Exit status: 0 measured (and nothing moved, with --compare), 1 a row moved, 2 a bad\n"
-      "flag, suite, toolchain set, saved report or output path (before anything runs), 3 a\n"
-      "bench program could not start, 4 a bench program failed (no report file is written).");
+  app->footer(exit_footer({{exit_ok, "measured (and nothing moved, with --compare)"},
+                           {exit_failed, "a row moved"},
+                           {exit_usage,
+                            "a bad flag, suite, toolchain set, saved report or output path (before "
+                            "anything runs)"},
+                           {exit_spawn, "a bench program could not start"},
+                           {exit_harness, "a bench program failed (no report file is written)"}}));
 }
 
 namespace {

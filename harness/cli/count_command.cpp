@@ -146,9 +146,8 @@ count_command::count_command(CLI::App& parent) {
   app->footer(
       "Calls counted (the write family, the syncs, the fd calls, clone):\n" + traced_call_list() +
       "Counts are exact: with ptrace every call stops the program once (seccomp + ptrace);\n"
-      "with bpf none does (the kernel counts them).\n"
-      "Exit status as for run: 0 it ran, 2 usage, 3 cannot start PROG, 4 harness "
-      "failure.");
+      "with bpf none does (the kernel counts them).\n" +
+      exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}}));
 }
 
 int count_command::execute() {

@@ -36,10 +36,15 @@ doctor_command::doctor_command(CLI::App& parent) {
   app->add_option("command", command, "-- PROG [ARG...]")->required();
   app->footer(
       "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
-      "Each stream it writes is diagnosed: stdout, stderr, and both on one sink (2>&1).\n"
-      "Exit status: 0 nothing lost (or only late), 1 output is lost or held on every sink,\n"
-      "2 usage, 3 cannot start PROG, 4 harness failure, 5 PROG wrote nothing to stdout or\n"
-      "stderr, 6 no verdict (its output differs between runs: the pty is no reference).");
+      "Each stream it writes is diagnosed: stdout, stderr, and both on one sink (2>&1).\n" +
+      exit_footer({{exit_ok, "nothing lost (or only late)"},
+                   {exit_failed, "output is lost or held on every sink"},
+                   {exit_usage, ""},
+                   {exit_spawn, ""},
+                   {exit_harness, ""},
+                   {exit_no_output, "PROG wrote nothing to stdout or stderr"},
+                   {exit_no_verdict,
+                    "no verdict (its output differs between runs: the pty is no reference)"}}));
 }
 
 int doctor_command::execute() {

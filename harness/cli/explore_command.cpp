@@ -67,7 +67,8 @@ explore_command::explore_command(CLI::App& parent) {
       "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
       "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"
       "those of the uncut run; a cut keeps the lines before it, maybe a torn one, and loses\n"
-      "the rest. Exit status as for run: 0, 2 usage, 3 cannot start, 4 harness failure.");
+      "the rest.\n" +
+      exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}}));
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "json_document.hpp"
 #include "property_search.hpp"
 #include "report_file.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -37,10 +38,13 @@ gate_command::gate_command(CLI::App& parent) {
   add_report_flag(app, "--json", json, "one JSON object (names in docs/cli.md)");
   app->add_option("--junit", junit, "also write JUnit XML to this file (for CI systems)");
   app->footer(
-      "Exit status: 0 every case passed and every property kept its promise, 1 a case\n"
-      "failed or a property found a counterexample, 2 a bad gate file or flag (with the\n"
-      "file's line and the reason), 3 a program could not be started (the other cases\n"
-      "still run and are reported), 4 harness failure.");
+      exit_footer({{exit_ok, "every case passed and every property kept its promise"},
+                   {exit_failed, "a case failed or a property found a counterexample"},
+                   {exit_usage, "a bad gate file or flag (with the file's line and the reason)"},
+                   {exit_spawn,
+                    "a program could not be started (the other cases still run and are "
+                    "reported)"},
+                   {exit_harness, ""}}));
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include "matrix_merge.hpp"
 #include "matrix_report.hpp"
 #include "report_file.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -213,9 +214,12 @@ matrix_command::matrix_command(CLI::App& parent) {
                   "beside flushcheck, BIN/../lib/flushcheck, or its build tree's)");
   app->footer(
       "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
-      "in parentheses where a documented property is not asserted for this profile.\n"
-      "Exit status: 0 all asserted cells pass, 1 some FAIL (with --baseline: some cell\n"
-      "changed), 2 usage error, 4 harness failure, 6 (--baseline) no cell in both records.");
+      "in parentheses where a documented property is not asserted for this profile.\n" +
+      exit_footer({{exit_ok, "all asserted cells pass"},
+                   {exit_failed, "some FAIL (with --baseline: some cell changed)"},
+                   {exit_usage, ""},
+                   {exit_harness, ""},
+                   {exit_no_verdict, "(--baseline) no cell in both records"}}));
 }
 
 int matrix_command::execute() {

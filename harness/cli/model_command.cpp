@@ -52,9 +52,11 @@ model_command::model_command(CLI::App& parent) {
   app->footer(
       "Each property runs generated scripts of the targets' stdio or iostreams on real\n"
       "sinks, cut at markers, writes and their own endings, with and without --fault plans,\n"
-      "and checks every run against the model of the set's libraries (docs/model.md).\n"
-      "Exit status: 0 every property held, 1 one was falsified (shrunk, with the command\n"
-      "that runs it again), 2 usage, 4 harness failure.");
+      "and checks every run against the model of the set's libraries (docs/model.md).\n" +
+      exit_footer({{exit_ok, "every property held"},
+                   {exit_failed, "one was falsified (shrunk, with the command that runs it again)"},
+                   {exit_usage, ""},
+                   {exit_harness, ""}}));
 }
 
 int model_command::execute() {

@@ -69,6 +69,19 @@ std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults) {
   return plans;
 }
 
+namespace {
+
+std::string run_footer() {
+  return "The child's environment is this one, plus FLUSHCHECK_MARKER_FD and\n"
+         "FLUSHCHECK_RELEASE_FD (the marker protocol, docs/markers.md).\n" +
+         exit_footer({{exit_ok, "it ran (whatever PROG did)"},
+                      {exit_usage, ""},
+                      {exit_spawn, ""},
+                      {exit_harness, ""}});
+}
+
+}  // namespace
+
 run_command::run_command(CLI::App& parent) {
   app = parent.add_subcommand("run",
                               "Run PROG with its stdout/stderr on a sink, cut it, and "
@@ -124,10 +137,7 @@ run_command::run_command(CLI::App& parent) {
                 "count write-family syscalls per destination with the ptrace tracer; adds "
                 "\"writes\" and \"trace\" to the JSON");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer(
-      "Exit status: 0 it ran (whatever PROG did), 2 usage error, 3 PROG could not be started,\n"
-      "4 harness failure. The child's environment is this one, plus FLUSHCHECK_MARKER_FD and\n"
-      "FLUSHCHECK_RELEASE_FD (the marker protocol, docs/markers.md).");
+  app->footer(run_footer());
 }
 
 int run_command::execute() {

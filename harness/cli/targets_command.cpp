@@ -8,6 +8,7 @@
 #include "option_values.hpp"
 #include "target_build.hpp"
 #include "target_set.hpp"
+#include "usage.hpp"
 
 namespace flushcheck::cli {
 
@@ -34,9 +35,10 @@ targets_command::targets_command(CLI::App& parent) {
   app->footer(
       "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
       "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"
-      "empty: the default set is C only), as make and CMake take them.\n"
-      "Exit status: 0 the default set built (with --sets: every set named), 2 usage (no\n"
-      "targets' sources there, no such set), 4 it did not build.");
+      "empty: the default set is C only), as make and CMake take them.\n" +
+      exit_footer({{exit_ok, "the default set built (with --sets: every set named)"},
+                   {exit_usage, "usage (no targets' sources there, no such set)"},
+                   {exit_harness, "a set that had to build did not"}}));
 }
 
 int targets_command::execute() {

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <map>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
@@ -80,6 +83,41 @@ const std::vector<std::pair<int, std::string>>& exit_statuses() {
        "matrix --baseline found no cell in both records, so nothing was checked."},
   };
   return all;
+}
+
+namespace {
+
+/// Joins a status to its meaning's first word: no line ends after a number.
+constexpr char glue = '\x01';
+
+/// TEXT broken into lines of at most 90 columns, at spaces (not at glue).
+std::string wrapped(const std::string& text) {
+  std::string out, line;
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (!line.empty() && line.size() + 1 + w.size() > 90) out += line + "\n", line.clear();
+    line += (line.empty() ? "" : " ") + w;
+  }
+  out += line;
+  std::replace(out.begin(), out.end(), glue, ' ');
+  return out;
+}
+
+}  // namespace
+
+std::string exit_footer(const std::vector<std::pair<int, std::string>>& own) {
+  static const std::map<int, std::string> usual = {{exit_usage, "usage error"},
+                                                   {exit_spawn, "PROG could not be started"},
+                                                   {exit_harness, "harness failure"}};
+  std::string text = "Exit status:";
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const auto& [status, meaning] = own[i];
+    const auto it = usual.find(status);
+    text += " " + std::to_string(status) + glue +
+            (meaning.empty() && it != usual.end() ? it->second : meaning) +
+            (i + 1 < own.size() ? "," : ".");
+  }
+  return wrapped(text);
 }
 
 CLI::Validator in_range(long lo, long hi) {

@@ -32,4 +32,10 @@ CLI::Validator in_range(long lo, long hi);
 /// the man page's EXIT STATUS.
 const std::vector<std::pair<int, std::string>>& exit_statuses();
 
+/// A verb's "Exit status: 0 WHAT, 2 usage error, ..." line, wrapped as the
+/// help's footers are: each {status, meaning} of OWN in order, a meaning ""
+/// said in the usual words (usage error, PROG could not be started, harness
+/// failure). The numbers come from commands.hpp, never typed again.
+std::string exit_footer(const std::vector<std::pair<int, std::string>>& own);
+
 }  // namespace flushcheck::cli

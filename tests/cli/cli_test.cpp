@@ -397,12 +397,18 @@ TEST(cli, every_verb_has_help) {
   const std::pair<const char*, const char*> verbs[] = {
       {"run", "--kill"},         {"matrix", "--baseline"}, {"count", "--backend"},
       {"explore", "--max-cuts"}, {"doctor", "--timeout"},  {"gate", "--json"},
-      {"bench", "--compare"}};
+      {"bench", "--compare"},    {"model", "--cases"},     {"targets", "--sets"}};
   for (const auto& [verb, option] : verbs) {
     auto r = cli({verb, "--help"});
     EXPECT_EQ(r.code, 0) << verb;
     EXPECT_NE(r.out.find(option), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Exit status"), std::string::npos) << "one shape: " << r.out;
+    const auto exit = r.out.find("Exit status: 0 ");  // usage.cpp's exit_footer, one shape
+    ASSERT_NE(exit, std::string::npos) << "one shape: " << r.out;
+    const bool usage = r.out.find(" 2 ", exit) != std::string::npos ||
+                       r.out.find("\n2 ", exit) != std::string::npos;
+    EXPECT_TRUE(usage) << "every verb has usage errors: " << r.out;
+    for (char d = '0'; d <= '9'; ++d)  // a status never ends a line, apart from its meaning
+      EXPECT_EQ(r.out.find(std::string(1, d) + "\n", exit), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("{-}"), std::string::npos) << "a report flag reads --json[=FILE]";
   }
 }
