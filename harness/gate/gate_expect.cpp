@@ -5,17 +5,54 @@
 
 namespace flushcheck {
 
+const std::vector<check_kind>& check_kinds() {
+  using v = check_value;
+  static const std::vector<check_kind> all{
+      {"records_through", v::count},
+      {"records_prefix", v::count},
+      {"records_at_least", v::count},
+      {"in_order", v::flag},
+      {"each_once", v::count},
+      {"no_torn_record", v::pattern_or_flag},
+      {"max_writes_per_record", v::ratio},
+      {"visible_at_marker", v::marker},
+      {"exit_code", v::exit_code},
+      {"signal", v::signal},
+  };
+  return all;
+}
+
+const check_kind* find_check(std::string_view name) {
+  for (const auto& k : check_kinds())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string check_names() {
+  std::string out;
+  for (const auto& k : check_kinds()) out += (out.empty() ? "" : ", ") + std::string(k.name);
+  return out;
+}
+
+namespace {
+
+/// The value of E's check as the reports say it: "49", "'B{5}'", "KILL".
+std::string value_text(const gate_expect& e, check_value v) {
+  switch (v) {
+    case check_value::flag: return "";
+    case check_value::pattern_or_flag: return e.text.empty() ? "" : " '" + e.text + "'";
+    case check_value::ratio: return " " + loggers::ratio_text(e.ratio);
+    case check_value::signal: return " " + signal_name(static_cast<int>(e.number));
+    case check_value::marker: return " " + std::to_string(e.number) + " '" + e.text + "'";
+    default: return " " + std::to_string(e.number);
+  }
+}
+
+}  // namespace
+
 std::string gate_expect::describe() const {
-  std::string what = check;
-  if (check == "no_torn_record")
-    what += text.empty() ? "" : " '" + text + "'";
-  else if (check == "max_writes_per_record")
-    what += " " + loggers::ratio_text(ratio);
-  else if (check == "signal")
-    what += " " + signal_name(static_cast<int>(number));
-  else if (check != "in_order")
-    what += " " + std::to_string(number);
-  if (check == "visible_at_marker") what += " '" + text + "'";
+  const check_kind* k = find_check(check);
+  std::string what = check + (k ? value_text(*this, k->value) : "");
   if (!reads_status()) what += " in " + in;
   return holds ? what : what + " (must fail)";
 }

@@ -5,14 +5,44 @@
 /// checks it.
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace flushcheck {
+
+/// What a check takes in a gate file, which says how it is read and described.
+enum class check_value {
+  flag,             ///< in_order = true
+  count,            ///< records_through = 49 (0 or more)
+  marker,           ///< visible_at_marker = 1 (from 1), with its text
+  ratio,            ///< max_writes_per_record = 1.5
+  pattern_or_flag,  ///< no_torn_record = true, or a whole-line regex
+  exit_code,        ///< exit_code = 0: how the program ended
+  signal,           ///< signal = "KILL": how the program ended
+};
+
+/// One check of an expect table: the one table of their names (the parser,
+/// the reports, the error that lists them).
+struct check_kind {
+  std::string_view name;
+  check_value value;
+  /// exit_code and signal read how the program ended, not a stream.
+  bool reads_status() const {
+    return value == check_value::exit_code || value == check_value::signal;
+  }
+};
+
+/// Every check, in the order docs/gate.md lists them.
+const std::vector<check_kind>& check_kinds();
+/// The check called NAME; nullptr for none.
+const check_kind* find_check(std::string_view name);
+/// Their names, comma-separated, for a message.
+std::string check_names();
 
 struct gate_expect {
   /// Which text: "stdout", "stderr", or "file:NAME" (a watched log file).
   std::string in = "stdout";
-  /// The check: records_through, records_prefix, records_at_least, in_order, each_once,
-  /// no_torn_record, max_writes_per_record, visible_at_marker, exit_code, signal.
+  /// The check: one of check_kinds()' names.
   std::string check;
   long number = 0;    ///< its number (records, a marker, an exit code, a signal)
   double ratio = 0;   ///< max_writes_per_record
@@ -22,7 +52,10 @@ struct gate_expect {
   /// "records_through 49 in file:app.log" (how reports name it).
   std::string describe() const;
   /// exit_code and signal read how the program ended, not a stream.
-  bool reads_status() const { return check == "exit_code" || check == "signal"; }
+  bool reads_status() const {
+    const check_kind* k = find_check(check);
+    return k != nullptr && k->reads_status();
+  }
 };
 
 /// A check's outcome: true or false, and why, for people. CHECKED is false

@@ -79,39 +79,34 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_ca
   return true;
 }
 
-/// The checks of one [[case.expect]] table: each check key is one, all
-/// sharing its "in" and "holds".
-const std::set<std::string_view> check_keys = {
-    "records_through", "records_prefix",        "records_at_least",  "in_order",  "each_once",
-    "no_torn_record",  "max_writes_per_record", "visible_at_marker", "exit_code", "signal"};
-
-void set_check(const context& cx, const toml::node& v, gate_expect& e) {
+/// The value V of E's check, read as its kind (check_kinds()) takes it.
+void set_check(const context& cx, const toml::node& v, gate_expect& e, check_value kind) {
   const std::string_view k = e.check;
-  if (k == "in_order") {
-    if (!boolean(cx, v, k)) cx.fail(v, "in_order = false checks nothing: leave it out");
-  } else if (k == "no_torn_record") {
+  if (kind == check_value::flag) {
+    if (!boolean(cx, v, k)) cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
+  } else if (kind == check_value::pattern_or_flag) {
     if (v.is_string()) {
       e.text = text(cx, v, k, false);
       try {
         record_pattern check(e.text);
       } catch (const usage_error& err) {
-        cx.fail(v, std::string("no_torn_record: ") + err.what());
+        cx.fail(v, std::string(k) + ": " + err.what());
       }
     } else if (!boolean(cx, v, k)) {
-      cx.fail(v, "no_torn_record = false checks nothing: leave it out");
+      cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
     }
-  } else if (k == "max_writes_per_record") {
+  } else if (kind == check_value::ratio) {
     const auto ratio = v.is_number() ? v.value<double>() : std::nullopt;
     if (!ratio || !std::isfinite(*ratio) || *ratio <= 0)
-      cx.fail(v, "max_writes_per_record: expected a number > 0");
+      cx.fail(v, std::string(k) + ": expected a number > 0");
     e.ratio = *ratio;
-  } else if (k == "signal") {
+  } else if (kind == check_value::signal) {
     auto sig = parse_signal(text(cx, v, k));
-    if (!sig) cx.fail(v, "signal: expected a signal name such as KILL or SIGTERM");
+    if (!sig) cx.fail(v, std::string(k) + ": expected a signal name such as KILL or SIGTERM");
     e.number = *sig;
   } else {
     e.number = integer(cx, v, k);
-    const long least = k == "visible_at_marker" ? 1 : 0;  // markers count from 1
+    const long least = kind == check_value::marker ? 1 : 0;  // markers count from 1
     if (e.number < least)
       cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
   }
@@ -129,22 +124,21 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
       common.holds = boolean(cx, v, k);
     else if (k == "text")
       common.text = text(cx, v, k, false);
-    else if (check_keys.count(k) != 0)
+    else if (find_check(k) != nullptr)
       checks.emplace_back(std::string(k), &v);
     else
-      cx.fail(v, "unknown key '" + std::string(k) +
-                     "' in an expect table (the checks: records_through, records_prefix, "
-                     "records_at_least, in_order, "
-                     "each_once, no_torn_record, max_writes_per_record, visible_at_marker, "
-                     "exit_code, signal; and in, holds, text)");
+      cx.fail(v, "unknown key '" + std::string(k) + "' in an expect table (the checks: " +
+                     check_names() + "; and in, holds, text)");
   }
   if (checks.empty()) cx.fail(common.line, "an expect table without a check");
   std::sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) {  // file order
     const auto &x = a.second->source().begin, &y = b.second->source().begin;
     return std::pair(x.line, x.column) < std::pair(y.line, y.column);
   });
-  const bool marker = std::any_of(checks.begin(), checks.end(),
-                                  [](auto& c) { return c.first == "visible_at_marker"; });
+  const auto is_marker = [](const auto& c) {
+    return find_check(c.first)->value == check_value::marker;
+  };
+  const bool marker = std::any_of(checks.begin(), checks.end(), is_marker);
   if (marker == common.text.empty())
     cx.fail(common.line, marker ? "visible_at_marker needs text = \"what must be visible\""
                                 : "text = ... belongs to visible_at_marker");
@@ -155,8 +149,9 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
     gate_expect e = common;
     e.check = k;
     e.line = static_cast<int>(v->source().begin.line);
-    if (k != "visible_at_marker") e.text.clear();
-    set_check(cx, *v, e);
+    const check_value kind = find_check(k)->value;
+    if (kind != check_value::marker) e.text.clear();
+    set_check(cx, *v, e, kind);
     out.push_back(e);
   }
   return out;
