@@ -176,9 +176,13 @@ std::string rustc_version(const compiler& rustc) {
 
 /// TARGET's compiler said WHY it did not build it: kept beside it, in
 /// TARGET.why, where the language table's lookup reads it (an older javac
-/// or rustc than the scripts need says so, not "not built").
+/// or rustc than the scripts need says so, not "not built"). A build that
+/// worked leaves no reason of an earlier one.
 void keep_why(const std::string& target, const std::string& why) {
-  if (!why.empty()) std::ofstream(target + ".why", std::ios::trunc) << why << '\n';
+  if (why.empty())
+    fs::remove(target + ".why");
+  else
+    std::ofstream(target + ".why", std::ios::trunc) << why << '\n';
 }
 
 /// The compiled runtimes' targets (Java, Go, Rust), as
