@@ -80,13 +80,11 @@ std::string targets_dir_to_run() {
   // Built beside it and renamed into place: a flushcheck started meanwhile
   // sees all of them or none, and of two that build at once the first wins.
   std::filesystem::create_directories(std::filesystem::path(dir).parent_path());
-  std::string building = dir + ".building-XXXXXX";
-  if (::mkdtemp(building.data()) == nullptr) throw_errno("mkdtemp " + building);
-  const detail::listed_path listed(building);  // an interrupt removes it
-  for (const auto& set : build_target_sets(portable_sources_dir(), building, set_recipes()))
+  const temporary_directory building(dir + ".building-");  // what is not renamed goes
+  for (const auto& set : build_target_sets(portable_sources_dir(), building.path(), set_recipes()))
     if (!set.skipped.empty()) std::cerr << "  " << set.name << ": skipped: " << set.skipped << "\n";
-  const bool built = ::access((building + "/stdio_script").c_str(), X_OK) == 0;
-  if (!built || ::rename(building.c_str(), dir.c_str()) != 0) std::filesystem::remove_all(building);
+  if (::access((building.path() + "/stdio_script").c_str(), X_OK) == 0)
+    ::rename(building.path().c_str(), dir.c_str());
   if (::access((dir + "/stdio_script").c_str(), X_OK) != 0)
     throw std::runtime_error("this machine's default targets did not build (" + dir +
                              ": flushcheck targets build says why)");

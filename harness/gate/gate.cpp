@@ -94,29 +94,6 @@ gate_run& gate_run::keep(keep_policy k) {
 
 namespace {
 
-/// A fresh directory, removed with what is in it (one level: log files),
-/// and listed for an interrupted CLI to remove (temporary.hpp).
-struct log_dir {
-  std::string path;
-  detail::listed_path listed;
-  log_dir() {
-    std::string tmpl = temp_dir() + "/flushcheck-gate-XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) throw_errno("mkdtemp " + tmpl);
-    path = tmpl;
-    listed = detail::listed_path(path);
-  }
-  ~log_dir() {
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d))
-        if (std::string n = e->d_name; n != "." && n != "..") ::unlink((path + "/" + n).c_str());
-      ::closedir(d);
-    }
-    ::rmdir(path.c_str());
-  }
-  log_dir(const log_dir&) = delete;
-  log_dir& operator=(const log_dir&) = delete;
-};
-
 /// PATH's bytes, each piece to F as it is read (a log of any size in a fixed buffer).
 void read_pieces(const std::string& path, const std::function<void(std::string_view)>& f) {
   unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
@@ -241,8 +218,8 @@ gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d,
 }  // namespace
 
 gate_result gate_run::run() const {
-  log_dir dir;
-  run_options o = options(dir.path);
+  const temporary_directory dir(temp_dir() + "/flushcheck-gate-");  // the logs, removed after
+  run_options o = options(dir.path());
   digests d;
   d.try_emplace("stdout", tag_);
   d.try_emplace("stderr", tag_);
@@ -251,11 +228,11 @@ gate_result gate_run::run() const {
     at.push_back(e.reads_status() ? 0 : d.try_emplace(e.in, tag_).first->second.add(e));
   o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
   gate_result r;
-  r.repro = "mkdir -p " + shell_quote(dir.path) + " && " + repro_command(o);
+  r.repro = "mkdir -p " + shell_quote(dir.path()) + " && " + repro_command(o);
   r.obs = flushcheck::run(o);
   d.at("stdout").finish();
   d.at("stderr").finish();
-  read_watched(dir.path, watch_, tag_, keep_, r, d);
+  read_watched(dir.path(), watch_, tag_, keep_, r, d);
   for (const auto& [name, digest] : d) r.records[name] = digest.records();
   for (std::size_t i = 0; i < expect_.size(); ++i)
     r.checks.push_back(outcome(r, expect_[i], d, at[i]));

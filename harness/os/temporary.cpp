@@ -2,11 +2,15 @@
 // an interrupted CLI removes.
 #include "temporary.hpp"
 
+#include <stdlib.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <utility>
+
+#include "error.hpp"
 
 namespace flushcheck {
 
@@ -88,5 +92,12 @@ void listed_path::unlist() noexcept {
 }
 
 }  // namespace detail
+
+temporary_directory::temporary_directory(const std::string& prefix) : path_(prefix + "XXXXXX") {
+  if (::mkdtemp(path_.data()) == nullptr) throw_errno("mkdtemp " + path_);
+  listed_ = detail::listed_path(path_);
+}
+
+temporary_directory::~temporary_directory() { remove_tree(path_); }
 
 }  // namespace flushcheck

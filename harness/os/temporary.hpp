@@ -34,4 +34,21 @@ class listed_path {
 };
 }  // namespace detail
 
+/// A fresh directory, PREFIX followed by mkdtemp's six characters, listed
+/// for an interrupt (remove_temporary_files) and removed with all it holds
+/// when this ends; what was renamed away meanwhile is not there to remove.
+/// Throws harness_error when it cannot be made.
+class temporary_directory {
+ public:
+  explicit temporary_directory(const std::string& prefix);
+  ~temporary_directory();
+  temporary_directory(const temporary_directory&) = delete;
+  temporary_directory& operator=(const temporary_directory&) = delete;
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+  detail::listed_path listed_;
+};
+
 }  // namespace flushcheck
