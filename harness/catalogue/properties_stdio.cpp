@@ -5,6 +5,7 @@
 
 #include "checks.hpp"
 #include "profile.hpp"
+#include "sink.hpp"
 #include "traced_calls.hpp"
 
 namespace flushcheck::detail {
@@ -58,7 +59,7 @@ verdict stdout_buffer_size(property_context& ctx) {
       size = m.stdout_visible;
       break;
     }
-  std::size_t blk = sink_blksize(ctx.sink());
+  std::size_t blk = st_blksize_of(ctx.sink());
   std::size_t want = blk > 0 && blk < glibc_bufsiz ? blk : glibc_bufsiz;
   verdict v;
   v.pass = size == want;

@@ -23,7 +23,7 @@
 #include "kill_plan.hpp"
 #include "profile.hpp"
 #include "script.hpp"
-#include "sink.hpp"
+#include "sink_kind.hpp"
 #include "wait_status.hpp"
 
 namespace flushcheck {
@@ -48,6 +48,12 @@ struct model_setup {
   /// --fault plans on stdout's and stderr's destinations (not files; short
   /// writes only where no error report goes).
   std::vector<fault_plan> faults;
+  /// st_blksize of stdout's and stderr's destinations (with 2>&1, stdout's
+  /// twice), as fstat says: glibc sizes each stream's buffer from it,
+  /// capped at BUFSIZ (libio/filedoalloc.c). 0 is what glibc does when
+  /// fstat gives none: BUFSIZ. The model reads no file: a caller that runs
+  /// the script asks the kernel (sink.hpp's st_blksize_of).
+  std::array<std::size_t, 2> st_blksize{};
 };
 
 /// One write-family call: it delivered bytes [from, to) of its channel's
@@ -98,8 +104,5 @@ struct prediction {
 /// Throws usage_error for what the model does not cover (close, a setvbuf
 /// after output, a profile it has no port for).
 prediction predict(const model_setup& setup, const script& s, const kill_plan& cut);
-
-/// st_blksize of a fresh sink of kind S (glibc sizes its buffers from it).
-std::size_t sink_blksize(sink_kind s);
 
 }  // namespace flushcheck

@@ -254,6 +254,7 @@ rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family fam
           c.setup.stderr_sink = sc.err;
           c.setup.input = sc.input;
           c.setup.faults = std::move(plans);
+          c.setup = with_st_blksize(std::move(c.setup));
           c.ops = normalize(ops, ending, l, !c.setup.faults.empty());
           fit_faults(c);
           c.cut = pick_cut(c, fam, cut_kind, raw, term);

@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 
 #include "error.hpp"
 #include "file_system.hpp"
@@ -37,6 +39,19 @@ std::size_t parse_pipe_size(std::string_view text) {
     throw usage_error(std::string(text) +
                       ": expected bytes from 1 to 1G (a K, M or G suffix: 2^10, 2^20, 2^30)");
   return static_cast<std::size_t>(*n);
+}
+
+std::size_t st_blksize_of(sink_kind kind) {
+  static std::mutex m;
+  static std::array<std::size_t, 8> cache{};
+  const std::lock_guard<std::mutex> lock(m);
+  auto& b = cache.at(static_cast<std::size_t>(kind));
+  if (b != 0) return b;
+  const sink fresh = sink::open(kind);
+  struct stat st {};
+  if (::fstat(fresh.child_fd(), &st) != 0)
+    throw_errno("fstat of a " + std::string(to_string(kind)));
+  return b = static_cast<std::size_t>(st.st_blksize);
 }
 
 sink sink::open(sink_kind kind, keep_policy keep) {

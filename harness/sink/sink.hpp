@@ -22,6 +22,10 @@ namespace flushcheck {
 /// keep and reader policies take them. Throws usage_error ("TEXT: why").
 std::size_t parse_pipe_size(std::string_view text);
 
+/// st_blksize of a fresh sink of KIND, as fstat says (glibc sizes its
+/// buffers from it); asked of the kernel once per kind and process.
+std::size_t st_blksize_of(sink_kind kind);
+
 class sink {
  public:
   /// Pipe, pty: a reader records chunks as they come. File: a fresh

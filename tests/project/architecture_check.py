@@ -9,7 +9,11 @@ line per broken rule, when
     or through the stages it links (the build fails on that too: this names it);
   - two stages have a header of the same name (a bare include must name one);
   - a stage below cli throws a message that names a CLI flag ("--...): its
-    callers through the API never typed it; cli/ adds the flag.
+    callers through the API never typed it; cli/ adds the flag;
+  - a pure stage (the model) links a stage above the data it rests on
+    (programs), or includes an I/O header: a system one (<unistd.h>,
+    <fstream>, ...), or a harness header that does I/O (sink.hpp: it or
+    its source includes one), directly or through other headers.
 Exit 0 when all hold, 1 otherwise.
 
 Usage: architecture_check.py SOURCE_DIR
@@ -97,6 +101,51 @@ def check_cli_words(harness, order):
     return errors
 
 
+# Pure stages, each with the highest stage it may link: they read no file
+# and run nothing, so their tests need no process.
+PURE = {"model": "programs"}
+IO_HEADER = re.compile(r"^(sys/(stat|socket|ioctl|mman|vfs|ptrace|uio|epoll)\.h|fcntl\.h|"
+                       r"unistd\.h|poll\.h|dirent\.h|pty\.h|spawn\.h|"
+                       r"fstream|iostream|filesystem|thread|future)$")
+INCLUDE = re.compile(r'^#include ([<"])([^>"]+)[>"]', re.M)
+
+
+def system_io(path):
+    """The I/O system headers PATH includes itself."""
+    if not os.path.exists(path):
+        return []
+    return [h for kind, h in INCLUDE.findall(open(path).read())
+            if kind == "<" and IO_HEADER.match(h)]
+
+
+def io_includes(harness, owner, path, seen):
+    """The I/O headers PATH includes: its own, and each harness header's
+    that it includes through headers (a harness header does I/O when it or
+    its paired source includes an I/O system header)."""
+    found = system_io(path)
+    for kind, h in INCLUDE.findall(open(path).read()):
+        if kind == '"' and h in owner and h not in seen:
+            seen.add(h)
+            header = os.path.join(harness, owner[h], h)
+            found += [f"{x} (in {h} or its source)" for x in system_io(header[:-4] + ".cpp")]
+            found += [f"{x} (through {h})" for x in io_includes(harness, owner, header, seen)]
+    return found
+
+
+def check_pure(harness, order, links, owner):
+    errors = []
+    for stage, top in PURE.items():
+        for low in reachable(links, stage) - {stage}:
+            if order.index(low) > order.index(top):
+                errors.append(f"pure stage {stage} links {low}, above {top}")
+        for f in sorted(os.listdir(os.path.join(harness, stage))):
+            if f.endswith((".cpp", ".hpp")):
+                path = os.path.join(harness, stage, f)
+                for h in io_includes(harness, owner, path, set()):
+                    errors.append(f"harness/{stage}/{f} of pure stage {stage} includes {h}")
+    return errors
+
+
 def main(source):
     harness = os.path.join(source, "harness")
     order = stage_order(harness)
@@ -110,12 +159,14 @@ def main(source):
     errors += check_links(order, links)
     errors += check_includes(harness, folders, links, owner)
     errors += check_cli_words(harness, order)
+    errors += check_pure(harness, order, links, owner)
     for e in errors:
         print(e)
     if not errors:
         print(f"{len(order)} stages, each links only stages below it; "
               f"{len(owner)} headers, each included only from its stage or above; "
-              f"no message thrown below cli names a flag")
+              f"no message thrown below cli names a flag; "
+              f"pure stages ({', '.join(PURE)}) include no I/O header")
     return 1 if errors else 0
 
 

@@ -6,6 +6,7 @@
 
 #include "escape.hpp"
 #include "repro.hpp"
+#include "sink.hpp"
 
 namespace flushcheck {
 
@@ -186,6 +187,12 @@ verdict check_observation(const prediction& p, const model_setup& setup, const o
 
 namespace flushcheck {
 
+model_setup with_st_blksize(model_setup setup) {
+  setup.st_blksize = {st_blksize_of(setup.stdout_sink),
+                      st_blksize_of(setup.stderr_sink.value_or(setup.stdout_sink))};
+  return setup;
+}
+
 run_options model_run_options(const target_set& targets, const model_case& c) {
   run_options o;
   o.argv = {c.setup.language == lang::c ? targets.stdio_script : targets.iostream_script,
@@ -204,7 +211,7 @@ run_options model_run_options(const target_set& targets, const model_case& c) {
 
 model_outcome run_against_model(const target_set& targets, const model_case& c) {
   model_outcome out;
-  out.p = predict(c.setup, c.ops, c.cut);
+  out.p = predict(with_st_blksize(c.setup), c.ops, c.cut);
   const run_options o = model_run_options(targets, c);
   out.first = run(o);
   out.v = check_observation(out.p, c.setup, out.first);

@@ -37,6 +37,10 @@ struct model_outcome {
   bool flaky = false;                 ///< the first run disagreed, the re-run did not
 };
 
+/// SETUP with the st_blksize of its destinations asked of the kernel
+/// (sink.hpp's st_blksize_of): what a real run of it will see.
+model_setup with_st_blksize(model_setup setup);
+
 /// The run_options that run case C on TARGETS (traced, clean environment).
 run_options model_run_options(const target_set& targets, const model_case& c);
 

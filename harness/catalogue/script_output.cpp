@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "error.hpp"
-#include "model.hpp"
+#include "model_check.hpp"
 #include "script.hpp"
 #include "target_set.hpp"
 
@@ -30,7 +30,7 @@ model_setup setup_of(const run_options& o, lang language) {
   s.stderr_sink = o.stderr_sink;
   s.input = o.input == stdin_kind::pipe ? o.input_data : "";
   s.faults = o.faults;
-  return s;
+  return with_st_blksize(s);
 }
 
 }  // namespace
