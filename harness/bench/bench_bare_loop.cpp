@@ -16,6 +16,8 @@
 #include <system_error>
 
 #include "cpu_pin.hpp"
+#include "ptrace_stop.hpp"
+#include "tracee.hpp"
 
 namespace flushcheck::detail {
 namespace {
@@ -56,9 +58,20 @@ std::vector<sock_filter> write_filter() {
   ::_exit(127);
 }
 
-/// A stop at a traced write (seccomp's event), not a signal.
-bool at_write(int status) {
-  return WIFSTOPPED(status) && (status >> 8) == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8));
+/// Counts the stops at traced writes until the program ends; -1 if it
+/// did not exit 0. Ptrace requests on a tracee that died fail, and its end
+/// is the next waitpid (tracee.hpp).
+long count_write_stops(pid_t pid) {
+  int status = 0;
+  long stops = 0;
+  while (::waitpid(pid, &status, 0) == pid) {
+    const ptrace_stop s = ptrace_stop::of(status);
+    if (s.ended()) return s.ending() == wait_status::exited(0) ? stops : -1;
+    // A stop at a traced write is seccomp's event; a signal goes on to the program.
+    stops += s.type() == ptrace_stop::kind::event && s.event() == PTRACE_EVENT_SECCOMP;
+    resume(pid, s.signal());
+  }
+  return -1;
 }
 
 }  // namespace
@@ -75,16 +88,13 @@ long bare_ptrace_loop(const std::vector<std::string>& argv) {
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");
   int status = 0;
   ::waitpid(pid, &status, 0);  // the exec stop
-  ::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL);
-  ::ptrace(PTRACE_CONT, pid, nullptr, nullptr);
-  long stops = 0;
-  while (::waitpid(pid, &status, 0) == pid && WIFSTOPPED(status)) {
-    bool write = at_write(status);
-    stops += write ? 1 : 0;
-    long sig = write ? 0 : WSTOPSIG(status);  // a signal goes on to the program
-    ::ptrace(PTRACE_CONT, pid, nullptr, reinterpret_cast<void*>(sig));
+  if (::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL) != 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    return -1;
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? stops : -1;
+  resume(pid);
+  return count_write_stops(pid);
 }
 
 }  // namespace flushcheck::detail

@@ -52,6 +52,7 @@ namespace bp = boost::process;
 #include <cstring>
 
 #include "error.hpp"
+#include "ptrace_stop.hpp"
 #include "retry_eintr.hpp"
 #include "wait_status.hpp"
 
@@ -209,9 +210,10 @@ child_process spawn(const spawn_request& request) {
 void wait_exec_stop(pid_t pid, const std::string& argv0) {
   int raw = 0;
   retry_eintr([&] { return ::waitpid(pid, &raw, __WALL); });
-  if (!WIFSTOPPED(raw))
+  const ptrace_stop s = ptrace_stop::of(raw);
+  if (s.ended())
     throw spawn_error(argv0 + ": ended before its first instruction under the tracer (the child " +
-                      wait_status::from_raw(raw).describe() + ")");
+                      s.ending().describe() + ")");
 }
 
 }  // namespace flushcheck

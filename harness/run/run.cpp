@@ -142,6 +142,7 @@ class watched_child {
       bpf_ = std::make_unique<bpf_counters>(plain_.pid(), out, err);
     else
       perf_ = std::make_unique<perf_counters>(plain_.pid());
+    // Fails only if the child is gone (ESRCH): the run then reports its end.
     ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
   }
   pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }

@@ -1,9 +1,12 @@
 #include "call_decoder.hpp"
 
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstddef>
 
 namespace flushcheck::detail {
 
@@ -27,6 +30,32 @@ void set_syscall_arg(user_regs_struct& regs, int i, unsigned long long v) noexce
     case 4: regs.r8 = v; break;
     default: regs.r9 = v; break;
   }
+}
+
+long syscall_nr(const user_regs_struct& regs) noexcept { return static_cast<long>(regs.orig_rax); }
+
+long syscall_result(const user_regs_struct& regs) noexcept { return static_cast<long>(regs.rax); }
+
+std::optional<long> read_syscall_result(pid_t p) noexcept {
+  errno = 0;  // the result may be -1: only errno tells
+  const long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
+  if (errno != 0) return std::nullopt;
+  return rax;
+}
+
+call_site site_of(const user_regs_struct& regs) noexcept {
+  return {regs.rip, regs.orig_rax, regs.rdi, regs.rsi, regs.rdx};
+}
+
+void skip_syscall(user_regs_struct& regs, long result) noexcept {
+  regs.orig_rax = static_cast<unsigned long long>(-1);
+  regs.rax = static_cast<unsigned long long>(result);
+}
+
+void rewind_syscall(user_regs_struct& regs) noexcept {
+  regs.rax = regs.orig_rax;  // the number goes back where the syscall instruction reads it
+  regs.orig_rax = static_cast<unsigned long long>(-1);
+  regs.rip -= 2;  // syscall (0f 05) is two bytes long
 }
 
 std::vector<iovec> remote_iovecs(pid_t p, unsigned long long iov, unsigned long long count) {
@@ -67,7 +96,7 @@ std::int64_t entry_bytes(pid_t p, const traced_call_info& c, const user_regs_str
 }  // namespace
 
 std::optional<decoded_call> decode_call(pid_t p, const user_regs_struct& regs) {
-  auto call = traced_call_of(static_cast<long>(regs.orig_rax));
+  auto call = traced_call_of(syscall_nr(regs));
   if (!call) return std::nullopt;
   const auto& c = info(*call);
   int fd = c.fd_arg < 0 ? -1 : static_cast<int>(syscall_arg(regs, c.fd_arg));

@@ -1,7 +1,6 @@
 #include "fault_injector.hpp"
 
 #include <signal.h>
-#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -15,6 +14,7 @@
 
 #include "file_target.hpp"
 #include "proc_status.hpp"
+#include "tracee.hpp"
 
 namespace flushcheck::detail {
 namespace {
@@ -30,8 +30,8 @@ bool epipe_raises_sigpipe(const decoded_call& c, const user_regs_struct& regs) {
 /// The kernel's ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND and
 /// ERESTART_RESTARTBLOCK (include/linux/errno.h, not exported to user space):
 /// a call's result at its exit stop when a signal interrupts it to be restarted.
-bool to_be_restarted(long long rax) {
-  return rax == -512 || rax == -513 || rax == -514 || rax == -516;
+bool to_be_restarted(long result) {
+  return result == -512 || result == -513 || result == -514 || result == -516;
 }
 
 }  // namespace
@@ -69,14 +69,13 @@ bool fault_injector::at_entry(pid_t p, const destination_counters& dest, std::in
   return false;
 }
 
-/// Skipped at its entry (orig_rax -1), the call returns -errno (seccomp(2),
+/// Skipped at its entry, the call returns -errno (seccomp(2),
 /// SECCOMP_RET_TRACE). EPIPE also raises SIGPIPE, as the kernel does.
 std::string fault_injector::fail_call(pid_t p, const fault_plan& f, decoded_call& c,
                                       user_regs_struct& regs) {
   bool sigpipe = f.error == EPIPE && epipe_raises_sigpipe(c, regs);
-  regs.orig_rax = static_cast<unsigned long long>(-1);
-  regs.rax = static_cast<unsigned long long>(-static_cast<long long>(f.error));
-  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  skip_syscall(regs, -static_cast<long>(f.error));
+  set_regs(p, regs);
   if (sigpipe) ::syscall(SYS_tgkill, tgid_of(p), p, SIGPIPE);
   c.bytes = 0;
   return errno_name(f.error) + (sigpipe ? " and SIGPIPE" : "");
@@ -95,7 +94,7 @@ std::string fault_injector::shorten(pid_t p, const fault_plan& f, decoded_call& 
            std::to_string(c.bytes) + " bytes asked for";
   if (info_.bytes == byte_count::iovec) return shorten_iovec(p, f, c, regs);
   set_syscall_arg(regs, info_.bytes_arg, static_cast<unsigned long long>(f.short_bytes));
-  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  set_regs(p, regs);
   return shortened(f, c);
 }
 
@@ -121,12 +120,11 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
     before += vec[j++].iov_len;
   auto len_addr = base + j * sizeof(iovec) + offsetof(iovec, iov_len);
   auto cut = static_cast<unsigned long long>(f.short_bytes) - before;
-  if (::ptrace(PTRACE_POKEDATA, p, len_addr, reinterpret_cast<void*>(cut)) != 0)
-    return "not applied: the iovec could not be written";
+  if (!poke_word(p, len_addr, cut)) return "not applied: the iovec could not be written";
   restores_[p] = {len_addr, vec[j].iov_len, info_.bytes_arg + 1,
                   syscall_arg(regs, info_.bytes_arg + 1)};
   set_syscall_arg(regs, info_.bytes_arg + 1, j + 1);
-  ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+  set_regs(p, regs);
   return shortened(f, c);
 }
 
@@ -134,12 +132,12 @@ void fault_injector::at_exit(pid_t p) {
   auto it = restores_.find(p);
   if (it == restores_.end()) return;
   const auto& r = it->second;
-  ::ptrace(PTRACE_POKEDATA, p, r.addr, reinterpret_cast<void*>(r.len));
+  poke_word(p, r.addr, r.len);  // the program's iovec as it was (P gone: nothing to restore)
   user_regs_struct regs{};
-  if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) == 0) {
-    if (to_be_restarted(static_cast<long long>(regs.rax))) {
+  if (get_regs(p, regs)) {
+    if (to_be_restarted(syscall_result(regs))) {
       set_syscall_arg(regs, r.count_arg, r.count);
-      ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
+      set_regs(p, regs);
       if (r.plan < results_.size() && r.event < results_[r.plan].events.size()) {
         auto& e = results_[r.plan].events[r.event];
         e.applied = false;

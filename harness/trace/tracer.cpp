@@ -39,9 +39,11 @@
 #include "fd_lookup.hpp"
 #include "file_target.hpp"
 #include "proc_status.hpp"
+#include "ptrace_stop.hpp"
 #include "retry_eintr.hpp"
 #include "run_clock.hpp"
 #include "seccomp_filter.hpp"
+#include "tracee.hpp"
 #include "tracer_threads.hpp"
 
 namespace flushcheck {
@@ -93,12 +95,13 @@ std::string probe_tracing() {
   }
   int raw = 0;
   retry_eintr([&] { return ::waitpid(p, &raw, 0); });
-  if (WIFSTOPPED(raw)) {
+  const ptrace_stop s = ptrace_stop::of(raw);
+  if (!s.ended()) {
     ::kill(p, SIGKILL);
     retry_eintr([&] { return ::waitpid(p, nullptr, 0); });
     return "";
   }
-  const int err = WIFEXITED(raw) ? WEXITSTATUS(raw) : 0;
+  const int err = s.ending().type() == wait_status::kind::exited ? s.ending().code() : 0;
   return "PTRACE_TRACEME is refused here: " +
          std::string(err ? std::strerror(err) : "the child died");
 }
@@ -155,12 +158,9 @@ struct tracer::state {
   std::unordered_map<std::uint64_t, int> fd_cache;  // (pid, fd) -> destination
   std::map<file_id, int> dest_index;
   detail::fd_lookup look_up;
-  std::unordered_set<pid_t> expect_sigstop;  // new tracees: their first SIGSTOP is ours
-  std::unordered_set<pid_t> early;           // stopped before their parent's fork event
-  struct rewound_call {
-    unsigned long long rip, nr, a0, a1, a2;
-  };
-  std::unordered_map<pid_t, rewound_call> rewound;  // write:N with a caught signal
+  std::unordered_set<pid_t> expect_sigstop;              // new tracees: their first SIGSTOP is ours
+  std::unordered_set<pid_t> early;                       // stopped before their parent's fork event
+  std::unordered_map<pid_t, detail::call_site> rewound;  // write:N with a caught signal
   struct pending_result {
     int dest;
     std::size_t event;  // index in summary.events, or past its end (dropped)
@@ -188,9 +188,10 @@ struct tracer::state {
   void main(spawn_request req, std::promise<pid_t>& started);
   pid_t start(spawn_request& req);
   void loop();
-  void on_stop(pid_t p, int raw);
+  void on_event(pid_t p, int event);
+  void on_exec(pid_t p);
   void on_signal_stop(pid_t p, int sig);
-  void on_exit(pid_t p, int raw);
+  void on_exit(pid_t p, const wait_status& ended);
   void on_new_tracee(pid_t parent);
   void forget_calls_in_progress(pid_t p);
   void note_program(pid_t p);
@@ -246,7 +247,7 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   }
   started.set_value(p);
   try {
-    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+    detail::resume(p);
     loop();
   } catch (...) {
     std::lock_guard lock(mu);
@@ -289,33 +290,32 @@ void tracer::state::loop() {
       throw_errno("waitpid");
     }
     ++summary.stops;
-    if (WIFEXITED(raw) || WIFSIGNALED(raw))
-      on_exit(p, raw);
-    else if (WIFSTOPPED(raw))
-      on_stop(p, raw);
+    const ptrace_stop s = ptrace_stop::of(raw);
+    switch (s.type()) {
+      case ptrace_stop::kind::ended: on_exit(p, s.ending()); break;
+      case ptrace_stop::kind::syscall_exit: on_syscall_exit(p); break;
+      case ptrace_stop::kind::event: on_event(p, s.event()); break;
+      case ptrace_stop::kind::signal: on_signal_stop(p, s.signal()); break;
+    }
   }
 }
 
-void tracer::state::on_stop(pid_t p, int raw) {
-  int sig = WSTOPSIG(raw);
-  int event = raw >> 16;
+void tracer::state::on_event(pid_t p, int event) {
   if (event == PTRACE_EVENT_SECCOMP) return on_syscall(p);
-  if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE) {
+  if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE)
     on_new_tracee(p);
-  } else if (event == PTRACE_EVENT_EXEC) {
-    for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
-      it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
-    forget_calls_in_progress(p);
-    note_program(p);
-    unsigned long former = 0;  // a thread that exec'd took the leader's id: no exit reported
-    if (::ptrace(PTRACE_GETEVENTMSG, p, nullptr, &former) == 0)
-      forget_calls_in_progress(static_cast<pid_t>(former));
-  } else if (event == 0 && sig == (SIGTRAP | 0x80)) {
-    return on_syscall_exit(p);
-  } else if (event == 0) {
-    return on_signal_stop(p, sig);
-  }
-  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  else if (event == PTRACE_EVENT_EXEC)
+    on_exec(p);
+  detail::resume(p);
+}
+
+void tracer::state::on_exec(pid_t p) {
+  for (auto it = fd_cache.begin(); it != fd_cache.end();)  // close-on-exec fds are gone
+    it = (it->first >> 32) == static_cast<std::uint32_t>(p) ? fd_cache.erase(it) : ++it;
+  forget_calls_in_progress(p);
+  note_program(p);
+  // A thread that exec'd took the leader's id: its former id has no exit reported.
+  if (auto former = detail::event_message(p)) forget_calls_in_progress(static_cast<pid_t>(*former));
 }
 
 void tracer::state::on_signal_stop(pid_t p, int sig) {
@@ -327,19 +327,16 @@ void tracer::state::on_signal_stop(pid_t p, int sig) {
   }
   if (sig == SIGSTOP && (expect_sigstop.erase(p) != 0 || !known)) {
     if (!known) early.insert(p);  // its parent's fork event is still to come
-    ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
-    return;
+    return detail::resume(p);
   }
-  siginfo_t si;
-  bool group_stop = ::ptrace(PTRACE_GETSIGINFO, p, nullptr, &si) != 0 && errno == EINVAL;
-  if (group_stop) return;                  // stays stopped, as without a tracer
-  ::ptrace(PTRACE_CONT, p, nullptr, sig);  // deliver it: never swallow a signal
+  if (detail::at_group_stop(p)) return;  // stays stopped, as without a tracer
+  detail::resume(p, sig);                // deliver it: never swallow a signal
 }
 
 void tracer::state::on_new_tracee(pid_t parent) {
-  unsigned long child = 0;
-  ::ptrace(PTRACE_GETEVENTMSG, parent, nullptr, &child);
-  auto c = static_cast<pid_t>(child);
+  const auto child = detail::event_message(parent);
+  if (!child) return;  // the parent is gone; the child, if any, dies with it (EXITKILL)
+  auto c = static_cast<pid_t>(*child);
   if (early.erase(c) == 0) expect_sigstop.insert(c);
   std::lock_guard lock(mu);
   alive.insert(c);
@@ -367,7 +364,7 @@ void tracer::state::note_program(pid_t p) {
     seen.push_back(std::move(exe));
 }
 
-void tracer::state::on_exit(pid_t p, int raw) {
+void tracer::state::on_exit(pid_t p, const wait_status& ended) {
   forget_calls_in_progress(p);
   look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
@@ -375,7 +372,7 @@ void tracer::state::on_exit(pid_t p, int raw) {
   std::lock_guard lock(mu);
   alive.erase(p);
   if (p == pid && !status) {
-    status = wait_status::from_raw(raw);
+    status = ended;
     std::uint64_t one = 1;
     ssize_t ignored = ::write(exit_event.get(), &one, sizeof one);
     (void)ignored;
@@ -411,7 +408,7 @@ void tracer::state::forget_fd(int lo, int hi) {
 
 void tracer::state::on_syscall(pid_t p) {
   user_regs_struct regs{};
-  if (::ptrace(PTRACE_GETREGS, p, nullptr, &regs) != 0) return;  // gone (SIGKILL)
+  if (!detail::get_regs(p, regs)) return;  // gone (SIGKILL)
   if (is_rewound_rerun(p, regs)) {
     count_rerun(p);
     return resume(p, stop_at_exit(p));
@@ -461,9 +458,7 @@ bool tracer::state::must_hold(pid_t p, const detail::decoded_call& c) {
 bool tracer::state::is_rewound_rerun(pid_t p, const user_regs_struct& regs) {
   auto it = rewound.find(p);
   if (it == rewound.end()) return false;
-  const auto& r = it->second;
-  bool same = r.rip == regs.rip && r.nr == regs.orig_rax && r.a0 == regs.rdi && r.a1 == regs.rsi &&
-              r.a2 == regs.rdx;
+  const bool same = it->second == detail::site_of(regs);
   if (same) rewound.erase(it);
   return same;
 }
@@ -529,14 +524,14 @@ void tracer::state::update_fd_map(const detail::decoded_call& c, const user_regs
   using detail::syscall_arg;
   if (c.call == traced_call::close) forget_fd(c.fd, c.fd);
   if (c.call == traced_call::dup2 || c.call == traced_call::dup3)
-    forget_fd(static_cast<int>(regs.rsi), static_cast<int>(regs.rsi));
+    forget_fd(static_cast<int>(syscall_arg(regs, 1)), static_cast<int>(syscall_arg(regs, 1)));
   if (c.call == traced_call::close_range)
     forget_fd(static_cast<int>(syscall_arg(regs, 0)),
               static_cast<int>(std::min<unsigned long long>(syscall_arg(regs, 1), 1U << 30)));
 }
 
 void tracer::state::resume(pid_t p, bool stop_at_exit) {
-  ::ptrace(stop_at_exit ? PTRACE_SYSCALL : PTRACE_CONT, p, nullptr, nullptr);
+  stop_at_exit ? detail::resume_to_exit(p) : detail::resume(p);
 }
 
 /// CLONE_UNTRACED would give the child the filter without the tracer: its
@@ -544,15 +539,16 @@ void tracer::state::resume(pid_t p, bool stop_at_exit) {
 /// any other (clone: the flags register; clone3: clone_args.flags, the first
 /// word of its argument, written with POKEDATA whatever the page's protection).
 void tracer::state::keep_child_traced(pid_t p, user_regs_struct& regs) {
-  if (regs.orig_rax == SYS_clone && (regs.rdi & CLONE_UNTRACED) != 0) {
-    regs.rdi &= ~static_cast<unsigned long long>(CLONE_UNTRACED);
-    ::ptrace(PTRACE_SETREGS, p, nullptr, &regs);
-  } else if (regs.orig_rax == SYS_clone3) {
-    auto* flags = reinterpret_cast<void*>(regs.rdi);
-    errno = 0;
-    long word = ::ptrace(PTRACE_PEEKDATA, p, flags, nullptr);
-    if (errno == 0 && (word & CLONE_UNTRACED) != 0)
-      ::ptrace(PTRACE_POKEDATA, p, flags, reinterpret_cast<void*>(word & ~long{CLONE_UNTRACED}));
+  using detail::syscall_arg;
+  const auto flags = syscall_arg(regs, 0);
+  if (detail::syscall_nr(regs) == SYS_clone && (flags & CLONE_UNTRACED) != 0) {
+    detail::set_syscall_arg(regs, 0, flags & ~static_cast<unsigned long long>(CLONE_UNTRACED));
+    detail::set_regs(p, regs);
+  } else if (detail::syscall_nr(regs) == SYS_clone3) {
+    // A bad pointer is the program's: clone3 fails with EFAULT as without a tracer.
+    const auto word = detail::peek_word(p, flags);
+    if (word && (*word & CLONE_UNTRACED) != 0)
+      detail::poke_word(p, flags, static_cast<unsigned long long>(*word & ~long{CLONE_UNTRACED}));
   }
 }
 
@@ -574,7 +570,7 @@ void tracer::state::on_syscall_exit(pid_t p) {
     cut.returned = true;  // after-write:N: stays stopped here until the signal goes
     return send_cut_if_ready();
   }
-  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  detail::resume(p);
   if (was_in_flight) send_cut_if_ready();
 }
 
@@ -582,9 +578,7 @@ void tracer::state::on_syscall_exit(pid_t p) {
 void tracer::state::take_result(pid_t p) {
   auto it = results.find(p);
   if (it == results.end()) return;
-  errno = 0;
-  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
-  std::int64_t n = errno == 0 && rax > 0 ? rax : 0;
+  const std::int64_t n = std::max(detail::read_syscall_result(p).value_or(0), 0L);
   count_write(summary.destinations[static_cast<std::size_t>(it->second.dest)], n);
   if (it->second.event < summary.events.size()) summary.events[it->second.event].bytes = n;
   results.erase(it);
@@ -594,11 +588,9 @@ void tracer::state::take_result(pid_t p) {
 void tracer::state::take_return_time(pid_t p) {
   auto it = timed.find(p);
   if (it == timed.end()) return;
-  errno = 0;
-  long rax = ::ptrace(PTRACE_PEEKUSER, p, offsetof(user_regs_struct, rax), nullptr);
   auto& e = summary.events[it->second];
   e.returned_us = now_us();
-  e.result = errno == 0 ? rax : 0;
+  e.result = detail::read_syscall_result(p).value_or(0);
   timed.erase(it);
 }
 
@@ -621,17 +613,14 @@ void tracer::state::send_cut_if_ready() {
     // Skip the call and rewind to its syscall instruction: a fatal signal
     // ends the process before the write; a caught one runs its handler, and
     // the write is then made as if restarted (SA_RESTART).
-    auto& r = cut.regs;
-    rewound[p] = {r.rip, r.orig_rax, r.rdi, r.rsi, r.rdx};  // rip after the re-run
+    rewound[p] = detail::site_of(cut.regs);  // as its re-run will stop
     forget_calls_in_progress(p);  // the call does not happen now; its re-run is not counted
-    r.rax = r.orig_rax;
-    r.orig_rax = static_cast<unsigned long long>(-1);
-    r.rip -= 2;
-    ::ptrace(PTRACE_SETREGS, p, nullptr, &r);
+    detail::rewind_syscall(cut.regs);
+    detail::set_regs(p, cut.regs);
   }
   signal_program(p);
   cut.at = cut_state::phase::sent;
-  ::ptrace(PTRACE_CONT, p, nullptr, nullptr);
+  detail::resume(p);
   release_held();
 }
 
