@@ -3,14 +3,17 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
 
 #include "error.hpp"
+#include "retry_eintr.hpp"
 #include "unique_fd.hpp"
 
 namespace flushcheck {
@@ -55,6 +58,20 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes) {
                         ", the most flushcheck reads of such a file");
     text.append(buf, static_cast<std::size_t>(n));
   }
+}
+
+std::optional<std::string> read_file(const std::string& path, std::size_t max_bytes) {
+  unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (!fd) return std::nullopt;
+  std::string text;
+  char buf[4096];
+  while (text.size() < max_bytes) {
+    const auto want = std::min(sizeof buf, max_bytes - text.size());
+    const ssize_t n = retry_eintr([&] { return ::read(fd.get(), buf, want); });
+    if (n <= 0) break;  // the end, or an error: what was read so far
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  return text;
 }
 
 }  // namespace flushcheck

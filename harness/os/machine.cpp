@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <ctime>
-#include <fstream>
 #include <map>
+#include <sstream>
+
+#include "input_file.hpp"
 
 namespace flushcheck {
 
@@ -14,8 +16,9 @@ namespace {
 
 /// os-release's KEY=VALUE lines, values unquoted.
 std::map<std::string, std::string> os_release() {
-  std::ifstream in("/etc/os-release");
-  if (!in) in.open("/usr/lib/os-release");
+  auto text = read_file("/etc/os-release");
+  if (!text) text = read_file("/usr/lib/os-release");
+  std::istringstream in(text.value_or(""));
   std::map<std::string, std::string> fields;
   for (std::string line; std::getline(in, line);) {
     const auto eq = line.find('=');

@@ -4,10 +4,11 @@
 
 #include <unistd.h>
 
-#include <fstream>
+#include <sstream>
 
 #include "clean_environment.hpp"
 #include "error.hpp"
+#include "input_file.hpp"
 #include "languages.hpp"
 #include "run.hpp"
 #include "spawn.hpp"
@@ -28,7 +29,7 @@ namespace {
 /// Why TARGET is not there: what its compiler said (TARGET.why, written by
 /// `targets build`), else that PACKAGE was missing when the targets were built.
 std::string not_built(const std::string& target, const std::string& package) {
-  std::ifstream why_file(target + ".why");
+  std::istringstream why_file(read_file(target + ".why").value_or(""));
   std::string why;
   if (std::getline(why_file, why) && !why.empty()) return target + " did not build: " + why;
   return target + " is not built (Debian package " + package + " when the targets were built)";

@@ -5,9 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
 #include <utility>
 
+#include "input_file.hpp"
 #include "program_kind.hpp"
 #include "run.hpp"
 
@@ -119,7 +120,7 @@ std::vector<target_set> discover_target_sets(const std::string& dir) {
 
 std::vector<std::pair<std::string, std::string>> skipped_target_sets(const std::string& dir) {
   std::vector<std::pair<std::string, std::string>> skipped;
-  std::ifstream in(dir + "/skipped-sets.txt");
+  std::istringstream in(read_file(dir + "/skipped-sets.txt").value_or(""));
   std::string line;
   while (std::getline(in, line)) {
     const auto tab = line.find('\t');

@@ -1,5 +1,4 @@
 #include "child.hpp"
-#include "retry_eintr.hpp"
 
 #include <dirent.h>
 #include <sys/prctl.h>
@@ -11,12 +10,15 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
+
+#include "input_file.hpp"
+#include "retry_eintr.hpp"
 
 namespace flushcheck {
 namespace {
@@ -121,7 +123,7 @@ wait_status child_process::reap() noexcept {
 namespace {
 
 std::string read_line(const std::string& path) {
-  std::ifstream in(path);
+  std::istringstream in(read_file(path).value_or(""));
   std::string line;
   std::getline(in, line);
   return line;
@@ -151,8 +153,9 @@ std::vector<pid_t> children_of_this_process() {
   if (!tasks) return children_by_scan();
   while (dirent* e = ::readdir(tasks.get())) {
     if (e->d_name[0] == '.') continue;
-    std::ifstream in(std::string("/proc/self/task/") + e->d_name + "/children");
-    if (!in.is_open()) return children_by_scan();
+    const auto text = read_file(std::string("/proc/self/task/") + e->d_name + "/children");
+    if (!text) return children_by_scan();
+    std::istringstream in(*text);
     for (pid_t pid; in >> pid;) found.push_back(pid);
   }
   return found;

@@ -11,11 +11,12 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "error.hpp"
 #include "file_system.hpp"
+#include "input_file.hpp"
 #include "parse_number.hpp"
 #include "proc_status.hpp"
 #include "pty.hpp"
@@ -152,7 +153,7 @@ namespace {
 
 /// Why the kernel refused a pipe size: what bounds it for this process.
 std::string pipe_size_limit() {
-  std::ifstream max_file("/proc/sys/fs/pipe-max-size");
+  std::istringstream max_file(read_file("/proc/sys/fs/pipe-max-size").value_or(""));
   std::string max = "?";
   max_file >> max;
   // CapEff's bits are numbered from 1 in status_mask_has (as signals are).

@@ -8,10 +8,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "error.hpp"
+#include "input_file.hpp"
 
 namespace flushcheck {
 namespace {
@@ -27,8 +28,9 @@ std::vector<traced_call> write_family() {
 /// The tracepoint id of syscalls:sys_enter_CALL, or -1.
 long tracepoint_id(traced_call call) {
   for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    std::ifstream in(std::string(root) + "/events/syscalls/sys_enter_" + info(call).tracepoint +
-                     "/id");
+    std::istringstream in(
+        read_file(std::string(root) + "/events/syscalls/sys_enter_" + info(call).tracepoint + "/id")
+            .value_or(""));
     long id = -1;
     if (in >> id) return id;
   }

@@ -25,10 +25,10 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,6 +38,7 @@
 #include "fault_injector.hpp"
 #include "fd_lookup.hpp"
 #include "file_target.hpp"
+#include "input_file.hpp"
 #include "proc_status.hpp"
 #include "ptrace_stop.hpp"
 #include "retry_eintr.hpp"
@@ -82,7 +83,7 @@ namespace {
 /// only (the caller may have threads).
 std::string probe_tracing() {
   int scope = -1;  // no Yama: no file
-  std::ifstream("/proc/sys/kernel/yama/ptrace_scope") >> scope;
+  std::istringstream(read_file("/proc/sys/kernel/yama/ptrace_scope").value_or("")) >> scope;
   if (scope == 3) return "ptrace is disabled here (kernel.yama.ptrace_scope = 3)";
   if (::prctl(PR_GET_SECCOMP) < 0 && errno == EINVAL)
     return "the kernel has no seccomp (CONFIG_SECCOMP)";
