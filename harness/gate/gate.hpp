@@ -21,7 +21,7 @@
 #include "kill_plan.hpp"
 #include "observation.hpp"
 #include "reader_policy.hpp"
-#include "sink.hpp"
+#include "sink_kind.hpp"
 
 namespace flushcheck {
 

@@ -17,7 +17,7 @@ ptrace_stop ptrace_stop::of(int raw) noexcept {
   if (s.event_ != 0) {
     s.kind_ = kind::event;
   } else if (sig == (SIGTRAP | 0x80)) {
-    s.kind_ = kind::syscall_exit;
+    s.kind_ = kind::syscall;
   } else {
     s.kind_ = kind::signal;
     s.signal_ = sig;

@@ -1,7 +1,7 @@
 #pragma once
 /// What a tracee's waitpid status says, decoded once (in the style of rr's
 /// WaitStatus, ptrace(2) "Stopped states"): it ended, or it is stopped at a
-/// syscall exit, at a ptrace event, or with a signal. The raw bits are read
+/// system call, at a ptrace event, or with a signal. The raw bits are read
 /// here and nowhere else.
 #include "wait_status.hpp"
 
@@ -10,10 +10,11 @@ namespace flushcheck {
 class ptrace_stop {
  public:
   enum class kind {
-    ended,         ///< exited or killed: see ending()
-    syscall_exit,  ///< PTRACE_SYSCALL's stop, SIGTRAP | 0x80 (PTRACE_O_TRACESYSGOOD)
-    event,         ///< PTRACE_EVENT_* (seccomp, fork, vfork, clone, exec, ...)
-    signal,        ///< a signal-delivery stop or a group stop (PTRACE_GETSIGINFO tells)
+    ended,    ///< exited or killed: see ending()
+    syscall,  ///< a PTRACE_SYSCALL stop, SIGTRAP | 0x80 (PTRACE_O_TRACESYSGOOD): the
+              ///< tracer sees entries as seccomp events, so its are exits
+    event,    ///< PTRACE_EVENT_* (seccomp, fork, vfork, clone, exec, ...)
+    signal,   ///< a signal-delivery stop or a group stop (PTRACE_GETSIGINFO tells)
   };
 
   /// From a raw waitpid status.

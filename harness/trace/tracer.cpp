@@ -294,7 +294,7 @@ void tracer::state::loop() {
     const ptrace_stop s = ptrace_stop::of(raw);
     switch (s.type()) {
       case ptrace_stop::kind::ended: on_exit(p, s.ending()); break;
-      case ptrace_stop::kind::syscall_exit: on_syscall_exit(p); break;
+      case ptrace_stop::kind::syscall: on_syscall_exit(p); break;
       case ptrace_stop::kind::event: on_event(p, s.event()); break;
       case ptrace_stop::kind::signal: on_signal_stop(p, s.signal()); break;
     }

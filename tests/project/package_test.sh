@@ -19,11 +19,21 @@ test -f "$work/prefix/share/bash-completion/completions/flushcheck"
 # are not, and no installed header needs nlohmann/json
 inc=$work/prefix/include/flushcheck
 test -f "$inc/gate.hpp"
-for internal in tracer.hpp perf_counter.hpp run.hpp model.hpp conformance.hpp gate_report.hpp; do
+for internal in tracer.hpp perf_counter.hpp run.hpp model.hpp conformance.hpp gate_report.hpp \
+  sink.hpp unique_fd.hpp temporary.hpp; do
   if test -e "$inc/$internal"; then
     echo "package_test: internal header $internal was installed" >&2
     exit 1
   fi
+done
+# every header an installed header includes is installed: the set is closed
+for h in "$inc"/*.hpp; do
+  for dep in $(sed -n 's/^#include "\([^"/]*\)"$/\1/p' "$h"); do
+    if ! test -f "$inc/$dep"; then
+      echo "package_test: $(basename "$h") includes $dep, which is not installed" >&2
+      exit 1
+    fi
+  done
 done
 if grep -l 'nlohmann' "$inc"/*.hpp >&2; then
   echo "package_test: an installed header includes nlohmann/json (above)" >&2
