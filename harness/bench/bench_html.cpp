@@ -86,7 +86,7 @@ void claims(std::ostream& h, const bench_suite& s) {
 void plots(std::ostream& h, const bench_suite& s) {
   for (const auto& p : s.plots) {
     h << "<figure>\n"
-      << inline_svg(bench_svg(p)) << "<figcaption>" << markup_escape(p.title)
+      << inline_svg(to_svg(p)) << "<figcaption>" << markup_escape(p.title)
       << "</figcaption></figure>\n";
   }
 }
@@ -102,7 +102,7 @@ void suite(std::ostream& h, const bench_suite& s) {
 
 }  // namespace
 
-std::string bench_html(const bench_report& r) {
+std::string to_html(const bench_report& r) {
   std::ostringstream h;
   head(h, r);
   for (const auto& s : r.suites) suite(h, s);

@@ -7,14 +7,14 @@
 #include "bench_report.hpp"
 #include "error.hpp"
 #include "json_document.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 
 namespace flushcheck {
 namespace {
 
 using json = nlohmann::json;
 
-/// Text as a valid JSON string whatever bytes it holds (report.hpp).
+/// Text as a valid JSON string whatever bytes it holds (run_report.hpp).
 std::string text(const std::string& s) { return bytes_as_code_points(s); }
 
 /// The values with each key made valid JSON text (a program names them).
@@ -116,7 +116,7 @@ bench_suite suite_from(const json& j) {
 
 }  // namespace
 
-std::string bench_json(const bench_report& r) {
+nlohmann::json to_json(const bench_report& r) {
   json suites = json::array();
   for (const auto& s : r.suites) suites.push_back(suite_json(s));
   json j = json_document(json_kind::bench);
@@ -125,7 +125,7 @@ std::string bench_json(const bench_report& r) {
                 {"repeat", r.repeat},
                 {"quick", r.quick},
                 {"suites", suites}});
-  return dump_json(j, 2);
+  return j;
 }
 
 bench_report bench_from_json(const std::string& text) {

@@ -58,7 +58,7 @@ void plots(std::ostream& out, const bench_suite& s, const std::string& plot_dir)
 
 }  // namespace
 
-std::string bench_markdown(const bench_report& r, const std::string& plot_dir) {
+std::string to_markdown(const bench_report& r, const std::string& plot_dir) {
   std::ostringstream out;
   for (std::size_t i = 0; i < r.suites.size(); ++i) {
     if (i > 0) out << "\n";

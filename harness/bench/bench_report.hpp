@@ -4,18 +4,21 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bench.hpp"
 
 namespace flushcheck {
 
 /// Per suite: the rows (min / median / max, throughput, ratio, writes), then
 /// the seed's claims with what this machine says of them.
-std::string bench_text(const bench_report& r);
+std::string to_text(const bench_report& r);
 
-/// The report as JSON (schema in docs/bench.md); valid whatever the strings hold.
-std::string bench_json(const bench_report& r);
+/// The report as JSON (kind "bench", schema in docs/bench.md); valid
+/// whatever the strings hold.
+nlohmann::json to_json(const bench_report& r);
 
-/// A report read back from bench_json's output, as far as --compare needs it:
+/// A report read back from to_json's output (dumped), as far as --compare needs it:
 /// the machine, sizes, and each suite's name, title, baseline, rows and claims
 /// (strings as JSON holds them: bytes_as_code_points' form; no plots or notes).
 /// Throws usage_error, with what is wrong, for anything else.
@@ -23,14 +26,14 @@ bench_report bench_from_json(const std::string& text);
 
 /// One self-contained HTML page: the tables, the claims, and each plot as an
 /// inline SVG drawn here (no script, no font or file fetched).
-std::string bench_html(const bench_report& r);
+std::string to_html(const bench_report& r);
 
 /// One plot as a standalone SVG document.
-std::string bench_svg(const bench_plot& p);
+std::string to_svg(const bench_plot& p);
 
 /// docs/bench.md's body: per suite, the claims, a table of the rows, and each
-/// plot as an image `PLOT_DIR/SUITE-K.svg` (written by the caller with bench_svg).
-std::string bench_markdown(const bench_report& r, const std::string& plot_dir);
+/// plot as an image `PLOT_DIR/SUITE-K.svg` (written by the caller with to_svg).
+std::string to_markdown(const bench_report& r, const std::string& plot_dir);
 
 /// A row of the saved report that moved: its ratio to the suite's baseline
 /// by more than the threshold, or its write count at all.

@@ -123,7 +123,7 @@ bool has_data(const bench_plot& p) {
 
 }  // namespace
 
-std::string bench_svg(const bench_plot& p) {
+std::string to_svg(const bench_plot& p) {
   const layout l = make_layout(p);
   svg::drawing d(width, height, p.title);
   d.label(width / 2, 24, "middle", p.title, " font-size=\"15\" font-weight=\"bold\"");

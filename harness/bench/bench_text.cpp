@@ -56,7 +56,7 @@ void claims(std::ostream& o, const bench_suite& s) {
 
 }  // namespace
 
-std::string bench_text(const bench_report& r) {
+std::string to_text(const bench_report& r) {
   std::ostringstream o;
   o << "flushcheck bench: " << r.machine << "; median of " << r.repeat << " runs per row"
     << (r.quick ? " (--quick sizes)" : "") << "\n";

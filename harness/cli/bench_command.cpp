@@ -21,6 +21,7 @@
 #include "escape.hpp"
 #include "input_file.hpp"
 #include "install_layout.hpp"
+#include "json_document.hpp"
 #include "option_values.hpp"
 #include "report_file.hpp"
 #include "spawn.hpp"
@@ -133,7 +134,7 @@ void write_plots(const bench_report& r, const std::string& dir) {
     for (std::size_t k = 0; k < s.plots.size(); ++k) {
       std::string path = dir + "/" + s.name + "-" + std::to_string(k) + ".svg";
       try {
-        output_file::open(path).commit(bench_svg(s.plots[k]));
+        output_file::open(path).commit(to_svg(s.plots[k]));
       } catch (const std::exception& e) {  // after the run: exit 4
         throw std::runtime_error("--markdown: cannot write " + printable(path, 200) + ": " +
                                  e.what());
@@ -151,7 +152,7 @@ bool any_failed(const bench_report& r) {
 /// Prints what moved against the saved report to OUT; true when something did.
 bool compare(const bench_report& before, const bench_report& now, double threshold,
              std::ostream& out) {
-  auto result = bench_compare(before, bench_from_json(bench_json(now)), threshold);
+  auto result = bench_compare(before, bench_from_json(dump_json(to_json(now))), threshold);
   if (result.compared == 0)
     throw usage_error("--compare: no measured row of the saved report is in a suite run now");
   out << "\ncompared with the saved report (threshold " << threshold * 100
@@ -213,16 +214,16 @@ int bench_command::execute() {
   if (!o.program.empty()) resolve_program(o.program.front(), clean_environment());  // or exit 3
   if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
   bench_report r = run_bench(o);
-  if (&text == &std::cout || any_failed(r)) text << bench_text(r);
+  if (&text == &std::cout || any_failed(r)) text << to_text(r);
   if (any_failed(r)) {
     std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
                  "file was written\n";
     return exit_harness;
   }
-  json.commit([&] { return bench_json(r); });
-  html.commit([&] { return bench_html(r); });
+  json.commit([&] { return dump_json(to_json(r), 2); });
+  html.commit([&] { return to_html(r); });
   if (md) write_plots(r, plots);
-  md.commit([&] { return bench_markdown(r, "bench"); });
+  md.commit([&] { return to_markdown(r, "bench"); });
   return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }
 

@@ -70,9 +70,9 @@ int doctor_command::execute() {
   }
   const auto pictures = html_out ? doctor_pictures(r) : std::vector<doctor_picture>{};
   remember_child(0);
-  if (!json_out.on_stdout()) std::cout << doctor_text(r);
-  json_out.commit([&] { return dump_json(doctor_json(r), 2); });
-  if (html_out) html_out.commit([&] { return doctor_html(r, pictures); });
+  if (!json_out.on_stdout()) std::cout << to_text(r);
+  json_out.commit([&] { return dump_json(to_json(r), 2); });
+  if (html_out) html_out.commit([&] { return to_html(r, pictures); });
   switch (r.verdict()) {
     case doctor_verdict::lost:
     case doctor_verdict::held: return exit_failed;

@@ -157,12 +157,11 @@ int explore_command::execute() {
   const auto notes = environment_notes(e.base.argv, e.base.env);
   for (auto& s : result)
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
-  if (!json_out.on_stdout()) std::cout << explore_table(result);
+  if (!json_out.on_stdout()) std::cout << to_text(result);
   json_out.commit([&] { return dump_json(to_json(result)); });
   if (html_out)
-    html_out.commit([&] {
-      return explore_html(result, "flushcheck explore: " + command_line(e.base.argv, 120));
-    });
+    html_out.commit(
+        [&] { return to_html(result, "flushcheck explore: " + command_line(e.base.argv, 120)); });
   return exit_ok;
 }
 

@@ -102,9 +102,9 @@ int gate_command::execute() {
     report.properties.push_back(search_property(p, o));
     remember_child(0);
   }
-  if (!json_out.on_stdout() && !junit_out.on_stdout()) std::cout << gate_text(report);
+  if (!json_out.on_stdout() && !junit_out.on_stdout()) std::cout << to_text(report);
   json_out.commit([&] { return dump_json(to_json(report)); });
-  junit_out.commit([&] { return gate_junit(report); });
+  junit_out.commit([&] { return to_junit(report); });
   const bool spawn = report.errors() != 0 ||
                      std::any_of(report.properties.begin(), report.properties.end(), [](auto& p) {
                        return p.error.find("cannot start") != std::string::npos;

@@ -73,7 +73,7 @@ void print_properties() {
 }
 
 void write_html(report_file& page, const std::string& path, const matrix& m) {
-  page.commit([&] { return matrix_html(m); });
+  page.commit([&] { return to_html(m); });
   std::cout << "wrote " << path << ": " << m.line_count() << " rows x " << m.columns.size()
             << " toolchain sets, " << m.failures.size() << " FAIL\n";
 }
@@ -175,9 +175,9 @@ int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
                  "left out\n";
   if (html_out) write_html(html_out, cmd.html, m);
   if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
-    std::cout << matrix_text(m, matrix_layout::by_column);
+    std::cout << to_text(m, matrix_layout::by_column);
   json_out.commit([&] { return dump_json(merged_json(m, records), 2); });
-  md_out.commit([&] { return matrix_markdown(m, matrix_layout::by_column); });
+  md_out.commit([&] { return to_markdown(m, matrix_layout::by_column); });
   return m.failures.empty() ? 0 : 1;
 }
 
@@ -248,10 +248,9 @@ int matrix_command::execute() {
                       : runtimes           ? matrix_layout::by_language
                                            : matrix_layout::by_sink;
   if (html_out) write_html(html_out, html, m);
-  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
-    std::cout << matrix_text(m, layout);
-  json_out.commit([&] { return matrix_json(m); });
-  md_out.commit([&] { return matrix_markdown(m, layout); });
+  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out) std::cout << to_text(m, layout);
+  json_out.commit([&] { return dump_json(to_json(m), 2); });
+  md_out.commit([&] { return to_markdown(m, layout); });
   return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
 }
 

@@ -5,9 +5,9 @@
 #include "json_document.hpp"
 #include "option_values.hpp"
 #include "program_kind.hpp"
-#include "report.hpp"
 #include "report_file.hpp"
 #include "run.hpp"
+#include "run_report.hpp"
 #include "script_output.hpp"
 #include "usage.hpp"
 
@@ -167,14 +167,14 @@ int run_command::execute() {
   remember_child(0);
   auto notes = environment_notes(o.argv, o.env);
   obs.notes.insert(obs.notes.begin(), notes.begin(), notes.end());
-  if (!json_out.on_stdout()) std::cout << summary(obs);
+  if (!json_out.on_stdout()) std::cout << to_text(obs);
   json_out.commit([&] { return dump_json(to_json(obs)); });
   if (html_out) {                                        // a run without --html draws nothing
     const bool err = o.kill.on_stderr && o.stderr_sink;  // the cut's stream
     html_out.commit([&] {
-      return report_html(
-          obs, {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, err), err},
-          repro_command(o));
+      return to_html(obs,
+                     {"flushcheck run: " + command_line(o.argv, 120), script_produced(o, err), err},
+                     repro_command(o));
     });
   }
   return exit_ok;

@@ -36,7 +36,7 @@ void fixes_html(std::ostream& h, const doctor_report& r) {
 
 }  // namespace
 
-std::string doctor_html(const doctor_report& r, const std::vector<doctor_picture>& pictures) {
+std::string to_html(const doctor_report& r, const std::vector<doctor_picture>& pictures) {
   std::ostringstream h;
   h << html_head("flushcheck doctor: " + command_line(r.argv, 120),
                  ".pictures{display:grid;grid-template-columns:repeat(auto-fit,minmax(560px,1fr));"
@@ -45,7 +45,7 @@ std::string doctor_html(const doctor_report& r, const std::vector<doctor_picture
     << "<p id=\"verdict\">verdict: " << markup_escape(verdict_line(r)) << "</p>\n";
   pictures_html(h, pictures);
   fixes_html(h, r);
-  h << "<h2>Findings</h2>\n<pre id=\"report\">" << markup_escape(doctor_text(r)) << "</pre>\n"
+  h << "<h2>Findings</h2>\n<pre id=\"report\">" << markup_escape(to_text(r)) << "</pre>\n"
     << html_end();
   return h.str();
 }

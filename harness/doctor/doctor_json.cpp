@@ -4,7 +4,7 @@
 #include "doctor_report.hpp"
 #include "doctor_why.hpp"
 #include "json_document.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 
 namespace flushcheck {
 
@@ -76,7 +76,7 @@ nlohmann::json plain_terminal_json(const doctor_report& r) {
 
 }  // namespace
 
-nlohmann::json doctor_json(const doctor_report& r) {
+nlohmann::json to_json(const doctor_report& r) {
   nlohmann::json views = nlohmann::json::array(), fixes = nlohmann::json::array();
   for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
   for (const auto& f : r.fixes)

@@ -86,7 +86,7 @@ std::string verdict_line(const doctor_report& r) {
   return "nothing lost (exit 0)";
 }
 
-std::string doctor_text(const doctor_report& r) {
+std::string to_text(const doctor_report& r) {
   std::ostringstream out;
   out << "flushcheck doctor:";
   for (const auto& a : r.argv) out << " " << printable(a, 80);

@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "reference_output.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 #include "signals.hpp"
 
 namespace flushcheck {

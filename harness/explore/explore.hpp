@@ -79,13 +79,13 @@ std::vector<explored_sink> explore(const explore_options& o);
 
 nlohmann::json to_json(const std::vector<explored_sink>& result);
 /// The table for people, one block per sink.
-std::string explore_table(const std::vector<explored_sink>& result);
+std::string to_text(const std::vector<explored_sink>& result);
 
 /// The loss map (loss_map_svg.cpp): a column per cut point in program order,
 /// a row per sink and signal (or fault), the pty's rows first; each cell
 /// shaded by the lines its run lost, its <title> the numbers and the repro.
 std::string loss_map_svg(const std::vector<explored_sink>& result, const std::string& title);
 /// One self-contained page: the loss map, then the table (explore_html.cpp).
-std::string explore_html(const std::vector<explored_sink>& result, const std::string& title);
+std::string to_html(const std::vector<explored_sink>& result, const std::string& title);
 
 }  // namespace flushcheck

@@ -1,7 +1,7 @@
 // explore --json: every run and cut as one JSON document (docs/cli.md).
 #include "explore.hpp"
 #include "json_document.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 #include "signals.hpp"
 
 namespace flushcheck {

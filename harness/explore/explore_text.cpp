@@ -40,7 +40,7 @@ std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
 
 }  // namespace
 
-std::string explore_table(const std::vector<explored_sink>& result) {
+std::string to_text(const std::vector<explored_sink>& result) {
   std::ostringstream os;
   for (const auto& s : result) {
     os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "

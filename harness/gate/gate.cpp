@@ -15,10 +15,10 @@
 #include "error.hpp"
 #include "escape.hpp"
 #include "record_checks.hpp"
-#include "report.hpp"
 #include "repro.hpp"
 #include "retry_eintr.hpp"
 #include "run.hpp"
+#include "run_report.hpp"
 #include "temporary.hpp"
 #include "unique_fd.hpp"
 
@@ -270,7 +270,7 @@ const fault_result& gate_result::fault(std::size_t i) const {
 }
 
 std::ostream& operator<<(std::ostream& os, const gate_result& r) {
-  os << "\n" << summary(r.obs);
+  os << "\n" << to_text(r.obs);
   for (const auto& [name, f] : r.files)
     os << "file " << name << ": " << f.content.size() << " bytes in " << f.write_calls
        << " writes: \"" << printable(f.content, 400) << "\"\n";

@@ -43,7 +43,7 @@ struct gate_report {
 /// the line that repeats the run; ERROR when the program did not start),
 /// then per property its seed and cases (FAIL: the shrunk counterexample
 /// and its [[case]]), then the counts.
-std::string gate_text(const gate_report& r);
+std::string to_text(const gate_report& r);
 
 /// Every case and check (kind "gate", json_document.hpp; docs/cli.md).
 nlohmann::json to_json(const gate_report& r);
@@ -53,6 +53,6 @@ nlohmann::json to_json(const gate_report& r);
 /// <testcase> per case and per property, a <failure> per failed case or
 /// counterexample, an <error> per program that did not start. Valid XML 1.0 whatever bytes the
 /// program wrote.
-std::string gate_junit(const gate_report& r);
+std::string to_junit(const gate_report& r);
 
 }  // namespace flushcheck

@@ -161,7 +161,7 @@ void group_section(std::ostream& h, const matrix& m, const std::string& group) {
 
 }  // namespace
 
-std::string matrix_html(const matrix& m) {
+std::string to_html(const matrix& m) {
   std::ostringstream h;
   head(h);
   title(h, m);

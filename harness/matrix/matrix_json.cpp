@@ -4,7 +4,7 @@
 
 #include "json_document.hpp"
 #include "machine.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 
 namespace flushcheck {
 namespace {
@@ -101,7 +101,5 @@ nlohmann::json to_json(const matrix& m) {
   j["failures"] = m.failures.size();
   return j;
 }
-
-std::string matrix_json(const matrix& m) { return dump_json(to_json(m), 2); }
 
 }  // namespace flushcheck

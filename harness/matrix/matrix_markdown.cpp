@@ -155,7 +155,7 @@ std::string markdown_by_language(const matrix& m) {
 
 }  // namespace
 
-std::string matrix_markdown(const matrix& m, matrix_layout layout) {
+std::string to_markdown(const matrix& m, matrix_layout layout) {
   switch (layout) {
     case matrix_layout::by_sink: return markdown_by_sink(m);
     case matrix_layout::by_column: return markdown_by_column(m);

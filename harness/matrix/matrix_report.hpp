@@ -19,18 +19,16 @@ namespace flushcheck {
 enum class matrix_layout { by_sink, by_column, by_language };
 
 /// The table for a terminal, columns aligned with spaces.
-std::string matrix_text(const matrix& m, matrix_layout layout);
+std::string to_text(const matrix& m, matrix_layout layout);
 
 /// The same as a Markdown table and lists (docs/matrix.md).
-std::string matrix_markdown(const matrix& m, matrix_layout layout);
+std::string to_markdown(const matrix& m, matrix_layout layout);
 
 /// Every column, row and cell and the differences, one schema whatever the
 /// layout (kind "matrix", json_document.hpp; docs/cli.md).
 nlohmann::json to_json(const matrix& m);
-/// to_json(m) indented by 2, with a final newline.
-std::string matrix_json(const matrix& m);
 
 /// One self-contained HTML page, a column per set (the by_column table).
-std::string matrix_html(const matrix& m);
+std::string to_html(const matrix& m);
 
 }  // namespace flushcheck

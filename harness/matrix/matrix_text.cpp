@@ -184,7 +184,7 @@ std::string text_by_language(const matrix& m) {
 
 }  // namespace
 
-std::string matrix_text(const matrix& m, matrix_layout layout) {
+std::string to_text(const matrix& m, matrix_layout layout) {
   switch (layout) {
     case matrix_layout::by_sink: return terminal_text(text_by_sink(m));
     case matrix_layout::by_column: return terminal_text(text_by_column(m));

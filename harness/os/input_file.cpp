@@ -35,6 +35,12 @@ unique_fd open_input(const std::string& path) {
   return fd;
 }
 
+/// "64 MiB", or bytes under 1 MiB.
+std::string size_text(std::size_t bytes) {
+  if (bytes >= (1 << 20) && bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 }  // namespace
 
 std::string read_input_file(const std::string& path, std::size_t max_bytes) {
@@ -54,7 +60,7 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes) {
     }
     if (n == 0) return text;
     if (text.size() + static_cast<std::size_t>(n) > max_bytes)
-      throw usage_error("larger than " + std::to_string(max_bytes >> 20) + " MiB" +
+      throw usage_error("larger than " + size_text(max_bytes) +
                         ", the most flushcheck reads of such a file");
     text.append(buf, static_cast<std::size_t>(n));
   }

@@ -11,8 +11,8 @@ class ptrace_stop {
  public:
   enum class kind {
     ended,    ///< exited or killed: see ending()
-    syscall,  ///< a PTRACE_SYSCALL stop, SIGTRAP | 0x80 (PTRACE_O_TRACESYSGOOD): the
-              ///< tracer sees entries as seccomp events, so its are exits
+    syscall,  ///< a PTRACE_SYSCALL stop, SIGTRAP | 0x80 (PTRACE_O_TRACESYSGOOD); the
+              ///< tracer sees entries as seccomp events, so those it sees are exits
     event,    ///< PTRACE_EVENT_* (seccomp, fork, vfork, clone, exec, ...)
     signal,   ///< a signal-delivery stop or a group stop (PTRACE_GETSIGINFO tells)
   };

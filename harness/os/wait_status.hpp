@@ -26,7 +26,7 @@ class wait_status {
   bool core_dumped() const noexcept { return core_; }
   /// "exited", "signaled" or "timeout" (the JSON names).
   const char* type_name() const noexcept;
-  /// "exited 0", "killed by SIGKILL", "timed out (SIGKILL)".
+  /// "exited 0", "killed by SIGKILL", "timed out (process group killed with SIGKILL)".
   std::string describe() const;
 
   bool operator==(const wait_status&) const = default;

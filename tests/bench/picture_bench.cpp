@@ -1,7 +1,7 @@
 // What drawing costs a run (issue 28's goal: with --html, drawing takes under
 // 5% of a 1-second run; without --html nothing is drawn). Each row runs a
 // program of about 1 s once, traced and timed as `run --trace --timeline
-// --html` runs it, then draws its page (report_html) ROUNDS times; a row's
+// --html` runs it, then draws its page (to_html) ROUNDS times; a row's
 // drawing time is its best round. Printed side by side: the run, the
 // drawing, their ratio and the page's size. Exit 1 when a ratio is over 5%.
 //
@@ -12,8 +12,8 @@
 #include <string>
 
 #include "clean_environment.hpp"
-#include "report.hpp"
 #include "run.hpp"
+#include "run_report.hpp"
 
 namespace {
 
@@ -47,7 +47,7 @@ std::pair<double, std::size_t> draw(const flushcheck::observation& obs, int roun
   std::size_t bytes = 0;
   for (int i = 0; i < rounds; ++i) {
     const auto start = clock_type::now();
-    const std::string page = flushcheck::report_html(obs, {"bench", {}, false}, "repro");
+    const std::string page = flushcheck::to_html(obs, {"bench", {}, false}, "repro");
     best = std::min(best, std::chrono::duration<double>(clock_type::now() - start).count());
     bytes = page.size();
   }

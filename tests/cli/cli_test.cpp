@@ -22,8 +22,8 @@
 #include "cli_runner.hpp"
 #include "conformance.hpp"
 #include "matrix_baseline.hpp"
-#include "report.hpp"
 #include "run.hpp"
+#include "run_report.hpp"
 
 namespace flushcheck {
 namespace {

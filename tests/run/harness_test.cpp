@@ -21,8 +21,8 @@
 #include "error.hpp"
 #include "kill_plan.hpp"
 #include "program_kind.hpp"
-#include "report.hpp"
 #include "run.hpp"
+#include "run_report.hpp"
 #include "script.hpp"
 #include "signals.hpp"
 #include "spawn.hpp"
@@ -464,7 +464,7 @@ TEST(run, a_file_sink_names_its_file_system) {
   EXPECT_EQ(obs.out.fs, "tmpfs");
   EXPECT_EQ(obs.out.data, "hi\n");
   EXPECT_EQ(obs.err.fs, "");  // a pipe
-  EXPECT_NE(summary(obs).find("on file (tmpfs)"), std::string::npos);
+  EXPECT_NE(to_text(obs).find("on file (tmpfs)"), std::string::npos);
 }
 
 TEST(run, notes_name_variables_that_change_buffering) {

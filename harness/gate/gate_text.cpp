@@ -60,7 +60,7 @@ std::string property_text(const property_result& p) {
 
 }  // namespace
 
-std::string gate_text(const gate_report& r) {
+std::string to_text(const gate_report& r) {
   std::string out;
   for (const auto& c : r.cases) {
     if (c.pass()) {

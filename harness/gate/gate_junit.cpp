@@ -74,7 +74,7 @@ std::string timestamp() {
 
 }  // namespace
 
-std::string gate_junit(const gate_report& r) {
+std::string to_junit(const gate_report& r) {
   double total = 0;
   for (const auto& c : r.cases) total += c.seconds;
   for (const auto& p : r.properties) total += p.seconds;

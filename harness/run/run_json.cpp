@@ -1,6 +1,6 @@
 // The run report as JSON (docs/cli.md, "--json"): every byte string encoded
 // as "data" is, the trace, the faults.
-#include "report.hpp"
+#include "run_report.hpp"
 
 #include <cstdint>
 #include <sstream>

@@ -4,7 +4,7 @@
 
 #include "escape.hpp"
 #include "number_format.hpp"
-#include "report.hpp"
+#include "run_report.hpp"
 #include "signals.hpp"
 #include "timeline.hpp"
 
@@ -57,7 +57,7 @@ std::string fault_lines(const trace_summary& t) {
   return out;
 }
 
-std::string summary(const observation& obs) {
+std::string to_text(const observation& obs) {
   std::ostringstream s;
   s << "exit:    " << obs.status.describe() << "\n";
   if (obs.kill) {

@@ -9,7 +9,7 @@
 #include "observation.hpp"
 #include "repro.hpp"  // repro_command, printed beside every observation
 #include "run.hpp"
-#include "timeline_svg.hpp"  // report_html draws it
+#include "timeline_svg.hpp"  // to_html draws it
 
 namespace flushcheck {
 
@@ -37,12 +37,11 @@ std::string fault_lines(const trace_summary& t);
 /// Where the call a write:N cut stopped was going: "pipe:[123] (stdout)".
 std::string stopped_destination(const trace_summary& t);
 
-/// A few lines: exit status, the kill, bytes per stream, what survived.
-std::string summary(const observation& obs);
+/// A few lines for people: exit status, the kill, bytes per stream, what survived.
+std::string to_text(const observation& obs);
 
 /// One self-contained HTML page: the timeline (timeline_svg.hpp), the
-/// summary and REPRO, the command that runs it again.
-std::string report_html(const observation& obs, const timeline_options& o,
-                        const std::string& repro);
+/// text (to_text) and REPRO, the command that runs it again.
+std::string to_html(const observation& obs, const timeline_options& o, const std::string& repro);
 
 }  // namespace flushcheck
