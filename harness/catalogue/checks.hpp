@@ -72,6 +72,12 @@ bool is_glibc_libstdcxx(const impl_profile& p);
 
 /// Each appends its part of the catalogue to OUT, in the order of docs/semantics.md,
 /// one designated-initializer `property` per entry.
+/// ROWS, a section's table, at the end of OUT.
+template <std::size_t N>
+void append(std::vector<property>& out, const property (&rows)[N]) {
+  out.insert(out.end(), rows, rows + N);
+}
+
 void add_stdio_properties(std::vector<property>& out);
 void add_death_properties(std::vector<property>& out);
 void add_iostream_properties(std::vector<property>& out);

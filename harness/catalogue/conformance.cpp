@@ -1,6 +1,7 @@
 // Property framework: contexts, cases, tier-aware results.
 #include "conformance.hpp"
 
+#include "checks.hpp"
 #include "repro.hpp"
 
 namespace flushcheck {
@@ -56,11 +57,6 @@ case_result run_case(const property_case& c, const target_set& targets) {
   return r;
 }
 
-}  // namespace flushcheck
-
-#include "checks.hpp"
-
-namespace flushcheck {
 
 const std::vector<property>& catalogue() {
   static const std::vector<property> all = [] {

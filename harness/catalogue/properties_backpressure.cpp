@@ -90,56 +90,60 @@ verdict exit_blocked_then_reader_closes(property_context& ctx) {
 
 }  // namespace
 
+const property k_backpressure_properties[] = {
+    {.name = "backpressure.paused_reader_blocks_writer",
+     .group = "backpressure",
+     .level = tier::required,
+     .source = "POSIX write(2) (a blocking write to a full pipe waits for room); "
+               "pipe(7) (the capacity, F_GETPIPE_SZ)",
+     .claim = "a writer facing a reader that reads nothing stops after exactly the "
+              "pipe's capacity",
+     .langs = both_langs,
+     .sinks = pipe_sink,
+     .check = paused_reader_blocks_writer},
+    {.name = "backpressure.closed_reader_sigpipe",
+     .group = "backpressure",
+     .level = tier::required,
+     .source = "POSIX write(2) (EPIPE: \"A SIGPIPE signal shall also be sent\"); "
+               "signal(7) (SIGPIPE's default action ends the process)",
+     .claim = "writing to a pipe whose reader has closed kills the program with "
+              "SIGPIPE",
+     .langs = both_langs,
+     .sinks = pipe_sink,
+     .check = closed_reader_sigpipe},
+    {.name = "backpressure.closed_reader_epipe_when_ignored",
+     .group = "backpressure",
+     .level = tier::required,
+     .source = "POSIX write(2) (EPIPE); ISO C 7.21.5.2; C++ [ostream.unformatted]",
+     .claim = "with SIGPIPE ignored the flush fails with EPIPE and the program lives",
+     .langs = both_langs,
+     .sinks = pipe_sink,
+     .check = closed_reader_epipe_when_ignored},
+    {.name = "backpressure.exit_blocked_then_reader_closes",
+     .group = "backpressure",
+     .level = tier::required,
+     .source = "POSIX write(2) (a blocked write to a pipe whose reader goes away: "
+               "EPIPE and SIGPIPE); pipe(7); Linux fs/pipe.c pipe_write (wakes "
+               "with -EPIPE once no reader is left)",
+     .claim = "exit() blocked flushing into a paused pipe dies of SIGPIPE when the "
+              "reader closes (exits with its own status if SIGPIPE is ignored); "
+              "nothing it flushed is read",
+     .langs = both_langs,
+     .sinks = pipe_sink,
+     .check = exit_blocked_then_reader_closes},
+    {.name = "backpressure.nonblocking_full_pipe",
+     .group = "backpressure",
+     .level = tier::observed,
+     .source = "POSIX write(2) (O_NONBLOCK: EAGAIN or a partial write); "
+               "curl/curl#3239, Perl/perl5#8701 (a stdout inherited non-blocking)",
+     .claim = "what reaches the reader of a full pipe when stdout is non-blocking",
+     .langs = both_langs,
+     .sinks = pipe_sink,
+     .check = nonblocking_full_pipe},
+};
+
 void add_backpressure_properties(std::vector<property>& out) {
-  out.push_back({.name = "backpressure.paused_reader_blocks_writer",
-                 .group = "backpressure",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (a blocking write to a full pipe waits for room); "
-                           "pipe(7) (the capacity, F_GETPIPE_SZ)",
-                 .claim = "a writer facing a reader that reads nothing stops after exactly the "
-                          "pipe's capacity",
-                 .langs = both_langs,
-                 .sinks = pipe_sink,
-                 .check = paused_reader_blocks_writer});
-  out.push_back({.name = "backpressure.closed_reader_sigpipe",
-                 .group = "backpressure",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (EPIPE: \"A SIGPIPE signal shall also be sent\"); "
-                           "signal(7) (SIGPIPE's default action ends the process)",
-                 .claim = "writing to a pipe whose reader has closed kills the program with "
-                          "SIGPIPE",
-                 .langs = both_langs,
-                 .sinks = pipe_sink,
-                 .check = closed_reader_sigpipe});
-  out.push_back({.name = "backpressure.closed_reader_epipe_when_ignored",
-                 .group = "backpressure",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (EPIPE); ISO C 7.21.5.2; C++ [ostream.unformatted]",
-                 .claim = "with SIGPIPE ignored the flush fails with EPIPE and the program lives",
-                 .langs = both_langs,
-                 .sinks = pipe_sink,
-                 .check = closed_reader_epipe_when_ignored});
-  out.push_back({.name = "backpressure.exit_blocked_then_reader_closes",
-                 .group = "backpressure",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (a blocked write to a pipe whose reader goes away: "
-                           "EPIPE and SIGPIPE); pipe(7); Linux fs/pipe.c pipe_write (wakes "
-                           "with -EPIPE once no reader is left)",
-                 .claim = "exit() blocked flushing into a paused pipe dies of SIGPIPE when the "
-                          "reader closes (exits with its own status if SIGPIPE is ignored); "
-                          "nothing it flushed is read",
-                 .langs = both_langs,
-                 .sinks = pipe_sink,
-                 .check = exit_blocked_then_reader_closes});
-  out.push_back({.name = "backpressure.nonblocking_full_pipe",
-                 .group = "backpressure",
-                 .level = tier::observed,
-                 .source = "POSIX write(2) (O_NONBLOCK: EAGAIN or a partial write); "
-                           "curl/curl#3239, Perl/perl5#8701 (a stdout inherited non-blocking)",
-                 .claim = "what reaches the reader of a full pipe when stdout is non-blocking",
-                 .langs = both_langs,
-                 .sinks = pipe_sink,
-                 .check = nonblocking_full_pipe});
+  append(out, k_backpressure_properties);
 }
 
 }  // namespace flushcheck::detail

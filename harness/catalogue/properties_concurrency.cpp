@@ -129,31 +129,31 @@ verdict threads_unlocked_calls(property_context& ctx) {
 }
 
 /// The rows of the FILE's lock: taken for a line, and not taken at all.
-void add_flockfile_rows(std::vector<property>& out) {
-  out.push_back({.name = "concurrency.flockfile_keeps_a_line_whole",
-                 .group = "concurrency",
-                 .level = tier::required,
-                 .source = "POSIX flockfile (\"can be used by a thread to delineate a sequence "
-                           "of I/O statements that are executed as a unit\"); POSIX "
-                           "getc_unlocked (the _unlocked functions are safe when the calling "
-                           "thread owns the (FILE *) object)",
-                 .claim = "lines of 99 putc_unlocked calls from 8 threads, each line between "
-                          "flockfile and funlockfile, arrive whole",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = flockfile_keeps_a_line_whole});
-  out.push_back({.name = "concurrency.threads_unlocked_calls",
-                 .group = "concurrency",
-                 .level = tier::observed,
-                 .source = "POSIX getc_unlocked (\"may safely be used in a multi-threaded program "
-                           "if and only if they are called while the invoking thread owns the "
-                           "(FILE *) object\"): without the lock nothing is promised",
-                 .claim = "what lines of putc_unlocked calls from 8 threads that do not take "
-                          "the lock look like (torn; bytes lost or doubled: the figures)",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = threads_unlocked_calls});
-}
+const property k_flockfile_rows[] = {
+    {.name = "concurrency.flockfile_keeps_a_line_whole",
+     .group = "concurrency",
+     .level = tier::required,
+     .source = "POSIX flockfile (\"can be used by a thread to delineate a sequence "
+               "of I/O statements that are executed as a unit\"); POSIX "
+               "getc_unlocked (the _unlocked functions are safe when the calling "
+               "thread owns the (FILE *) object)",
+     .claim = "lines of 99 putc_unlocked calls from 8 threads, each line between "
+              "flockfile and funlockfile, arrive whole",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = flockfile_keeps_a_line_whole},
+    {.name = "concurrency.threads_unlocked_calls",
+     .group = "concurrency",
+     .level = tier::observed,
+     .source = "POSIX getc_unlocked (\"may safely be used in a multi-threaded program "
+               "if and only if they are called while the invoking thread owns the "
+               "(FILE *) object\"): without the lock nothing is promised",
+     .claim = "what lines of putc_unlocked calls from 8 threads that do not take "
+              "the lock look like (torn; bytes lost or doubled: the figures)",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = threads_unlocked_calls},
+};
 
 }  // namespace
 
@@ -204,7 +204,7 @@ void add_concurrency_properties(std::vector<property>& out) {
                  .langs = both_langs,
                  .sinks = all_sinks,
                  .check = threads_piecewise_lines});
-  add_flockfile_rows(out);
+  append(out, k_flockfile_rows);
 }
 
 }  // namespace flushcheck::detail

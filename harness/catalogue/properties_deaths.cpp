@@ -39,109 +39,111 @@ verdict killed_at_marker(property_context& ctx, int sig) {
               nothing_after(obs, "a signal's default action runs no user code: no flush"));
 }
 
-void add_flushing_deaths(std::vector<property>& out) {
-  out.push_back({.name = "death.exit_flushes",
-                 .group = "deaths",
-                 .level = tier::required,
-                 .source = "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]",
-                 .claim = "exit() flushes every open stream",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) {
-                   return flushed_death(ctx, "exit 3", wait_status::exited(3), "exit() flushes");
-                 }});
-  out.push_back({.name = "death.return_flushes",
-                 .group = "deaths",
-                 .level = tier::required,
-                 .source = "ISO C 5.1.2.2.3, 7.22.4.4; C++ [basic.start.main]",
-                 .claim = "returning from main is exit(): every stream is flushed",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) {
-                   return flushed_death(ctx, "return 4", wait_status::exited(4),
-                                        "return from main flushes");
-                 }});
-}
+const property k_flushing_deaths[] = {
+    {.name = "death.exit_flushes",
+     .group = "deaths",
+     .level = tier::required,
+     .source = "ISO C 7.22.4.4p4; C++ [support.start.term], [ios.init]",
+     .claim = "exit() flushes every open stream",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check =
+         [](property_context& ctx) {
+           return flushed_death(ctx, "exit 3", wait_status::exited(3), "exit() flushes");
+         }},
+    {.name = "death.return_flushes",
+     .group = "deaths",
+     .level = tier::required,
+     .source = "ISO C 5.1.2.2.3, 7.22.4.4; C++ [basic.start.main]",
+     .claim = "returning from main is exit(): every stream is flushed",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check =
+         [](property_context& ctx) {
+           return flushed_death(ctx, "return 4", wait_status::exited(4),
+                                "return from main flushes");
+         }},
+};
 
-void add_discarding_calls(std::vector<property>& out) {
-  out.push_back({.name = "death._exit_discards",
-                 .group = "deaths",
-                 .level = tier::documented,
-                 .source = "ISO C 7.22.4.5 (implementation-defined); POSIX _exit; glibc, musl: no "
-                           "flush",
-                 .claim = "_exit() does not flush: buffered bytes are lost",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "_exit 5", wait_status::exited(5),
-                                     "_exit discards the buffer");
-                 }});
-  out.push_back({.name = "death.quick_exit_discards",
-                 .group = "deaths",
-                 .level = tier::documented,
-                 .source = "ISO C 7.22.4.7 (ends with _Exit); glibc, musl: no flush",
-                 .claim = "quick_exit() does not flush stdio",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "quick_exit 6", wait_status::exited(6),
-                                     "quick_exit discards");
-                 }});
-  out.push_back({.name = "death.abort_discards",
-                 .group = "deaths",
-                 .level = tier::documented,
-                 .source = "ISO C 7.22.4.1 (implementation-defined); glibc >= 2.27 "
-                           "stdlib/abort.c, musl: no flush",
-                 .claim = "abort() does not flush stdio",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "abort", wait_status::signaled(SIGABRT),
-                                     "abort discards");
-                 }});
-}
+const property k_discarding_calls[] = {
+    {.name = "death._exit_discards",
+     .group = "deaths",
+     .level = tier::documented,
+     .source = "ISO C 7.22.4.5 (implementation-defined); POSIX _exit; glibc, musl: no "
+               "flush",
+     .claim = "_exit() does not flush: buffered bytes are lost",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc_or_musl,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "_exit 5", wait_status::exited(5), "_exit discards the buffer");
+         }},
+    {.name = "death.quick_exit_discards",
+     .group = "deaths",
+     .level = tier::documented,
+     .source = "ISO C 7.22.4.7 (ends with _Exit); glibc, musl: no flush",
+     .claim = "quick_exit() does not flush stdio",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc_or_musl,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "quick_exit 6", wait_status::exited(6), "quick_exit discards");
+         }},
+    {.name = "death.abort_discards",
+     .group = "deaths",
+     .level = tier::documented,
+     .source = "ISO C 7.22.4.1 (implementation-defined); glibc >= 2.27 "
+               "stdlib/abort.c, musl: no flush",
+     .claim = "abort() does not flush stdio",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc_or_musl,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "abort", wait_status::signaled(SIGABRT), "abort discards");
+         }},
+};
 
-void add_abnormal_ends(std::vector<property>& out) {
-  out.push_back({.name = "death.raise_term_discards",
-                 .group = "deaths",
-                 .level = tier::required,
-                 .source = "POSIX 2.4.3 (SIG_DFL, action T)",
-                 .claim = "raise(SIGTERM) with the default action ends the process with no flush",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "raise TERM", wait_status::signaled(SIGTERM),
-                                     "SIGTERM discards");
-                 }});
-  out.push_back({.name = "death.segv_discards",
-                 .group = "deaths",
-                 .level = tier::required,
-                 .source = "POSIX 2.4.3 (SIG_DFL, action A)",
-                 .claim = "an invalid memory access (SIGSEGV) ends the process with no flush",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "crash", wait_status::signaled(SIGSEGV),
-                                     "SIGSEGV discards");
-                 }});
-  out.push_back({.name = "death.uncaught_exception",
-                 .group = "deaths",
-                 .level = tier::documented,
-                 .source = "C++ [except.terminate] (unwinding implementation-defined), "
-                           "[terminate.handler] (abort)",
-                 .claim = "an uncaught exception calls std::terminate, which aborts: cout's "
-                          "buffer is lost",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = [](property_context& ctx) {
-                   return lost_death(ctx, "throw", wait_status::signaled(SIGABRT),
-                                     "terminate discards");
-                 }});
-}
+const property k_abnormal_ends[] = {
+    {.name = "death.raise_term_discards",
+     .group = "deaths",
+     .level = tier::required,
+     .source = "POSIX 2.4.3 (SIG_DFL, action T)",
+     .claim = "raise(SIGTERM) with the default action ends the process with no flush",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "raise TERM", wait_status::signaled(SIGTERM), "SIGTERM discards");
+         }},
+    {.name = "death.segv_discards",
+     .group = "deaths",
+     .level = tier::required,
+     .source = "POSIX 2.4.3 (SIG_DFL, action A)",
+     .claim = "an invalid memory access (SIGSEGV) ends the process with no flush",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "crash", wait_status::signaled(SIGSEGV), "SIGSEGV discards");
+         }},
+    {.name = "death.uncaught_exception",
+     .group = "deaths",
+     .level = tier::documented,
+     .source = "C++ [except.terminate] (unwinding implementation-defined), "
+               "[terminate.handler] (abort)",
+     .claim = "an uncaught exception calls std::terminate, which aborts: cout's "
+              "buffer is lost",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .applies = is_glibc_or_musl,
+     .check =
+         [](property_context& ctx) {
+           return lost_death(ctx, "throw", wait_status::signaled(SIGABRT), "terminate discards");
+         }},
+};
 
 /// A signal sent from outside, as a property name and a claim spell it.
 struct outside_signal {
@@ -170,9 +172,9 @@ void add_killed_at_marker(std::vector<property>& out) {
 }  // namespace
 
 void add_death_properties(std::vector<property>& out) {
-  add_flushing_deaths(out);
-  add_discarding_calls(out);
-  add_abnormal_ends(out);
+  append(out, k_flushing_deaths);
+  append(out, k_discarding_calls);
+  append(out, k_abnormal_ends);
   add_killed_at_marker(out);
 }
 

@@ -140,84 +140,84 @@ verdict failed_line_flush_reported(property_context& ctx) {
 }
 
 /// What a failed or short write does to the bytes and to the flush.
-void add_failed_write_properties(std::vector<property>& out) {
-  out.push_back({.name = "fault.flush_reports_error",
-                 .group = "faults",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.5.2 (fflush returns EOF, sets the error indicator); POSIX "
-                           "fflush (errno as write); C++ [ostream.unformatted] (flush: "
-                           "setstate(badbit))",
-                 .claim = "EAGAIN, EINTR, ENOSPC or EIO at the write of a flush fails the flush, "
-                          "and C's fflush leaves that errno",
-                 .langs = both_langs,
-                 .sinks = buffered_sinks,
-                 .check = flush_reports_error});
-  out.push_back({.name = "fault.failed_bytes_dropped",
-                 .group = "faults",
-                 .level = tier::documented,
-                 .source = "glibc libio/fileops.c (new_do_write resets the put area whatever "
-                           "write returned); musl src/stdio/__stdio_write.c (wpos = wbase = wend "
-                           "= 0 on error); C++ through synced stdio",
-                 .claim = "the bytes of a failed write are discarded, not kept for the next "
-                          "flush, whatever the errno (EAGAIN and EINTR included)",
-                 .langs = both_langs,
-                 .sinks = buffered_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = failed_bytes_dropped});
-  out.push_back({.name = "fault.short_write_completed",
-                 .group = "faults",
-                 .level = tier::documented,
-                 .source = "glibc libio/fileops.c (_IO_new_file_write loops while to_do > 0); "
-                           "musl src/stdio/__stdio_write.c (loops on a partial writev)",
-                 .claim = "a short write is completed by a second call: nothing lost, exactly "
-                          "two calls",
-                 .langs = both_langs,
-                 .sinks = buffered_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = short_write_completed});
-}
+const property k_failed_write_properties[] = {
+    {.name = "fault.flush_reports_error",
+     .group = "faults",
+     .level = tier::required,
+     .source = "ISO C 7.21.5.2 (fflush returns EOF, sets the error indicator); POSIX "
+               "fflush (errno as write); C++ [ostream.unformatted] (flush: "
+               "setstate(badbit))",
+     .claim = "EAGAIN, EINTR, ENOSPC or EIO at the write of a flush fails the flush, "
+              "and C's fflush leaves that errno",
+     .langs = both_langs,
+     .sinks = buffered_sinks,
+     .check = flush_reports_error},
+    {.name = "fault.failed_bytes_dropped",
+     .group = "faults",
+     .level = tier::documented,
+     .source = "glibc libio/fileops.c (new_do_write resets the put area whatever "
+               "write returned); musl src/stdio/__stdio_write.c (wpos = wbase = wend "
+               "= 0 on error); C++ through synced stdio",
+     .claim = "the bytes of a failed write are discarded, not kept for the next "
+              "flush, whatever the errno (EAGAIN and EINTR included)",
+     .langs = both_langs,
+     .sinks = buffered_sinks,
+     .applies = is_glibc_or_musl,
+     .check = failed_bytes_dropped},
+    {.name = "fault.short_write_completed",
+     .group = "faults",
+     .level = tier::documented,
+     .source = "glibc libio/fileops.c (_IO_new_file_write loops while to_do > 0); "
+               "musl src/stdio/__stdio_write.c (loops on a partial writev)",
+     .claim = "a short write is completed by a second call: nothing lost, exactly "
+              "two calls",
+     .langs = both_langs,
+     .sinks = buffered_sinks,
+     .applies = is_glibc_or_musl,
+     .check = short_write_completed},
+};
 
 /// What the program can still do, and what it is told, after a failure.
-void add_after_failure_properties(std::vector<property>& out) {
-  out.push_back({.name = "fault.output_after_failed_flush",
-                 .group = "faults",
-                 .level = tier::observed,
-                 .source = "ISO C 7.21.10.3 (the error indicator stays set until clearerr); no "
-                           "clause stops later output",
-                 .claim = "whether output after a failed flush still reaches the reader",
-                 .langs = c_only,
-                 .sinks = buffered_sinks,
-                 .check = output_after_failed_flush});
-  out.push_back({.name = "fault.failed_line_flush_reported",
-                 .group = "faults",
-                 .level = tier::observed,
-                 .source = "glibc libio/iofwrite.c (_IO_fwrite counts an EOF from _IO_sputn, "
-                           "\"we did not manage to flush the buffer\", as all written); musl "
-                           "src/stdio/__fwritex.c (returns what f->write wrote); libstdc++ "
-                           "stdio_sync_filebuf::overflow is putc, libc++ __stdoutbuf::overflow a "
-                           "one-byte fwrite",
-                 .claim = "whether a line that a line-buffered stdout fails to write at its "
-                          "newline is reported by fwrite, ostream::write and std::endl",
-                 .langs = both_langs,
-                 .sinks = tty_sinks,
-                 .check = failed_line_flush_reported});
-  out.push_back({.name = "fault.cout_bad_after_failed_flush",
-                 .group = "faults",
-                 .level = tier::required,
-                 .source = "C++ [ostream.unformatted] (flush: pubsync() == -1 sets badbit), "
-                           "[ostream.sentry] (a sentry of a stream that is not good() is false)",
-                 .claim = "after a failed flush cout is bad and drops every later output until "
-                          "clear()",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .check = cout_bad_after_failed_flush});
-}
+const property k_after_failure_properties[] = {
+    {.name = "fault.output_after_failed_flush",
+     .group = "faults",
+     .level = tier::observed,
+     .source = "ISO C 7.21.10.3 (the error indicator stays set until clearerr); no "
+               "clause stops later output",
+     .claim = "whether output after a failed flush still reaches the reader",
+     .langs = c_only,
+     .sinks = buffered_sinks,
+     .check = output_after_failed_flush},
+    {.name = "fault.failed_line_flush_reported",
+     .group = "faults",
+     .level = tier::observed,
+     .source = "glibc libio/iofwrite.c (_IO_fwrite counts an EOF from _IO_sputn, "
+               "\"we did not manage to flush the buffer\", as all written); musl "
+               "src/stdio/__fwritex.c (returns what f->write wrote); libstdc++ "
+               "stdio_sync_filebuf::overflow is putc, libc++ __stdoutbuf::overflow a "
+               "one-byte fwrite",
+     .claim = "whether a line that a line-buffered stdout fails to write at its "
+              "newline is reported by fwrite, ostream::write and std::endl",
+     .langs = both_langs,
+     .sinks = tty_sinks,
+     .check = failed_line_flush_reported},
+    {.name = "fault.cout_bad_after_failed_flush",
+     .group = "faults",
+     .level = tier::required,
+     .source = "C++ [ostream.unformatted] (flush: pubsync() == -1 sets badbit), "
+               "[ostream.sentry] (a sentry of a stream that is not good() is false)",
+     .claim = "after a failed flush cout is bad and drops every later output until "
+              "clear()",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .check = cout_bad_after_failed_flush},
+};
 
 }  // namespace
 
 void add_fault_properties(std::vector<property>& out) {
-  add_failed_write_properties(out);
-  add_after_failure_properties(out);
+  append(out, k_failed_write_properties);
+  append(out, k_after_failure_properties);
 }
 
 }  // namespace flushcheck::detail

@@ -82,43 +82,45 @@ verdict own_offsets_overwrite(property_context& ctx) {
 
 }  // namespace
 
-void add_file_properties(std::vector<property>& out) {
-  out.push_back({.name = "file.written_bytes_survive_writer_death",
-                 .group = "file",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (once it has returned, a read of the bytes it "
-                           "modified returns its data); POSIX fsync() (requests that the data "
-                           "be transferred to the storage device); ISO C 7.21.5.2 (fflush "
-                           "delivers unwritten data to the host environment)",
-                 .claim = "bytes write(2) took survive SIGKILL of the writer with or without "
-                          "fsync (one fsync counted on the file); a line still in the stdio "
-                          "buffer does not",
-                 .langs = both_langs,
-                 .sinks = file_only,
-                 .check = written_bytes_survive_writer_death});
-  out.push_back({.name = "file.o_append_writers_never_overwrite",
-                 .group = "file",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (O_APPEND: \"the file offset shall be set to the end "
-                           "of the file prior to each write and no intervening file "
-                           "modification operation shall occur between changing the file "
-                           "offset and the write operation\"); open(2) (O_APPEND)",
-                 .claim = "records of 100,000 bytes from 4 processes that each open the file "
-                          "O_APPEND arrive all 16 whole, none overwritten",
-                 .langs = c_only,
-                 .sinks = file_only,
-                 .check = o_append_writers_never_overwrite});
-  out.push_back({.name = "file.own_offsets_overwrite",
-                 .group = "file",
-                 .level = tier::required,
-                 .source = "POSIX open() (a new open file description, its offset at the start "
-                           "of the file); POSIX write(2) (writing proceeds from the file offset "
-                           "of the description)",
-                 .claim = "the same 4 processes opening the file without O_APPEND write over "
-                          "each other: the file holds 4 of the 16 records",
-                 .langs = c_only,
-                 .sinks = file_only,
-                 .check = own_offsets_overwrite});
-}
+const property k_file_properties[] = {
+    {.name = "file.written_bytes_survive_writer_death",
+     .group = "file",
+     .level = tier::required,
+     .source = "POSIX write(2) (once it has returned, a read of the bytes it "
+               "modified returns its data); POSIX fsync() (requests that the data "
+               "be transferred to the storage device); ISO C 7.21.5.2 (fflush "
+               "delivers unwritten data to the host environment)",
+     .claim = "bytes write(2) took survive SIGKILL of the writer with or without "
+              "fsync (one fsync counted on the file); a line still in the stdio "
+              "buffer does not",
+     .langs = both_langs,
+     .sinks = file_only,
+     .check = written_bytes_survive_writer_death},
+    {.name = "file.o_append_writers_never_overwrite",
+     .group = "file",
+     .level = tier::required,
+     .source = "POSIX write(2) (O_APPEND: \"the file offset shall be set to the end "
+               "of the file prior to each write and no intervening file "
+               "modification operation shall occur between changing the file "
+               "offset and the write operation\"); open(2) (O_APPEND)",
+     .claim = "records of 100,000 bytes from 4 processes that each open the file "
+              "O_APPEND arrive all 16 whole, none overwritten",
+     .langs = c_only,
+     .sinks = file_only,
+     .check = o_append_writers_never_overwrite},
+    {.name = "file.own_offsets_overwrite",
+     .group = "file",
+     .level = tier::required,
+     .source = "POSIX open() (a new open file description, its offset at the start "
+               "of the file); POSIX write(2) (writing proceeds from the file offset "
+               "of the description)",
+     .claim = "the same 4 processes opening the file without O_APPEND write over "
+              "each other: the file holds 4 of the 16 records",
+     .langs = c_only,
+     .sinks = file_only,
+     .check = own_offsets_overwrite},
+};
+
+void add_file_properties(std::vector<property>& out) { append(out, k_file_properties); }
 
 }  // namespace flushcheck::detail

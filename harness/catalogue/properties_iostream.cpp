@@ -73,112 +73,112 @@ verdict unsync_order(property_context& ctx) {
   return v;
 }
 
-void add_stream_flags(std::vector<property>& out) {
-  out.push_back({.name = "iostream.endl_flushes",
-                 .group = "iostreams",
-                 .level = tier::required,
-                 .source = "C++ [ostream.manip] endl",
-                 .claim = "std::endl writes '\\n' and flushes",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = endl_flushes});
-  out.push_back({.name = "iostream.newline_no_flush",
-                 .group = "iostreams",
-                 .level = tier::documented,
-                 .source = "libstdc++ stdio_sync_filebuf over glibc's fully buffered stdout",
-                 .claim = "'\\n' without endl does not flush cout to a pipe or file",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .applies = is_glibc_libstdcxx,
-                 .check = newline_does_not_flush});
-  out.push_back({.name = "iostream.unitbuf",
-                 .group = "iostreams",
-                 .level = tier::required,
-                 .source = "C++ [ostream.sentry] (~sentry flushes if unitbuf), [fmtflags.manip]",
-                 .claim = "with unitbuf, every output operation flushes",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .check = unitbuf_flushes});
-  out.push_back({.name = "iostream.cerr_unitbuf",
-                 .group = "iostreams",
-                 .level = tier::required,
-                 .source = "C++ [narrow.stream.objects] cerr",
-                 .claim = "cerr has unitbuf: its output is delivered at once",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = cerr_unitbuf});
-  out.push_back({.name = "iostream.clog_unflushed",
-                 .group = "iostreams",
-                 .level = tier::observed,
-                 .source = "C++ [narrow.stream.objects] clog (no unitbuf required)",
-                 .claim = "bytes of clog at the reader before any flush",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = clog_without_flush});
-}
+const property k_stream_flags[] = {
+    {.name = "iostream.endl_flushes",
+     .group = "iostreams",
+     .level = tier::required,
+     .source = "C++ [ostream.manip] endl",
+     .claim = "std::endl writes '\\n' and flushes",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = endl_flushes},
+    {.name = "iostream.newline_no_flush",
+     .group = "iostreams",
+     .level = tier::documented,
+     .source = "libstdc++ stdio_sync_filebuf over glibc's fully buffered stdout",
+     .claim = "'\\n' without endl does not flush cout to a pipe or file",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .applies = is_glibc_libstdcxx,
+     .check = newline_does_not_flush},
+    {.name = "iostream.unitbuf",
+     .group = "iostreams",
+     .level = tier::required,
+     .source = "C++ [ostream.sentry] (~sentry flushes if unitbuf), [fmtflags.manip]",
+     .claim = "with unitbuf, every output operation flushes",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .check = unitbuf_flushes},
+    {.name = "iostream.cerr_unitbuf",
+     .group = "iostreams",
+     .level = tier::required,
+     .source = "C++ [narrow.stream.objects] cerr",
+     .claim = "cerr has unitbuf: its output is delivered at once",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = cerr_unitbuf},
+    {.name = "iostream.clog_unflushed",
+     .group = "iostreams",
+     .level = tier::observed,
+     .source = "C++ [narrow.stream.objects] clog (no unitbuf required)",
+     .claim = "bytes of clog at the reader before any flush",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = clog_without_flush},
+};
 
-void add_ties(std::vector<property>& out) {
-  out.push_back({.name = "tie.cerr_flushes_cout",
-                 .group = "tie/sync",
-                 .level = tier::required,
-                 .source = "C++ [narrow.stream.objects] (cerr.tie() == &cout), [ostream.sentry]",
-                 .claim = "output to cerr flushes cout first",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .check = cerr_tied_to_cout});
-  out.push_back({.name = "tie.cin_flushes_cout",
-                 .group = "tie/sync",
-                 .level = tier::required,
-                 .source = "C++ [narrow.stream.objects] (cin.tie() == &cout), [istream.sentry]",
-                 .claim = "a read from cin flushes cout first",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .check = [](property_context& ctx) { return cin_tie(ctx, true); }});
-  out.push_back({.name = "tie.untied_cin_no_flush",
-                 .group = "tie/sync",
-                 .level = tier::documented,
-                 .source = "C++ [istream.sentry]; libstdc++ + glibc (no other flush on a fully "
-                           "buffered stdout)",
-                 .claim = "after cin.tie(nullptr) a read from cin leaves cout's buffer alone",
-                 .langs = cxx_only,
-                 .sinks = buffered_sinks,
-                 .applies = is_glibc_libstdcxx,
-                 .check = [](property_context& ctx) { return cin_tie(ctx, false); }});
-}
+const property k_ties[] = {
+    {.name = "tie.cerr_flushes_cout",
+     .group = "tie/sync",
+     .level = tier::required,
+     .source = "C++ [narrow.stream.objects] (cerr.tie() == &cout), [ostream.sentry]",
+     .claim = "output to cerr flushes cout first",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .check = cerr_tied_to_cout},
+    {.name = "tie.cin_flushes_cout",
+     .group = "tie/sync",
+     .level = tier::required,
+     .source = "C++ [narrow.stream.objects] (cin.tie() == &cout), [istream.sentry]",
+     .claim = "a read from cin flushes cout first",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .check = [](property_context& ctx) { return cin_tie(ctx, true); }},
+    {.name = "tie.untied_cin_no_flush",
+     .group = "tie/sync",
+     .level = tier::documented,
+     .source = "C++ [istream.sentry]; libstdc++ + glibc (no other flush on a fully "
+               "buffered stdout)",
+     .claim = "after cin.tie(nullptr) a read from cin leaves cout's buffer alone",
+     .langs = cxx_only,
+     .sinks = buffered_sinks,
+     .applies = is_glibc_libstdcxx,
+     .check = [](property_context& ctx) { return cin_tie(ctx, false); }},
+};
 
-void add_sync(std::vector<property>& out) {
-  out.push_back({.name = "sync.keeps_order",
-                 .group = "tie/sync",
-                 .level = tier::required,
-                 .source = "C++ [ios.members.static] sync_with_stdio, [iostream.objects.overview]",
-                 .claim = "synchronized cout and printf output keep program order",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = sync_keeps_order});
-  out.push_back({.name = "sync.off_exit_flushes",
-                 .group = "tie/sync",
-                 .level = tier::required,
-                 .source = "C++ [ios.init] (~Init flushes cout)",
-                 .claim = "with sync_with_stdio(false), normal exit still flushes cout",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = unsync_exit_flushes});
-  out.push_back({.name = "sync.off_order",
-                 .group = "tie/sync",
-                 .level = tier::observed,
-                 .source = "C++ [ios.members.static] (unspecified)",
-                 .claim = "the order of cout and printf output after sync_with_stdio(false)",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .check = unsync_order});
-}
+const property k_sync[] = {
+    {.name = "sync.keeps_order",
+     .group = "tie/sync",
+     .level = tier::required,
+     .source = "C++ [ios.members.static] sync_with_stdio, [iostream.objects.overview]",
+     .claim = "synchronized cout and printf output keep program order",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = sync_keeps_order},
+    {.name = "sync.off_exit_flushes",
+     .group = "tie/sync",
+     .level = tier::required,
+     .source = "C++ [ios.init] (~Init flushes cout)",
+     .claim = "with sync_with_stdio(false), normal exit still flushes cout",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = unsync_exit_flushes},
+    {.name = "sync.off_order",
+     .group = "tie/sync",
+     .level = tier::observed,
+     .source = "C++ [ios.members.static] (unspecified)",
+     .claim = "the order of cout and printf output after sync_with_stdio(false)",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .check = unsync_order},
+};
 
 }  // namespace
 
 void add_iostream_properties(std::vector<property>& out) {
-  add_stream_flags(out);
-  add_ties(out);
-  add_sync(out);
+  append(out, k_stream_flags);
+  append(out, k_ties);
+  append(out, k_sync);
 }
 
 }  // namespace flushcheck::detail

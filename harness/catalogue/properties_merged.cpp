@@ -38,45 +38,47 @@ verdict exit_status_after_lost_write(property_context& ctx) {
 
 }  // namespace
 
+const property k_merged_and_error_properties[] = {
+    {.name = "merged.order",
+     .group = "merged streams",
+     .level = tier::documented,
+     .source = "follows from stdout's mode (ISO C 7.21.3p7) and stderr being "
+               "unbuffered (glibc, musl); C++: cerr.tie() == &cout",
+     .claim = "the order in which a reader of 2>&1 sees stdout and stderr",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check = merged_order},
+    {.name = "error.fflush_enospc",
+     .group = "write errors",
+     .level = tier::required,
+     .source = "ISO C 7.21.5.2 (fflush returns EOF); POSIX write ENOSPC; C++ "
+               "[ostream.unformatted]",
+     .claim = "flushing into /dev/full fails with ENOSPC and the program can see it",
+     .langs = both_langs,
+     .sinks = full_sink,
+     .check = [](property_context& ctx) { return write_error_reported(ctx, "write 3; flush"); }},
+    {.name = "error.fclose_enospc",
+     .group = "write errors",
+     .level = tier::required,
+     .source = "ISO C 7.21.5.1 (fclose returns EOF on failure); POSIX fclose ENOSPC",
+     .claim = "fclose of a stream whose flush fails reports ENOSPC",
+     .langs = both_langs,
+     .sinks = full_sink,
+     .check =
+         [](property_context& ctx) { return write_error_reported(ctx, "write 3; close out"); }},
+    {.name = "error.exit_status_hides_loss",
+     .group = "write errors",
+     .level = tier::observed,
+     .source = "ISO C 7.22.4.4 (exit's flush has no error path)",
+     .claim = "the exit status after exit() failed to flush",
+     .langs = both_langs,
+     .sinks = full_sink,
+     .check = exit_status_after_lost_write},
+};
+
 void add_merged_and_error_properties(std::vector<property>& out) {
-  out.push_back({.name = "merged.order",
-                 .group = "merged streams",
-                 .level = tier::documented,
-                 .source = "follows from stdout's mode (ISO C 7.21.3p7) and stderr being "
-                           "unbuffered (glibc, musl); C++: cerr.tie() == &cout",
-                 .claim = "the order in which a reader of 2>&1 sees stdout and stderr",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = merged_order});
-  out.push_back(
-      {.name = "error.fflush_enospc",
-       .group = "write errors",
-       .level = tier::required,
-       .source = "ISO C 7.21.5.2 (fflush returns EOF); POSIX write ENOSPC; C++ "
-                 "[ostream.unformatted]",
-       .claim = "flushing into /dev/full fails with ENOSPC and the program can see it",
-       .langs = both_langs,
-       .sinks = full_sink,
-       .check = [](property_context& ctx) { return write_error_reported(ctx, "write 3; flush"); }});
-  out.push_back({.name = "error.fclose_enospc",
-                 .group = "write errors",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.5.1 (fclose returns EOF on failure); POSIX fclose ENOSPC",
-                 .claim = "fclose of a stream whose flush fails reports ENOSPC",
-                 .langs = both_langs,
-                 .sinks = full_sink,
-                 .check = [](property_context& ctx) {
-                   return write_error_reported(ctx, "write 3; close out");
-                 }});
-  out.push_back({.name = "error.exit_status_hides_loss",
-                 .group = "write errors",
-                 .level = tier::observed,
-                 .source = "ISO C 7.22.4.4 (exit's flush has no error path)",
-                 .claim = "the exit status after exit() failed to flush",
-                 .langs = both_langs,
-                 .sinks = full_sink,
-                 .check = exit_status_after_lost_write});
+  append(out, k_merged_and_error_properties);
 }
 
 }  // namespace flushcheck::detail

@@ -165,44 +165,46 @@ verdict fadvise_dontneed_evicts_clean_pages(property_context& ctx) {
 
 }  // namespace
 
-void add_page_cache_properties(std::vector<property>& out) {
-  out.push_back({.name = "file.o_direct_needs_alignment",
-                 .group = "file",
-                 .level = tier::required,
-                 .source = "write(2) (EINVAL: \"the file was opened with the O_DIRECT flag, "
-                           "and either the address specified in buf, the value specified in "
-                           "count, or the file offset is not suitably aligned\"); open(2) "
-                           "(O_DIRECT: the alignment is the file system's; statx "
-                           "STATX_DIOALIGN reports it)",
-                 .claim = "an O_DIRECT write from a buffer 1 byte past a page boundary, or of "
-                          "100 bytes, fails with EINVAL on ext4 and xfs (skipped elsewhere); a "
-                          "page-aligned one is taken (the smallest alignment taken is recorded)",
-                 .langs = c_only,
-                 .sinks = file_only,
-                 .check = o_direct_needs_alignment});
-  out.push_back({.name = "file.o_direct_bypasses_page_cache",
-                 .group = "file",
-                 .level = tier::documented,
-                 .source = "open(2) (O_DIRECT: \"Try to minimize cache effects of the I/O to and "
-                           "from this file\"; the I/O is done directly to and from user-space "
-                           "buffers); mincore(2)",
-                 .claim = "64 KiB written through O_DIRECT leave 0 of 16 pages in the page "
-                          "cache; 64 KiB more written buffered leave their 16 resident",
-                 .langs = c_only,
-                 .sinks = file_only,
-                 .check = o_direct_bypasses_page_cache});
-  out.push_back({.name = "file.fadvise_dontneed_evicts_clean_pages",
-                 .group = "file",
-                 .level = tier::documented,
-                 .source = "posix_fadvise(2) (Linux notes: POSIX_FADV_DONTNEED frees cached "
-                           "pages; \"Any unwritten dirty pages will not be freed\"; call fsync "
-                           "first); mincore(2)",
-                 .claim = "a file just written is resident (16 of 16 pages); after fsync, "
-                          "POSIX_FADV_DONTNEED leaves 0 resident (before it, dirty pages may "
-                          "stay: recorded)",
-                 .langs = c_only,
-                 .sinks = file_only,
-                 .check = fadvise_dontneed_evicts_clean_pages});
-}
+const property k_page_cache_properties[] = {
+    {.name = "file.o_direct_needs_alignment",
+     .group = "file",
+     .level = tier::required,
+     .source = "write(2) (EINVAL: \"the file was opened with the O_DIRECT flag, "
+               "and either the address specified in buf, the value specified in "
+               "count, or the file offset is not suitably aligned\"); open(2) "
+               "(O_DIRECT: the alignment is the file system's; statx "
+               "STATX_DIOALIGN reports it)",
+     .claim = "an O_DIRECT write from a buffer 1 byte past a page boundary, or of "
+              "100 bytes, fails with EINVAL on ext4 and xfs (skipped elsewhere); a "
+              "page-aligned one is taken (the smallest alignment taken is recorded)",
+     .langs = c_only,
+     .sinks = file_only,
+     .check = o_direct_needs_alignment},
+    {.name = "file.o_direct_bypasses_page_cache",
+     .group = "file",
+     .level = tier::documented,
+     .source = "open(2) (O_DIRECT: \"Try to minimize cache effects of the I/O to and "
+               "from this file\"; the I/O is done directly to and from user-space "
+               "buffers); mincore(2)",
+     .claim = "64 KiB written through O_DIRECT leave 0 of 16 pages in the page "
+              "cache; 64 KiB more written buffered leave their 16 resident",
+     .langs = c_only,
+     .sinks = file_only,
+     .check = o_direct_bypasses_page_cache},
+    {.name = "file.fadvise_dontneed_evicts_clean_pages",
+     .group = "file",
+     .level = tier::documented,
+     .source = "posix_fadvise(2) (Linux notes: POSIX_FADV_DONTNEED frees cached "
+               "pages; \"Any unwritten dirty pages will not be freed\"; call fsync "
+               "first); mincore(2)",
+     .claim = "a file just written is resident (16 of 16 pages); after fsync, "
+              "POSIX_FADV_DONTNEED leaves 0 resident (before it, dirty pages may "
+              "stay: recorded)",
+     .langs = c_only,
+     .sinks = file_only,
+     .check = fadvise_dontneed_evicts_clean_pages},
+};
+
+void add_page_cache_properties(std::vector<property>& out) { append(out, k_page_cache_properties); }
 
 }  // namespace flushcheck::detail

@@ -79,38 +79,40 @@ verdict large_writes_interleave(property_context& ctx) {
 
 }  // namespace
 
-void add_pipe_properties(std::vector<property>& out) {
-  out.push_back({.name = "pipe.capacity_blocks_writer",
-                 .group = "pipe",
-                 .level = tier::required,
-                 .source = "pipe(7) (\"Pipe capacity\": a write blocks once the pipe is full; "
-                           "F_SETPIPE_SZ sets the capacity, F_GETPIPE_SZ reads it)",
-                 .claim = "a write facing a reader that reads nothing hands the pipe exactly "
-                          "its capacity (4 KiB, 64 KiB, 256 KiB) and stays blocked",
-                 .langs = c_only,
-                 .sinks = pipe_only,
-                 .check = capacity_blocks_writer});
-  out.push_back({.name = "pipe.pipe_buf_writes_whole",
-                 .group = "pipe",
-                 .level = tier::required,
-                 .source = "POSIX write(2) (\"Write requests of {PIPE_BUF} bytes or less shall "
-                           "not be interleaved with data from other processes\"); pipe(7) "
-                           "(PIPE_BUF is 4096 on Linux)",
-                 .claim = "records of PIPE_BUF bytes written by several processes with one "
-                          "write(2) each arrive whole",
-                 .langs = c_only,
-                 .sinks = pipe_only,
-                 .check = pipe_buf_writes_whole});
-  out.push_back({.name = "pipe.large_writes_interleave",
-                 .group = "pipe",
-                 .level = tier::observed,
-                 .source = "POSIX write(2) (writes of more than {PIPE_BUF} bytes \"may have data "
-                           "interleaved, on arbitrary boundaries\")",
-                 .claim = "whether records larger than PIPE_BUF from several processes arrive "
-                          "torn",
-                 .langs = c_only,
-                 .sinks = pipe_only,
-                 .check = large_writes_interleave});
-}
+const property k_pipe_properties[] = {
+    {.name = "pipe.capacity_blocks_writer",
+     .group = "pipe",
+     .level = tier::required,
+     .source = "pipe(7) (\"Pipe capacity\": a write blocks once the pipe is full; "
+               "F_SETPIPE_SZ sets the capacity, F_GETPIPE_SZ reads it)",
+     .claim = "a write facing a reader that reads nothing hands the pipe exactly "
+              "its capacity (4 KiB, 64 KiB, 256 KiB) and stays blocked",
+     .langs = c_only,
+     .sinks = pipe_only,
+     .check = capacity_blocks_writer},
+    {.name = "pipe.pipe_buf_writes_whole",
+     .group = "pipe",
+     .level = tier::required,
+     .source = "POSIX write(2) (\"Write requests of {PIPE_BUF} bytes or less shall "
+               "not be interleaved with data from other processes\"); pipe(7) "
+               "(PIPE_BUF is 4096 on Linux)",
+     .claim = "records of PIPE_BUF bytes written by several processes with one "
+              "write(2) each arrive whole",
+     .langs = c_only,
+     .sinks = pipe_only,
+     .check = pipe_buf_writes_whole},
+    {.name = "pipe.large_writes_interleave",
+     .group = "pipe",
+     .level = tier::observed,
+     .source = "POSIX write(2) (writes of more than {PIPE_BUF} bytes \"may have data "
+               "interleaved, on arbitrary boundaries\")",
+     .claim = "whether records larger than PIPE_BUF from several processes arrive "
+              "torn",
+     .langs = c_only,
+     .sinks = pipe_only,
+     .check = large_writes_interleave},
+};
+
+void add_pipe_properties(std::vector<property>& out) { append(out, k_pipe_properties); }
 
 }  // namespace flushcheck::detail

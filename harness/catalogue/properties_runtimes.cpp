@@ -99,114 +99,115 @@ verdict large_write_fast_exit(property_context& ctx) {
   return v;
 }
 
-void add_runtime_modes(std::vector<property>& out) {
-  out.push_back({.name = "runtime.stdout_mode",
-                 .group = "runtimes",
-                 .level = tier::documented,
-                 .source = "Python docs sys.stdout; Node process.md 'A note on process I/O', libuv "
-                           "src/unix/stream.c; perlvar $|; Ruby io.c; OpenJDK System.java; Go "
-                           "os/file.go; Rust std/src/io/stdio.rs",
-                 .claim = "stdout is buffered on each sink as the runtime documents",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = stdout_mode});
-  out.push_back({.name = "runtime.stderr_mode",
-                 .group = "runtimes",
-                 .level = tier::documented,
-                 .source = "Python docs sys.stderr (3.9); Node process.md; Perl perlio.c "
-                           "PerlIOBuf_open; Ruby io.c rb_io_prep_stderr; OpenJDK System.java; Go "
-                           "os/file.go; Rust std/src/io/stdio.rs",
-                 .claim = "stderr is buffered on each sink as the runtime documents",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = stderr_mode});
-  out.push_back({.name = "runtime.flush_delivers",
-                 .group = "runtimes",
-                 .level = tier::documented,
-                 .source = "each runtime's flush (docs/script.md, 'In other runtimes')",
-                 .claim = "after the runtime's flush, the reader has everything written",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = flush_delivers});
-}
+const property k_runtime_modes[] = {
+    {.name = "runtime.stdout_mode",
+     .group = "runtimes",
+     .level = tier::documented,
+     .source = "Python docs sys.stdout; Node process.md 'A note on process I/O', libuv "
+               "src/unix/stream.c; perlvar $|; Ruby io.c; OpenJDK System.java; Go "
+               "os/file.go; Rust std/src/io/stdio.rs",
+     .claim = "stdout is buffered on each sink as the runtime documents",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = stdout_mode},
+    {.name = "runtime.stderr_mode",
+     .group = "runtimes",
+     .level = tier::documented,
+     .source = "Python docs sys.stderr (3.9); Node process.md; Perl perlio.c "
+               "PerlIOBuf_open; Ruby io.c rb_io_prep_stderr; OpenJDK System.java; Go "
+               "os/file.go; Rust std/src/io/stdio.rs",
+     .claim = "stderr is buffered on each sink as the runtime documents",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = stderr_mode},
+    {.name = "runtime.flush_delivers",
+     .group = "runtimes",
+     .level = tier::documented,
+     .source = "each runtime's flush (docs/script.md, 'In other runtimes')",
+     .claim = "after the runtime's flush, the reader has everything written",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = flush_delivers},
+};
 
-void add_runtime_endings(std::vector<property>& out) {
-  out.push_back({.name = "runtime.exit_flushes",
-                 .group = "runtimes",
-                 .level = tier::documented,
-                 .source = "sys.exit, process.exitCode, perlfunc exit, Kernel#exit, System.exit, "
-                           "os.Exit, return from main",
-                 .claim = "the runtime's ordinary exit delivers everything written",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = exit_flushes});
-  out.push_back({.name = "runtime.fast_exit",
-                 .group = "runtimes",
-                 .level = tier::documented,
-                 .source = "Python docs os._exit; Node docs process.exit; POSIX.pod _exit; Ruby "
-                           "process.c rb_f_exit_bang; Runtime.halt; Go os/proc.go Exit; Rust "
-                           "std/src/process.rs exit",
-                 .claim = "the fast exit discards what stdout holds, or has nothing to discard",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = fast_exit});
-  out.push_back({.name = "runtime.sigkill_at_marker",
-                 .group = "runtimes",
-                 .level = tier::required,
-                 .source = "POSIX 2.4.3 (SIGKILL cannot be caught); kill(2)",
-                 .claim = "killed by SIGKILL at a marker: exactly what was delivered survives",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = killed_at_marker});
-}
+const property k_runtime_endings[] = {
+    {.name = "runtime.exit_flushes",
+     .group = "runtimes",
+     .level = tier::documented,
+     .source = "sys.exit, process.exitCode, perlfunc exit, Kernel#exit, System.exit, "
+               "os.Exit, return from main",
+     .claim = "the runtime's ordinary exit delivers everything written",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = exit_flushes},
+    {.name = "runtime.fast_exit",
+     .group = "runtimes",
+     .level = tier::documented,
+     .source = "Python docs os._exit; Node docs process.exit; POSIX.pod _exit; Ruby "
+               "process.c rb_f_exit_bang; Runtime.halt; Go os/proc.go Exit; Rust "
+               "std/src/process.rs exit",
+     .claim = "the fast exit discards what stdout holds, or has nothing to discard",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = fast_exit},
+    {.name = "runtime.sigkill_at_marker",
+     .group = "runtimes",
+     .level = tier::required,
+     .source = "POSIX 2.4.3 (SIGKILL cannot be caught); kill(2)",
+     .claim = "killed by SIGKILL at a marker: exactly what was delivered survives",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = killed_at_marker},
+};
 
 /// What each runtime does where no document promises anything: recorded.
-void add_runtime_observations(std::vector<property>& out) {
-  out.push_back({.name = "runtime.sigterm_at_marker",
-                 .group = "runtimes",
-                 .level = tier::observed,
-                 .source = "POSIX 2.4.3; a runtime may handle SIGTERM (JVM shutdown hooks, "
-                           "Ruby's SignalException)",
-                 .claim = "killed by SIGTERM at a marker: how it ends, and what survives",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) {
-                   run_options o;
-                   o.kill = kill_plan::at_marker(1, SIGTERM);
-                   return ending(ctx, "line 4; exit 0", o);
-                 }});
-  out.push_back({.name = "runtime.uncaught_exception",
-                 .group = "runtimes",
-                 .level = tier::observed,
-                 .source = "each runtime's handling of an uncaught exception or panic",
-                 .claim = "an uncaught exception or panic: how it ends, and what survives",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) { return ending(ctx, "throw"); }});
-  out.push_back({.name = "runtime.abort",
-                 .group = "runtimes",
-                 .level = tier::observed,
-                 .source = "os.abort, process.abort, POSIX::abort, SIGABRT, std::process::abort",
-                 .claim = "abort: how it ends, and what survives",
-                 .langs = runtimes(true),  // Java and Go have no abort (docs/script.md)
-                 .sinks = all_sinks,
-                 .check = [](property_context& ctx) { return ending(ctx, "abort"); }});
-  out.push_back({.name = "runtime.large_write_fast_exit",
-                 .group = "runtimes",
-                 .level = tier::observed,
-                 .source = "nodejs/node#6456 (process.exit drops queued pipe writes)",
-                 .claim = "one 1 MiB write, then the fast exit: how much arrives",
-                 .langs = runtimes(),
-                 .sinks = all_sinks,
-                 .check = large_write_fast_exit});
-}
+const property k_runtime_observations[] = {
+    {.name = "runtime.sigterm_at_marker",
+     .group = "runtimes",
+     .level = tier::observed,
+     .source = "POSIX 2.4.3; a runtime may handle SIGTERM (JVM shutdown hooks, "
+               "Ruby's SignalException)",
+     .claim = "killed by SIGTERM at a marker: how it ends, and what survives",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check =
+         [](property_context& ctx) {
+           run_options o;
+           o.kill = kill_plan::at_marker(1, SIGTERM);
+           return ending(ctx, "line 4; exit 0", o);
+         }},
+    {.name = "runtime.uncaught_exception",
+     .group = "runtimes",
+     .level = tier::observed,
+     .source = "each runtime's handling of an uncaught exception or panic",
+     .claim = "an uncaught exception or panic: how it ends, and what survives",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = [](property_context& ctx) { return ending(ctx, "throw"); }},
+    {.name = "runtime.abort",
+     .group = "runtimes",
+     .level = tier::observed,
+     .source = "os.abort, process.abort, POSIX::abort, SIGABRT, std::process::abort",
+     .claim = "abort: how it ends, and what survives",
+     .langs = runtimes(true),  // Java and Go have no abort (docs/script.md)
+     .sinks = all_sinks,
+     .check = [](property_context& ctx) { return ending(ctx, "abort"); }},
+    {.name = "runtime.large_write_fast_exit",
+     .group = "runtimes",
+     .level = tier::observed,
+     .source = "nodejs/node#6456 (process.exit drops queued pipe writes)",
+     .claim = "one 1 MiB write, then the fast exit: how much arrives",
+     .langs = runtimes(),
+     .sinks = all_sinks,
+     .check = large_write_fast_exit},
+};
 
 }  // namespace
 
 void add_runtime_properties(std::vector<property>& out) {
-  add_runtime_modes(out);
-  add_runtime_endings(out);
-  add_runtime_observations(out);
+  append(out, k_runtime_modes);
+  append(out, k_runtime_endings);
+  append(out, k_runtime_observations);
 }
 
 }  // namespace flushcheck::detail

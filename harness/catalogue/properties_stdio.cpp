@@ -181,171 +181,169 @@ verdict input_flushes_line_buffered(property_context& ctx, stdin_kind in) {
                            : "a read from a pipe stdin (fully buffered) flushes nothing");
 }
 
-void add_stdout_by_destination(std::vector<property>& out) {
-  out.push_back({.name = "stdout.tty_line_delivered",
-                 .group = "stdout by destination",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.3p7 (not fully buffered on an interactive device), 7.21.3p3",
-                 .claim = "on a pty, complete lines written to stdout reach the terminal at once",
-                 .langs = both_langs,
-                 .sinks = tty_sinks,
-                 .check = stdout_tty_line_delivered});
-  out.push_back({.name = "stdout.mode_by_destination",
-                 .group = "stdout by destination",
-                 .level = tier::documented,
-                 .source = "ISO C 7.21.3p7, 7.21.3p3 (\"intended\"); glibc libio/filedoalloc.c",
-                 .claim = "stdout is fully buffered iff it is not an interactive device: lines "
-                          "appear at once on a pty, nothing appears on a pipe or file before a "
-                          "flush point",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = stdout_mode_by_destination});
-  out.push_back({.name = "stdout.first_line_early",
-                 .group = "stdout by destination",
-                 .level = tier::observed,
-                 .source = "ISO C 7.21.3p7; musl src/stdio/__stdout_write.c",
-                 .claim = "bytes at the reader after the first line / after the second, on a pipe "
-                          "or file",
-                 .langs = both_langs,
-                 .sinks = buffered_sinks,
-                 .check = stdout_first_line});
-  out.push_back({.name = "stdout.tty_holds_partial_line",
-                 .group = "stdout by destination",
-                 .level = tier::documented,
-                 .source = "glibc libio/fileops.c (_IO_LINE_BUF); musl src/stdio/__stdout_write.c "
-                           "(lbf on a tty)",
-                 .claim = "on a pty a partial line waits in the buffer until its newline",
-                 .langs = both_langs,
-                 .sinks = tty_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = stdout_holds_partial_line});
-  out.push_back({.name = "stdout.buffer_size",
-                 .group = "stdout by destination",
-                 .level = tier::documented,
-                 .source = "glibc libio/filedoalloc.c (_IO_file_doallocate)",
-                 .claim = "the default buffer is st_blksize of the destination, capped at BUFSIZ "
-                          "(8192)",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = stdout_buffer_size});
-}
+const property k_stdout_by_destination[] = {
+    {.name = "stdout.tty_line_delivered",
+     .group = "stdout by destination",
+     .level = tier::required,
+     .source = "ISO C 7.21.3p7 (not fully buffered on an interactive device), 7.21.3p3",
+     .claim = "on a pty, complete lines written to stdout reach the terminal at once",
+     .langs = both_langs,
+     .sinks = tty_sinks,
+     .check = stdout_tty_line_delivered},
+    {.name = "stdout.mode_by_destination",
+     .group = "stdout by destination",
+     .level = tier::documented,
+     .source = "ISO C 7.21.3p7, 7.21.3p3 (\"intended\"); glibc libio/filedoalloc.c",
+     .claim = "stdout is fully buffered iff it is not an interactive device: lines "
+              "appear at once on a pty, nothing appears on a pipe or file before a "
+              "flush point",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check = stdout_mode_by_destination},
+    {.name = "stdout.first_line_early",
+     .group = "stdout by destination",
+     .level = tier::observed,
+     .source = "ISO C 7.21.3p7; musl src/stdio/__stdout_write.c",
+     .claim = "bytes at the reader after the first line / after the second, on a pipe "
+              "or file",
+     .langs = both_langs,
+     .sinks = buffered_sinks,
+     .check = stdout_first_line},
+    {.name = "stdout.tty_holds_partial_line",
+     .group = "stdout by destination",
+     .level = tier::documented,
+     .source = "glibc libio/fileops.c (_IO_LINE_BUF); musl src/stdio/__stdout_write.c "
+               "(lbf on a tty)",
+     .claim = "on a pty a partial line waits in the buffer until its newline",
+     .langs = both_langs,
+     .sinks = tty_sinks,
+     .applies = is_glibc_or_musl,
+     .check = stdout_holds_partial_line},
+    {.name = "stdout.buffer_size",
+     .group = "stdout by destination",
+     .level = tier::documented,
+     .source = "glibc libio/filedoalloc.c (_IO_file_doallocate)",
+     .claim = "the default buffer is st_blksize of the destination, capped at BUFSIZ "
+              "(8192)",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check = stdout_buffer_size},
+};
 
-void add_stderr(std::vector<property>& out) {
-  out.push_back({.name = "stderr.not_fully_buffered",
-                 .group = "stderr",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.3p7",
-                 .claim = "stderr is never fully buffered: a line on stderr is delivered at once",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = stderr_not_fully_buffered});
-  out.push_back({.name = "stderr.unbuffered",
-                 .group = "stderr",
-                 .level = tier::documented,
-                 .source = "glibc libio/stdfiles.c (_IO_UNBUFFERED); musl src/stdio/stderr.c "
-                           "(buf_size 0)",
-                 .claim = "stderr is unbuffered: every byte is delivered by the call that "
-                          "writes it",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = stderr_unbuffered});
-}
+const property k_stderr[] = {
+    {.name = "stderr.not_fully_buffered",
+     .group = "stderr",
+     .level = tier::required,
+     .source = "ISO C 7.21.3p7",
+     .claim = "stderr is never fully buffered: a line on stderr is delivered at once",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check = stderr_not_fully_buffered},
+    {.name = "stderr.unbuffered",
+     .group = "stderr",
+     .level = tier::documented,
+     .source = "glibc libio/stdfiles.c (_IO_UNBUFFERED); musl src/stdio/stderr.c "
+               "(buf_size 0)",
+     .claim = "stderr is unbuffered: every byte is delivered by the call that "
+              "writes it",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .applies = is_glibc_or_musl,
+     .check = stderr_unbuffered},
+};
 
-void add_setvbuf(std::vector<property>& out) {
-  out.push_back({.name = "setvbuf.none",
-                 .group = "setvbuf",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.3p3, 7.21.5.6",
-                 .claim = "_IONBF: characters appear as soon as possible (every call)",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = setvbuf_none});
-  out.push_back({.name = "setvbuf.line",
-                 .group = "setvbuf",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.3p3, 7.21.5.6",
-                 .claim = "_IOLBF: characters are transmitted when a newline is written",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = setvbuf_line});
-  out.push_back({.name = "setvbuf.full_size",
-                 .group = "setvbuf",
-                 .level = tier::documented,
-                 .source = "ISO C 7.21.3p3 (\"intended\"), 7.21.5.6; glibc libio/iosetvbuf.c",
-                 .claim = "_IOFBF with a size: nothing is sent while the buffer has room, and no "
-                          "more than the size is held back",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = setvbuf_full_size});
-  out.push_back({.name = "stdout.large_write",
-                 .group = "setvbuf",
-                 .level = tier::documented,
-                 .source = "glibc libio/fileops.c (_IO_new_file_xsputn)",
-                 .claim = "a write larger than the buffer is delivered by the call, except at most "
-                          "one buffer's worth",
-                 .langs = both_langs,
-                 .sinks = buffered_sinks,
-                 .applies = is_glibc_or_musl,
-                 .check = large_write});
-  out.push_back({.name = "stdout.large_printf_write_calls",
-                 .group = "setvbuf",
-                 .level = tier::observed,
-                 .source = "glibc stdio-common/printf_buffer_to_file.c (2.37 on), "
-                           "libio/fileops.c (_IO_new_file_xsputn); musl src/stdio/vfprintf.c",
-                 .claim = "the write(2) calls, and their sizes, of one printf larger than the "
-                          "buffer",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = large_printf_write_calls});
-}
+const property k_setvbuf[] = {
+    {.name = "setvbuf.none",
+     .group = "setvbuf",
+     .level = tier::required,
+     .source = "ISO C 7.21.3p3, 7.21.5.6",
+     .claim = "_IONBF: characters appear as soon as possible (every call)",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = setvbuf_none},
+    {.name = "setvbuf.line",
+     .group = "setvbuf",
+     .level = tier::required,
+     .source = "ISO C 7.21.3p3, 7.21.5.6",
+     .claim = "_IOLBF: characters are transmitted when a newline is written",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = setvbuf_line},
+    {.name = "setvbuf.full_size",
+     .group = "setvbuf",
+     .level = tier::documented,
+     .source = "ISO C 7.21.3p3 (\"intended\"), 7.21.5.6; glibc libio/iosetvbuf.c",
+     .claim = "_IOFBF with a size: nothing is sent while the buffer has room, and no "
+              "more than the size is held back",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check = setvbuf_full_size},
+    {.name = "stdout.large_write",
+     .group = "setvbuf",
+     .level = tier::documented,
+     .source = "glibc libio/fileops.c (_IO_new_file_xsputn)",
+     .claim = "a write larger than the buffer is delivered by the call, except at most "
+              "one buffer's worth",
+     .langs = both_langs,
+     .sinks = buffered_sinks,
+     .applies = is_glibc_or_musl,
+     .check = large_write},
+    {.name = "stdout.large_printf_write_calls",
+     .group = "setvbuf",
+     .level = tier::observed,
+     .source = "glibc stdio-common/printf_buffer_to_file.c (2.37 on), "
+               "libio/fileops.c (_IO_new_file_xsputn); musl src/stdio/vfprintf.c",
+     .claim = "the write(2) calls, and their sizes, of one printf larger than the "
+              "buffer",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = large_printf_write_calls},
+};
 
-void add_flush(std::vector<property>& out) {
-  out.push_back({.name = "fflush.delivers",
-                 .group = "flush",
-                 .level = tier::required,
-                 .source = "ISO C 7.21.5.2; C++ [ostream.unformatted] flush",
-                 .claim = "fflush(stdout) / cout.flush() hands every buffered byte to the system",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = fflush_delivers});
-  out.push_back({.name = "stdin.tty_read_flushes_stdout",
-                 .group = "flush",
-                 .level = tier::documented,
-                 .source = "ISO C 7.21.3p3 (\"intended\"); glibc libio/fileops.c "
-                           "(_IO_new_file_underflow)",
-                 .claim = "a read from a terminal stdin (line buffered) flushes a line buffered "
-                          "stdout",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = [](property_context& ctx) {
-                   return input_flushes_line_buffered(ctx, stdin_kind::pty);
-                 }});
-  out.push_back({.name = "stdin.pipe_read_no_flush",
-                 .group = "flush",
-                 .level = tier::documented,
-                 .source = "ISO C 7.21.3p3; glibc libio/fileops.c (_IO_new_file_underflow)",
-                 .claim = "a read from a pipe stdin (fully buffered) does not flush a line "
-                          "buffered stdout",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .applies = is_glibc,
-                 .check = [](property_context& ctx) {
-                   return input_flushes_line_buffered(ctx, stdin_kind::pipe);
-                 }});
-}
+const property k_flush[] = {
+    {.name = "fflush.delivers",
+     .group = "flush",
+     .level = tier::required,
+     .source = "ISO C 7.21.5.2; C++ [ostream.unformatted] flush",
+     .claim = "fflush(stdout) / cout.flush() hands every buffered byte to the system",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check = fflush_delivers},
+    {.name = "stdin.tty_read_flushes_stdout",
+     .group = "flush",
+     .level = tier::documented,
+     .source = "ISO C 7.21.3p3 (\"intended\"); glibc libio/fileops.c "
+               "(_IO_new_file_underflow)",
+     .claim = "a read from a terminal stdin (line buffered) flushes a line buffered "
+              "stdout",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check =
+         [](property_context& ctx) { return input_flushes_line_buffered(ctx, stdin_kind::pty); }},
+    {.name = "stdin.pipe_read_no_flush",
+     .group = "flush",
+     .level = tier::documented,
+     .source = "ISO C 7.21.3p3; glibc libio/fileops.c (_IO_new_file_underflow)",
+     .claim = "a read from a pipe stdin (fully buffered) does not flush a line "
+              "buffered stdout",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .applies = is_glibc,
+     .check =
+         [](property_context& ctx) { return input_flushes_line_buffered(ctx, stdin_kind::pipe); }},
+};
 
 }  // namespace
 
 void add_stdio_properties(std::vector<property>& out) {
-  add_stdout_by_destination(out);
-  add_stderr(out);
-  add_setvbuf(out);
-  add_flush(out);
+  append(out, k_stdout_by_destination);
+  append(out, k_stderr);
+  append(out, k_setvbuf);
+  append(out, k_flush);
 }
 
 }  // namespace flushcheck::detail
