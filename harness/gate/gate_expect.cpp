@@ -5,23 +5,6 @@
 
 namespace flushcheck {
 
-const std::vector<check_kind>& check_kinds() {
-  using v = check_value;
-  static const std::vector<check_kind> all{
-      {"records_through", v::count},
-      {"records_prefix", v::count},
-      {"records_at_least", v::count},
-      {"in_order", v::flag},
-      {"each_once", v::count},
-      {"no_torn_record", v::pattern_or_flag},
-      {"max_writes_per_record", v::ratio},
-      {"visible_at_marker", v::marker},
-      {"exit_code", v::exit_code},
-      {"signal", v::signal},
-  };
-  return all;
-}
-
 const check_kind* find_check(std::string_view name) {
   for (const auto& k : check_kinds())
     if (k.name == name) return &k;

@@ -3,6 +3,7 @@
 /// gate file states it ([[case.expect]], docs/gate.md) and as
 /// gate_run::expect() takes it; and a check's outcome. record_checks.hpp
 /// checks it.
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -21,18 +22,23 @@ enum class check_value {
   signal,           ///< signal = "KILL": how the program ended
 };
 
-/// One check of an expect table: the one table of their names (the parser,
-/// the reports, the error that lists them).
+struct gate_expect;
+class stream_check;  // record_checks.hpp
+
+/// One check of an expect table: the one table of the checks (the parser
+/// reads its value by `value`, the reports say it, the error lists the
+/// names, and a run makes its stream check with `make`).
 struct check_kind {
   std::string_view name;
   check_value value;
-  /// exit_code and signal read how the program ended, not a stream.
-  bool reads_status() const {
-    return value == check_value::exit_code || value == check_value::signal;
-  }
+  /// The check over a stream's records; nullptr for exit_code and signal,
+  /// which read how the program ended, not a stream.
+  std::unique_ptr<stream_check> (*make)(const gate_expect&) = nullptr;
+  bool reads_status() const { return make == nullptr; }
 };
 
-/// Every check, in the order docs/gate.md lists them.
+/// Every check, in the order docs/gate.md lists them (record_checks.cpp,
+/// beside the stream checks they make).
 const std::vector<check_kind>& check_kinds();
 /// The check called NAME; nullptr for none.
 const check_kind* find_check(std::string_view name);

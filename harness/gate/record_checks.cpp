@@ -289,22 +289,49 @@ class fixed_check : public stream_check {
   gate_check c_;
 };
 
-}  // namespace
+using made = std::unique_ptr<stream_check>;
 
-std::unique_ptr<stream_check> make_stream_check(const gate_expect& e) {
-  if (e.check == "records_through") return std::make_unique<through_check>(e.number);
-  if (e.check == "records_prefix") return std::make_unique<prefix_check>(e.number);
-  if (e.check == "in_order") return std::make_unique<order_check>();
-  if (e.check == "records_at_least") return std::make_unique<order_check>(e.number);
-  if (e.check == "each_once") return std::make_unique<once_check>(e.number);
-  if (e.check == "no_torn_record" && e.text.empty()) return std::make_unique<tail_check>();
-  if (e.check == "no_torn_record") return std::make_unique<pattern_check>(e.text);
-  if (e.check == "max_writes_per_record") return std::make_unique<writes_check>(e.ratio);
-  if (e.check != "visible_at_marker") throw usage_error("'" + e.check + "' is not a stream check");
+made torn_check(const gate_expect& e) {
+  if (e.text.empty()) return std::make_unique<tail_check>();
+  return std::make_unique<pattern_check>(e.text);
+}
+
+made marker_check(const gate_expect& e) {
   if (e.in.rfind("file:", 0) == 0)
     return std::make_unique<fixed_check>(
         gate_check{false, "visible_at_marker reads stdout or stderr"});
   return std::make_unique<visible_check>(e.number, e.in == "stderr", e.text);
+}
+
+}  // namespace
+
+const std::vector<check_kind>& check_kinds() {
+  using v = check_value;
+  using e = const gate_expect&;
+  static const std::vector<check_kind> all{
+      {"records_through", v::count,
+       [](e x) -> made { return std::make_unique<through_check>(x.number); }},
+      {"records_prefix", v::count,
+       [](e x) -> made { return std::make_unique<prefix_check>(x.number); }},
+      {"records_at_least", v::count,
+       [](e x) -> made { return std::make_unique<order_check>(x.number); }},
+      {"in_order", v::flag, [](e) -> made { return std::make_unique<order_check>(); }},
+      {"each_once", v::count, [](e x) -> made { return std::make_unique<once_check>(x.number); }},
+      {"no_torn_record", v::pattern_or_flag, torn_check},
+      {"max_writes_per_record", v::ratio,
+       [](e x) -> made { return std::make_unique<writes_check>(x.ratio); }},
+      {"visible_at_marker", v::marker, marker_check},
+      {"exit_code", v::exit_code},
+      {"signal", v::signal},
+  };
+  return all;
+}
+
+std::unique_ptr<stream_check> make_stream_check(const gate_expect& e) {
+  const check_kind* k = find_check(e.check);
+  if (k == nullptr || k->make == nullptr)
+    throw usage_error("'" + e.check + "' is not a stream check");
+  return k->make(e);
 }
 
 std::size_t stream_digest::add(const gate_expect& e) {
