@@ -26,8 +26,7 @@ targets_command::targets_command(CLI::App& parent) {
                   "the targets' sources, a copy of the tree targets/ (default: the portable "
                   "build's BIN/../share/flushcheck/targets)");
   app->add_option("--sets", sets,
-                  "build only these toolchain sets (default, musl, clang-libcxx, "
-                  "clang-libstdcxx, glibc-static), comma-separated")
+                  "build only these toolchain sets (" + set_names() + "), comma-separated")
       ->delimiter(',');
   app->add_flag("--no-runtimes", no_runtimes,
                 "leave out the runtimes' targets (Python, Node.js, ..., Java, Go, Rust): for a "

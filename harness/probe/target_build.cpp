@@ -144,8 +144,10 @@ class set_build {
   std::vector<std::string> built_;
 };
 
-set_outcome build_one(const std::string& sources, const std::string& into, const set_recipe& r) {
+set_outcome build_one(const std::string& sources, const std::string& into, set_recipe r) {
   set_outcome out{r.name, "", ""};
+  const std::string musl = r.names_musl_release ? musl_loader_version() : "";
+  if (!musl.empty()) r.cflags += " -DFC_LIBC_VERSION=" + musl;
   auto cc = find_compiler(r.cc, r.cflags, r.packages, out.skipped);
   std::optional<compiler> cxx;
   if (cc && !r.cxx.empty()) cxx = find_compiler(r.cxx, r.cxxflags, r.packages, out.skipped);
@@ -253,12 +255,9 @@ set_recipe default_recipe() {
 }  // namespace
 
 std::vector<set_recipe> set_recipes() {
-  const std::string musl = musl_loader_version();
   return {
       default_recipe(),
-      {"musl", "musl-gcc",
-       "-static -DFC_LIBC_NAME=musl" + (musl.empty() ? "" : " -DFC_LIBC_VERSION=" + musl), "", "",
-       "musl-tools"},
+      {"musl", "musl-gcc", "-static -DFC_LIBC_NAME=musl", "", "", "musl-tools", true},
       {"clang-libcxx", "clang", "", "clang++", "-stdlib=libc++",
        "clang, libc++-dev and libc++abi-dev"},
       {"clang-libstdcxx", "clang", "", "clang++", "", "clang"},
@@ -281,16 +280,18 @@ std::vector<set_outcome> build_target_sets(const std::string& sources, const std
   return outcomes;
 }
 
+std::string set_names() {
+  std::string known;
+  for (const auto& x : set_recipes()) known += (known.empty() ? "" : ", ") + x.name;
+  return known;
+}
+
 std::vector<set_recipe> set_recipes(const std::vector<std::string>& names) {
   const auto all = set_recipes();
   std::vector<set_recipe> chosen;
   for (const auto& n : names) {
     const auto r = std::find_if(all.begin(), all.end(), [&](const auto& x) { return x.name == n; });
-    if (r == all.end()) {
-      std::string known;
-      for (const auto& x : all) known += (known.empty() ? "" : ", ") + x.name;
-      throw usage_error(n + ": no such toolchain set (" + known + ")");
-    }
+    if (r == all.end()) throw usage_error(n + ": no such toolchain set (" + set_names() + ")");
     chosen.push_back(*r);
   }
   return chosen;

@@ -16,13 +16,18 @@ struct set_recipe {
   std::string cxx;       ///< the C++ compiler ("": the set is C only)
   std::string cxxflags;  ///< added to every C++ compile and link
   std::string packages;  ///< what installs the compilers (Debian's names)
+  /// Its targets name the musl release they link: -DFC_LIBC_VERSION= what
+  /// musl's loader prints, asked when the set is built.
+  bool names_musl_release = false;
 };
 
 /// The sets a machine may have, default first: cc and c++ (or the compilers
 /// $CC and $CXX name, as make and CMake take them; CXX set and empty makes
 /// the default set C only), musl-gcc, clang with libc++ and with libstdc++,
-/// and static glibc.
+/// and static glibc. Data only: nothing is run to make them.
 std::vector<set_recipe> set_recipes();
+/// Their names, comma-separated, for help and messages.
+std::string set_names();
 /// Those of set_recipes() named in NAMES, in that order. Throws usage_error
 /// for a name that is none of them, saying which there are.
 std::vector<set_recipe> set_recipes(const std::vector<std::string>& names);

@@ -12,7 +12,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "clean_environment.hpp"
 #include "cli_runner.hpp"
+#include "error.hpp"
+#include "spawn.hpp"
 
 namespace flushcheck {
 namespace {
@@ -57,11 +60,13 @@ bool has_view(const nlohmann::json& report, const std::string& stream) {
 /// Why PROGRAM cannot run here: "" when it is on the clean PATH that the
 /// runs get (or is a path), else that it is not installed, naming PACKAGE.
 std::string not_installed(const std::string& program, const std::string& package) {
-  if (program.find('/') != std::string::npos) return "";
-  for (const char* dir : {"/usr/local/bin/", "/usr/bin/", "/bin/"})  // the clean PATH
-    if (::access((dir + program).c_str(), X_OK) == 0) return "";
-  return program + " is not installed" +
-         (package.empty() ? "" : " (Debian package " + package + ")");
+  try {
+    resolve_program(program, clean_environment());  // as doctor will find it
+    return "";
+  } catch (const spawn_error&) {
+    return program + " is not installed" +
+           (package.empty() ? "" : " (Debian package " + package + ")");
+  }
 }
 
 /// Skips the test, saying why, when PROGRAM is not here.
