@@ -57,7 +57,6 @@ case_result run_case(const property_case& c, const target_set& targets) {
   return r;
 }
 
-
 const std::vector<property>& catalogue() {
   static const std::vector<property> all = [] {
     std::vector<property> v;
