@@ -38,6 +38,7 @@
 #include "fault_injector.hpp"
 #include "fd_lookup.hpp"
 #include "file_target.hpp"
+#include "guarded.hpp"
 #include "input_file.hpp"
 #include "proc_status.hpp"
 #include "ptrace_stop.hpp"
@@ -139,6 +140,24 @@ struct cut_state {
   std::optional<stopped_call> stopped;  // write:N: the N-th call, not counted
 };
 
+namespace {
+
+/// What the caller reads while the tracer thread runs: reachable only
+/// through state::shared, with its mutex held.
+struct shared_state {
+  pid_t pid = -1;
+  std::optional<wait_status> status;
+  std::optional<kill_event> kill;
+  std::unordered_set<pid_t> alive;  ///< every process and thread followed
+  std::exception_ptr error;
+  /// SIGKILL to every process and thread followed.
+  void kill_all_alive() const {
+    for (pid_t a : alive) ::kill(a, SIGKILL);
+  }
+};
+
+}  // namespace
+
 struct tracer::state {
   tracer_options opt;
   int cpu = -1;  // where the caller runs: the tracer thread and the program go there too
@@ -146,12 +165,7 @@ struct tracer::state {
   std::promise<void> done;
   std::future<void> done_future = done.get_future();
 
-  mutable std::mutex mu;  // guards the fields below that the caller reads
-  pid_t pid = -1;
-  std::optional<wait_status> status;
-  std::optional<kill_event> kill;
-  std::unordered_set<pid_t> alive;
-  std::exception_ptr error;
+  guarded<shared_state> shared;
 
   // Tracer thread only, until done: finish() reads summary after done_future
   // is ready, which orders the thread's writes before it (no lock needed).
@@ -173,10 +187,6 @@ struct tracer::state {
   detail::fault_injector faults{{}};
 
   std::int64_t now_us() const { return detail::micros_since(opt.start); }
-  /// SIGKILL to every process and thread followed (the caller holds mu).
-  void kill_all_alive() const {
-    for (pid_t a : alive) ::kill(a, SIGKILL);
-  }
   bool cutting() const { return opt.kill.needs_tracer(); }
   /// A destination whose writes write:N counts and time_writes times:
   /// stdout's sink, stderr's for a plan on stderr (kill_plan::on_stderr), the
@@ -251,9 +261,10 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
     detail::resume(p);
     loop();
   } catch (...) {
-    std::lock_guard lock(mu);
-    error = std::current_exception();
-    kill_all_alive();
+    shared.with([](shared_state& s) {
+      s.error = std::current_exception();
+      s.kill_all_alive();
+    });
   }
   done.set_value();
 }
@@ -276,9 +287,10 @@ pid_t tracer::state::start(spawn_request& req) {
     ::waitpid(p, nullptr, __WALL);
     throw_errno("PTRACE_SETOPTIONS");
   }
-  std::lock_guard lock(mu);
-  pid = p;
-  alive.insert(p);
+  shared.with([p](shared_state& s) {
+    s.pid = p;
+    s.alive.insert(p);
+  });
   return p;
 }
 
@@ -320,12 +332,7 @@ void tracer::state::on_exec(pid_t p) {
 }
 
 void tracer::state::on_signal_stop(pid_t p, int sig) {
-  bool known;
-  {
-    std::lock_guard lock(mu);
-    known = alive.count(p) != 0;
-    if (!known) alive.insert(p);
-  }
+  const bool known = shared.with([p](shared_state& s) { return !s.alive.insert(p).second; });
   if (sig == SIGSTOP && (expect_sigstop.erase(p) != 0 || !known)) {
     if (!known) early.insert(p);  // its parent's fork event is still to come
     return detail::resume(p);
@@ -339,8 +346,7 @@ void tracer::state::on_new_tracee(pid_t parent) {
   if (!child) return;  // the parent is gone; the child, if any, dies with it (EXITKILL)
   auto c = static_cast<pid_t>(*child);
   if (early.erase(c) == 0) expect_sigstop.insert(c);
-  std::lock_guard lock(mu);
-  alive.insert(c);
+  shared.with([c](shared_state& s) { s.alive.insert(c); });
   ++summary.processes;
 }
 
@@ -358,7 +364,6 @@ void tracer::state::note_program(pid_t p) {
   std::string exe =
       std::filesystem::read_symlink("/proc/" + std::to_string(p) + "/exe", ec).string();
   if (ec) return;
-  std::lock_guard lock(mu);
   auto& seen = summary.programs;
   if (seen.size() < trace_summary::max_programs &&
       std::find(seen.begin(), seen.end(), exe) == seen.end())
@@ -370,11 +375,14 @@ void tracer::state::on_exit(pid_t p, const wait_status& ended) {
   look_up.forget(p);
   std::erase_if(cut.held, [p](const auto& h) { return h.first == p; });
   if (cut.in_flight.erase(p) != 0) send_cut_if_ready();
-  std::lock_guard lock(mu);
-  alive.erase(p);
-  if (p == pid && !status) {
-    status = ended;
-    std::uint64_t one = 1;
+  const bool program_ended = shared.with([&](shared_state& s) {
+    s.alive.erase(p);
+    if (p != s.pid || s.status) return false;
+    s.status = ended;
+    return true;
+  });
+  if (program_ended) {
+    std::uint64_t one = 1;  // the eventfd's counter cannot overflow at 1
     ssize_t ignored = ::write(exit_event.get(), &one, sizeof one);
     (void)ignored;
   }
@@ -557,7 +565,8 @@ void tracer::state::keep_child_traced(pid_t p, user_regs_struct& regs) {
 void tracer::state::resume_observed(pid_t p, const user_regs_struct& regs) {
   long k = ++observed_writes;
   if (k == opt.kill.n) return cut_reached(p, regs);
-  bool others = alive.size() > 1;  // one thread alone: its write returns before its next
+  // One thread alone: its write returns before its next.
+  const bool others = shared.with([](const shared_state& s) { return s.alive.size() > 1; });
   if (k < opt.kill.n && others) cut.in_flight.insert(p);
   resume(p, stop_at_exit(p) || (k < opt.kill.n && others));
 }
@@ -631,11 +640,10 @@ void tracer::state::signal_program(pid_t p) {
   pid_t writer = detail::tgid_of(p);
   ::syscall(SYS_tgkill, writer, p, opt.kill.signal);
   std::unordered_set<pid_t> others;
-  {
-    std::lock_guard lock(mu);
-    for (pid_t a : alive) others.insert(detail::tgid_of(a));
-    kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
-  }
+  shared.with([&](shared_state& s) {
+    for (pid_t a : s.alive) others.insert(detail::tgid_of(a));
+    s.kill = kill_event{opt.kill.signal, opt.kill.when_text(), true, now_us()};
+  });
   others.erase(writer);
   for (pid_t o : others) ::kill(o, opt.kill.signal);
 }
@@ -679,39 +687,31 @@ tracer::tracer(const spawn_request& request, const tracer_options& options)
 
 tracer::~tracer() {
   if (s_->done_future.wait_for(std::chrono::seconds(0)) == std::future_status::ready) return;
-  {
-    std::lock_guard lock(s_->mu);
-    s_->kill_all_alive();
-  }
+  s_->shared.with([](const shared_state& s) { s.kill_all_alive(); });
   s_->done_future.wait();
 }
 
 pid_t tracer::pid() const noexcept {
-  std::lock_guard lock(s_->mu);
-  return s_->pid;
+  return s_->shared.with([](const shared_state& s) { return s.pid; });
 }
 
 int tracer::exit_fd() const noexcept { return s_->exit_event.get(); }
 
 std::optional<wait_status> tracer::status() const {
-  std::lock_guard lock(s_->mu);
-  return s_->status;
+  return s_->shared.with([](const shared_state& s) { return s.status; });
 }
 
 std::optional<kill_event> tracer::kill() const {
-  std::lock_guard lock(s_->mu);
-  return s_->kill;
+  return s_->shared.with([](const shared_state& s) { return s.kill; });
 }
 
 trace_summary tracer::finish() {
   // Everything in the group was killed by the caller; a process that left
   // the group (setsid) is killed here after a grace period.
-  while (s_->done_future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready) {
-    std::lock_guard lock(s_->mu);
-    s_->kill_all_alive();
-  }
-  std::lock_guard lock(s_->mu);
-  if (s_->error) std::rethrow_exception(s_->error);
+  while (s_->done_future.wait_for(std::chrono::milliseconds(500)) != std::future_status::ready)
+    s_->shared.with([](const shared_state& s) { s.kill_all_alive(); });
+  const auto error = s_->shared.with([](const shared_state& s) { return s.error; });
+  if (error) std::rethrow_exception(error);
   s_->summary.faults = s_->faults.results();
   s_->summary.writes_timed = s_->opt.time_writes;
   return std::move(s_->summary);
