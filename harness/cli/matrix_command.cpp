@@ -148,18 +148,6 @@ std::string label_of(const std::string& path) {
   return name;
 }
 
-/// The merged matrix as JSON: each record's label and machine in place of
-/// this machine's.
-nlohmann::json merged_json(const matrix& m, const std::vector<labelled_record>& records) {
-  auto j = to_json(m);
-  j.erase("machine");  // not this machine's: each record's own
-  j["records"] = nlohmann::json::array();
-  for (const auto& r : records)
-    j["records"].push_back(
-        {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
-  return j;
-}
-
 /// --merge: the records side by side, a column per record and set, printed
 /// by the reporter of the format asked for. Exit 1 when a cell FAILs.
 int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
@@ -176,7 +164,7 @@ int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
   if (html_out) write_html(html_out, cmd.html, m);
   if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << to_text(m, matrix_layout::by_column);
-  json_out.commit([&] { return dump_json(merged_json(m, records), 2); });
+  json_out.commit([&] { return dump_json(to_json(m, records), 2); });
   md_out.commit([&] { return to_markdown(m, matrix_layout::by_column); });
   return m.failures.empty() ? 0 : 1;
 }

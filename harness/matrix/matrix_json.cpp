@@ -4,6 +4,7 @@
 
 #include "json_document.hpp"
 #include "machine.hpp"
+#include "matrix_merge.hpp"
 #include "run_report.hpp"
 
 namespace flushcheck {
@@ -99,6 +100,16 @@ nlohmann::json to_json(const matrix& m) {
   j["differences"] = nlohmann::json::array();
   for (const auto& d : m.differences) j["differences"].push_back(difference_json(m, d));
   j["failures"] = m.failures.size();
+  return j;
+}
+
+nlohmann::json to_json(const matrix& m, const std::vector<labelled_record>& records) {
+  auto j = to_json(m);
+  j.erase("machine");  // not this machine's: each record's own
+  j["records"] = nlohmann::json::array();
+  for (const auto& r : records)
+    j["records"].push_back(
+        {{"label", r.label}, {"machine", r.record.value("machine", nlohmann::json::object())}});
   return j;
 }
 

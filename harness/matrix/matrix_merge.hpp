@@ -25,4 +25,8 @@ struct labelled_record {
 /// record that is not one.
 matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown);
 
+/// The merged matrix M as JSON (matrix_json.cpp): to_json(M) with each
+/// record's label and machine in place of this machine's.
+nlohmann::json to_json(const matrix& m, const std::vector<labelled_record>& records);
+
 }  // namespace flushcheck
