@@ -26,7 +26,9 @@ std::string absolute_glob(std::string_view path) {
 }
 
 bool file_target_matches(const std::string& glob, const std::string& what) {
-  return ::fnmatch(glob.c_str(), what.c_str(), 0) == 0;
+  // FNM_PATHNAME: '*' and '?' stay within one directory, as in the shell's
+  // pathname expansion (POSIX 2.13.3), which "a glob" promises (docs/cli.md).
+  return ::fnmatch(glob.c_str(), what.c_str(), FNM_PATHNAME) == 0;
 }
 
 }  // namespace flushcheck

@@ -16,7 +16,8 @@ std::size_t file_target_end(std::string_view rest, const std::vector<std::string
 /// tracer names an open file (/proc/PID/fd): the glob fnmatch(3) compares.
 std::string absolute_glob(std::string_view path);
 
-/// Whether the open file WHAT ("/tmp/x/app.log", "pipe:[12]") matches GLOB.
+/// Whether the open file WHAT ("/tmp/x/app.log", "pipe:[12]") matches GLOB,
+/// as the shell matches a path: '*' and '?' never match a '/'.
 bool file_target_matches(const std::string& glob, const std::string& what);
 
 }  // namespace flushcheck

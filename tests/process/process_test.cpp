@@ -265,5 +265,13 @@ TEST(file_target, matches_an_open_file_by_its_glob) {
   EXPECT_FALSE(file_target_matches("/var/log/*.log", "pipe:[12]"));
 }
 
+// As the shell's pathname expansion (POSIX 2.13.3): a '*' stays within its
+// directory, so a glob for a log directory does not reach its subdirectories.
+TEST(file_target, a_star_does_not_cross_a_directory) {
+  EXPECT_FALSE(file_target_matches("/var/log/*.log", "/var/log/old/app.log"));
+  EXPECT_FALSE(file_target_matches("/var/log/app?log", "/var/log/app/log"));
+  EXPECT_TRUE(file_target_matches("/var/log/*/app.log", "/var/log/old/app.log"));
+}
+
 }  // namespace
 }  // namespace flushcheck
