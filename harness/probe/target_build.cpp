@@ -144,6 +144,17 @@ class set_build {
   std::vector<std::string> built_;
 };
 
+/// Why the set built in DIR is not what R names: its targets report another
+/// C library than R's libc ("" when they report it, or R names none).
+std::string wrong_libc(const set_recipe& r, const std::string& dir) {
+  if (!r.libc) return "";
+  const auto built = probe_target_dir(r.name, dir);
+  const libc_impl got = built ? built->profile.libc : libc_impl::unknown;
+  if (got == *r.libc) return "";
+  return r.cc + " " + r.cflags + " does not link " + to_string(*r.libc) + ": its targets report " +
+         to_string(got);
+}
+
 set_outcome build_one(const std::string& sources, const std::string& into, set_recipe r) {
   set_outcome out{r.name, "", ""};
   const std::string musl = r.names_musl_release ? musl_loader_version() : "";
@@ -156,12 +167,12 @@ set_outcome build_one(const std::string& sources, const std::string& into, set_r
   fs::create_directories(dir);
   set_build build(sources, dir, *cc, cxx);
   const std::string failed = build.all(r.name == "default");
-  if (failed.empty()) {
+  out.skipped = failed.empty() ? wrong_libc(r, dir)
+                               : "did not build (it needs " + r.packages + "): " + failed;
+  if (out.skipped.empty())
     out.dir = dir;
-  } else {
+  else
     build.discard();
-    out.skipped = "did not build (it needs " + r.packages + "): " + failed;
-  }
   return out;
 }
 
@@ -261,7 +272,7 @@ std::vector<set_recipe> set_recipes() {
       {"clang-libcxx", "clang", "", "clang++", "-stdlib=libc++",
        "clang, libc++-dev and libc++abi-dev"},
       {"clang-libstdcxx", "clang", "", "clang++", "", "clang"},
-      {"glibc-static", "cc", "-static", "c++", "-static", "libc6-dev"},
+      {"glibc-static", "cc", "-static", "c++", "-static", "libc6-dev", false, libc_impl::glibc},
   };
 }
 

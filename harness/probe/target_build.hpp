@@ -3,8 +3,11 @@
 /// compilers: what a portable flushcheck does on first use (docs/portable.md).
 /// The same recipes as the source build's toolchain sets
 /// (targets/CMakeLists.txt): script targets and bench programs per set.
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "profile.hpp"
 
 namespace flushcheck {
 
@@ -19,6 +22,9 @@ struct set_recipe {
   /// Its targets name the musl release they link: -DFC_LIBC_VERSION= what
   /// musl's loader prints, asked when the set is built.
   bool names_musl_release = false;
+  /// The C library its targets must report, or the set is discarded
+  /// (glibc-static: on Alpine, `cc -static` links musl).
+  std::optional<libc_impl> libc{};
 };
 
 /// The sets a machine may have, default first: cc and c++ (or the compilers

@@ -98,6 +98,22 @@ TEST(target_build, a_set_that_fails_leaves_nothing_and_says_why) {
   EXPECT_EQ(skipped[0].second, out[0].skipped);
 }
 
+// A set whose targets report another C library than its recipe names is
+// discarded, saying what its compiler linked: on Alpine `cc -static` links
+// musl, and a "glibc-static" set of musl would be recorded as glibc's.
+// musl-gcc stands in for such a cc here.
+TEST(target_build, a_set_of_another_libc_than_its_name_is_discarded) {
+  if (::access("/usr/bin/musl-gcc", X_OK) != 0) GTEST_SKIP() << "no musl-gcc (musl-tools)";
+  const std::string into = test_path("into");
+  const set_recipe as_glibc{"static-glibc", "musl-gcc", "-static",       "", "",
+                            "musl-tools",   false,      libc_impl::glibc};
+  const auto out = build_target_sets(k_sources, into, {as_glibc});
+  EXPECT_EQ(out[0].dir, "");
+  // A static musl names no C library (no macro, no loader): "unknown".
+  EXPECT_EQ(out[0].skipped, "musl-gcc -static does not link glibc: its targets report unknown");
+  EXPECT_FALSE(probe_target_dir("static-glibc", into + "/static-glibc").has_value());
+}
+
 TEST(target_build, a_missing_compiler_names_its_package) {
   const std::string into = test_path("into");
   const set_recipe absent{"absent", "no-such-cc-flushcheck", "", "", "", "the-cc-package"};
