@@ -6,6 +6,8 @@
 // machines; its write calls per record are exact. `--compare` gates both.
 #include "bench_suites.hpp"
 
+#include <cstdint>
+
 namespace flushcheck::detail {
 namespace {
 

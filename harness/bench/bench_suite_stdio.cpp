@@ -3,6 +3,8 @@
 // buffer-size sweep, per toolchain set (targets/bench/bench_stdio.c).
 #include "bench_suites.hpp"
 
+#include <cstdint>
+
 namespace flushcheck::detail {
 namespace {
 

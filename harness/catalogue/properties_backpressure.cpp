@@ -1,5 +1,7 @@
 // A reader that pushes back (--reader, --nonblock): a full pipe, a reader
 // that went away, a non-blocking stdout.
+#include <cstdint>
+
 #include "checks.hpp"
 
 namespace flushcheck::detail {

@@ -1,5 +1,7 @@
 // Several writers at once: processes that share a sink (and, after fork,
 // copies of the same stdio buffers).
+#include <cstdint>
+
 #include "checks.hpp"
 
 namespace flushcheck::detail {

@@ -1,6 +1,7 @@
 // Writes that fail or come up short (--fault, injected by the tracer): what
 // the C library and the iostreams do with the bytes and whether they say so.
 #include <cerrno>
+#include <cstdint>
 
 #include "checks.hpp"
 

@@ -2,6 +2,8 @@
 // in the page cache and outlives the writer; what fsync adds is durability
 // (docs/kernel.md), which a death of the writer cannot show. And several
 // processes that each open the file: O_APPEND or their own offsets.
+#include <cstdint>
+
 #include "checks.hpp"
 
 namespace flushcheck::detail {

@@ -1,5 +1,6 @@
 // The pipe under the stdio buffer (pipe(7), POSIX write(2)): its capacity,
 // and what several writers' records look like to the reader.
+#include <cstdint>
 #include <string_view>
 
 #include "checks.hpp"

@@ -4,6 +4,7 @@
 // What a runtime documents is in the language table (languages.cpp), with
 // its source.
 #include <csignal>
+#include <cstdint>
 
 #include "checks.hpp"
 #include "languages.hpp"
