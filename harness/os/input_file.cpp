@@ -41,23 +41,32 @@ std::string size_text(std::size_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-}  // namespace
-
-std::string read_input_file(const std::string& path, std::size_t max_bytes) {
+/// PATH opened for gzread, which reads a file that is not gzip as it is.
+gz_file open_gz(const std::string& path) {
   unique_fd fd = open_input(path);
   gz_file gz(::gzdopen(fd.get(), "rb"));
   if (!gz) throw usage_error("cannot read it: out of memory");
   fd.release();  // gzclose closes it
+  return gz;
+}
+
+/// Why gzread failed on GZ: the system's words for an I/O error, zlib's for the rest.
+[[noreturn]] void throw_read_error(gzFile gz) {
+  int err = 0;
+  const char* what = ::gzerror(gz, &err);
+  throw usage_error(std::string("cannot read it: ") +
+                    (err == Z_ERRNO ? std::strerror(errno) : what));
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes) {
+  gz_file gz = open_gz(path);
   std::string text;
   char buf[65536];
   for (;;) {
     const int n = ::gzread(gz.get(), buf, sizeof buf);
-    if (n < 0) {
-      int err = 0;
-      const char* what = ::gzerror(gz.get(), &err);
-      throw usage_error(std::string("cannot read it: ") +
-                        (err == Z_ERRNO ? std::strerror(errno) : what));
-    }
+    if (n < 0) throw_read_error(gz.get());
     if (n == 0) return text;
     if (text.size() + static_cast<std::size_t>(n) > max_bytes)
       throw usage_error("larger than " + size_text(max_bytes) +

@@ -68,36 +68,46 @@ std::string random_suffix() {
   return s;
 }
 
+/// Refuses what ST_MODE says cannot be written as a file.
+void refuse_not_a_file(unsigned st_mode) {
+  if (S_ISDIR(st_mode)) refuse("a directory, not a file");
+  if (S_ISSOCK(st_mode)) refuse("a socket, not a file");
+}
+
 }  // namespace
 
 output_file output_file::open(const std::string& path) {
-  if (int n = standard_fd(path); n >= 0) {
-    output_file f;
-    f.path_ = path;
-    f.fd_.reset(::fcntl(n, F_DUPFD_CLOEXEC, 3));
-    if (!f.fd_) refuse_errno("not an open fd of flushcheck's");
-    return f;
-  }
+  if (int n = standard_fd(path); n >= 0) return at_fd(path, n);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISREG(st.st_mode)) return beside(resolved(path), st.st_mode & 07777, true);
     return in_place(path, st.st_mode);
   }
   if (errno != ENOENT) refuse_errno("cannot write it");
-  if (::lstat(path.c_str(), &st) == 0) {  // a symlink to a file not there yet: made through it
-    output_file f;
-    f.path_ = path;
-    f.fd_.reset(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666));
-    if (!f.fd_) refuse_errno("cannot write through the symlink");
-    f.truncate_ = true;
-    return f;
-  }
+  if (::lstat(path.c_str(), &st) == 0)  // a symlink to a file not there yet: made through it
+    return through_symlink(path);
   return beside(path, new_file_mode(), false);
 }
 
+output_file output_file::at_fd(const std::string& path, int n) {
+  output_file f;
+  f.path_ = path;
+  f.fd_.reset(::fcntl(n, F_DUPFD_CLOEXEC, 3));
+  if (!f.fd_) refuse_errno("not an open fd of flushcheck's");
+  return f;
+}
+
+output_file output_file::through_symlink(const std::string& path) {
+  output_file f;
+  f.path_ = path;
+  f.fd_.reset(::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666));
+  if (!f.fd_) refuse_errno("cannot write through the symlink");
+  f.truncate_ = true;
+  return f;
+}
+
 output_file output_file::in_place(const std::string& path, unsigned st_mode) {
-  if (S_ISDIR(st_mode)) refuse("a directory, not a file");
-  if (S_ISSOCK(st_mode)) refuse("a socket, not a file");
+  refuse_not_a_file(st_mode);
   output_file f;
   f.path_ = path;
   // O_NONBLOCK: a FIFO with no reader yet must not hold up the start; it is
@@ -122,20 +132,24 @@ output_file output_file::beside(const std::string& target, unsigned mode, bool e
     f.how_ = how::anonymous;
     return f;
   }
+  f.fall_back_from_tmpfile(dir, exists);
+  return f;
+}
+
+void output_file::fall_back_from_tmpfile(const std::string& dir, bool exists) {
   if (errno == ENOENT || errno == ENOTDIR) refuse("cannot write it: no directory " + dir);
-  if ((errno == EACCES || errno == EPERM) && exists && ::access(target.c_str(), W_OK) == 0) {
+  if ((errno == EACCES || errno == EPERM) && exists && ::access(path_.c_str(), W_OK) == 0) {
     // A writable file in a directory that is not: written in place, as before.
-    f.fd_ = open_fd(target.c_str(), O_WRONLY | O_NOCTTY);
-    f.truncate_ = true;
-    return f;
+    fd_ = open_fd(path_.c_str(), O_WRONLY | O_NOCTTY);
+    truncate_ = true;
+    return;
   }
   if (errno != EOPNOTSUPP && errno != EISDIR) refuse_errno("cannot write it: " + dir);
-  f.temp_ = target + ".tmp-XXXXXX";  // no O_TMPFILE on this file system
-  f.fd_.reset(::mkostemp(f.temp_.data(), O_CLOEXEC));
-  if (!f.fd_) refuse_errno("cannot write it: " + dir);
-  f.how_ = how::named_temporary;
-  f.listed_ = detail::listed_path(f.temp_);
-  return f;
+  temp_ = path_ + ".tmp-XXXXXX";  // no O_TMPFILE on this file system
+  fd_.reset(::mkostemp(temp_.data(), O_CLOEXEC));
+  if (!fd_) refuse_errno("cannot write it: " + dir);
+  how_ = how::named_temporary;
+  listed_ = detail::listed_path(temp_);
 }
 
 void output_file::commit(std::string_view text) {

@@ -26,8 +26,15 @@ class output_file {
 
  private:
   enum class how { in_place, fifo_waiting, anonymous, named_temporary };
+  /// A dup of the caller's fd N, which PATH names (standard_fd).
+  static output_file at_fd(const std::string& path, int n);
+  /// PATH, a symlink to a file not there yet: the file made through it.
+  static output_file through_symlink(const std::string& path);
   static output_file in_place(const std::string& path, unsigned st_mode);
   static output_file beside(const std::string& target, unsigned mode, bool exists);
+  /// After O_TMPFILE failed in DIR (errno says why): refuses, or opens the
+  /// file in place or a named temporary beside it.
+  void fall_back_from_tmpfile(const std::string& dir, bool exists);
   void write_all(std::string_view text);
   void publish();
   std::string link_anonymous();

@@ -11,6 +11,21 @@
 #include "error.hpp"
 
 namespace flushcheck {
+namespace {
+
+/// The terminal of SLAVE: raw (cfmakeraw) or cooked as it comes, 80x24.
+void set_terminal(int slave, bool raw) {
+  termios t{};
+  if (::tcgetattr(slave, &t) != 0) throw_errno("tcgetattr");
+  if (raw) ::cfmakeraw(&t);
+  if (::tcsetattr(slave, TCSANOW, &t) != 0) throw_errno("tcsetattr");
+  winsize ws{};
+  ws.ws_row = 24;
+  ws.ws_col = 80;
+  ::ioctl(slave, TIOCSWINSZ, &ws);
+}
+
+}  // namespace
 
 pty_pair pty_pair::open(bool raw) {
   unique_fd master(::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC));
@@ -19,14 +34,7 @@ pty_pair pty_pair::open(bool raw) {
   // TIOCGPTPEER opens the slave from the master without a path lookup.
   unique_fd slave(::ioctl(master.get(), TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC));
   if (!slave) throw_errno("ioctl TIOCGPTPEER");
-  termios t{};
-  if (::tcgetattr(slave.get(), &t) != 0) throw_errno("tcgetattr");
-  if (raw) ::cfmakeraw(&t);
-  if (::tcsetattr(slave.get(), TCSANOW, &t) != 0) throw_errno("tcsetattr");
-  winsize ws{};
-  ws.ws_row = 24;
-  ws.ws_col = 80;
-  ::ioctl(slave.get(), TIOCSWINSZ, &ws);
+  set_terminal(slave.get(), raw);
   return {std::move(master), std::move(slave)};
 }
 

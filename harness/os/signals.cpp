@@ -23,6 +23,16 @@ constexpr named_signal k_signals[] = {
     {"IO", SIGIO},     {"PWR", SIGPWR},       {"STKFLT", SIGSTKFLT},
 };
 
+/// The number DIGITS spells in decimal (a few digits); nullopt if one is not a digit.
+std::optional<int> decimal(std::string_view digits) {
+  int v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
 /// "RTMIN+3" -> SIGRTMIN + 3, "RTMAX-1" -> SIGRTMAX - 1, "RTMIN", "RTMAX".
 std::optional<int> parse_realtime(std::string_view name) {
   bool min = name.starts_with("RTMIN"), max = name.starts_with("RTMAX");
@@ -31,14 +41,19 @@ std::optional<int> parse_realtime(std::string_view name) {
   name.remove_prefix(5);
   if (name.empty()) return base;
   if (name.size() < 2 || name.size() > 3 || name[0] != (min ? '+' : '-')) return std::nullopt;
-  int k = 0;
-  for (char c : name.substr(1)) {
-    if (c < '0' || c > '9') return std::nullopt;
-    k = k * 10 + (c - '0');
-  }
-  int sig = min ? base + k : base - k;
+  std::optional<int> k = decimal(name.substr(1));
+  if (!k) return std::nullopt;
+  int sig = min ? base + *k : base - *k;
   if (sig < SIGRTMIN || sig > SIGRTMAX) return std::nullopt;
   return sig;
+}
+
+/// "9" -> 9: one or two digits, a signal of this system.
+std::optional<int> parse_signal_number(std::string_view name) {
+  if (name.empty() || name.size() > 2) return std::nullopt;
+  std::optional<int> v = decimal(name);
+  if (!v || *v < 1 || *v > SIGRTMAX) return std::nullopt;
+  return *v;
 }
 
 }  // namespace
@@ -66,14 +81,7 @@ std::optional<int> parse_signal(std::string_view text) {
   for (const auto& s : k_signals)
     if (name == s.name) return s.number;
   if (auto rt = parse_realtime(name)) return rt;
-  if (name.empty() || name.size() > 2) return std::nullopt;
-  int v = 0;
-  for (char c : name) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  if (v < 1 || v > SIGRTMAX) return std::nullopt;
-  return v;
+  return parse_signal_number(name);
 }
 
 }  // namespace flushcheck

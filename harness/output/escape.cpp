@@ -15,21 +15,25 @@ std::string hex_byte(unsigned char c) {
   return hex;
 }
 
+/// C as printable() shows it: \n and \r as text, \xHH for another control
+/// or a byte above ASCII, else C itself.
+void append_printable(std::string& out, unsigned char c) {
+  if (c == '\n')
+    out += "\\n";
+  else if (c == '\r')
+    out += "\\r";
+  else if (c < 0x20 || c >= 0x7f)
+    out += hex_byte(c);
+  else
+    out += static_cast<char>(c);
+}
+
 }  // namespace
 
 std::string printable(const std::string& data, std::size_t max) {
   std::string out;
-  for (std::size_t i = 0; i < data.size() && i < max; ++i) {
-    unsigned char c = static_cast<unsigned char>(data[i]);
-    if (c == '\n')
-      out += "\\n";
-    else if (c == '\r')
-      out += "\\r";
-    else if (c < 0x20 || c >= 0x7f)
-      out += hex_byte(c);
-    else
-      out += static_cast<char>(c);
-  }
+  for (std::size_t i = 0; i < data.size() && i < max; ++i)
+    append_printable(out, static_cast<unsigned char>(data[i]));
   if (data.size() > max) out += "... (" + std::to_string(data.size() - max) + " more bytes)";
   return out;
 }
@@ -51,25 +55,52 @@ std::string shell_quote(const std::string& s) {
 
 namespace {
 
+/// The length of the UTF-8 sequence that lead byte C starts: 2 to 4, or 0
+/// for a byte that starts none.
+std::size_t sequence_length(unsigned char c) {
+  if (c >= 0xf0 && c <= 0xf4) return 4;
+  if (c >= 0xe0 && c <= 0xef) return 3;
+  if (c >= 0xc2 && c <= 0xdf) return 2;
+  return 0;
+}
+
+/// The well-formed N-byte sequence at S[I] is one XML 1.0 refuses: an
+/// overlong form, a surrogate, above U+10FFFF, U+FFFE or U+FFFF.
+bool refused_sequence(const std::string& s, std::size_t i, std::size_t n) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const auto next = static_cast<unsigned char>(s[i + 1]);
+  if (n == 3 && c == 0xe0 && next < 0xa0) return true;   // overlong
+  if (n == 3 && c == 0xed && next >= 0xa0) return true;  // surrogate
+  if (n == 4 && c == 0xf0 && next < 0x90) return true;   // overlong
+  if (n == 4 && c == 0xf4 && next >= 0x90) return true;  // > U+10FFFF
+  // U+FFFE and U+FFFF, which XML 1.0 excludes
+  return n == 3 && c == 0xef && next == 0xbf && static_cast<unsigned char>(s[i + 2]) >= 0xbe;
+}
+
 /// Length of the valid UTF-8 sequence at S[I] that XML 1.0 allows, 0 if none.
 std::size_t xml_char(const std::string& s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x80) return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
-  const std::size_t n = c >= 0xf0 && c <= 0xf4   ? 4
-                        : c >= 0xe0 && c <= 0xef ? 3
-                        : c >= 0xc2 && c <= 0xdf ? 2
-                                                 : 0;
+  const std::size_t n = sequence_length(c);
   if (n == 0 || i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
-  if (n == 3 && c == 0xe0 && static_cast<unsigned char>(s[i + 1]) < 0xa0) return 0;   // overlong
-  if (n == 3 && c == 0xed && static_cast<unsigned char>(s[i + 1]) >= 0xa0) return 0;  // surrogate
-  if (n == 4 && c == 0xf0 && static_cast<unsigned char>(s[i + 1]) < 0x90) return 0;   // overlong
-  if (n == 4 && c == 0xf4 && static_cast<unsigned char>(s[i + 1]) >= 0x90) return 0;  // > U+10FFFF
-  if (n == 3 && c == 0xef && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
-      static_cast<unsigned char>(s[i + 2]) >= 0xbe)
-    return 0;  // U+FFFE and U+FFFF, which XML 1.0 excludes
-  return n;
+  return refused_sequence(s, i, n) ? 0 : n;
+}
+
+/// The N-byte character at S[I] as markup text: an entity for the five that
+/// markup reserves and for the line breaks and the tab, else itself.
+std::string markup_char(const std::string& s, std::size_t i, std::size_t n) {
+  const char c = s[i];
+  return c == '&'    ? "&amp;"
+         : c == '<'  ? "&lt;"
+         : c == '>'  ? "&gt;"
+         : c == '"'  ? "&quot;"
+         : c == '\'' ? "&#39;"
+         : c == '\n' ? "&#10;"
+         : c == '\r' ? "&#13;"
+         : c == '\t' ? "&#9;"
+                     : s.substr(i, n);
 }
 
 }  // namespace
@@ -83,16 +114,7 @@ std::string markup_escape(const std::string& s) {
       out += hex_byte(static_cast<unsigned char>(s[i++]));
       continue;
     }
-    const char c = s[i];
-    out += c == '&'    ? "&amp;"
-           : c == '<'  ? "&lt;"
-           : c == '>'  ? "&gt;"
-           : c == '"'  ? "&quot;"
-           : c == '\'' ? "&#39;"
-           : c == '\n' ? "&#10;"
-           : c == '\r' ? "&#13;"
-           : c == '\t' ? "&#9;"
-                       : s.substr(i, n);
+    out += markup_char(s, i, n);
     i += n;
   }
   return out;

@@ -161,6 +161,16 @@ std::vector<pid_t> children_of_this_process() {
   return found;
 }
 
+/// Kills and reaps each of CHILDREN, adding "comm (pid N)" to KILLED.
+void kill_and_reap(const std::vector<pid_t>& children, std::vector<std::string>& killed) {
+  for (pid_t pid : children) {
+    std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");
+    ::kill(pid, SIGKILL);
+    retry_eintr([&] { return ::waitpid(pid, nullptr, __WALL); });
+    killed.push_back(comm + " (pid " + std::to_string(pid) + ")");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> kill_adopted_orphans(bool spare_owned) {
@@ -171,12 +181,7 @@ std::vector<std::string> kill_adopted_orphans(bool spare_owned) {
     auto children = children_of_this_process();
     if (spare_owned) std::erase_if(children, owned_children::has);
     if (children.empty()) break;
-    for (pid_t pid : children) {
-      std::string comm = read_line("/proc/" + std::to_string(pid) + "/comm");
-      ::kill(pid, SIGKILL);
-      retry_eintr([&] { return ::waitpid(pid, nullptr, __WALL); });
-      killed.push_back(comm + " (pid " + std::to_string(pid) + ")");
-    }
+    kill_and_reap(children, killed);
   }
   return killed;
 }

@@ -19,31 +19,70 @@ long parse_count(std::string_view text, std::string_view whole, long max) {
   return static_cast<long>(*v);
 }
 
+/// TEXT's error: "TEXT: WHY".
+usage_error bad_dest(std::string_view text, const std::string& why) {
+  return usage_error(std::string(text) + ": " + why);
+}
+
+/// Takes "file:PATH:" off the front of WHEN into PLAN; returns the rest.
+std::string_view parse_file_dest(kill_plan& plan, std::string_view when, std::string_view text) {
+  const std::string_view rest = when.substr(5);
+  const auto end = file_target_end(rest, {"write:", "after-write:"});
+  if (end == std::string_view::npos || end == 0)
+    throw bad_dest(text, "expected file:PATH:write:N or file:PATH:after-write:N");
+  if (rest.substr(0, end).find('\0') != std::string_view::npos)
+    throw bad_dest(text, "a path cannot hold a NUL byte");
+  plan.file = absolute_glob(rest.substr(0, end));
+  return rest.substr(end + 1);
+}
+
 /// Takes "stdout:", "stderr:" or "file:PATH:" off the front of WHEN, which
 /// must then be write:N or after-write:N; returns the rest.
 std::string_view parse_dest(kill_plan& plan, std::string_view when, std::string_view text) {
-  const auto bad = [&](const std::string& why) {
-    return usage_error(std::string(text) + ": " + why);
-  };
   std::string_view dest = when.substr(0, when.find(':') + 1);
   if (dest == "stdout:" || dest == "stderr:") {
     plan.on_stderr = dest == "stderr:";
     when.remove_prefix(dest.size());
   } else if (dest == "file:") {
-    const std::string_view rest = when.substr(5);
-    const auto end = file_target_end(rest, {"write:", "after-write:"});
-    if (end == std::string_view::npos || end == 0)
-      throw bad("expected file:PATH:write:N or file:PATH:after-write:N");
-    if (rest.substr(0, end).find('\0') != std::string_view::npos)
-      throw bad("a path cannot hold a NUL byte");
-    plan.file = absolute_glob(rest.substr(0, end));
-    when = rest.substr(end + 1);
+    when = parse_file_dest(plan, when, text);
   } else {
     return when;
   }
   if (!when.starts_with("write:") && !when.starts_with("after-write:"))
-    throw bad(std::string(dest) + " goes with write:N or after-write:N only");
+    throw bad_dest(text, std::string(dest) + " goes with write:N or after-write:N only");
   return when;
+}
+
+/// SIG and WHEN of "SIG@WHEN".
+struct signal_and_when {
+  int signal;
+  std::string_view when;
+};
+
+signal_and_when split_at_sign(std::string_view text) {
+  auto at = text.find('@');
+  if (at == std::string_view::npos)
+    throw usage_error(std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
+  auto sig = parse_signal(text.substr(0, at));
+  if (!sig)
+    throw usage_error(std::string(text) + ": unknown signal '" + std::string(text.substr(0, at)) +
+                      "'");
+  return {*sig, text.substr(at + 1)};
+}
+
+/// The WHEN that WHAT names, its number N checked (markers and writes count
+/// from 1).
+kill_plan::when_kind when_of(std::string_view what, long n, std::string_view text) {
+  if (what == "marker") {
+    if (n < 1) throw usage_error(std::string(text) + ": markers count from 1");
+    return kill_plan::when_kind::marker;
+  }
+  if (what == "time") return kill_plan::when_kind::time;
+  if (what == "write" || what == "after-write") {
+    if (n < 1) throw usage_error(std::string(text) + ": writes count from 1");
+    return what == "write" ? kill_plan::when_kind::write : kill_plan::when_kind::after_write;
+  }
+  throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
 }
 
 }  // namespace
@@ -57,33 +96,17 @@ const std::vector<std::string_view>& kill_plan::when_forms() {
 
 kill_plan kill_plan::parse(std::string_view text) {
   if (text == "never") return {};
-  auto at = text.find('@');
-  if (at == std::string_view::npos)
-    throw usage_error(std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
+  const signal_and_when sig_when = split_at_sign(text);
   kill_plan plan;
-  auto sig = parse_signal(text.substr(0, at));
-  if (!sig)
-    throw usage_error(std::string(text) + ": unknown signal '" + std::string(text.substr(0, at)) +
-                      "'");
-  plan.signal = *sig;
-  std::string_view when = parse_dest(plan, text.substr(at + 1), text);
+  plan.signal = sig_when.signal;
+  std::string_view when = parse_dest(plan, sig_when.when, text);
   auto colon = when.find(':');
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
   if (colon == std::string_view::npos)
     throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
   plan.n = parse_count(when.substr(colon + 1), text, what == "time" ? max_time_ms : max_count);
-  if (what == "marker") {
-    plan.when = when_kind::marker;
-    if (plan.n < 1) throw usage_error(std::string(text) + ": markers count from 1");
-  } else if (what == "time") {
-    plan.when = when_kind::time;
-  } else if (what == "write" || what == "after-write") {
-    plan.when = what == "write" ? when_kind::write : when_kind::after_write;
-    if (plan.n < 1) throw usage_error(std::string(text) + ": writes count from 1");
-  } else {
-    throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
-  }
+  plan.when = when_of(what, plan.n, text);
   return plan;
 }
 

@@ -79,12 +79,23 @@ struct child_setup : bp::extend::handler {
     exec.env = envp;
   }
 
+  // Runs in the vfork child: each step below, only async-signal-safe calls.
   template <class Executor>
   void on_exec_setup(Executor& exec) const {
     if (::setsid() < 0) fail(exec);
     // Dies with the harness's spawning thread, even by SIGKILL (the CLI kills
     // the group on SIGINT/SIGTERM/SIGHUP); if that already happened, now.
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(127);
+    place_fds(exec);
+    take_controlling_terminal();
+    mark_inherited_fds_cloexec();
+    reset_signals();
+    start_tracing(exec);
+  }
+
+  /// The sources onto 0..3.
+  template <class Executor>
+  void place_fds(Executor& exec) const {
     int moved[4];
     // First out of the way of 0..3, then into place: a source may sit there.
     for (int i = 0; i < 4; ++i) {
@@ -93,22 +104,36 @@ struct child_setup : bp::extend::handler {
     }
     for (int i = 0; i < 4; ++i)
       if (moved[i] >= 0 && ::dup2(moved[i], i) < 0) fail(exec);
-    // A pty sink is the controlling terminal, as in a terminal: /dev/tty,
-    // job control, SIGHUP at hang-up. ENOTTY for the fds that are not one.
+  }
+
+  /// A pty sink is the controlling terminal, as in a terminal: /dev/tty,
+  /// job control, SIGHUP at hang-up. ENOTTY for the fds that are not one.
+  static void take_controlling_terminal() {
     for (int fd : {1, 2, 0})
       if (::ioctl(fd, TIOCSCTTY, 0) == 0) break;
-    // Whatever the harness inherited (a CI runner's fds) must not reach the
-    // program: every fd above 3 is marked close-on-exec (the exec closes them;
-    // a failed exec leaves the child to _exit at once).
+  }
+
+  /// Whatever the harness inherited (a CI runner's fds) must not reach the
+  /// program: every fd above 3 is marked close-on-exec (the exec closes them;
+  /// a failed exec leaves the child to _exit at once).
+  static void mark_inherited_fds_cloexec() {
     if (::syscall(SYS_close_range, 4U, ~0U, CLOSE_RANGE_CLOEXEC) != 0)
       for (int fd = 4; fd < 4096; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-    // Dispositions first, then the mask (blocked by the parent): no handler
-    // of the harness may run in this borrowed memory.
+  }
+
+  /// Dispositions first, then the mask (blocked by the parent): no handler
+  /// of the harness may run in this borrowed memory.
+  static void reset_signals() {
     for (int sig = 1; sig < NSIG; ++sig)
       if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
     sigset_t none;
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  }
+
+  /// PTRACE_TRACEME, and with a filter the seccomp filter, as the last step.
+  template <class Executor>
+  void start_tracing(Executor& exec) const {
     if (trace_me && filter == nullptr && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
       fail(exec);
     if (filter != nullptr) {
@@ -151,18 +176,18 @@ std::string path_of(const std::vector<std::string>& env) {
   return "/usr/local/bin:/usr/bin:/bin";
 }
 
-}  // namespace
+/// A program named by its path (NAME has a '/'): it exists, is not a
+/// directory and is executable, or spawn_error says why not.
+void check_program_path(const std::string& name) {
+  if (::access(name.c_str(), F_OK) != 0) throw spawn_error(name + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw spawn_error(name + ": is a directory");
+  if (::access(name.c_str(), X_OK) != 0) throw spawn_error(name + ": not executable");
+}
 
-std::string resolve_program(const std::string& name, const std::vector<std::string>& env) {
-  if (name.empty()) throw spawn_error("empty program name");
-  if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), F_OK) != 0) throw spawn_error(name + ": " + std::strerror(errno));
-    struct stat st {};
-    if (::stat(name.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      throw spawn_error(name + ": is a directory");
-    if (::access(name.c_str(), X_OK) != 0) throw spawn_error(name + ": not executable");
-    return name;
-  }
+/// The directories of ENV's PATH, in order; an empty one is ".".
+std::vector<boost::filesystem::path> path_dirs(const std::vector<std::string>& env) {
   std::vector<boost::filesystem::path> dirs;
   std::string path = path_of(env);
   for (std::size_t start = 0;;) {
@@ -172,21 +197,37 @@ std::string resolve_program(const std::string& name, const std::vector<std::stri
     if (colon == std::string::npos) break;
     start = colon + 1;
   }
+  return dirs;
+}
+
+}  // namespace
+
+std::string resolve_program(const std::string& name, const std::vector<std::string>& env) {
+  if (name.empty()) throw spawn_error("empty program name");
+  if (name.find('/') != std::string::npos) {
+    check_program_path(name);
+    return name;
+  }
+  std::vector<boost::filesystem::path> dirs = path_dirs(env);
   auto found = bp::search_path(name, dirs);
   if (found.empty()) throw spawn_error(name + ": not found in PATH");
   return found.string();
 }
 
-child_process spawn(const spawn_request& request) {
-  if (request.argv.empty()) throw spawn_error("no program given");
-  std::string exe = resolve_program(request.argv.front(), request.env);
-  std::vector<std::string> args(request.argv.begin() + 1, request.argv.end());
+namespace {
 
+/// ENV as execve takes it: pointers to its strings, then nullptr.
+std::vector<char*> envp_of(const std::vector<std::string>& env) {
   std::vector<char*> envp;
-  for (const auto& kv : request.env) envp.push_back(const_cast<char*>(kv.c_str()));
+  for (const auto& kv : env) envp.push_back(const_cast<char*>(kv.c_str()));
   envp.push_back(nullptr);
+  return envp;
+}
+
+/// The child's set-up for REQUEST, with ENVP (built before fork).
+child_setup setup_for(const spawn_request& request, char** envp) {
   child_setup setup;
-  setup.envp = envp.data();
+  setup.envp = envp;
   setup.parent = ::getpid();
   setup.sources[0] = request.stdin_fd;
   setup.sources[1] = request.stdout_fd;
@@ -194,17 +235,35 @@ child_process spawn(const spawn_request& request) {
   setup.sources[3] = request.control_fd;
   setup.filter = static_cast<const sock_fprog*>(request.trace_filter);
   setup.trace_me = request.trace_me;
+  return setup;
+}
+
+/// The started child C as a child_process, or spawn_error with why it did
+/// not start (EC).
+child_process take_over(bp::child& c, const std::error_code& ec, const std::string& argv0) {
+  // A failed child has exited, and bp::child's destructor reaps it.
+  if (ec) throw spawn_error(argv0 + ": " + ec.message());
+  pid_t pid = c.id();
+  c.detach();  // we own the pid: child_process waits for it, Boost.Process never does
+  return child_process(pid);
+}
+
+}  // namespace
+
+child_process spawn(const spawn_request& request) {
+  if (request.argv.empty()) throw spawn_error("no program given");
+  std::string exe = resolve_program(request.argv.front(), request.env);
+  std::vector<std::string> args(request.argv.begin() + 1, request.argv.end());
+
+  std::vector<char*> envp = envp_of(request.env);
+  child_setup setup = setup_for(request, envp.data());
 
   std::error_code ec;
   bp::child c = [&] {
     all_signals_blocked blocked;
     return bp::child(bp::exe = exe, bp::args = args, setup, bp::posix::use_vfork, ec);
   }();
-  // A failed child has exited, and bp::child's destructor reaps it.
-  if (ec) throw spawn_error(request.argv.front() + ": " + ec.message());
-  pid_t pid = c.id();
-  c.detach();  // we own the pid: child_process waits for it, Boost.Process never does
-  return child_process(pid);
+  return take_over(c, ec, request.argv.front());
 }
 
 void wait_exec_stop(pid_t pid, const std::string& argv0) {

@@ -184,6 +184,12 @@ void capture::append_tail(std::string_view bytes) {
     tail_start_ = 0;
     return;
   }
+  append_ring(ring, room, bytes);
+}
+
+/// BYTES, fewer than the ring's ROOM, into the ring at RING: what still fits,
+/// then over the oldest.
+void capture::append_ring(char* ring, std::size_t room, std::string_view bytes) {
   const std::size_t fill = std::min(bytes.size(), room - ring_fill_);
   std::copy_n(bytes.data(), fill, ring + ring_fill_);
   ring_fill_ += fill;

@@ -79,6 +79,7 @@ class capture {
   std::size_t tail_kept() const noexcept;
   void append_head(std::string_view bytes);
   void append_tail(std::string_view bytes);
+  void append_ring(char* ring, std::size_t room, std::string_view bytes);
   std::string take_blocks();
   void count(std::string_view bytes);
 

@@ -18,6 +18,15 @@ std::uint64_t parse_n(std::string_view n, std::string_view whole, std::uint64_t 
   return *v;
 }
 
+/// rate=BYTES's bytes a second, with a K, M or G suffix.
+std::uint64_t parse_rate(std::string_view bytes, std::string_view whole) {
+  auto v = detail::parse_number(bytes, 1, k_max_n, true);
+  if (!v)
+    throw usage_error(std::string(whole) + ": '" + std::string(bytes) +
+                      "' is not a byte rate from 1 to 2^40 a second (K, M, G: powers of 1024)");
+  return *v;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& reader_policy::forms() {
@@ -37,13 +46,7 @@ reader_policy reader_policy::parse(std::string_view text) {
     return {kind::close_after, parse_n(text.substr(12), text, 0)};
   if (text.starts_with("paused-then-close="))
     return {kind::paused_then_close, parse_n(text.substr(18), text, 1)};
-  if (text.starts_with("rate=")) {
-    auto v = detail::parse_number(text.substr(5), 1, k_max_n, true);
-    if (!v)
-      throw usage_error(std::string(text) + ": '" + std::string(text.substr(5)) +
-                        "' is not a byte rate from 1 to 2^40 a second (K, M, G: powers of 1024)");
-    return {kind::rate, *v};
-  }
+  if (text.starts_with("rate=")) return {kind::rate, parse_rate(text.substr(5), text)};
   throw usage_error(std::string(text) +
                     ": expected prompt, paused, paused-until=marker:N, chunk=N, close-after=N, "
                     "rate=BYTES or paused-then-close=MS");

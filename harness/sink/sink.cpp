@@ -61,38 +61,41 @@ sink sink::open(sink_kind kind, keep_policy keep) {
   s.capture_ = capture(keep);
   switch (kind) {
     case sink_kind::pty:
-    case sink_kind::pty_cooked: {
-      auto p = pty_pair::open(kind == sink_kind::pty);
-      s.reader_ = std::move(p.master);
-      s.child_ = std::move(p.slave);
-      set_nonblocking(s.reader_.get(), true);
-      break;
-    }
-    case sink_kind::pipe: {
-      auto p = pipe_pair::make();
-      s.reader_ = std::move(p.read_end);
-      s.child_ = std::move(p.write_end);
-      set_nonblocking(s.reader_.get(), true);
-      s.pipe_size_ = static_cast<std::size_t>(std::max(0, ::fcntl(s.reader_.get(), F_GETPIPE_SZ)));
-      break;
-    }
-    case sink_kind::file: {
-      // Like `prog > out.txt`: a regular file opened O_WRONLY|O_CREAT|O_TRUNC.
-      std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
-      int fd = ::mkostemp(templ.data(), O_CLOEXEC);
-      if (fd < 0) throw_errno("mkostemp " + templ);
-      s.reader_.reset(fd);  // kept for size and the final read; never polled
-      s.fs_ = detail::file_system_of(fd);
-      s.child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
-      // Unlinked at once: the two open fds keep it, and nothing is left
-      // behind even when the harness is killed with SIGKILL.
-      ::unlink(templ.c_str());
-      break;
-    }
+    case sink_kind::pty_cooked: s.open_pty(kind == sink_kind::pty); break;
+    case sink_kind::pipe: s.open_pipe(); break;
+    case sink_kind::file: s.open_file(); break;
     case sink_kind::null: s.child_ = open_fd("/dev/null", O_WRONLY); break;
     case sink_kind::full: s.child_ = open_fd("/dev/full", O_WRONLY); break;
   }
   return s;
+}
+
+void sink::open_pty(bool raw) {
+  auto p = pty_pair::open(raw);
+  reader_ = std::move(p.master);
+  child_ = std::move(p.slave);
+  set_nonblocking(reader_.get(), true);
+}
+
+void sink::open_pipe() {
+  auto p = pipe_pair::make();
+  reader_ = std::move(p.read_end);
+  child_ = std::move(p.write_end);
+  set_nonblocking(reader_.get(), true);
+  pipe_size_ = static_cast<std::size_t>(std::max(0, ::fcntl(reader_.get(), F_GETPIPE_SZ)));
+}
+
+void sink::open_file() {
+  // Like `prog > out.txt`: a regular file opened O_WRONLY|O_CREAT|O_TRUNC.
+  std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
+  int fd = ::mkostemp(templ.data(), O_CLOEXEC);
+  if (fd < 0) throw_errno("mkostemp " + templ);
+  reader_.reset(fd);  // kept for size and the final read; never polled
+  fs_ = detail::file_system_of(fd);
+  child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
+  // Unlinked at once: the two open fds keep it, and nothing is left
+  // behind even when the harness is killed with SIGKILL.
+  ::unlink(templ.c_str());
 }
 
 bool sink::reading() const noexcept {
@@ -183,40 +186,52 @@ bool sink::drain(std::chrono::steady_clock::time_point start,
                  std::chrono::steady_clock::time_point stop_at) {
   if (policy_.what == reader_policy::kind::rate && !rate_start_)
     rate_start_ = std::chrono::steady_clock::now();
-  if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at) {
-    reader_.reset();  // paused-then-close=MS: the writer meets EPIPE from now on
-    return false;
-  }
+  if (auto at = closes_at(); at && std::chrono::steady_clock::now() >= *at)
+    return close_reader();                            // paused-then-close=MS
   if (!reading()) return static_cast<bool>(reader_);  // paused: data may wait
+  return read_available(start, stop_at);
+}
+
+bool sink::close_reader() {
+  reader_.reset();  // the writer meets EPIPE from now on
+  return false;
+}
+
+bool sink::read_available(std::chrono::steady_clock::time_point start,
+                          std::chrono::steady_clock::time_point stop_at) {
   char buf[65536];
   for (;;) {
     std::size_t want = read_size(sizeof buf, std::chrono::steady_clock::now());
     if (policy_.what == reader_policy::kind::rate && rate_limited()) return true;  // over its rate
-    if (want == 0) {  // close-after=N: N bytes read; the writer meets EPIPE from now on
-      reader_.reset();
-      return false;
-    }
+    if (want == 0) return close_reader();                   // close-after=N: N bytes read
     const std::span<char> to = capture_.area({buf, want});  // the tail's ring, in place
     ssize_t n = retry_eintr([&] { return ::read(reader_.get(), to.data(), to.size()); });
-    if (n > 0) {
-      auto now = std::chrono::steady_clock::now();
-      auto t_us = detail::micros_since(start, now);
-      capture_.commit(to, static_cast<std::size_t>(n));
-      if (++reads_ <= max_chunks) chunks_.push_back({t_us, static_cast<std::size_t>(n)});
-      // rate=N: one read per wake-up (the loop wakes at its next byte), not a
-      // spin of one-byte reads as the allowance grows.
-      if (now >= stop_at || policy_.what == reader_policy::kind::rate) return true;
-      continue;
-    }
-    if (n < 0 && errno == EAGAIN) return true;
-    // 0 on a pipe, EIO on a pty master once every slave fd is closed.
-    if (n == 0 || errno == EIO) {
-      ended_us_ = detail::micros_since(start);
-      reader_.reset();
-      return false;
-    }
-    throw_errno("read " + std::string(to_string(kind_)));
+    if (n <= 0) return after_empty_read(n, start);
+    if (take_chunk(to, static_cast<std::size_t>(n), start, stop_at)) return true;
   }
+}
+
+bool sink::take_chunk(std::span<char> to, std::size_t n,
+                      std::chrono::steady_clock::time_point start,
+                      std::chrono::steady_clock::time_point stop_at) {
+  auto now = std::chrono::steady_clock::now();
+  auto t_us = detail::micros_since(start, now);
+  capture_.commit(to, n);
+  if (++reads_ <= max_chunks) chunks_.push_back({t_us, n});
+  // rate=N: one read per wake-up (the loop wakes at its next byte), not a
+  // spin of one-byte reads as the allowance grows.
+  return now >= stop_at || policy_.what == reader_policy::kind::rate;
+}
+
+bool sink::after_empty_read(ssize_t n, std::chrono::steady_clock::time_point start) {
+  if (n < 0 && errno == EAGAIN) return true;
+  // 0 on a pipe, EIO on a pty master once every slave fd is closed.
+  if (n == 0 || errno == EIO) {
+    ended_us_ = detail::micros_since(start);
+    reader_.reset();
+    return false;
+  }
+  throw_errno("read " + std::string(to_string(kind_)));
 }
 
 std::size_t sink::visible() const {
@@ -231,6 +246,15 @@ stream_observation sink::finish(std::int64_t end_us) {
 
   reader_.reset();
   child_.reset();
+  stream_observation o = seen(end_us);
+  o.kept = capture_.policy().text();
+  o.dropped_at = capture_.dropped_at();
+  o.dropped = capture_.dropped();
+  o.data = capture_.take_data();
+  return o;
+}
+
+stream_observation sink::seen(std::int64_t end_us) {
   stream_observation o;
   o.sink = std::string(to_string(kind_));
   o.bytes = capture_.total();
@@ -241,10 +265,6 @@ stream_observation sink::finish(std::int64_t end_us) {
   o.pipe_size = pipe_size_;
   o.fs = fs_;
   o.reader = kind_ == sink_kind::pipe || is_pty() ? policy_.text() : "";
-  o.kept = capture_.policy().text();
-  o.dropped_at = capture_.dropped_at();
-  o.dropped = capture_.dropped();
-  o.data = capture_.take_data();
   return o;
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 /// Where a child's fd 1 or 2 goes, and the reader the harness keeps on it.
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -95,6 +98,26 @@ class sink {
 
  private:
   sink() = default;
+  /// open's ends per kind: RAW as pty_pair::open takes it.
+  void open_pty(bool raw);
+  void open_pipe();
+  void open_file();
+  /// drain once the reader reads: until nothing is left, STOP_AT, or the
+  /// policy stops it.
+  bool read_available(std::chrono::steady_clock::time_point start,
+                      std::chrono::steady_clock::time_point stop_at);
+  /// A read's N bytes in TO as a chunk timed from START; true when drain
+  /// stops after it.
+  bool take_chunk(std::span<char> to, std::size_t n, std::chrono::steady_clock::time_point start,
+                  std::chrono::steady_clock::time_point stop_at);
+  /// A read that got nothing (N <= 0): true if more may come, false at end
+  /// of data; throws harness_error on a read error.
+  bool after_empty_read(ssize_t n, std::chrono::steady_clock::time_point start);
+  /// The reader closes its end (reader_policy: close-after, paused-then-close);
+  /// false, as drain returns at end of data.
+  bool close_reader();
+  /// finish's stream_observation without what the capture kept.
+  stream_observation seen(std::int64_t end_us);
   void read_file();
   std::size_t read_size(std::size_t buffer,
                         std::chrono::steady_clock::time_point now) const noexcept;
