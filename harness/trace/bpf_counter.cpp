@@ -99,6 +99,15 @@ struct loaded_object {
   bool compat = false;  ///< the _compat pair of programs was loaded
 };
 
+/// Leaves the pair of programs not chosen out of the load: COMPAT chooses
+/// the pair that reads by helper calls.
+void load_one_pair(write_counter_bpf* skel, bool compat) {
+  bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
+                            false);
+  bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
+                            false);
+}
+
 /// Opens and loads the object with one of its two pairs of programs
 /// (write_counter.bpf.c): COMPAT, the pair that reads by helper calls.
 write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
@@ -107,10 +116,7 @@ write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
     refusal = std::string("cannot open the BPF object: ") + std::strerror(errno);
     return nullptr;
   }
-  bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
-                            false);
-  bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
-                            false);
+  load_one_pair(skel, compat);
   if (write_counter_bpf__load(skel) == 0) return skel;
   refusal = "the kernel refused to load it: " + std::string(std::strerror(errno)) + " (" +
             last_libbpf_line() + "; it needs CAP_BPF and CAP_PERFMON, or root)";
@@ -129,17 +135,23 @@ write_counter_bpf* load_either(bool& compat, std::string& refusal) {
   return open_and_load(true, refusal);
 }
 
+/// Tells the kernel half how to read each traced call: "", or why not.
+std::string fill_call_table(write_counter_bpf* skel) {
+  for (const auto& c : traced_calls) {
+    const auto nr = static_cast<__u32>(c.nr);
+    const fc_call e = call_entry(c);
+    if (bpf_map__update_elem(skel->maps.calls, &nr, sizeof nr, &e, sizeof e, BPF_ANY) != 0)
+      return std::string("cannot fill the call table: ") + std::strerror(errno);
+  }
+  return "";
+}
+
 std::string load_into(loaded_object& o) {
   libbpf_set_print(keep_message);
   std::string refused;
   o.skel = load_either(o.compat, refused);
   if (o.skel == nullptr) return refused;
-  for (const auto& c : traced_calls) {
-    const auto nr = static_cast<__u32>(c.nr);
-    const fc_call e = call_entry(c);
-    if (bpf_map__update_elem(o.skel->maps.calls, &nr, sizeof nr, &e, sizeof e, BPF_ANY) != 0)
-      return std::string("cannot fill the call table: ") + std::strerror(errno);
-  }
+  if (std::string why = fill_call_table(o.skel); !why.empty()) return why;
   if (write_counter_bpf__attach(o.skel) != 0) {
     const std::string why = std::strerror(errno);
     return "the kernel refused to attach it: " + why + " (" + last_libbpf_line() + ")";
@@ -193,6 +205,16 @@ std::vector<fc_key> keys_of(std::uint32_t run) {
   return keys;
 }
 
+/// One CPU's counts C added to SUM; the name is the first CPU's that has one.
+void add_cpu_counts(fc_counts& sum, const fc_counts& c) {
+  sum.calls += c.calls;
+  sum.bytes += c.bytes;
+  for (std::size_t i = 0; i < 32; ++i) sum.sizes[i] += c.sizes[i];
+  sum.fd_mask |= c.fd_mask;
+  sum.magic |= c.magic;
+  if (sum.name[0] == '\0') std::memcpy(sum.name, c.name, sizeof sum.name);
+}
+
 /// The counts of KEY summed over the CPUs.
 fc_counts summed(const fc_key& key) {
   std::vector<fc_counts> per_cpu(static_cast<std::size_t>(libbpf_num_possible_cpus()));
@@ -200,14 +222,7 @@ fc_counts summed(const fc_key& key) {
   if (bpf_map__lookup_elem(object().skel->maps.counts, &key, sizeof key, per_cpu.data(),
                            per_cpu.size() * sizeof(fc_counts), 0) != 0)
     return sum;
-  for (const auto& c : per_cpu) {
-    sum.calls += c.calls;
-    sum.bytes += c.bytes;
-    for (std::size_t i = 0; i < 32; ++i) sum.sizes[i] += c.sizes[i];
-    sum.fd_mask |= c.fd_mask;
-    sum.magic |= c.magic;
-    if (sum.name[0] == '\0') std::memcpy(sum.name, c.name, sizeof sum.name);
-  }
+  for (const auto& c : per_cpu) add_cpu_counts(sum, c);
   return sum;
 }
 
@@ -220,6 +235,41 @@ void add_to(destination_counters& d, traced_call call, const fc_counts& c) {
   for (int fd = 0; fd < 64; ++fd)
     if ((c.fd_mask >> fd & 1U) != 0 && std::find(d.fds.begin(), d.fds.end(), fd) == d.fds.end())
       d.fds.push_back(fd);
+}
+
+/// A run's destinations, each a file by device and inode.
+using files_counts = std::map<std::pair<dev_t, ino_t>, destination_counters>;
+
+/// RUN's counts per destination file; every call, with a destination or
+/// not, is added to T's totals.
+files_counts counts_by_file(std::uint32_t run, trace_summary& t) {
+  files_counts by_file;
+  for (const fc_key& k : keys_of(run)) {
+    const auto call = traced_call_of(static_cast<long>(k.nr));
+    if (!call) continue;
+    const fc_counts c = summed(k);
+    t.totals[static_cast<std::size_t>(*call)] += static_cast<std::int64_t>(c.calls);
+    if (k.dev == 0 && k.ino == 0) continue;  // no open destination
+    const file_id id{user_dev(k.dev), static_cast<ino_t>(k.ino)};
+    auto& d = by_file[id];
+    if (d.what.empty()) d.what = name_of(k, c.magic, c.name);
+    add_to(d, *call, c);
+  }
+  return by_file;
+}
+
+/// BY_FILE's destinations into T, each with its role (OUT and ERR are the
+/// standard streams' files) and its fds sorted; the standard streams' first.
+void add_destinations(trace_summary& t, files_counts& by_file, file_id out, file_id err) {
+  for (auto& [id, d] : by_file) {
+    const bool o = id == out, e = id == err;
+    d.role = role_of(o, e);
+    std::sort(d.fds.begin(), d.fds.end());
+    t.destinations.push_back(std::move(d));
+  }
+  std::stable_sort(t.destinations.begin(), t.destinations.end(), [](const auto& a, const auto& b) {
+    return a.role != stream_role::none && b.role == stream_role::none;
+  });
 }
 
 std::atomic<std::uint32_t> next_run{1};
@@ -281,27 +331,8 @@ trace_summary bpf_counters::read() const {
                         "eBPF: " + std::to_string(lost) + " calls not counted: a map was full");
   trace_summary t;
   t.backend = "bpf";
-  std::map<std::pair<dev_t, ino_t>, destination_counters> by_file;
-  for (const fc_key& k : keys_of(run_)) {
-    const auto call = traced_call_of(static_cast<long>(k.nr));
-    if (!call) continue;
-    const fc_counts c = summed(k);
-    t.totals[static_cast<std::size_t>(*call)] += static_cast<std::int64_t>(c.calls);
-    if (k.dev == 0 && k.ino == 0) continue;  // no open destination
-    const file_id id{user_dev(k.dev), static_cast<ino_t>(k.ino)};
-    auto& d = by_file[id];
-    if (d.what.empty()) d.what = name_of(k, c.magic, c.name);
-    add_to(d, *call, c);
-  }
-  for (auto& [id, d] : by_file) {
-    const bool o = id == out_, e = id == err_;
-    d.role = role_of(o, e);
-    std::sort(d.fds.begin(), d.fds.end());
-    t.destinations.push_back(std::move(d));
-  }
-  std::stable_sort(t.destinations.begin(), t.destinations.end(), [](const auto& a, const auto& b) {
-    return a.role != stream_role::none && b.role == stream_role::none;
-  });
+  files_counts by_file = counts_by_file(run_, t);
+  add_destinations(t, by_file, out_, err_);
   return t;
 }
 

@@ -34,6 +34,37 @@ bool to_be_restarted(long result) {
   return result == -512 || result == -513 || result == -514 || result == -516;
 }
 
+/// Why plan F cannot shorten call C ("not applied: ..."), or "" when it can.
+std::string cannot_shorten(const fault_plan& f, const decoded_call& c) {
+  const auto& info_ = info(c.call);
+  if (info_.bytes != byte_count::arg && info_.bytes != byte_count::iovec)
+    return std::string(
+               "not applied: the tracer shortens write, writev, pwrite64, pwritev, "
+               "pwritev2 and sendto, not ") +
+           info_.name;
+  if (f.short_bytes >= c.bytes)
+    return "not applied: short:" + std::to_string(f.short_bytes) + " is not shorter than the " +
+           std::to_string(c.bytes) + " bytes asked for";
+  return "";
+}
+
+/// Where the first K bytes of a program's iovecs end.
+struct iovec_cut {
+  std::size_t index;            // in which iovec
+  unsigned long long len_addr;  // the address of its iov_len in the program's memory
+  unsigned long long len;       // the length that ends it there
+};
+
+/// The cut after K bytes of the iovecs VEC, at BASE in the program's
+/// memory; the last iovec takes what the others do not.
+iovec_cut iovec_cut_at(const std::vector<iovec>& vec, unsigned long long base, std::int64_t k) {
+  std::size_t j = 0, before = 0;
+  while (before + vec[j].iov_len <= static_cast<std::size_t>(k) && j + 1 < vec.size())
+    before += vec[j++].iov_len;
+  return {j, base + j * sizeof(iovec) + offsetof(iovec, iov_len),
+          static_cast<unsigned long long>(k) - before};
+}
+
 }  // namespace
 
 fault_injector::fault_injector(std::vector<fault_plan> plans) : plans_(std::move(plans)) {
@@ -57,16 +88,22 @@ bool fault_injector::at_entry(pid_t p, const destination_counters& dest, std::in
     fault_event e{call, t_us, p, to_string(c.call), c.bytes, false, ""};
     e.result = f.error != 0 ? fail_call(p, f, c, regs) : shorten(p, f, c, regs);
     e.applied = f.error != 0 || c.bytes != e.requested;
-    if (results_[i].events.size() >= max_events) {  // "every" on a program that retries forever
-      ++results_[i].events_dropped;
-      return e.applied;
-    }
-    results_[i].events.push_back(std::move(e));
-    if (auto r = restores_.find(p); r != restores_.end() && r->second.plan == SIZE_MAX)
-      r->second.plan = i, r->second.event = results_[i].events.size() - 1;
-    return results_[i].events.back().applied;  // the first plan that selects a call has it
+    return record(i, p, std::move(e));  // the first plan that selects a call has it
   }
   return false;
+}
+
+/// Keeps event E of plan I, made at thread P's call, with the iovec to put
+/// back at its exit if any; returns whether it was applied.
+bool fault_injector::record(std::size_t i, pid_t p, fault_event e) {
+  if (results_[i].events.size() >= max_events) {  // "every" on a program that retries forever
+    ++results_[i].events_dropped;
+    return e.applied;
+  }
+  results_[i].events.push_back(std::move(e));
+  if (auto r = restores_.find(p); r != restores_.end() && r->second.plan == SIZE_MAX)
+    r->second.plan = i, r->second.event = results_[i].events.size() - 1;
+  return results_[i].events.back().applied;
 }
 
 /// Skipped at its entry, the call returns -errno (seccomp(2),
@@ -84,14 +121,7 @@ std::string fault_injector::fail_call(pid_t p, const fault_plan& f, decoded_call
 std::string fault_injector::shorten(pid_t p, const fault_plan& f, decoded_call& c,
                                     user_regs_struct& regs) {
   const auto& info_ = info(c.call);
-  if (info_.bytes != byte_count::arg && info_.bytes != byte_count::iovec)
-    return std::string(
-               "not applied: the tracer shortens write, writev, pwrite64, pwritev, "
-               "pwritev2 and sendto, not ") +
-           info_.name;
-  if (f.short_bytes >= c.bytes)
-    return "not applied: short:" + std::to_string(f.short_bytes) + " is not shorter than the " +
-           std::to_string(c.bytes) + " bytes asked for";
+  if (std::string why = cannot_shorten(f, c); !why.empty()) return why;
   if (info_.bytes == byte_count::iovec) return shorten_iovec(p, f, c, regs);
   set_syscall_arg(regs, info_.bytes_arg, static_cast<unsigned long long>(f.short_bytes));
   set_regs(p, regs);
@@ -115,15 +145,11 @@ std::string fault_injector::shorten_iovec(pid_t p, const fault_plan& f, decoded_
   auto count = std::min<unsigned long long>(syscall_arg(regs, info_.bytes_arg + 1), 1024);
   auto vec = remote_iovecs(p, base, count);
   if (vec.size() != count || count == 0) return "not applied: the iovec could not be read";
-  std::size_t j = 0, before = 0;
-  while (before + vec[j].iov_len <= static_cast<std::size_t>(f.short_bytes) && j + 1 < count)
-    before += vec[j++].iov_len;
-  auto len_addr = base + j * sizeof(iovec) + offsetof(iovec, iov_len);
-  auto cut = static_cast<unsigned long long>(f.short_bytes) - before;
-  if (!poke_word(p, len_addr, cut)) return "not applied: the iovec could not be written";
-  restores_[p] = {len_addr, vec[j].iov_len, info_.bytes_arg + 1,
+  const iovec_cut cut = iovec_cut_at(vec, base, f.short_bytes);
+  if (!poke_word(p, cut.len_addr, cut.len)) return "not applied: the iovec could not be written";
+  restores_[p] = {cut.len_addr, vec[cut.index].iov_len, info_.bytes_arg + 1,
                   syscall_arg(regs, info_.bytes_arg + 1)};
-  set_syscall_arg(regs, info_.bytes_arg + 1, j + 1);
+  set_syscall_arg(regs, info_.bytes_arg + 1, cut.index + 1);
   set_regs(p, regs);
   return shortened(f, c);
 }
@@ -133,19 +159,22 @@ void fault_injector::at_exit(pid_t p) {
   if (it == restores_.end()) return;
   const auto& r = it->second;
   poke_word(p, r.addr, r.len);  // the program's iovec as it was (P gone: nothing to restore)
-  user_regs_struct regs{};
-  if (get_regs(p, regs)) {
-    if (to_be_restarted(syscall_result(regs))) {
-      set_syscall_arg(regs, r.count_arg, r.count);
-      set_regs(p, regs);
-      if (r.plan < results_.size() && r.event < results_[r.plan].events.size()) {
-        auto& e = results_[r.plan].events[r.event];
-        e.applied = false;
-        e.result = "not applied: interrupted by a signal, the call is restarted whole";
-      }
-    }
-  }
+  restart_whole_if_interrupted(p, r);
   restores_.erase(it);
+}
+
+/// P's shortened call R, interrupted by a signal to be restarted: it gets
+/// its own iovec count back, and its event says the fault was not applied.
+void fault_injector::restart_whole_if_interrupted(pid_t p, const restore& r) {
+  user_regs_struct regs{};
+  if (!get_regs(p, regs) || !to_be_restarted(syscall_result(regs))) return;
+  set_syscall_arg(regs, r.count_arg, r.count);
+  set_regs(p, regs);
+  if (r.plan < results_.size() && r.event < results_[r.plan].events.size()) {
+    auto& e = results_[r.plan].events[r.event];
+    e.applied = false;
+    e.result = "not applied: interrupted by a signal, the call is restarted whole";
+  }
 }
 
 }  // namespace flushcheck::detail

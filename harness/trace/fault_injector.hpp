@@ -42,6 +42,7 @@ class fault_injector {
 
  private:
   bool targets(const fault_plan& f, const destination_counters& d) const;
+  bool record(std::size_t i, pid_t p, fault_event e);
   std::string fail_call(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
   std::string shorten(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
   std::string shorten_iovec(pid_t p, const fault_plan& f, decoded_call& c, user_regs_struct& regs);
@@ -54,6 +55,8 @@ class fault_injector {
     unsigned long long count;                // its value
     std::size_t plan = SIZE_MAX, event = 0;  // the fault_event it belongs to
   };
+  void restart_whole_if_interrupted(pid_t p, const restore& r);
+
   std::vector<fault_plan> plans_;
   std::vector<fault_result> results_;
   std::unordered_map<pid_t, restore> restores_;

@@ -45,14 +45,8 @@ void parse_what(fault_plan& f, std::string_view what, std::string_view whole) {
   bad(whole, "unknown errno '" + std::string(what) + "' (one of " + errno_list() + ", or short:K)");
 }
 
-std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_view whole) {
-  if (rest.starts_with("stdout:")) return rest.substr(7);
-  if (rest.starts_with("stderr:")) {
-    f.where = fault_plan::target::stderr_sink;
-    return rest.substr(7);
-  }
-  if (!rest.starts_with("file:")) return rest;
-  rest.remove_prefix(5);
+/// file:PATH:WHEN, REST after "file:": the path into F; returns WHEN.
+std::string_view parse_file_dest(fault_plan& f, std::string_view rest, std::string_view whole) {
   const auto end = file_target_end(rest, {"write:", "random=", "every"});
   if (end == std::string_view::npos || end == 0)
     bad(whole, "expected file:PATH:WHEN, e.g. file:/tmp/app.log:write:2");
@@ -61,6 +55,16 @@ std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_vi
     bad(whole, "a path cannot hold a NUL byte");
   f.path = absolute_glob(rest.substr(0, end));
   return rest.substr(end + 1);
+}
+
+std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_view whole) {
+  if (rest.starts_with("stdout:")) return rest.substr(7);
+  if (rest.starts_with("stderr:")) {
+    f.where = fault_plan::target::stderr_sink;
+    return rest.substr(7);
+  }
+  if (!rest.starts_with("file:")) return rest;
+  return parse_file_dest(f, rest.substr(5), whole);
 }
 
 void parse_random(fault_plan& f, std::string_view spec, std::string_view whole) {

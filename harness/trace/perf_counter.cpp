@@ -85,21 +85,28 @@ perf_attachment::~perf_attachment() {
 
 namespace {
 
+/// Why syscalls:sys_enter_write's id could not be read under tracefs mount
+/// point ROOT: not readable by us, or no syscall tracepoints; "" when
+/// nothing is mounted there.
+std::string tracepoint_missing_under(const char* root) {
+  std::string id = std::string(root) + "/events/syscalls/sys_enter_write/id";
+  std::string events = std::string(root) + "/events";
+  if (::access(id.c_str(), R_OK) != 0 && errno != ENOENT)
+    return "cannot read " + id + ": " + std::strerror(errno) +
+           " (tracefs is mounted; reading it needs root or its group)";
+  if (::access(events.c_str(), F_OK) == 0 && ::access(events.c_str(), R_OK | X_OK) != 0)
+    return "cannot read " + events + ": " + std::strerror(errno);
+  if (::access(events.c_str(), F_OK) == 0)
+    return std::string("no syscalls:sys_enter_write tracepoint under ") + root +
+           " (the kernel lacks CONFIG_FTRACE_SYSCALLS)";
+  return "";
+}
+
 /// Why syscalls:sys_enter_write's id could not be read: tracefs not
 /// mounted, mounted but not readable by us, or no syscall tracepoints.
 std::string tracepoint_missing_reason() {
-  for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
-    std::string id = std::string(root) + "/events/syscalls/sys_enter_write/id";
-    std::string events = std::string(root) + "/events";
-    if (::access(id.c_str(), R_OK) != 0 && errno != ENOENT)
-      return "cannot read " + id + ": " + std::strerror(errno) +
-             " (tracefs is mounted; reading it needs root or its group)";
-    if (::access(events.c_str(), F_OK) == 0 && ::access(events.c_str(), R_OK | X_OK) != 0)
-      return "cannot read " + events + ": " + std::strerror(errno);
-    if (::access(events.c_str(), F_OK) == 0)
-      return std::string("no syscalls:sys_enter_write tracepoint under ") + root +
-             " (the kernel lacks CONFIG_FTRACE_SYSCALLS)";
-  }
+  for (const char* root : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"})
+    if (std::string why = tracepoint_missing_under(root); !why.empty()) return why;
   return "tracefs is not mounted at /sys/kernel/tracing (mount -t tracefs nodev "
          "/sys/kernel/tracing)";
 }
@@ -138,6 +145,23 @@ perf_counters::perf_counters(pid_t pid) {
   if (counters_.empty()) throw harness_error({ENOENT, std::generic_category()}, "no tracepoints");
 }
 
+namespace {
+
+/// A counter's VALUE, its calls of CALL: on fd 1 (FD1) into OUT, else into
+/// T's totals.
+void add_count(trace_summary& t, destination_counters& out, traced_call call, bool fd1,
+               std::uint64_t value) {
+  auto i = static_cast<std::size_t>(call);
+  if (fd1) {
+    out.calls[i] += static_cast<std::int64_t>(value);
+    out.write_calls += static_cast<std::int64_t>(value);
+  } else {
+    t.totals[i] += static_cast<std::int64_t>(value);
+  }
+}
+
+}  // namespace
+
 trace_summary perf_counters::read() const {
   trace_summary t;
   t.backend = "perf";
@@ -148,13 +172,7 @@ trace_summary perf_counters::read() const {
   for (const auto& c : counters_) {
     std::uint64_t value = 0;
     if (::read(c.fd.get(), &value, sizeof value) != sizeof value) continue;
-    auto i = static_cast<std::size_t>(c.call);
-    if (c.fd1) {
-      out.calls[i] += static_cast<std::int64_t>(value);
-      out.write_calls += static_cast<std::int64_t>(value);
-    } else {
-      t.totals[i] += static_cast<std::int64_t>(value);
-    }
+    add_count(t, out, c.call, c.fd1, value);
   }
   t.destinations.push_back(std::move(out));
   return t;

@@ -78,6 +78,30 @@ bool signal_ends_process(pid_t tid, int sig) {
 
 namespace {
 
+/// The probe's forked child: PTRACE_TRACEME, then a stop; a refusal's errno
+/// is its exit code. Async-signal-safe calls only.
+[[noreturn]] void traceme_child() {
+  if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(errno & 0x7f);
+  ::raise(SIGSTOP);
+  ::_exit(0);
+}
+
+/// Why the probe's child P could not be traced, from how it stopped or
+/// ended; "" when it stopped traced (it is then killed and reaped).
+std::string traceme_refusal(pid_t p) {
+  int raw = 0;
+  retry_eintr([&] { return ::waitpid(p, &raw, 0); });
+  const ptrace_stop s = ptrace_stop::of(raw);
+  if (!s.ended()) {
+    ::kill(p, SIGKILL);
+    retry_eintr([&] { return ::waitpid(p, nullptr, 0); });
+    return "";
+  }
+  const int err = s.ending().type() == wait_status::kind::exited ? s.ending().code() : 0;
+  return "PTRACE_TRACEME is refused here: " +
+         std::string(err ? std::strerror(err) : "the child died");
+}
+
 /// What stops a child from being traced here, tried once: Yama's scope 3
 /// (no ptrace at all), a kernel without seccomp, or a PTRACE_TRACEME that a
 /// container's own filter refuses. The child makes async-signal-safe calls
@@ -90,22 +114,8 @@ std::string probe_tracing() {
     return "the kernel has no seccomp (CONFIG_SECCOMP)";
   const pid_t p = ::fork();
   if (p < 0) return "fork: " + std::string(std::strerror(errno));
-  if (p == 0) {
-    if (::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0) ::_exit(errno & 0x7f);
-    ::raise(SIGSTOP);
-    ::_exit(0);
-  }
-  int raw = 0;
-  retry_eintr([&] { return ::waitpid(p, &raw, 0); });
-  const ptrace_stop s = ptrace_stop::of(raw);
-  if (!s.ended()) {
-    ::kill(p, SIGKILL);
-    retry_eintr([&] { return ::waitpid(p, nullptr, 0); });
-    return "";
-  }
-  const int err = s.ending().type() == wait_status::kind::exited ? s.ending().code() : 0;
-  return "PTRACE_TRACEME is refused here: " +
-         std::string(err ? std::strerror(err) : "the child died");
+  if (p == 0) traceme_child();
+  return traceme_refusal(p);
 }
 
 }  // namespace
@@ -196,21 +206,29 @@ struct tracer::state {
     return has(d.role, opt.kill.on_stderr ? stream_role::err : stream_role::out);
   }
 
+  void set_up(const tracer_options& options);
   void main(spawn_request req, std::promise<pid_t>& started);
+  std::optional<pid_t> start_and_tell(spawn_request& req, std::promise<pid_t>& started);
+  pid_t start_catching(spawn_request& req, std::exception_ptr& failed);
   pid_t start(spawn_request& req);
+  void follow(pid_t p);
   void loop();
+  void on_stop(pid_t p, const ptrace_stop& s);
   void on_event(pid_t p, int event);
   void on_exec(pid_t p);
   void on_signal_stop(pid_t p, int sig);
   void on_exit(pid_t p, const wait_status& ended);
+  void signal_exit_event();
   void on_new_tracee(pid_t parent);
   void forget_calls_in_progress(pid_t p);
   void note_program(pid_t p);
   int destination(pid_t p, int fd);
+  void add_destination(detail::fd_target& file);
   void forget_fd(int lo, int hi);
 
   // A call's entry (seccomp stop) and exit (syscall-exit stop).
   void on_syscall(pid_t p);
+  void let_run(pid_t p, detail::decoded_call& c, user_regs_struct& regs);
   bool must_hold(pid_t p, const detail::decoded_call& c);
   void inject(pid_t p, detail::decoded_call& c, user_regs_struct& regs);
   bool is_cut_call(const destination_counters& d) const;
@@ -219,7 +237,9 @@ struct tracer::state {
   }
   bool is_rewound_rerun(pid_t p, const user_regs_struct& regs);
   bool account(pid_t p, const detail::decoded_call& c);
+  void stop_cut_call(pid_t p, const detail::decoded_call& c, int d, std::size_t event);
   bool count(pid_t p, const detail::decoded_call& c, int d, std::size_t event);
+  void count_bytes(pid_t p, const detail::decoded_call& c, int d, std::size_t event);
   void count_rerun(pid_t p);
   void count_write(destination_counters& d, std::int64_t bytes);
   void update_fd_map(const detail::decoded_call& c, const user_regs_struct& regs);
@@ -233,30 +253,59 @@ struct tracer::state {
   // The cut.
   void cut_reached(pid_t p, const user_regs_struct& regs);
   void send_cut_if_ready();
+  void rewind_cut_call(pid_t p);
   void signal_program(pid_t p);
   void release_held();
 };
+
+/// The caller's side of the state, before the tracer thread starts.
+void tracer::state::set_up(const tracer_options& options) {
+  opt = options;
+  faults = detail::fault_injector(options.faults);
+  exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!exit_event) throw_errno("eventfd");
+  summary.processes = 1;
+  cpu = ::sched_getcpu();
+}
 
 void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
   // Tracer and tracee on one CPU (the child inherits the pin): a stop costs
   // ~10 us instead of ~90 us. The thread's affinity comes back at the end.
   detail::cpu_pin pin(cpu);
-  pid_t p = -1;
+  if (const auto p = start_and_tell(req, started)) follow(*p);
+  done.set_value();
+}
+
+/// Starts the child and tells the caller its pid, or the exception that
+/// stopped it (then nullopt).
+std::optional<pid_t> tracer::state::start_and_tell(spawn_request& req,
+                                                   std::promise<pid_t>& started) {
   std::exception_ptr failed;
-  try {
-    p = start(req);
-  } catch (...) {
-    failed = std::current_exception();
-  }
+  const pid_t p = start_catching(req, failed);
   if (failed) {
     // The exception moves to the caller, and this thread keeps no reference
     // to it once `done` is set (ThreadSanitizer saw this thread free it
     // while the caller printed it).
     started.set_exception(std::move(failed));
-    done.set_value();
-    return;
+    return std::nullopt;
   }
   started.set_value(p);
+  return p;
+}
+
+/// start(REQ), or -1 with what it threw in FAILED.
+pid_t tracer::state::start_catching(spawn_request& req, std::exception_ptr& failed) {
+  try {
+    return start(req);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  return -1;
+}
+
+/// Follows the started child P until every traced process has ended; an
+/// error is kept for the caller, and kills whatever is still alive.
+void tracer::state::follow(pid_t p) {
   try {
     detail::resume(p);
     loop();
@@ -266,19 +315,21 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
       s.kill_all_alive();
     });
   }
-  done.set_value();
 }
 
-/// Spawns the child stopped at its exec and sets the ptrace options.
-pid_t tracer::state::start(spawn_request& req) {
-  // Built once per process: the program never changes, and libseccomp's
-  // build and export (through a pipe) cost more than a short traced run.
+namespace {
+
+/// The seccomp program of the traced calls, a copy of one built once per
+/// process: the program never changes, and libseccomp's build and export
+/// (through a pipe) cost more than a short traced run.
+std::vector<sock_filter> traced_calls_program() {
   static const std::vector<sock_filter> filter = detail::traced_calls_filter();
-  std::vector<sock_filter> prog = filter;  // sock_fprog wants a mutable pointer
-  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
-  req.trace_filter = &fprog;
-  pid_t p = spawn(req).release();
-  wait_exec_stop(p, req.argv.front());
+  return filter;
+}
+
+/// The ptrace options on the child P, stopped at its exec; P is killed and
+/// reaped if they cannot be set.
+void set_trace_options(pid_t p) {
   long options = PTRACE_O_TRACESECCOMP | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
                  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD |
                  PTRACE_O_EXITKILL;
@@ -287,6 +338,18 @@ pid_t tracer::state::start(spawn_request& req) {
     ::waitpid(p, nullptr, __WALL);
     throw_errno("PTRACE_SETOPTIONS");
   }
+}
+
+}  // namespace
+
+/// Spawns the child stopped at its exec and sets the ptrace options.
+pid_t tracer::state::start(spawn_request& req) {
+  std::vector<sock_filter> prog = traced_calls_program();  // sock_fprog wants a mutable pointer
+  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+  req.trace_filter = &fprog;
+  pid_t p = spawn(req).release();
+  wait_exec_stop(p, req.argv.front());
+  set_trace_options(p);
   shared.with([p](shared_state& s) {
     s.pid = p;
     s.alive.insert(p);
@@ -303,13 +366,17 @@ void tracer::state::loop() {
       throw_errno("waitpid");
     }
     ++summary.stops;
-    const ptrace_stop s = ptrace_stop::of(raw);
-    switch (s.type()) {
-      case ptrace_stop::kind::ended: on_exit(p, s.ending()); break;
-      case ptrace_stop::kind::syscall: on_syscall_exit(p); break;
-      case ptrace_stop::kind::event: on_event(p, s.event()); break;
-      case ptrace_stop::kind::signal: on_signal_stop(p, s.signal()); break;
-    }
+    on_stop(p, ptrace_stop::of(raw));
+  }
+}
+
+/// One stop of traced thread P, by its kind.
+void tracer::state::on_stop(pid_t p, const ptrace_stop& s) {
+  switch (s.type()) {
+    case ptrace_stop::kind::ended: on_exit(p, s.ending()); break;
+    case ptrace_stop::kind::syscall: on_syscall_exit(p); break;
+    case ptrace_stop::kind::event: on_event(p, s.event()); break;
+    case ptrace_stop::kind::signal: on_signal_stop(p, s.signal()); break;
   }
 }
 
@@ -381,11 +448,14 @@ void tracer::state::on_exit(pid_t p, const wait_status& ended) {
     s.status = ended;
     return true;
   });
-  if (program_ended) {
-    std::uint64_t one = 1;  // the eventfd's counter cannot overflow at 1
-    ssize_t ignored = ::write(exit_event.get(), &one, sizeof one);
-    (void)ignored;
-  }
+  if (program_ended) signal_exit_event();
+}
+
+/// The program has ended: exit_fd() polls readable.
+void tracer::state::signal_exit_event() {
+  std::uint64_t one = 1;  // the eventfd's counter cannot overflow at 1
+  ssize_t ignored = ::write(exit_event.get(), &one, sizeof one);
+  (void)ignored;
 }
 
 int tracer::state::destination(pid_t p, int fd) {
@@ -395,17 +465,20 @@ int tracer::state::destination(pid_t p, int fd) {
   auto file = look_up(p, fd);
   if (!file) return -1;  // not open: the call will fail with EBADF
   auto [pos, fresh] = dest_index.emplace(file->id, static_cast<int>(summary.destinations.size()));
-  if (fresh) {
-    destination_counters d;
-    d.what = std::move(file->what);
-    bool out = file->id == opt.stdout_id, err = file->id == opt.stderr_id;
-    d.role = role_of(out, err);
-    summary.destinations.push_back(std::move(d));
-  }
+  if (fresh) add_destination(*file);
   auto& fds = summary.destinations[static_cast<std::size_t>(pos->second)].fds;
   if (std::find(fds.begin(), fds.end(), fd) == fds.end()) fds.push_back(fd);
   fd_cache.emplace(key(p, fd), pos->second);
   return pos->second;
+}
+
+/// FILE's destination, new: last in the summary, its name moved out of FILE.
+void tracer::state::add_destination(detail::fd_target& file) {
+  destination_counters d;
+  d.what = std::move(file.what);
+  bool out = file.id == opt.stdout_id, err = file.id == opt.stderr_id;
+  d.role = role_of(out, err);
+  summary.destinations.push_back(std::move(d));
 }
 
 void tracer::state::forget_fd(int lo, int hi) {
@@ -428,10 +501,16 @@ void tracer::state::on_syscall(pid_t p) {
     cut.held.emplace_back(p, *call);
     return;
   }
-  inject(p, *call, regs);
-  bool observed = account(p, *call);
-  update_fd_map(*call, regs);
-  if (info(call->call).family == call_family::process) keep_child_traced(p, regs);
+  let_run(p, *call, regs);
+}
+
+/// A call that goes ahead: faulted, counted, its fds mapped, its child kept
+/// traced, then resumed.
+void tracer::state::let_run(pid_t p, detail::decoded_call& c, user_regs_struct& regs) {
+  inject(p, c, regs);
+  bool observed = account(p, c);
+  update_fd_map(c, regs);
+  if (info(c.call).family == call_family::process) keep_child_traced(p, regs);
   if (observed && cutting()) return resume_observed(p, regs);
   resume(p, stop_at_exit(p));
 }
@@ -486,13 +565,20 @@ bool tracer::state::account(pid_t p, const detail::decoded_call& c) {
     event = SIZE_MAX, ++summary.events_dropped;
   if (d >= 0 && is_write_family(c.call) &&
       is_cut_call(summary.destinations[static_cast<std::size_t>(d)])) {
-    cut.stopped = {c, d, event};
-    if (event != SIZE_MAX) summary.events[event].stopped = true;
-    summary.stopped = trace_event{now_us(), p, c.call, c.fd, c.bytes, d};
-    summary.stopped->stopped = true;
+    stop_cut_call(p, c, d, event);
     return true;
   }
   return count(p, c, d, event);
+}
+
+/// The write:N cut's call C, to destination D: logged (EVENT) as stopped,
+/// not counted.
+void tracer::state::stop_cut_call(pid_t p, const detail::decoded_call& c, int d,
+                                  std::size_t event) {
+  cut.stopped = {c, d, event};
+  if (event != SIZE_MAX) summary.events[event].stopped = true;
+  summary.stopped = trace_event{now_us(), p, c.call, c.fd, c.bytes, d};
+  summary.stopped->stopped = true;
 }
 
 /// Adds a call that runs to the counts; true if it is a write to the observed sink.
@@ -504,13 +590,19 @@ bool tracer::state::count(pid_t p, const detail::decoded_call& c, int d, std::si
   ++dest.calls[i];
   if (!is_write_family(c.call)) return false;
   ++dest.write_calls;
-  if (info(c.call).bytes == byte_count::result)
-    results[p] = {d, event};
-  else
-    count_write(dest, c.bytes);
+  count_bytes(p, c, d, event);
   const bool observed = observes(dest);
   if (observed && opt.time_writes && event != SIZE_MAX) timed[p] = event;
   return observed;
+}
+
+/// The bytes of write C to destination D: now, or at its exit for a
+/// byte_count::result call (take_result).
+void tracer::state::count_bytes(pid_t p, const detail::decoded_call& c, int d, std::size_t event) {
+  if (info(c.call).bytes == byte_count::result)
+    results[p] = {d, event};
+  else
+    count_write(summary.destinations[static_cast<std::size_t>(d)], c.bytes);
 }
 
 /// The call a write:N cut stopped, made again after a caught signal's
@@ -619,19 +711,22 @@ void tracer::state::send_cut_if_ready() {
   bool at_entry = opt.kill.when == kill_plan::when_kind::write;
   if (!at_entry && !cut.returned) return;
   pid_t p = cut.thread;
-  if (at_entry) {
-    // Skip the call and rewind to its syscall instruction: a fatal signal
-    // ends the process before the write; a caught one runs its handler, and
-    // the write is then made as if restarted (SA_RESTART).
-    rewound[p] = detail::site_of(cut.regs);  // as its re-run will stop
-    forget_calls_in_progress(p);  // the call does not happen now; its re-run is not counted
-    detail::rewind_syscall(cut.regs);
-    detail::set_regs(p, cut.regs);
-  }
+  if (at_entry) rewind_cut_call(p);
   signal_program(p);
   cut.at = cut_state::phase::sent;
   detail::resume(p);
   release_held();
+}
+
+/// write:N: the cut's call, made by P, does not happen now.
+void tracer::state::rewind_cut_call(pid_t p) {
+  // Skip the call and rewind to its syscall instruction: a fatal signal
+  // ends the process before the write; a caught one runs its handler, and
+  // the write is then made as if restarted (SA_RESTART).
+  rewound[p] = detail::site_of(cut.regs);  // as its re-run will stop
+  forget_calls_in_progress(p);  // the call does not happen now; its re-run is not counted
+  detail::rewind_syscall(cut.regs);
+  detail::set_regs(p, cut.regs);
 }
 
 /// The cut's signal to the thread that made the N-th call, and once to each
@@ -668,12 +763,7 @@ tracer::tracer(const spawn_request& request, const tracer_options& options)
     : s_(std::make_shared<state>()) {
   std::string why = tracing_unavailable_reason();
   if (!why.empty()) throw spawn_error(why);
-  s_->opt = options;
-  s_->faults = detail::fault_injector(options.faults);
-  s_->exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-  if (!s_->exit_event) throw_errno("eventfd");
-  s_->summary.processes = 1;
-  s_->cpu = ::sched_getcpu();
+  s_->set_up(options);
   std::promise<pid_t> started;
   auto pid_future = started.get_future();
   detail::run_on_tracer_thread([st = s_, request, &started] { st->main(request, started); });

@@ -223,17 +223,20 @@ static __always_inline int bucket(__u64 n) {
   return b > 31 ? 31 : b;
 }
 
+/* FILE's file system magic and last path component into V. */
+static __always_inline void describe(struct file* file, struct fc_counts* v) {
+  v->magic = BPF_CORE_READ(file, f_inode, i_sb, s_magic);
+  bpf_probe_read_kernel_str(v->name, sizeof v->name,
+                            BPF_CORE_READ(file, f_path.dentry, d_name.name));
+}
+
 /* A new key's counts start at zero, with the file's name and file system
  * read once. */
 static __always_inline struct fc_counts* counts_of(const struct fc_key* key, struct file* file) {
   struct fc_counts* v = bpf_map_lookup_elem(&counts, key);
   if (v) return v;
   struct fc_counts zero = {};
-  if (file != 0) {
-    zero.magic = BPF_CORE_READ(file, f_inode, i_sb, s_magic);
-    bpf_probe_read_kernel_str(zero.name, sizeof zero.name,
-                              BPF_CORE_READ(file, f_path.dentry, d_name.name));
-  }
+  if (file != 0) describe(file, &zero);
   if (bpf_map_update_elem(&counts, key, &zero, BPF_NOEXIST) != 0 &&
       bpf_map_lookup_elem(&counts, key) == 0) {
     __sync_fetch_and_add(&lost, 1);
@@ -248,41 +251,76 @@ static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
   if (b >= 0 && b < 32) __sync_fetch_and_add(&v->sizes[b], 1);
 }
 
+/* The calls table's entry for syscall NR, or 0 past the table. */
+static __always_inline struct fc_call* call_entry(long nr) {
+  if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
+  __u32 n = (__u32)nr;
+  return bpf_map_lookup_elem(&calls, &n);
+}
+
+/* The syscall's registers: a BTF pointer, read by plain loads, when FAST. */
+static __always_inline const struct pt_regs* regs_of(struct bpf_raw_tracepoint_args* ctx,
+                                                     int fast) {
+  const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
+  if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
+  return regs;
+}
+
+/* fcntl is counted with F_DUPFD and F_DUPFD_CLOEXEC only. */
+static __always_inline int is_dupfd(const struct pt_regs* regs, int fast) {
+  unsigned long cmd = arg(regs, 1, fast);
+  return cmd == 0 /* F_DUPFD */ || cmd == 1030 /* F_DUPFD_CLOEXEC */;
+}
+
+/* Call C's bytes into V: at its exit (finish_call) for a result call of
+ * thread TID, which KEY then names; the others' now, from its arguments. */
+static __always_inline void count_bytes(const struct fc_call* c, const struct pt_regs* regs,
+                                        int fast, struct fc_counts* v, const struct fc_key* key,
+                                        __u32 tid) {
+  if (c->bytes == FC_BYTES_RESULT) {
+    struct fc_pending p = {.key = *key};
+    if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
+  } else if (c->bytes != FC_BYTES_NONE) {
+    add_bytes(v, requested_bytes(c, regs, fast));
+  }
+}
+
+/* Call C of thread TID, counted under KEY (its run and number) and the
+ * file its fd names. */
+static __always_inline void count_for_file(const struct fc_call* c, const struct pt_regs* regs,
+                                           int fast, struct fc_key* key, __u32 tid) {
+  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg(regs, c->fd_arg, fast) : -1;
+  struct file* file = open_file(fd);
+  if (file != 0) identify(file, key, fast);
+  struct fc_counts* v = counts_of(key, file);
+  if (v == 0) return;
+  /* Atomic though per CPU: a preemptible kernel (CONFIG_PREEMPT_DYNAMIC, and
+   * syscall tracepoints that may fault) can switch tasks inside a program. */
+  __sync_fetch_and_add(&v->calls, 1);
+  if (file != 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
+  count_bytes(c, regs, fast, v, key, tid);
+}
+
+/* Traced call C (syscall NR) enters: counted if its process is tracked. */
+static __always_inline void count_if_tracked(struct bpf_raw_tracepoint_args* ctx, int fast,
+                                             const struct fc_call* c, __u32 nr) {
+  __u64 id = bpf_get_current_pid_tgid();
+  __u32 tgid = id >> 32, tid = (__u32)id;
+  __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
+  if (run == 0) return;
+  const struct pt_regs* regs = regs_of(ctx, fast);
+  if (c->dupfd_only && !is_dupfd(regs, fast)) return;
+  struct fc_key key = {.run = *run, .nr = nr};
+  count_for_file(c, regs, fast, &key, tid);
+}
+
 /* A traced call of a tracked process enters: count it for its destination. */
 static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
   /* The call first, by an array lookup: most syscalls of the machine stop
    * here, before the hash lookup of the process. */
   long nr = (long)ctx->args[1];
-  if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
-  __u32 n = (__u32)nr;
-  struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
-  if (c == 0 || !c->counted) return 0;
-  __u64 id = bpf_get_current_pid_tgid();
-  __u32 tgid = id >> 32, tid = (__u32)id;
-  __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
-  if (run == 0) return 0;
-  const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
-  if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
-  if (c->dupfd_only) {
-    unsigned long cmd = arg(regs, 1, fast);
-    if (cmd != 0 /* F_DUPFD */ && cmd != 1030 /* F_DUPFD_CLOEXEC */) return 0;
-  }
-  struct fc_key key = {.run = *run, .nr = n};
-  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg(regs, c->fd_arg, fast) : -1;
-  struct file* file = open_file(fd);
-  if (file != 0) identify(file, &key, fast);
-  struct fc_counts* v = counts_of(&key, file);
-  if (v == 0) return 0;
-  /* Atomic though per CPU: a preemptible kernel (CONFIG_PREEMPT_DYNAMIC, and
-   * syscall tracepoints that may fault) can switch tasks inside a program. */
-  __sync_fetch_and_add(&v->calls, 1);
-  if (file != 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
-  if (c->bytes == FC_BYTES_RESULT) {
-    struct fc_pending p = {.key = key};
-    if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
-  } else if (c->bytes != FC_BYTES_NONE) {
-    add_bytes(v, requested_bytes(c, regs, fast));
-  }
+  struct fc_call* c = call_entry(nr);
+  if (c != 0 && c->counted) count_if_tracked(ctx, fast, c, (__u32)nr);
   return 0;
 }
 
@@ -292,25 +330,28 @@ int fc_sys_enter(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 1
 SEC("raw_tp/sys_enter")
 int fc_sys_enter_compat(struct bpf_raw_tracepoint_args* ctx) { return count_call(ctx, 0); }
 
-/* A byte_count::result call returns: its bytes are what it returned. Every
- * syscall of the machine ends here, so the call is checked first, by the
- * array lookup, as at sys_enter. */
-static __always_inline int finish_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
-  const struct pt_regs* regs = (const struct pt_regs*)ctx->args[0];
-  if (fast) regs = bpf_rdonly_cast(regs, bpf_core_type_id_kernel(struct pt_regs));
-  long nr = (long)REG(regs, orig_ax, fast);
-  if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
-  __u32 n = (__u32)nr;
-  struct fc_call* c = bpf_map_lookup_elem(&calls, &n);
-  if (c == 0 || c->bytes != FC_BYTES_RESULT) return 0;
+/* The result call in progress on this thread, if any, returns: its bytes
+ * are what it returned (the tracepoint's second argument). */
+static __always_inline void finish_pending(struct bpf_raw_tracepoint_args* ctx) {
   __u32 tid = (__u32)bpf_get_current_pid_tgid();
   struct fc_pending* p = bpf_map_lookup_elem(&pending, &tid);
-  if (p == 0) return 0;
+  if (p == 0) return;
   struct fc_key key = p->key;
   bpf_map_delete_elem(&pending, &tid);
   long ret = (long)ctx->args[1];
   struct fc_counts* v = bpf_map_lookup_elem(&counts, &key);
   if (v) add_bytes(v, ret > 0 ? (__u64)ret : 0);
+}
+
+/* A byte_count::result call returns: its bytes are what it returned. Every
+ * syscall of the machine ends here, so the call is checked first, by the
+ * array lookup, as at sys_enter. */
+static __always_inline int finish_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
+  const struct pt_regs* regs = regs_of(ctx, fast);
+  long nr = (long)REG(regs, orig_ax, fast);
+  struct fc_call* c = call_entry(nr);
+  if (c == 0 || c->bytes != FC_BYTES_RESULT) return 0;
+  finish_pending(ctx);
   return 0;
 }
 
