@@ -43,6 +43,12 @@ std::string destination_rows(const destination_counters& d, bool with_bytes, std
   return out;
 }
 
+/// "  N other calls on M destinations never written to (--all lists them)".
+std::string folded_line(std::int64_t folded, std::int64_t folded_dests) {
+  return pad(std::to_string(folded), 10, true) + "  other calls on " +
+         std::to_string(folded_dests) + " destinations never written to (--all lists them)\n";
+}
+
 /// One row per destination and call; calls to destinations never written
 /// (locale files closed at start-up, ...) fold into one line unless ALL.
 std::string destinations(const count_report& r, std::int64_t& rows) {
@@ -57,9 +63,7 @@ std::string destinations(const count_report& r, std::int64_t& rows) {
     ++folded_dests;
   }
   rows += folded;
-  if (folded_dests > 0)
-    out += pad(std::to_string(folded), 10, true) + "  other calls on " +
-           std::to_string(folded_dests) + " destinations never written to (--all lists them)\n";
+  if (folded_dests > 0) out += folded_line(folded, folded_dests);
   return out;
 }
 

@@ -10,14 +10,18 @@ std::vector<std::string> marker_lines::feed(std::string_view bytes) {
       line_.clear();
       discarding_ = false;
     } else if (!discarding_) {
-      line_ += c;
-      if (line_.size() <= max_label) continue;
-      line_.clear();
-      line_.shrink_to_fit();
-      discarding_ = dropped_ = true;
+      append(c);
     }
   }
   return labels;
+}
+
+void marker_lines::append(char c) {
+  line_ += c;
+  if (line_.size() <= max_label) return;
+  line_.clear();
+  line_.shrink_to_fit();
+  discarding_ = dropped_ = true;
 }
 
 }  // namespace flushcheck::detail

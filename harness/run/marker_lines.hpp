@@ -20,6 +20,10 @@ class marker_lines {
   bool dropped_a_line() const noexcept { return dropped_; }
 
  private:
+  /// C onto the line; a line that grows past max_label is dropped up to its
+  /// newline.
+  void append(char c);
+
   std::string line_;         // the marker line so far
   bool discarding_ = false;  // inside a line too long to be a marker
   bool dropped_ = false;

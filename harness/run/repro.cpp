@@ -80,6 +80,32 @@ std::string program_for(const run_options& o) {
   return shell_word(binary);
 }
 
+/// " --stdout=pipe --stderr=stdout" and stdin's flags, if not the defaults.
+std::string stream_flags(const run_options& o) {
+  std::string flags = " --stdout=" + std::string(to_string(o.stdout_sink));
+  flags += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
+  if (o.input == stdin_kind::pipe) flags += " --stdin=pipe";
+  if (o.input == stdin_kind::pty) flags += " --stdin=pty";
+  if (!o.input_data.empty()) flags += " --input=" + shell_quote(o.input_data);
+  return flags;
+}
+
+/// The cut, faults, reader and the other flags that differ from their
+/// defaults (--trace when nothing else implies it).
+std::string run_flags(const run_options& o) {
+  std::string flags;
+  if (o.kill.when != kill_plan::when_kind::never) flags += " --kill=" + shell_word(o.kill.text());
+  for (const auto& f : o.faults) flags += " --fault=" + shell_quote(f.text());
+  if (o.reader.what != reader_policy::kind::prompt) flags += " --reader=" + o.reader.text();
+  if (o.pipe_size != 0) flags += " --pipe-size=" + std::to_string(o.pipe_size);
+  if (o.nonblock) flags += " --nonblock";
+  if (o.timeline) flags += " --timeline";
+  if (o.timeout != run_options{}.timeout)
+    flags += " --timeout=" + std::to_string(o.timeout.count());
+  if (o.trace && !o.kill.needs_tracer() && o.faults.empty() && !o.timeline) flags += " --trace";
+  return flags;
+}
+
 }  // namespace
 
 void set_repro_program(const std::string& binary) { the_binary() = binary; }
@@ -88,19 +114,9 @@ std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
   for (const auto& kv : o.env)
     if (shown(o, kv)) cmd += " " + quoted_variable(kv);
-  cmd += " " + program_for(o) + " run --stdout=" + std::string(to_string(o.stdout_sink));
-  cmd += " --stderr=" + (o.stderr_sink ? std::string(to_string(*o.stderr_sink)) : "stdout");
-  if (o.input == stdin_kind::pipe) cmd += " --stdin=pipe";
-  if (o.input == stdin_kind::pty) cmd += " --stdin=pty";
-  if (!o.input_data.empty()) cmd += " --input=" + shell_quote(o.input_data);
-  if (o.kill.when != kill_plan::when_kind::never) cmd += " --kill=" + shell_word(o.kill.text());
-  for (const auto& f : o.faults) cmd += " --fault=" + shell_quote(f.text());
-  if (o.reader.what != reader_policy::kind::prompt) cmd += " --reader=" + o.reader.text();
-  if (o.pipe_size != 0) cmd += " --pipe-size=" + std::to_string(o.pipe_size);
-  if (o.nonblock) cmd += " --nonblock";
-  if (o.timeline) cmd += " --timeline";
-  if (o.timeout != run_options{}.timeout) cmd += " --timeout=" + std::to_string(o.timeout.count());
-  if (o.trace && !o.kill.needs_tracer() && o.faults.empty() && !o.timeline) cmd += " --trace";
+  cmd += " " + program_for(o) + " run";
+  cmd += stream_flags(o);
+  cmd += run_flags(o);
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);
   return cmd;

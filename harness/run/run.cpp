@@ -74,6 +74,11 @@ struct input_source {
       }
       pending.erase(0, static_cast<std::size_t>(n));
     }
+    end_input_when_written();
+  }
+
+  /// With close_after, the child's end of input once all is written.
+  void end_input_when_written() {
     if (pending.empty() && close_after) {
       owned.reset();
       writer = -1;
@@ -81,30 +86,35 @@ struct input_source {
   }
 };
 
+/// Stdin on a pipe of our own.
+void input_from_pipe(input_source& in) {
+  auto p = pipe_pair::make();
+  in.child = std::move(p.read_end);
+  in.owned = std::move(p.write_end);
+  in.writer = in.owned.get();
+  in.close_after = true;  // end of input after the given bytes
+}
+
+/// Stdin on stdout's pty if it is one, else on a pty of our own.
+void input_from_pty(input_source& in, const sink& out) {
+  if (out.is_pty()) {  // one terminal for both, as in a shell
+    in.child.reset(::fcntl(out.child_fd(), F_DUPFD_CLOEXEC, 3));
+    in.writer = out.reader_fd();
+  } else {
+    auto p = pty_pair::open(true);
+    in.child = std::move(p.slave);
+    in.owned = std::move(p.master);
+    in.writer = in.owned.get();
+  }
+}
+
 input_source make_input(const run_options& o, sink& out) {
   input_source in;
   in.pending = o.input_data;
   switch (o.input) {
     case stdin_kind::null: in.child = open_fd("/dev/null", O_RDONLY); break;
-    case stdin_kind::pipe: {
-      auto p = pipe_pair::make();
-      in.child = std::move(p.read_end);
-      in.owned = std::move(p.write_end);
-      in.writer = in.owned.get();
-      in.close_after = true;  // end of input after the given bytes
-      break;
-    }
-    case stdin_kind::pty:
-      if (out.is_pty()) {  // one terminal for both, as in a shell
-        in.child.reset(::fcntl(out.child_fd(), F_DUPFD_CLOEXEC, 3));
-        in.writer = out.reader_fd();
-      } else {
-        auto p = pty_pair::open(true);
-        in.child = std::move(p.slave);
-        in.owned = std::move(p.master);
-        in.writer = in.owned.get();
-      }
-      break;
+    case stdin_kind::pipe: input_from_pipe(in); break;
+    case stdin_kind::pty: input_from_pty(in, out); break;
   }
   if (!in.child) throw_errno("stdin set-up");
   if (in.writer >= 0) set_nonblocking(in.writer, true);
@@ -193,73 +203,48 @@ file_id id_of(int fd) {
 /// Sinks a reader reads while the program runs (a file is read after it).
 bool streaming_kind(sink_kind k) { return k == sink_kind::pipe || is_tty(k); }
 
+/// The reader policies that cannot go with O's stdin or stdout sink (OUT).
+void check_reader(const run_options& o, const sink& out) {
+  const bool closes = o.reader.what == reader_policy::kind::close_after ||
+                      o.reader.what == reader_policy::kind::paused_then_close;
+  if (closes && o.input == stdin_kind::pty && out.is_pty())
+    throw usage_error("the reader " + o.reader.text() +
+                      " with stdin on the pty: closing the stdout pty would close the terminal "
+                      "the input is typed into");
+  if (o.reader.what != reader_policy::kind::prompt && !streaming_kind(o.stdout_sink))
+    throw usage_error("the reader " + o.reader.text() + " with stdout to " +
+                      std::string(to_string(o.stdout_sink)) +
+                      ": only a pipe or a pty is read while the program runs");
+}
+
+/// The fds one round of the run loop polls.
+struct poll_set {
+  pollfd fds[5]{};
+  nfds_t n = 0;
+  void add(int fd, short events) {
+    if (fd >= 0) fds[n++] = {fd, events, 0};
+  }
+};
+
 class run_loop {
  public:
   explicit run_loop(const run_options& o) : o_(o), out_(sink::open(o.stdout_sink, o.keep)) {
     if (o.stderr_sink) err_.emplace(sink::open(*o.stderr_sink, o.keep));
-    const bool closes = o.reader.what == reader_policy::kind::close_after ||
-                        o.reader.what == reader_policy::kind::paused_then_close;
-    if (closes && o.input == stdin_kind::pty && out_.is_pty())
-      throw usage_error("the reader " + o.reader.text() +
-                        " with stdin on the pty: closing the stdout pty would close the terminal "
-                        "the input is typed into");
-    if (o.reader.what != reader_policy::kind::prompt && !streaming_kind(o.stdout_sink))
-      throw usage_error("the reader " + o.reader.text() + " with stdout to " +
-                        std::string(to_string(o.stdout_sink)) +
-                        ": only a pipe or a pty is read while the program runs");
+    check_reader(o, out_);
     out_.set_reader(o.reader);
-    if (o.on_output) {
-      out_.observe([this](std::string_view b) { o_.on_output(1, b); });
-      if (err_) err_->observe([this](std::string_view b) { o_.on_output(2, b); });
-    }
-    for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
-      if (s != nullptr && o.pipe_size != 0) s->set_pipe_size(o.pipe_size);
-      if (s != nullptr && o.nonblock) s->set_child_nonblocking();
-    }
+    if (o.on_output) forward_output();
+    set_up_child_ends();
   }
 
   observation operator()() {
     input_source in = make_input(o_, out_);
     socket_pair control = socket_pair::make();
-    spawn_request req{o_.argv,
-                      with_control_env(o_.env),
-                      in.child.get(),
-                      out_.child_fd(),
-                      err_ ? err_->child_fd() : out_.child_fd(),
-                      control.second.get()};
+    spawn_request req = spawn_request_for(in, control);
     start_ = clock::now();
     deadline_ = start_ + o_.timeout;
-    if (o_.trace && o_.backend != trace_backend::ptrace) {
-      const std::string only =
-          o_.backend == trace_backend::perf ? " (perf only counts)" : " (bpf only counts)";
-      if (o_.kill.needs_tracer())
-        throw usage_error("the cut " + o_.kill.text() + " needs the ptrace backend" + only);
-      if (!o_.faults.empty())
-        throw usage_error("the fault " + o_.faults.front().text() + " needs the ptrace backend" +
-                          only);
-      if (o_.timeline) throw usage_error("a timeline needs the ptrace backend" + only);
-      child_.start_counted(req, o_.backend, id_of(out_.child_fd()),
-                           id_of(err_ ? err_->child_fd() : out_.child_fd()));
-    } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {
-      tracer_options t;
-      t.kill = o_.kill;
-      t.faults = o_.faults;
-      t.time_writes = o_.timeline;
-      t.stdout_id = id_of(out_.child_fd());
-      t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
-      t.start = start_;
-      pin_.emplace();  // the tracer thread, the program and this loop share one CPU
-      child_.start(req, &t);
-    } else {
-      child_.start(req, nullptr);
-    }
+    start_child(req);
     if (o_.on_spawn) o_.on_spawn(child_.pid());
-    out_.close_child_end();
-    if (err_) err_->close_child_end();
-    in.child.reset();
-    control.second.reset();
-    control_ = std::move(control.first);
-    set_nonblocking(control_.get(), true);
+    close_child_ends(in, control);
     if (o_.kill.when != kill_plan::when_kind::never)
       kill_ = kill_event{o_.kill.signal, o_.kill.when_text(), false, 0};
     in.write_some();
@@ -268,6 +253,78 @@ class run_loop {
   }
 
  private:
+  /// o_.on_output gets every byte a reader gets, with the fd it came from.
+  void forward_output() {
+    out_.observe([this](std::string_view b) { o_.on_output(1, b); });
+    if (err_) err_->observe([this](std::string_view b) { o_.on_output(2, b); });
+  }
+
+  /// The pipe size and O_NONBLOCK the program's stdout and stderr get.
+  void set_up_child_ends() {
+    for (sink* s : {&out_, err_ ? &*err_ : nullptr}) {
+      if (s != nullptr && o_.pipe_size != 0) s->set_pipe_size(o_.pipe_size);
+      if (s != nullptr && o_.nonblock) s->set_child_nonblocking();
+    }
+  }
+
+  spawn_request spawn_request_for(const input_source& in, const socket_pair& control) const {
+    return {o_.argv,
+            with_control_env(o_.env),
+            in.child.get(),
+            out_.child_fd(),
+            err_ ? err_->child_fd() : out_.child_fd(),
+            control.second.get()};
+  }
+
+  /// Plainly, under the tracer, or counted by perf or bpf (which only count).
+  void start_child(const spawn_request& req) {
+    if (o_.trace && o_.backend != trace_backend::ptrace) {
+      check_counting_only();
+      child_.start_counted(req, o_.backend, id_of(out_.child_fd()),
+                           id_of(err_ ? err_->child_fd() : out_.child_fd()));
+    } else if (o_.trace || o_.timeline || o_.kill.needs_tracer() || !o_.faults.empty()) {
+      start_traced(req);
+    } else {
+      child_.start(req, nullptr);
+    }
+  }
+
+  /// What needs a stop per call needs the ptrace backend.
+  void check_counting_only() const {
+    const std::string only =
+        o_.backend == trace_backend::perf ? " (perf only counts)" : " (bpf only counts)";
+    if (o_.kill.needs_tracer())
+      throw usage_error("the cut " + o_.kill.text() + " needs the ptrace backend" + only);
+    if (!o_.faults.empty())
+      throw usage_error("the fault " + o_.faults.front().text() + " needs the ptrace backend" +
+                        only);
+    if (o_.timeline) throw usage_error("a timeline needs the ptrace backend" + only);
+  }
+
+  /// Under the tracer, which then shares one CPU with the program and this loop.
+  void start_traced(const spawn_request& req) {
+    tracer_options t;
+    t.kill = o_.kill;
+    t.faults = o_.faults;
+    t.time_writes = o_.timeline;
+    t.stdout_id = id_of(out_.child_fd());
+    t.stderr_id = id_of(err_ ? err_->child_fd() : out_.child_fd());
+    t.start = start_;
+    pin_.emplace();  // the tracer thread, the program and this loop share one CPU
+    child_.start(req, &t);
+  }
+
+  /// Once the child has started, only it holds its ends (a pty sink keeps
+  /// its slave until the program ends); ours of the control channel is kept.
+  void close_child_ends(input_source& in, socket_pair& control) {
+    out_.close_child_end();
+    if (err_) err_->close_child_end();
+    in.child.reset();
+    control.second.reset();
+    control_ = std::move(control.first);
+    set_nonblocking(control_.get(), true);
+  }
+
   std::int64_t now_us() const { return detail::micros_since(start_); }
 
   static bool streaming(const sink& s) {
@@ -333,6 +390,11 @@ class run_loop {
     markers_.push_back({label, now_us(), out_.visible(), err_ ? err_->visible() : 0});
     if (o_.kill.when == kill_plan::when_kind::marker && marker_count_ == o_.kill.n) deliver_kill();
     // Released even after a kill: a caught signal lets the program go on.
+    release_program();
+  }
+
+  /// Lets the program, blocked on its release fd, go on past its marker.
+  void release_program() {
     // A newline, so that a shell's `read x <&3` returns too.
     char release = '\n';
     ::send(control_.get(), &release, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -373,42 +435,68 @@ class run_loop {
       // Read once per round: the child may end at any point of it, and a
       // round that saw it running polls its wake fd (readable once it ends).
       const bool running = child_.running();
-      if (!running) on_program_end();
-      if (!running && !readers_open()) {
-        // The control channel may still hold markers of a child that just ended.
-        if (control_) read_control();
-        return;
-      }
+      if (!running && ended_and_read()) return;
       auto now = clock::now();
       if (now >= deadline_) return on_deadline();
-      if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
-          now >= start_ + std::chrono::milliseconds(o_.kill.n) && running)
-        deliver_kill();
-
-      pollfd fds[5];
-      nfds_t nfds = 0;
-      auto add = [&](int fd, short events) {
-        if (fd >= 0) fds[nfds++] = {fd, events, 0};
-      };
-      // A pty shared with stdin is also where pending input goes.
-      bool input_via_out = !in.pending.empty() && in.writer == out_.reader_fd();
-      short out_events = (out_.reading() ? POLLIN : 0) | (input_via_out ? POLLOUT : 0);
-      if (streaming(out_) && out_events != 0) add(out_.reader_fd(), out_events);
-      if (err_ && streaming(*err_)) add(err_->reader_fd(), POLLIN);
-      add(control_.get(), POLLIN);
-      if (running) add(child_.wake_fd(), POLLIN);
-      if (!in.pending.empty() && in.writer != out_.reader_fd()) add(in.writer, POLLOUT);
-      int r = ::poll(fds, nfds, poll_timeout_ms(now, running));
-      if (r < 0 && errno != EINTR) throw_errno("poll");
-      if (control_) read_control();
-      drain_all();
-      if (!in.pending.empty()) in.write_some();
+      deliver_time_cut_if_due(now, running);
+      poll_round(in, now, running);
     }
+  }
+
+  /// The program has ended: true once every reader has seen end of data.
+  bool ended_and_read() {
+    on_program_end();
+    if (readers_open()) return false;
+    // The control channel may still hold markers of a child that just ended.
+    if (control_) read_control();
+    return true;
+  }
+
+  void deliver_time_cut_if_due(clock::time_point now, bool running) {
+    if (o_.kill.when == kill_plan::when_kind::time && !kill_->delivered &&
+        now >= start_ + std::chrono::milliseconds(o_.kill.n) && running)
+      deliver_kill();
+  }
+
+  /// Waits for data, the child's end, room for input or the next timed
+  /// event, then reads the control channel and the streams and writes input.
+  void poll_round(input_source& in, clock::time_point now, bool running) {
+    poll_set set = poll_fds(in, running);
+    int r = ::poll(set.fds, set.n, poll_timeout_ms(now, running));
+    if (r < 0 && errno != EINTR) throw_errno("poll");
+    if (control_) read_control();
+    drain_all();
+    if (!in.pending.empty()) in.write_some();
+  }
+
+  poll_set poll_fds(const input_source& in, bool running) const {
+    poll_set set;
+    // A pty shared with stdin is also where pending input goes.
+    bool input_via_out = !in.pending.empty() && in.writer == out_.reader_fd();
+    short out_events = (out_.reading() ? POLLIN : 0) | (input_via_out ? POLLOUT : 0);
+    if (streaming(out_) && out_events != 0) set.add(out_.reader_fd(), out_events);
+    if (err_ && streaming(*err_)) set.add(err_->reader_fd(), POLLIN);
+    set.add(control_.get(), POLLIN);
+    if (running) set.add(child_.wake_fd(), POLLIN);
+    if (!in.pending.empty() && in.writer != out_.reader_fd()) set.add(in.writer, POLLOUT);
+    return set;
   }
 
   void on_deadline() {
     group_killed_ = true;
     out_.release();
+    kill_group_at_deadline();
+    // Whatever was written before the kill is still in the pipes: take it
+    // (100 ms at most: a process outside the group may still be writing).
+    auto stop_at = clock::now() + std::chrono::milliseconds(100);
+    for (int i = 0; i < 20 && readers_open(); ++i) {
+      drain_all_until(stop_at);
+      if (readers_open()) ::usleep(5000);
+    }
+  }
+
+  /// The child, if it still runs (a time-out), or what held its output open.
+  void kill_group_at_deadline() {
     if (child_.running()) {
       child_.signal_group(SIGKILL);
       child_.wait();
@@ -420,13 +508,6 @@ class run_loop {
           "child had ended; its process group was killed at the deadline");
       child_.signal_group(SIGKILL);
     }
-    // Whatever was written before the kill is still in the pipes: take it
-    // (100 ms at most: a process outside the group may still be writing).
-    auto stop_at = clock::now() + std::chrono::milliseconds(100);
-    for (int i = 0; i < 20 && readers_open(); ++i) {
-      drain_all_until(stop_at);
-      if (readers_open()) ::usleep(5000);
-    }
   }
 
   observation finish() {
@@ -434,6 +515,16 @@ class run_loop {
     obs.argv = o_.argv;
     obs.duration_us = now_us();
     if (control_) read_control();
+    end_program(obs);
+    finish_streams(obs);
+    obs.markers = std::move(markers_);
+    obs.notes = std::move(notes_);
+    return obs;
+  }
+
+  /// Waits for the child, then ends what is left of its group, its trace
+  /// and its orphans.
+  void end_program(observation& obs) {
     obs.status = timed_out_ ? wait_status::timed_out(SIGKILL) : child_.wait();
     obs.peak_rss_kib = child_.peak_rss_kib();
     end_group();
@@ -441,14 +532,14 @@ class run_loop {
     end_orphans();
     if (auto k = child_.tracer_kill()) kill_ = k;
     obs.kill = kill_;
+  }
+
+  void finish_streams(observation& obs) {
     obs.out = out_.finish(obs.duration_us);
     if (err_)
       obs.err = err_->finish(obs.duration_us);
     else
       obs.err.sink = "stdout";
-    obs.markers = std::move(markers_);
-    obs.notes = std::move(notes_);
-    return obs;
   }
 
   /// Nothing outlives the run: what is left of the process group, and the

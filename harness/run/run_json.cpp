@@ -106,10 +106,18 @@ nlohmann::json writes_json(const trace_summary& t) {
   return writes;
 }
 
-nlohmann::json trace_json(const trace_summary& t) {
+namespace {
+
+/// The event log, one array of event_fields per event.
+nlohmann::json events_json(const trace_summary& t) {
   nlohmann::json events = nlohmann::json::array();
   for (const auto& e : t.events)
     events.push_back({e.t_us, e.pid, to_string(e.call), e.fd, e.bytes, e.returned_us, e.result});
+  return events;
+}
+
+/// The call a write:N cut stopped at its entry.
+nlohmann::json stopped_json(const trace_summary& t) {
   nlohmann::json stopped;  // null: no call was stopped at its entry
   if (t.stopped)
     stopped = {{"t_us", t.stopped->t_us},
@@ -118,6 +126,14 @@ nlohmann::json trace_json(const trace_summary& t) {
                {"fd", t.stopped->fd},
                {"bytes", t.stopped->bytes},
                {"what", stopped_destination(t)}};
+  return stopped;
+}
+
+}  // namespace
+
+nlohmann::json trace_json(const trace_summary& t) {
+  nlohmann::json events = events_json(t);
+  nlohmann::json stopped = stopped_json(t);
   return {{"backend", t.backend},
           {"events", events},
           {"event_fields", {"t_us", "pid", "call", "fd", "bytes", "returned_us", "result"}},
@@ -130,18 +146,28 @@ nlohmann::json trace_json(const trace_summary& t) {
           {"programs", strings_json(t.programs)}};
 }
 
+namespace {
+
+/// The calls fault plan F selected.
+nlohmann::json fault_events_json(const fault_result& f) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : f.events)
+    events.push_back({{"call", e.call},
+                      {"t_us", e.t_us},
+                      {"pid", e.pid},
+                      {"syscall", e.syscall},
+                      {"requested", e.requested},
+                      {"applied", e.applied},
+                      {"result", e.result}});
+  return events;
+}
+
+}  // namespace
+
 nlohmann::json faults_json(const trace_summary& t) {
   nlohmann::json faults = nlohmann::json::array();
   for (const auto& f : t.faults) {
-    nlohmann::json events = nlohmann::json::array();
-    for (const auto& e : f.events)
-      events.push_back({{"call", e.call},
-                        {"t_us", e.t_us},
-                        {"pid", e.pid},
-                        {"syscall", e.syscall},
-                        {"requested", e.requested},
-                        {"applied", e.applied},
-                        {"result", e.result}});
+    nlohmann::json events = fault_events_json(f);
     faults.push_back({{"spec", bytes_as_code_points(f.spec)},
                       {"reached", !f.events.empty()},
                       {"events", events},
@@ -159,35 +185,59 @@ nlohmann::json to_json(const wait_status& status) {
   return exit;
 }
 
-nlohmann::json to_json(const observation& obs) {
-  nlohmann::json j = json_document(json_kind::run);
-  j["argv"] = strings_json(obs.argv);
-  j["exit"] = to_json(obs.status);
-  if (obs.kill)
-    j["kill"] = {{"signal", signal_name(obs.kill->signal)},
-                 {"when", obs.kill->when},
-                 {"delivered", obs.kill->delivered},
-                 {"t_us", obs.kill->t_us}};
+namespace {
+
+/// "kill": the cut and whether it was delivered; null without one.
+void add_kill(nlohmann::json& j, const std::optional<kill_event>& k) {
+  if (k)
+    j["kill"] = {{"signal", signal_name(k->signal)},
+                 {"when", k->when},
+                 {"delivered", k->delivered},
+                 {"t_us", k->t_us}};
   else
     j["kill"] = nullptr;
+}
+
+/// "stdout" and "stderr" (only {"sink": "stdout"} when merged into stdout).
+void add_streams(nlohmann::json& j, const observation& obs) {
   const trace_summary* t = obs.trace ? &*obs.trace : nullptr;
   j["stdout"] = stream_json(obs.out, t, stream_role::out);
   if (obs.err.sink == "stdout")
     j["stderr"] = {{"sink", "stdout"}};
   else
     j["stderr"] = stream_json(obs.err, t, stream_role::err);
-  nlohmann::json markers = nlohmann::json::array();
-  for (const auto& m : obs.markers)
-    markers.push_back({{"label", bytes_as_code_points(m.label)},
-                       {"t_us", m.t_us},
-                       {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
-  j["markers"] = markers;
-  j["notes"] = strings_json(obs.notes);
-  j["faults"] = obs.trace ? faults_json(*obs.trace) : nlohmann::json::array();
-  if (obs.trace) {
-    j["writes"] = writes_json(*obs.trace);
-    j["trace"] = trace_json(*obs.trace);
+}
+
+/// Each marker the program reached, with what the readers had by then.
+nlohmann::json markers_json(const std::vector<marker_event>& markers) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& m : markers)
+    a.push_back({{"label", bytes_as_code_points(m.label)},
+                 {"t_us", m.t_us},
+                 {"visible", {{"stdout", m.stdout_visible}, {"stderr", m.stderr_visible}}}});
+  return a;
+}
+
+/// "faults" (empty without a trace); "writes" and "trace" with one.
+void add_trace(nlohmann::json& j, const std::optional<trace_summary>& t) {
+  j["faults"] = t ? faults_json(*t) : nlohmann::json::array();
+  if (t) {
+    j["writes"] = writes_json(*t);
+    j["trace"] = trace_json(*t);
   }
+}
+
+}  // namespace
+
+nlohmann::json to_json(const observation& obs) {
+  nlohmann::json j = json_document(json_kind::run);
+  j["argv"] = strings_json(obs.argv);
+  j["exit"] = to_json(obs.status);
+  add_kill(j, obs.kill);
+  add_streams(j, obs);
+  j["markers"] = markers_json(obs.markers);
+  j["notes"] = strings_json(obs.notes);
+  add_trace(j, obs.trace);
   j["duration_us"] = obs.duration_us;
   j["peak_rss_kib"] =
       obs.peak_rss_kib < 0 ? nlohmann::json(nullptr) : nlohmann::json(obs.peak_rss_kib);

@@ -53,31 +53,53 @@ void add_mark(const trace_summary& t, timeline_lane& lane, const trace_event& e)
   if (!e.stopped) --lane.not_logged;
 }
 
-/// One lane per destination written to, in order of first use; the stopped
-/// call in its lane, after the calls that ran.
-std::vector<timeline_lane> write_lanes(const trace_summary& t) {
+/// The write lanes, and the lane of each destination (SIZE_MAX: none).
+struct write_lane_set {
   std::vector<timeline_lane> lanes;
-  std::vector<std::size_t> lane_of(t.destinations.size(), SIZE_MAX);
+  std::vector<std::size_t> lane_of;
+
+  /// E's lane, or nullptr if its destination has none.
+  timeline_lane* lane(const trace_event& e) {
+    const bool drawn = e.dest >= 0 && lane_of[static_cast<std::size_t>(e.dest)] != SIZE_MAX;
+    return drawn ? &lanes[lane_of[static_cast<std::size_t>(e.dest)]] : nullptr;
+  }
+};
+
+/// One empty lane per destination written to, in order of first use.
+write_lane_set empty_write_lanes(const trace_summary& t) {
+  write_lane_set set{{}, std::vector<std::size_t>(t.destinations.size(), SIZE_MAX)};
   for (std::size_t i = 0; i < t.destinations.size(); ++i) {
     if (!written_to(t, i)) continue;
     const auto& d = t.destinations[i];
-    lane_of[i] = lanes.size();
-    lanes.push_back({"write(2) → " + lane_name(d), "write", d.what, {}, 0});
-    lanes.back().not_logged = d.write_calls;
+    set.lane_of[i] = set.lanes.size();
+    set.lanes.push_back({"write(2) → " + lane_name(d), "write", d.what, {}, 0});
+    set.lanes.back().not_logged = d.write_calls;
   }
-  auto lane = [&](const trace_event& e) -> timeline_lane* {
-    const bool drawn = e.dest >= 0 && lane_of[static_cast<std::size_t>(e.dest)] != SIZE_MAX;
-    return drawn ? &lanes[lane_of[static_cast<std::size_t>(e.dest)]] : nullptr;
-  };
+  return set;
+}
+
+/// One lane per destination written to, in order of first use; the stopped
+/// call in its lane, after the calls that ran.
+std::vector<timeline_lane> write_lanes(const trace_summary& t) {
+  write_lane_set set = empty_write_lanes(t);
   bool stopped_logged = false;
   for (auto e : t.events) {
     e.stopped = e.stopped && t.stopped;  // a handler that returned let it run after all
-    if (timeline_lane* l = lane(e); l && is_write_family(e.call)) add_mark(t, *l, e);
+    if (timeline_lane* l = set.lane(e); l && is_write_family(e.call)) add_mark(t, *l, e);
     stopped_logged = stopped_logged || e.stopped;
   }
   if (t.stopped && !stopped_logged)
-    if (timeline_lane* l = lane(*t.stopped)) add_mark(t, *l, *t.stopped);
-  return lanes;
+    if (timeline_lane* l = set.lane(*t.stopped)) add_mark(t, *l, *t.stopped);
+  return std::move(set.lanes);
+}
+
+/// Chunk C, the Ith read of STREAM, TOTAL bytes read by its end.
+timeline_mark read_mark(const chunk& c, std::size_t i, const std::string& stream,
+                        std::uint64_t total) {
+  return {c.t_us, -1, static_cast<std::int64_t>(c.bytes), false,
+          "read #" + std::to_string(i + 1) + " of " + stream + ": " + std::to_string(c.bytes) +
+              " bytes at " + format_ms(c.t_us) + "; " + std::to_string(total) +
+              " bytes in all by then"};
 }
 
 timeline_lane reader_lane(const stream_observation& s, const std::string& stream) {
@@ -85,11 +107,7 @@ timeline_lane reader_lane(const stream_observation& s, const std::string& stream
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < s.chunks.size(); ++i) {
     total += s.chunks[i].bytes;
-    lane.marks.push_back({s.chunks[i].t_us, -1, static_cast<std::int64_t>(s.chunks[i].bytes), false,
-                          "read #" + std::to_string(i + 1) + " of " + stream + ": " +
-                              std::to_string(s.chunks[i].bytes) + " bytes at " +
-                              format_ms(s.chunks[i].t_us) + "; " + std::to_string(total) +
-                              " bytes in all by then"});
+    lane.marks.push_back(read_mark(s.chunks[i], i, stream, total));
   }
   const auto reads = static_cast<std::int64_t>(s.reads);
   lane.not_logged = reads > static_cast<std::int64_t>(s.chunks.size())
@@ -139,12 +157,11 @@ std::vector<timeline_lane> timeline_lanes(const observation& obs) {
   return lanes;
 }
 
-std::vector<std::string> missing_lanes(const observation& obs) {
-  std::vector<std::string> out;
-  if (!obs.trace)
-    out.push_back("no write(2) lanes: the run was not traced (run --trace draws each call)");
-  else if (!obs.trace->writes_timed)
-    out.push_back("writes drawn at their entry: how long each blocked needs run --timeline");
+namespace {
+
+/// What the reader lanes cannot show: a sink without a reader, a file's
+/// reads.
+void add_missing_readers(std::vector<std::string>& out, const observation& obs) {
   for (const auto* s : {&obs.out, &obs.err})
     if (!s->sink.empty() && s->sink != "stdout" && !has_reader(*s))
       out.push_back("no reader lane for " + std::string(s == &obs.out ? "stdout" : "stderr") +
@@ -153,6 +170,17 @@ std::vector<std::string> missing_lanes(const observation& obs) {
     if (s->sink == "file")
       out.push_back(std::string(s == &obs.out ? "stdout" : "stderr") +
                     "'s file is read once, at the end: one chunk");
+}
+
+}  // namespace
+
+std::vector<std::string> missing_lanes(const observation& obs) {
+  std::vector<std::string> out;
+  if (!obs.trace)
+    out.push_back("no write(2) lanes: the run was not traced (run --trace draws each call)");
+  else if (!obs.trace->writes_timed)
+    out.push_back("writes drawn at their entry: how long each blocked needs run --timeline");
+  add_missing_readers(out, obs);
   return out;
 }
 

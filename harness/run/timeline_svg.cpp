@@ -125,22 +125,26 @@ std::vector<bin> binned(const svg::axis& a, const timeline_lane& l) {
   return bins;
 }
 
+/// Bin B at X, its height by its calls against the lane's busiest bin (MOST).
+void one_bin(svg::drawing& d, const timeline_lane& l, const bin& b, double x, double y,
+             double most) {
+  const char* what = l.kind == "write" ? " calls, " : " reads, ";
+  const double h = height_of(static_cast<double>(b.calls), most);
+  d.rect(x, y + lane_h - 2 - h, bin_px, h,
+         " class=\"bin " + l.kind + "\"" + attr("fill", lane_colour(l)) +
+             attr("data-calls", std::to_string(b.calls)) +
+             attr("data-bytes", std::to_string(b.bytes)),
+         std::to_string(b.calls) + what + std::to_string(b.bytes) + " bytes, from " +
+             format_ms(b.first_us) + " to " + format_ms(b.last_us));
+}
+
 void bins(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
   const std::vector<bin> all = binned(a, l);
   std::int64_t most = 0;
   for (const auto& b : all) most = std::max(most, b.calls);
-  const char* what = l.kind == "write" ? " calls, " : " reads, ";
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const bin& b = all[i];
-    if (b.calls == 0) continue;
-    const double h = height_of(static_cast<double>(b.calls), static_cast<double>(most));
-    d.rect(x0 + bin_px * static_cast<double>(i), y + lane_h - 2 - h, bin_px, h,
-           " class=\"bin " + l.kind + "\"" + attr("fill", lane_colour(l)) +
-               attr("data-calls", std::to_string(b.calls)) +
-               attr("data-bytes", std::to_string(b.bytes)),
-           std::to_string(b.calls) + what + std::to_string(b.bytes) + " bytes, from " +
-               format_ms(b.first_us) + " to " + format_ms(b.last_us));
-  }
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (all[i].calls != 0)
+      one_bin(d, l, all[i], x0 + bin_px * static_cast<double>(i), y, static_cast<double>(most));
 }
 
 void lane(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
@@ -174,13 +178,18 @@ void markers(svg::drawing& d, const observation& obs, const svg::axis& a, double
   }
 }
 
+/// "SIGKILL at marker:1, delivered at 29.8 ms", or the exit and when.
+std::string ending_text(const observation& obs, bool cut, std::int64_t t) {
+  return cut ? "SIG" + signal_name(obs.kill->signal) + " at " + obs.kill->when + ", delivered at " +
+                   format_ms(t)
+             : obs.status.describe() + ", ended at " + format_ms(t);
+}
+
 void ending(svg::drawing& d, const observation& obs, const svg::axis& a, double top,
             double bottom) {
   const bool cut = obs.kill && obs.kill->delivered;
   const std::int64_t t = cut ? obs.kill->t_us : obs.duration_us;
-  const std::string what = cut ? "SIG" + signal_name(obs.kill->signal) + " at " + obs.kill->when +
-                                     ", delivered at " + format_ms(t)
-                               : obs.status.describe() + ", ended at " + format_ms(t);
+  const std::string what = ending_text(obs, cut, t);
   const double x = px(a, t);
   d.line(x, top - 4, x, bottom,
          std::string(cut ? " class=\"cut\"" : " class=\"exit\"") + " stroke-width=\"2.5\"" +
@@ -205,23 +214,35 @@ std::optional<std::uint64_t> lines_of(const stream_observation& s) {
   return static_cast<std::uint64_t>(std::count(s.data.begin(), s.data.end(), '\n'));
 }
 
+/// The stream's name and the part of its bar that reached the reader (REACHED_W
+/// px); returns what that part says.
+std::string reached_bar(svg::drawing& d, const stream_observation& s, const std::string& stream,
+                        double reached_w, double y) {
+  const std::string reached = amount(s.bytes, lines_of(s)) + " reached the reader";
+  d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
+  d.rect(x0, y, reached_w, 18, " class=\"reached\"" + attr("fill", svg::colour(2)), reached);
+  return reached;
+}
+
+/// The part of the bar that was LOST, after REACHED_W px; returns what it says.
+std::string lost_bar(svg::drawing& d, const stream_observation& s, const produced_output& produced,
+                     std::uint64_t lost, double reached_w, double y) {
+  const auto lines = lines_of(s);
+  const std::uint64_t lost_lines = lines && produced.lines > *lines ? produced.lines - *lines : 0;
+  const std::string l = amount(lost, lost_lines) + " lost (by " + produced.source + ")";
+  d.rect(x0 + reached_w, y, (x1 - x0) - reached_w, 18,
+         " class=\"lost\"" + attr("fill", svg::colour(1)) + " fill-opacity=\"0.75\"", l);
+  return l;
+}
+
 void end_bar(svg::drawing& d, const stream_observation& s, const std::string& stream,
              const std::optional<produced_output>& produced, bool primary, double y) {
   const std::uint64_t lost = produced && produced->bytes > s.bytes ? produced->bytes - s.bytes : 0;
   const double total = static_cast<double>(std::max<std::uint64_t>(1, s.bytes + lost));
   const double reached_w = (x1 - x0) * static_cast<double>(s.bytes) / total;
-  const std::string reached = amount(s.bytes, lines_of(s)) + " reached the reader";
-  d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
-  d.rect(x0, y, reached_w, 18, " class=\"reached\"" + attr("fill", svg::colour(2)), reached);
-  std::string text = reached;
+  std::string text = reached_bar(d, s, stream, reached_w, y);
   if (produced && lost > 0) {
-    const auto lines = lines_of(s);
-    const std::uint64_t lost_lines =
-        lines && produced->lines > *lines ? produced->lines - *lines : 0;
-    const std::string l = amount(lost, lost_lines) + " lost (by " + produced->source + ")";
-    d.rect(x0 + reached_w, y, (x1 - x0) - reached_w, 18,
-           " class=\"lost\"" + attr("fill", svg::colour(1)) + " fill-opacity=\"0.75\"", l);
-    text += "; " + l;
+    text += "; " + lost_bar(d, s, *produced, lost, reached_w, y);
   } else if (!produced && primary) {
     text += "; what was lost is not known here (explore and doctor compare with an uncut run)";
   } else if (produced) {
@@ -230,48 +251,88 @@ void end_bar(svg::drawing& d, const stream_observation& s, const std::string& st
   d.label(x0, y + 32, "start", text, " font-size=\"11\"");
 }
 
+/// The end state's line for stdout's sink (or stderr's, ERR) at Y, if it has
+/// one of its own; returns the next line's y.
+double stream_end(svg::drawing& d, const observation& obs, const timeline_options& o, bool err,
+                  double y) {
+  const stream_observation& s = err ? obs.err : obs.out;
+  if (s.sink.empty() || s.sink == "stdout") return y;
+  const std::string stream = err ? "stderr" : obs.err.sink == "stdout" ? "stdout+stderr" : "stdout";
+  if (!has_reader(s)) {  // /dev/null, /dev/full: nothing reaches a reader, nothing to weigh
+    d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
+    d.label(x0, y + 13, "start", "on " + s.sink + ": no reader", " font-size=\"11\"");
+    return y + 24;
+  }
+  end_bar(d, s, stream, o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);
+  return y + 44;
+}
+
 double end_state(svg::drawing& d, const observation& obs, const timeline_options& o, double y) {
   d.label(x0, y, "start", "At the end", " font-weight=\"bold\"");
   y += 8;
-  for (const bool err : {false, true}) {
-    const stream_observation& s = err ? obs.err : obs.out;
-    if (s.sink.empty() || s.sink == "stdout") continue;
-    const std::string stream = err                        ? "stderr"
-                               : obs.err.sink == "stdout" ? "stdout+stderr"
-                                                          : "stdout";
-    if (!has_reader(s)) {  // /dev/null, /dev/full: nothing reaches a reader, nothing to weigh
-      d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
-      d.label(x0, y + 13, "start", "on " + s.sink + ": no reader", " font-size=\"11\"");
-      y += 24;
-      continue;
-    }
-    end_bar(d, s, stream, o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);
-    y += 44;
-  }
+  for (const bool err : {false, true}) y = stream_end(d, obs, o, err, y);
   return y;
 }
 
 // ---- the whole ----------------------------------------------------------------
 
+/// What each colour means, as the legend says it.
+struct legend_key {
+  const char* name;
+  std::size_t colour;  // svg::colour's index
+};
+
+constexpr legend_key legend_keys[] = {{"write call (height: bytes, width: time blocked)", 0},
+                                      {"read by the reader", 2},
+                                      {"marker", 3},
+                                      {"cut, or a write stopped at entry", 1},
+                                      {"exit", 6}};
+
 void legend(svg::drawing& d, double y) {
   d.open_group(" class=\"legend\"");
-  struct key {
-    const char* name;
-    std::string attrs;
-  };
-  const key keys[] = {
-      {"write call (height: bytes, width: time blocked)", attr("fill", svg::colour(0))},
-      {"read by the reader", attr("fill", svg::colour(2))},
-      {"marker", attr("fill", svg::colour(3))},
-      {"cut, or a write stopped at entry", attr("fill", svg::colour(1))},
-      {"exit", attr("fill", svg::colour(6))}};
   double x = x0;
-  for (const auto& k : keys) {
-    d.rect(x, y - 9, 10, 10, k.attrs);
+  for (const auto& k : legend_keys) {
+    d.rect(x, y - 9, 10, 10, attr("fill", svg::colour(k.colour)));
     d.label(x + 14, y, "start", k.name, " font-size=\"11\"");
     x += 24 + 6 * std::string(k.name).size();
   }
   d.close_group();
+}
+
+/// Where the lanes start and end, and the picture's height: below the title
+/// and a line for each of MISSING lanes, a lane each of LANES.
+struct page_layout {
+  double top, bottom, height;
+};
+
+page_layout layout_of(std::size_t missing, std::size_t lanes) {
+  const double top = 64 + 16 * static_cast<double>(missing);
+  const double bottom = top + static_cast<double>(lanes) * (lane_h + gap);
+  const double height = bottom + 110 + 44 * 2 + 30;
+  return {top, bottom, height};
+}
+
+/// The title, then why the lanes MISSING are not drawn.
+void heading(svg::drawing& d, const std::string& full_title,
+             const std::vector<std::string>& missing) {
+  const std::string title = cut_text(full_title, 120);
+  d.label(x0, 22, "start", title, " font-size=\"14\" font-weight=\"bold\"");
+  for (std::size_t i = 0; i < missing.size(); ++i)
+    d.label(x0, 40 + 16 * static_cast<double>(i), "start", missing[i],
+            " class=\"missing\" fill=\"#555\" font-size=\"11\"");
+}
+
+/// The time axis's ticks from TOP to BOTTOM, and its caption.
+void time_scale(svg::drawing& d, const svg::axis& a, double top, double bottom) {
+  svg::x_ticks(d, a, top - 4, bottom);
+  d.label((x0 + x1) / 2, bottom + 52, "middle",
+          std::string("ms since the program started") + (a.log ? " (log scale)" : ""));
+}
+
+void all_lanes(svg::drawing& d, const svg::axis& a, const std::vector<timeline_lane>& lanes,
+               double top) {
+  for (std::size_t i = 0; i < lanes.size(); ++i)
+    lane(d, a, lanes[i], top + static_cast<double>(i) * (lane_h + gap));
 }
 
 }  // namespace
@@ -279,24 +340,15 @@ void legend(svg::drawing& d, double y) {
 std::string timeline_svg(const observation& obs, const timeline_options& o) {
   const std::vector<timeline_lane> lanes = timeline_lanes(obs);
   const std::vector<std::string> missing = missing_lanes(obs);
-  const double top = 64 + 16 * static_cast<double>(missing.size());
-  const double bottom = top + static_cast<double>(lanes.size()) * (lane_h + gap);
-  const double height = bottom + 110 + 44 * 2 + 30;
+  const page_layout at = layout_of(missing.size(), lanes.size());
   const svg::axis a = time_axis(obs, lanes);
-  svg::drawing d(width, height, o.title);
-  const std::string title = cut_text(o.title, 120);
-  d.label(x0, 22, "start", title, " font-size=\"14\" font-weight=\"bold\"");
-  for (std::size_t i = 0; i < missing.size(); ++i)
-    d.label(x0, 40 + 16 * static_cast<double>(i), "start", missing[i],
-            " class=\"missing\" fill=\"#555\" font-size=\"11\"");
-  svg::x_ticks(d, a, top - 4, bottom);
-  d.label((x0 + x1) / 2, bottom + 52, "middle",
-          std::string("ms since the program started") + (a.log ? " (log scale)" : ""));
-  for (std::size_t i = 0; i < lanes.size(); ++i)
-    lane(d, a, lanes[i], top + static_cast<double>(i) * (lane_h + gap));
-  markers(d, obs, a, top, bottom);
-  ending(d, obs, a, top, bottom);
-  const double after = end_state(d, obs, o, bottom + 84);
+  svg::drawing d(width, at.height, o.title);
+  heading(d, o.title, missing);
+  time_scale(d, a, at.top, at.bottom);
+  all_lanes(d, a, lanes, at.top);
+  markers(d, obs, a, at.top, at.bottom);
+  ending(d, obs, a, at.top, at.bottom);
+  const double after = end_state(d, obs, o, at.bottom + 84);
   legend(d, after + 8);
   return d.finish();
 }
