@@ -56,16 +56,24 @@ observation run_stderr_on_sink(property_context& ctx, const std::string& script)
   return ctx.run(script, o);
 }
 
+namespace {
+
+/// The verdict of CLAIM when the program never got to marker MARKER.
+verdict marker_not_reached(const observation& obs, std::size_t marker, const std::string& claim) {
+  verdict v;
+  v.pass = false;
+  v.observed =
+      "marker " + std::to_string(marker) + " never reached (" + obs.status.describe() + ")";
+  v.explanation = claim + ": the program did not get to the cut point";
+  return v;
+}
+
+}  // namespace
+
 verdict visible_is(const observation& obs, std::size_t marker, stream s, std::size_t want,
                    const std::string& claim) {
+  if (obs.markers.size() < marker) return marker_not_reached(obs, marker, claim);
   verdict v;
-  if (obs.markers.size() < marker) {
-    v.pass = false;
-    v.observed =
-        "marker " + std::to_string(marker) + " never reached (" + obs.status.describe() + ")";
-    v.explanation = claim + ": the program did not get to the cut point";
-    return v;
-  }
   const auto& m = obs.markers[marker - 1];
   std::size_t got = s == stream::out ? m.stdout_visible : m.stderr_visible;
   v.pass = got == want;

@@ -15,10 +15,9 @@ observation run_with_reader(property_context& ctx, const std::string& script,
   return ctx.run(script, o);
 }
 
-verdict paused_reader_blocks_writer(property_context& ctx) {
-  run_options o;
-  o.kill = kill_plan::at_time(300);
-  auto obs = run_with_reader(ctx, "write 200000; flush; exit 0", "paused", o);
+/// The verdict of paused_reader_blocks_writer's run OBS: killed at the cut,
+/// the pipe full.
+verdict blocked_at_capacity(const observation& obs) {
   verdict v = status_is(obs, wait_status::signaled(SIGKILL));
   bool full = obs.out.bytes == obs.out.pipe_size && obs.out.pipe_size > 0;
   v.pass = v.pass && full;
@@ -31,6 +30,13 @@ verdict paused_reader_blocks_writer(property_context& ctx) {
   v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)},
                {"pipe_size", static_cast<std::int64_t>(obs.out.pipe_size)}};
   return v;
+}
+
+verdict paused_reader_blocks_writer(property_context& ctx) {
+  run_options o;
+  o.kill = kill_plan::at_time(300);
+  auto obs = run_with_reader(ctx, "write 200000; flush; exit 0", "paused", o);
+  return blocked_at_capacity(obs);
 }
 
 verdict closed_reader_sigpipe(property_context& ctx) {
@@ -69,12 +75,9 @@ verdict nonblocking_full_pipe(property_context& ctx) {
   return v;
 }
 
-/// exit() flushes 150,000 buffered bytes into a pipe nobody reads: the
-/// write blocks at the pipe's capacity until the reader goes away at 200 ms.
-verdict exit_blocked_then_reader_closes(property_context& ctx) {
-  const char* s = "setvbuf full 200000 out; write 150000; exit 0";
-  auto killed = run_with_reader(ctx, s, "paused-then-close=200");
-  auto ignoring = run_with_reader(ctx, std::string("ignore PIPE; ") + s, "paused-then-close=200");
+/// The verdict of exit_blocked_then_reader_closes from its runs with SIGPIPE
+/// (KILLED) and with SIGPIPE ignored (IGNORING).
+verdict exit_flush_lost(const observation& killed, const observation& ignoring) {
   verdict v = status_is(killed, wait_status::signaled(SIGPIPE));
   const bool lived = ignoring.status == wait_status::exited(0);
   const bool none = killed.out.bytes == 0 && ignoring.out.bytes == 0;
@@ -88,6 +91,15 @@ verdict exit_blocked_then_reader_closes(property_context& ctx) {
       v.observed;
   v.figures = {{"bytes", static_cast<std::int64_t>(killed.out.bytes)}};
   return v;
+}
+
+/// exit() flushes 150,000 buffered bytes into a pipe nobody reads: the
+/// write blocks at the pipe's capacity until the reader goes away at 200 ms.
+verdict exit_blocked_then_reader_closes(property_context& ctx) {
+  const char* s = "setvbuf full 200000 out; write 150000; exit 0";
+  auto killed = run_with_reader(ctx, s, "paused-then-close=200");
+  auto ignoring = run_with_reader(ctx, std::string("ignore PIPE; ") + s, "paused-then-close=200");
+  return exit_flush_lost(killed, ignoring);
 }
 
 }  // namespace

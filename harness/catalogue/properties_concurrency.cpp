@@ -130,6 +130,56 @@ verdict threads_unlocked_calls(property_context& ctx) {
   return v;
 }
 
+/// The rows of fork's copied buffers and of threads that share one FILE.
+const property k_fork_and_thread_rows[] = {
+    {.name = "concurrency.fork_duplicates_unflushed_buffer",
+     .group = "concurrency",
+     .level = tier::required,
+     .source = "POSIX fork() (the child gets a copy of the parent's memory, its "
+               "stdio buffers included); POSIX XSH 2.5.1 (flush a stream before "
+               "another handle to the same file is used); ISO C 7.21.3p3 (when a "
+               "fully or line buffered stream is written)",
+     .claim = "a line still buffered at fork() arrives twice (pipe, file), once "
+              "where it was already written (pty, line buffered)",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check = fork_duplicates_unflushed_buffer},
+    {.name = "concurrency.threads_fwrite_lines_whole",
+     .group = "concurrency",
+     .level = tier::required,
+     .source = "POSIX flockfile (every function on a FILE * but the _unlocked ones "
+               "behaves as if it locked the stream); ISO C 7.21.2p7 (each stream "
+               "has a lock; a function holds it for the whole call)",
+     .claim = "lines written with one fwrite each from 4 threads arrive whole",
+     .langs = c_only,
+     .sinks = all_sinks,
+     .check = threads_fwrite_lines_whole},
+    {.name = "concurrency.threads_cout_line_writes_whole",
+     .group = "concurrency",
+     .level = tier::documented,
+     .source = "C++ [iostreams.threadsafety] (no data race on a synchronized "
+               "standard stream, characters may interleave); libstdc++ "
+               "stdio_sync_filebuf::xsputn and libc++ __stdoutbuf::xsputn are one "
+               "fwrite (locked)",
+     .claim = "lines written with one cout.write each from 4 threads arrive whole "
+              "(synced cout)",
+     .langs = cxx_only,
+     .sinks = all_sinks,
+     .applies = synced_cout_is_one_fwrite,
+     .check = threads_cout_line_writes_whole},
+    {.name = "concurrency.threads_piecewise_lines",
+     .group = "concurrency",
+     .level = tier::observed,
+     .source = "ISO C 7.21.2p7 (the lock is per call); C++ [iostreams.threadsafety] "
+               "(interleaving between insertions is allowed)",
+     .claim = "whether lines made of one call per byte (putc; cout.put, as in "
+              "cout << a << b << '\\n' with one-byte insertions) from 8 threads "
+              "arrive torn",
+     .langs = both_langs,
+     .sinks = all_sinks,
+     .check = threads_piecewise_lines},
+};
+
 /// The rows of the FILE's lock: taken for a line, and not taken at all.
 const property k_flockfile_rows[] = {
     {.name = "concurrency.flockfile_keeps_a_line_whole",
@@ -160,52 +210,7 @@ const property k_flockfile_rows[] = {
 }  // namespace
 
 void add_concurrency_properties(std::vector<property>& out) {
-  out.push_back({.name = "concurrency.fork_duplicates_unflushed_buffer",
-                 .group = "concurrency",
-                 .level = tier::required,
-                 .source = "POSIX fork() (the child gets a copy of the parent's memory, its "
-                           "stdio buffers included); POSIX XSH 2.5.1 (flush a stream before "
-                           "another handle to the same file is used); ISO C 7.21.3p3 (when a "
-                           "fully or line buffered stream is written)",
-                 .claim = "a line still buffered at fork() arrives twice (pipe, file), once "
-                          "where it was already written (pty, line buffered)",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = fork_duplicates_unflushed_buffer});
-  out.push_back({.name = "concurrency.threads_fwrite_lines_whole",
-                 .group = "concurrency",
-                 .level = tier::required,
-                 .source = "POSIX flockfile (every function on a FILE * but the _unlocked ones "
-                           "behaves as if it locked the stream); ISO C 7.21.2p7 (each stream "
-                           "has a lock; a function holds it for the whole call)",
-                 .claim = "lines written with one fwrite each from 4 threads arrive whole",
-                 .langs = c_only,
-                 .sinks = all_sinks,
-                 .check = threads_fwrite_lines_whole});
-  out.push_back({.name = "concurrency.threads_cout_line_writes_whole",
-                 .group = "concurrency",
-                 .level = tier::documented,
-                 .source = "C++ [iostreams.threadsafety] (no data race on a synchronized "
-                           "standard stream, characters may interleave); libstdc++ "
-                           "stdio_sync_filebuf::xsputn and libc++ __stdoutbuf::xsputn are one "
-                           "fwrite (locked)",
-                 .claim = "lines written with one cout.write each from 4 threads arrive whole "
-                          "(synced cout)",
-                 .langs = cxx_only,
-                 .sinks = all_sinks,
-                 .applies = synced_cout_is_one_fwrite,
-                 .check = threads_cout_line_writes_whole});
-  out.push_back({.name = "concurrency.threads_piecewise_lines",
-                 .group = "concurrency",
-                 .level = tier::observed,
-                 .source = "ISO C 7.21.2p7 (the lock is per call); C++ [iostreams.threadsafety] "
-                           "(interleaving between insertions is allowed)",
-                 .claim = "whether lines made of one call per byte (putc; cout.put, as in "
-                          "cout << a << b << '\\n' with one-byte insertions) from 8 threads "
-                          "arrive torn",
-                 .langs = both_langs,
-                 .sinks = all_sinks,
-                 .check = threads_piecewise_lines});
+  append(out, k_fork_and_thread_rows);
   append(out, k_flockfile_rows);
 }
 

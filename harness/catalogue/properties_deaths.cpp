@@ -152,21 +152,24 @@ struct outside_signal {
   const char* claim_part;  ///< "KILL", as in "killed by SIGKILL"
 };
 
+/// The row of "killed by S at a marker".
+property killed_at_marker_row(const outside_signal& s) {
+  return {.name = "death.sig" + std::string(s.name_part) + "_at_marker",
+          .group = "deaths",
+          .level = tier::required,
+          .source = "POSIX 2.4.3 (SIG_DFL); kill(2)",
+          .claim = "killed by SIG" + std::string(s.claim_part) +
+                   " at a marker: exactly what was delivered before the cut survives",
+          .langs = both_langs,
+          .sinks = all_sinks,
+          .check = [sig = s.sig](property_context& ctx) { return killed_at_marker(ctx, sig); }};
+}
+
 void add_killed_at_marker(std::vector<property>& out) {
   for (const outside_signal& s :
        {outside_signal{SIGKILL, "kill", "KILL"}, outside_signal{SIGTERM, "term", "TERM"},
-        outside_signal{SIGINT, "int", "INT"}}) {
-    out.push_back(
-        {.name = "death.sig" + std::string(s.name_part) + "_at_marker",
-         .group = "deaths",
-         .level = tier::required,
-         .source = "POSIX 2.4.3 (SIG_DFL); kill(2)",
-         .claim = "killed by SIG" + std::string(s.claim_part) +
-                  " at a marker: exactly what was delivered before the cut survives",
-         .langs = both_langs,
-         .sinks = all_sinks,
-         .check = [sig = s.sig](property_context& ctx) { return killed_at_marker(ctx, sig); }});
-  }
+        outside_signal{SIGINT, "int", "INT"}})
+    out.push_back(killed_at_marker_row(s));
 }
 
 }  // namespace

@@ -37,25 +37,42 @@ void note_failure(verdict& v, bool ok, const property_context& ctx, const std::s
   v.repro = ctx.last_command();
 }
 
+/// One errno E of flush_reports_error, added to V: the flush's write fails
+/// with E, and the target must report it.
+void check_flush_reports(property_context& ctx, int e, verdict& v) {
+  auto obs = run_faulted(ctx, "write 3; flush; exit 0", errno_name(e) + "@write:1");
+  // C: fflush's errno (the targets print its number); C++ says no errno.
+  std::string errno_part = " (errno " + std::to_string(e) + ")";
+  bool told = fault_hit_and_exited(obs) &&
+              obs.err.data.find(flush_call(ctx)) != std::string::npos &&
+              (ctx.language() == lang::cxx || obs.err.data.find(errno_part) != std::string::npos);
+  std::string said = flush_call(ctx) + (ctx.language() == lang::c ? "..." + errno_part : "");
+  v.observed +=
+      (v.observed.empty() ? "" : ", ") + errno_name(e) + (told ? ": reported" : ": silent");
+  note_failure(v, told, ctx,
+               "with " + errno_name(e) + " at the flush's write, expected '" + said +
+                   "' on stderr, got " + show(obs.err.data));
+}
+
 verdict flush_reports_error(property_context& ctx) {
   verdict v;
   v.pass = true;
   v.explanation = "each failed write at a flush point makes the flush fail, and says why";
-  for (int e : k_errnos) {
-    auto obs = run_faulted(ctx, "write 3; flush; exit 0", errno_name(e) + "@write:1");
-    // C: fflush's errno (the targets print its number); C++ says no errno.
-    std::string errno_part = " (errno " + std::to_string(e) + ")";
-    bool told = fault_hit_and_exited(obs) &&
-                obs.err.data.find(flush_call(ctx)) != std::string::npos &&
-                (ctx.language() == lang::cxx || obs.err.data.find(errno_part) != std::string::npos);
-    std::string said = flush_call(ctx) + (ctx.language() == lang::c ? "..." + errno_part : "");
-    v.observed +=
-        (v.observed.empty() ? "" : ", ") + errno_name(e) + (told ? ": reported" : ": silent");
-    note_failure(v, told, ctx,
-                 "with " + errno_name(e) + " at the flush's write, expected '" + said +
-                     "' on stderr, got " + show(obs.err.data));
-  }
+  for (int e : k_errnos) check_flush_reports(ctx, e, v);
   return v;
+}
+
+/// One errno E of failed_bytes_dropped, added to V: the first flush's write
+/// fails with E, and the second flush must send nothing.
+void check_bytes_dropped(property_context& ctx, int e, verdict& v) {
+  auto obs = run_faulted(ctx, "write 3; flush; flush; exit 0", errno_name(e) + "@write:1");
+  bool dropped = fault_hit_and_exited(obs) && obs.out.bytes == 0;
+  v.observed +=
+      (v.observed.empty() ? "" : ", ") + errno_name(e) + (dropped ? ": dropped" : ": kept");
+  v.figures[errno_name(e) + "_bytes_later"] = static_cast<std::int64_t>(obs.out.bytes);
+  note_failure(v, dropped, ctx,
+               "after " + errno_name(e) + " the second flush sent " + show(obs.out.data) +
+                   ": the buffer was kept for a retry");
 }
 
 verdict failed_bytes_dropped(property_context& ctx) {
@@ -64,16 +81,7 @@ verdict failed_bytes_dropped(property_context& ctx) {
   v.explanation =
       "a failed write empties the buffer: the bytes it carried are gone, a second flush sends "
       "nothing";
-  for (int e : {EAGAIN, EINTR, ENOSPC}) {
-    auto obs = run_faulted(ctx, "write 3; flush; flush; exit 0", errno_name(e) + "@write:1");
-    bool dropped = fault_hit_and_exited(obs) && obs.out.bytes == 0;
-    v.observed +=
-        (v.observed.empty() ? "" : ", ") + errno_name(e) + (dropped ? ": dropped" : ": kept");
-    v.figures[errno_name(e) + "_bytes_later"] = static_cast<std::int64_t>(obs.out.bytes);
-    note_failure(v, dropped, ctx,
-                 "after " + errno_name(e) + " the second flush sent " + show(obs.out.data) +
-                     ": the buffer was kept for a retry");
-  }
+  for (int e : {EAGAIN, EINTR, ENOSPC}) check_bytes_dropped(ctx, e, v);
   return v;
 }
 
@@ -114,19 +122,27 @@ verdict cout_bad_after_failed_flush(property_context& ctx) {
   return v;
 }
 
+/// One run of failed_line_flush_reported.
+struct line_flush_run {
+  const char* what;    ///< the output whose line flush fails
+  const char* script;  ///< its second line is the failing one
+  const char* call;    ///< how the target names the call when it reports it
+};
+
+/// The runs of failed_line_flush_reported in language L: fwrite in C; in
+/// C++, ostream::write and std::endl.
+std::vector<line_flush_run> line_flush_runs(lang l) {
+  return l == lang::c
+             ? std::vector<line_flush_run>{{"fwrite", "line 3; line 3; exit 0", "fwrite: "}}
+             : std::vector<line_flush_run>{
+                   {"write", "line 3; line 3; exit 0", "ostream::write: "},
+                   {"endl", "line 3; write 3; endl; exit 0", "std::endl: "}};
+}
+
 /// Line buffered, already putting: the failing flush is the one at the
 /// newline of an output that fit in the buffer. Reported, or lost silently?
 verdict failed_line_flush_reported(property_context& ctx) {
-  struct run_of {
-    const char* what;    ///< the output whose line flush fails
-    const char* script;  ///< its second line is the failing one
-    const char* call;    ///< how the target names the call when it reports it
-  };
-  const std::vector<run_of> runs =
-      ctx.language() == lang::c
-          ? std::vector<run_of>{{"fwrite", "line 3; line 3; exit 0", "fwrite: "}}
-          : std::vector<run_of>{{"write", "line 3; line 3; exit 0", "ostream::write: "},
-                                {"endl", "line 3; write 3; endl; exit 0", "std::endl: "}};
+  const std::vector<line_flush_run> runs = line_flush_runs(ctx.language());
   std::string seen;
   for (const auto& r : runs) {
     auto obs = run_faulted(ctx, r.script, "ENOSPC@write:2");

@@ -11,6 +11,32 @@ namespace {
 
 const std::vector<sink_kind> file_only = {sink_kind::file};
 
+/// Fails V, if it passed so far, unless the tracer counted one write (WRITES)
+/// and with SYNC one fsync (SYNCS) on stdout's file.
+void require_one_write(verdict& v, bool sync, std::int64_t writes, std::int64_t syncs) {
+  if (v.pass && (writes != 1 || syncs != (sync ? 1 : 0))) {
+    v.pass = false;
+    v.explanation = "the tracer counted " + v.observed + " on stdout's file; want 1 write and " +
+                    (sync ? "1 fsync" : "no fsync");
+  }
+}
+
+/// The verdict of killed_after_flush's run OBS: killed, the file holds the
+/// flushed line only, and the tracer counted one write (and with SYNC one
+/// fsync).
+verdict flushed_line_only(const observation& obs, bool sync) {
+  const std::int64_t writes = obs.trace ? obs.trace->stdout_write_calls() : -1;
+  const std::int64_t syncs = obs.trace ? obs.trace->stdout_calls(traced_call::fsync) : -1;
+  verdict v = both(
+      status_is(obs, wait_status::signaled(SIGKILL)),
+      data_is(obs, stream::out, payload(0, 99) + "\n", "the flushed line, not the buffered one"));
+  v.observed = std::to_string(obs.out.bytes) + " bytes, " + std::to_string(writes) + " write, " +
+               std::to_string(syncs) + " fsync";
+  require_one_write(v, sync, writes, syncs);
+  v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)}, {"fsyncs", syncs}};
+  return v;
+}
+
 /// A flushed line, then (with SYNC) fsync, then a line left in the buffer,
 /// and SIGKILL at the marker: the file holds the flushed line only.
 verdict killed_after_flush(property_context& ctx, bool sync) {
@@ -20,19 +46,7 @@ verdict killed_after_flush(property_context& ctx, bool sync) {
   auto obs = ctx.run(std::string("line 99; flush out; ") + (sync ? "fsync out; " : "") +
                          "line 99; marker m; exit 0",
                      o);
-  const std::int64_t writes = obs.trace ? obs.trace->stdout_write_calls() : -1;
-  const std::int64_t syncs = obs.trace ? obs.trace->stdout_calls(traced_call::fsync) : -1;
-  verdict v = both(
-      status_is(obs, wait_status::signaled(SIGKILL)),
-      data_is(obs, stream::out, payload(0, 99) + "\n", "the flushed line, not the buffered one"));
-  v.observed = std::to_string(obs.out.bytes) + " bytes, " + std::to_string(writes) + " write, " +
-               std::to_string(syncs) + " fsync";
-  if (v.pass && (writes != 1 || syncs != (sync ? 1 : 0))) {
-    v.pass = false;
-    v.explanation = "the tracer counted " + v.observed + " on stdout's file; want 1 write and " +
-                    (sync ? "1 fsync" : "no fsync");
-  }
-  v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)}, {"fsyncs", syncs}};
+  verdict v = flushed_line_only(obs, sync);
   if (!v.pass) v.repro = ctx.last_command();
   return v;
 }

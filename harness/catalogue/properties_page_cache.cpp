@@ -99,33 +99,41 @@ bool refused(const observation& obs, int op) {
   return line.find("': write: ") != std::string::npos && line.ends_with("(errno 22)");
 }
 
+/// The smallest skew past a page boundary the file system took, -1 if none.
+long smallest_skew_taken(const observation& obs) {
+  for (int op = first_skew_op, skew = 1; skew <= 2048; ++op, skew *= 2)
+    if (!refused(obs, op)) return skew;
+  return -1;
+}
+
+/// What O_DIRECT did with each write of alignment_script(), TAKEN the
+/// smallest skew it took.
+std::string alignment_outcome(const observation& obs, long taken) {
+  return "buffers " +
+         (taken < 0 ? "at every skew refused" : std::to_string(taken) + "-byte aligned taken") +
+         ", 1-byte aligned " + (refused(obs, first_skew_op) ? "refused" : "taken") +
+         "; a 100-byte length " + (refused(obs, length_op) ? "refused" : "taken") +
+         "; a page-aligned write " + (refused(obs, aligned_op) ? "refused" : "taken");
+}
+
 verdict o_direct_needs_alignment(property_context& ctx) {
   auto obs = ctx.run(alignment_script());
   if (auto skip = without_page_cache(obs)) return *skip;
   if (auto skip = alignment_unknown(obs)) return *skip;
   verdict v;
-  long taken = -1;  // the smallest skew past a page boundary the file system took
-  for (int op = first_skew_op, skew = 1; skew <= 2048; ++op, skew *= 2)
-    if (taken < 0 && !refused(obs, op)) taken = skew;
+  const long taken = smallest_skew_taken(obs);
   v.pass = refused(obs, first_skew_op) && refused(obs, length_op) && !refused(obs, aligned_op);
-  v.observed =
-      "buffers " +
-      (taken < 0 ? "at every skew refused" : std::to_string(taken) + "-byte aligned taken") +
-      ", 1-byte aligned " + (refused(obs, first_skew_op) ? "refused" : "taken") +
-      "; a 100-byte length " + (refused(obs, length_op) ? "refused" : "taken") +
-      "; a page-aligned write " + (refused(obs, aligned_op) ? "refused" : "taken");
+  v.observed = alignment_outcome(obs, taken);
   v.explanation = "O_DIRECT writes on " + obs.out.fs + ": " + v.observed +
                   (v.pass ? " (EINVAL, as write(2) says)" : "; stderr " + show(obs.err.data));
   v.figures = {{"memory_alignment", taken}};
   return v;
 }
 
-verdict o_direct_bypasses_page_cache(property_context& ctx) {
-  auto obs = ctx.run(
-      "reopen direct; syswrite 65536; resident; reopen append; syswrite 65536; resident; exit 0");
-  if (auto skip = without_page_cache(obs)) return *skip;
+/// The verdict of o_direct_bypasses_page_cache from its run OBS and what its
+/// `resident` ops said (R).
+verdict bypass_verdict(const std::vector<residency>& r, const observation& obs) {
   verdict v;
-  const auto r = residencies(obs.err.data);
   v.pass = r.size() == 2 && r[0].resident == 0 && r[0].pages == 16 && r[1].resident == 16 &&
            r[1].pages == 32;
   v.observed = r.size() == 2 ? "after 64 KiB through O_DIRECT " + text(r[0]) +
@@ -139,20 +147,30 @@ verdict o_direct_bypasses_page_cache(property_context& ctx) {
   return v;
 }
 
-verdict fadvise_dontneed_evicts_clean_pages(property_context& ctx) {
+verdict o_direct_bypasses_page_cache(property_context& ctx) {
   auto obs = ctx.run(
-      "syswrite 65536; resident; fadvise dontneed; resident; fsync; fadvise dontneed; resident; "
-      "exit 0");
+      "reopen direct; syswrite 65536; resident; reopen append; syswrite 65536; resident; exit 0");
   if (auto skip = without_page_cache(obs)) return *skip;
-  verdict v;
-  const auto r = residencies(obs.err.data);
-  v.pass = r.size() == 3 && r[0].resident == 16 && r[0].pages == 16 && r[2].resident == 0;
+  return bypass_verdict(residencies(obs.err.data), obs);
+}
+
+/// What mincore saw of the written file, then after fsync and DONTNEED (R,
+/// from the `resident` ops); stderr ERR when they did not all report.
+std::string dontneed_outcome(const std::vector<residency>& r, const std::string& err) {
   // Whether DONTNEED found the pages still dirty depends on how far the
   // writeback it starts has got: said in the explanation, kept out of
   // `observed` (which the matrix compares between sets).
-  v.observed = r.size() == 3
-                   ? "written " + text(r[0]) + " resident; after fsync and DONTNEED " + text(r[2])
-                   : "stderr " + show(obs.err.data);
+  return r.size() == 3
+             ? "written " + text(r[0]) + " resident; after fsync and DONTNEED " + text(r[2])
+             : "stderr " + show(err);
+}
+
+/// The verdict of fadvise_dontneed_evicts_clean_pages from its run OBS and
+/// what its `resident` ops said (R).
+verdict dontneed_verdict(const std::vector<residency>& r, const observation& obs) {
+  verdict v;
+  v.pass = r.size() == 3 && r[0].resident == 16 && r[0].pages == 16 && r[2].resident == 0;
+  v.observed = dontneed_outcome(r, obs.err.data);
   v.explanation = "mincore of a 64 KiB file on " + obs.out.fs + ": " + v.observed +
                   (r.size() == 3 ? " (DONTNEED before the fsync: " + text(r[1]) + ")" : "") +
                   " (want 16 of 16, then 0 once clean; dirty pages may stay)";
@@ -161,6 +179,14 @@ verdict fadvise_dontneed_evicts_clean_pages(property_context& ctx) {
                  {"dontneed_dirty", r[1].resident},
                  {"dontneed_clean", r[2].resident}};
   return v;
+}
+
+verdict fadvise_dontneed_evicts_clean_pages(property_context& ctx) {
+  auto obs = ctx.run(
+      "syswrite 65536; resident; fadvise dontneed; resident; fsync; fadvise dontneed; resident; "
+      "exit 0");
+  if (auto skip = without_page_cache(obs)) return *skip;
+  return dontneed_verdict(residencies(obs.err.data), obs);
 }
 
 }  // namespace

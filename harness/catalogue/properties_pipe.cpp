@@ -10,6 +10,49 @@ namespace {
 
 const std::vector<sink_kind> pipe_only = {sink_kind::pipe};
 
+/// 300,000 bytes in one unbuffered write(2) against a reader that reads
+/// nothing, through a pipe of SIZE bytes, cut at 200 ms.
+observation run_against_paused_reader(property_context& ctx, std::size_t size) {
+  run_options o;
+  o.reader = reader_policy::parse("paused");
+  o.pipe_size = size;
+  o.kill = kill_plan::at_time(200);
+  o.timeline = true;
+  return ctx.run("setvbuf none; write 300000; exit 0", o);
+}
+
+/// The tracer saw the 300,000-byte write enter and never return.
+bool write_stayed_blocked(const observation& obs) {
+  const auto* last = obs.trace && !obs.trace->events.empty() ? &obs.trace->events.back() : nullptr;
+  return last != nullptr && last->returned_us < 0 && last->bytes == 300000;
+}
+
+/// Why the run at --pipe-size=SIZE failed: what the reader got, whether the
+/// write stayed blocked, how the program ended.
+std::string capacity_failure(std::size_t size, const observation& obs, bool blocked) {
+  return "with --pipe-size=" + std::to_string(size) + " the reader got " +
+         std::to_string(obs.out.bytes) + " bytes of a " + std::to_string(obs.out.pipe_size) +
+         "-byte pipe, the write " + (blocked ? "blocked" : "did not stay blocked") + ", " +
+         obs.status.describe();
+}
+
+/// One --pipe-size of capacity_blocks_writer, added to V: what the reader
+/// got, and the first failure with its repro.
+void check_capacity(property_context& ctx, std::size_t size, verdict& v) {
+  auto obs = run_against_paused_reader(ctx, size);
+  const bool blocked = write_stayed_blocked(obs);
+  const bool ok = obs.out.bytes == obs.out.pipe_size && obs.out.pipe_size == size && blocked &&
+                  obs.status == wait_status::signaled(SIGKILL);
+  v.observed += (v.observed.empty() ? "" : ", ") + std::to_string(obs.out.bytes) + " of " +
+                std::to_string(obs.out.pipe_size) + (blocked ? " (blocked)" : " (not blocked)");
+  v.figures["bytes_at_" + std::to_string(size)] = static_cast<std::int64_t>(obs.out.bytes);
+  if (!ok && v.pass) {
+    v.pass = false;
+    v.explanation = capacity_failure(size, obs, blocked);
+    v.repro = ctx.last_command();
+  }
+}
+
 /// 300,000 bytes in one write(2) against a reader that reads nothing: the
 /// pipe takes its capacity and the call blocks (the tracer saw it enter,
 /// never return) until the cut, at each --pipe-size.
@@ -17,30 +60,7 @@ verdict capacity_blocks_writer(property_context& ctx) {
   verdict v;
   v.pass = true;
   v.explanation = "the blocked writer had handed the pipe exactly its capacity";
-  for (std::size_t size : {4096u, 65536u, 262144u}) {
-    run_options o;
-    o.reader = reader_policy::parse("paused");
-    o.pipe_size = size;
-    o.kill = kill_plan::at_time(200);
-    o.timeline = true;
-    auto obs = ctx.run("setvbuf none; write 300000; exit 0", o);
-    const auto* last =
-        obs.trace && !obs.trace->events.empty() ? &obs.trace->events.back() : nullptr;
-    const bool blocked = last != nullptr && last->returned_us < 0 && last->bytes == 300000;
-    const bool ok = obs.out.bytes == obs.out.pipe_size && obs.out.pipe_size == size && blocked &&
-                    obs.status == wait_status::signaled(SIGKILL);
-    v.observed += (v.observed.empty() ? "" : ", ") + std::to_string(obs.out.bytes) + " of " +
-                  std::to_string(obs.out.pipe_size) + (blocked ? " (blocked)" : " (not blocked)");
-    v.figures["bytes_at_" + std::to_string(size)] = static_cast<std::int64_t>(obs.out.bytes);
-    if (!ok && v.pass) {
-      v.pass = false;
-      v.explanation = "with --pipe-size=" + std::to_string(size) + " the reader got " +
-                      std::to_string(obs.out.bytes) + " bytes of a " +
-                      std::to_string(obs.out.pipe_size) + "-byte pipe, the write " +
-                      (blocked ? "blocked" : "did not stay blocked") + ", " + obs.status.describe();
-      v.repro = ctx.last_command();
-    }
-  }
+  for (std::size_t size : {4096u, 65536u, 262144u}) check_capacity(ctx, size, v);
   return v;
 }
 

@@ -47,19 +47,16 @@ verdict stdout_holds_partial_line(property_context& ctx) {
               visible_is(obs, 2, stream::out, 4, "the newline delivers the line"));
 }
 
-verdict stdout_buffer_size(property_context& ctx) {
-  // 64 steps of 256 one-byte puts, a marker after each: the first marker
-  // that sees output sees exactly one full buffer.
-  std::string script;
-  for (int i = 0; i < 64; ++i) script += "putc 256; marker m" + std::to_string(i) + ";";
-  auto obs = ctx.run(script);
-  std::size_t size = 0;
+/// What the reader had at the first marker that saw any of stdout, 0 if none did.
+std::size_t first_flush_size(const observation& obs) {
   for (const auto& m : obs.markers)
-    if (m.stdout_visible > 0) {
-      size = m.stdout_visible;
-      break;
-    }
-  std::size_t blk = st_blksize_of(ctx.sink());
+    if (m.stdout_visible > 0) return m.stdout_visible;
+  return 0;
+}
+
+/// The verdict of stdout_buffer_size: the first flush carried SIZE bytes, and
+/// the sink's st_blksize is BLK.
+verdict buffer_size_is(std::size_t size, std::size_t blk) {
   std::size_t want = blk > 0 && blk < glibc_bufsiz ? blk : glibc_bufsiz;
   verdict v;
   v.pass = size == want;
@@ -70,6 +67,16 @@ verdict stdout_buffer_size(property_context& ctx) {
   v.figures = {{"buffer_bytes", static_cast<std::int64_t>(size)},
                {"st_blksize", static_cast<std::int64_t>(blk)}};
   return v;
+}
+
+verdict stdout_buffer_size(property_context& ctx) {
+  // 64 steps of 256 one-byte puts, a marker after each: the first marker
+  // that sees output sees exactly one full buffer.
+  std::string script;
+  for (int i = 0; i < 64; ++i) script += "putc 256; marker m" + std::to_string(i) + ";";
+  auto obs = ctx.run(script);
+  const std::size_t size = first_flush_size(obs);
+  return buffer_size_is(size, st_blksize_of(ctx.sink()));
 }
 
 verdict stderr_not_fully_buffered(property_context& ctx) {
@@ -136,21 +143,24 @@ std::string size_runs(const std::vector<std::int64_t>& sizes) {
   return out;
 }
 
-/// The size of each write(2) a printf of 20,000 bytes makes on stdout's sink,
-/// its buffered rest flushed at exit: "5 writes: 4 x 4096, 3616".
-verdict large_printf_write_calls(property_context& ctx) {
-  run_options o;
-  o.trace = true;
-  auto obs = ctx.run("printf 20000; exit 0", o);
-  if (!obs.trace) {  // a traced run always has one; never index a marker that is not there
-    verdict none;
-    none.skipped = none.observed = "the run has no trace";
-    return none;
-  }
+/// The verdict of a run that has no trace: skipped, saying so.
+verdict no_trace() {
+  verdict none;
+  none.skipped = none.observed = "the run has no trace";
+  return none;
+}
+
+/// The size of each write-family call on stdout's sink, in order.
+std::vector<std::int64_t> stdout_write_sizes(const trace_summary& trace) {
   std::vector<std::int64_t> sizes;
-  for (const auto& e : obs.trace->events)
-    if (obs.trace->on_stdout(e) && info(e.call).family == call_family::write)
-      sizes.push_back(e.bytes);
+  for (const auto& e : trace.events)
+    if (trace.on_stdout(e) && info(e.call).family == call_family::write) sizes.push_back(e.bytes);
+  return sizes;
+}
+
+/// The verdict of large_printf_write_calls from its run OBS, which has a trace.
+verdict printf_write_calls(const observation& obs) {
+  const std::vector<std::int64_t> sizes = stdout_write_sizes(*obs.trace);
   const std::int64_t calls = obs.trace->stdout_write_calls();
   verdict v =
       record(std::to_string(calls) + (calls == 1 ? " write: " : " writes: ") + size_runs(sizes),
@@ -159,6 +169,17 @@ verdict large_printf_write_calls(property_context& ctx) {
   v.figures = {{"write_calls", calls}, {"bytes", static_cast<std::int64_t>(obs.out.bytes)}};
   if (obs.trace->events_dropped > 0) v.observed += " (event log capped)";
   return v;
+}
+
+/// The size of each write(2) a printf of 20,000 bytes makes on stdout's sink,
+/// its buffered rest flushed at exit: "5 writes: 4 x 4096, 3616".
+verdict large_printf_write_calls(property_context& ctx) {
+  run_options o;
+  o.trace = true;
+  auto obs = ctx.run("printf 20000; exit 0", o);
+  if (!obs.trace)
+    return no_trace();  // a traced run always has one; never index a marker that is not there
+  return printf_write_calls(obs);
 }
 
 verdict fflush_delivers(property_context& ctx) {

@@ -33,6 +33,16 @@ model_setup setup_of(const run_options& o, lang language) {
   return with_st_blksize(s);
 }
 
+/// What P's channels that reach stdout's reader (ON_STDERR: stderr's) were
+/// given by the cut, with O's 2>&1 or not.
+std::string given_to_reader(const prediction& p, const run_options& o, bool on_stderr) {
+  std::string given;  // bytes and lines are counted: the channels' order does not matter
+  for (channel c : {channel::c_out, channel::c_err, channel::cxx_out, channel::cxx_err})
+    if (!o.stderr_sink || (fd_of(c) == 2) == on_stderr)  // 2>&1: the reader has all four
+      given += p.given[static_cast<std::size_t>(c)];
+  return given;
+}
+
 }  // namespace
 
 std::optional<produced_output> script_produced(const run_options& o, bool on_stderr) {
@@ -42,10 +52,7 @@ std::optional<produced_output> script_produced(const run_options& o, bool on_std
     return std::nullopt;
   try {
     const prediction p = predict(setup_of(o, *language), script::parse(o.argv[1]), o.kill);
-    std::string given;  // bytes and lines are counted: the channels' order does not matter
-    for (channel c : {channel::c_out, channel::c_err, channel::cxx_out, channel::cxx_err})
-      if (!o.stderr_sink || (fd_of(c) == 2) == on_stderr)  // 2>&1: the reader has all four
-        given += p.given[static_cast<std::size_t>(c)];
+    const std::string given = given_to_reader(p, o, on_stderr);
     return produced_output{given.size(),
                            static_cast<std::uint64_t>(std::count(given.begin(), given.end(), '\n')),
                            "the script, as the model runs it"};

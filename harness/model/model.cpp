@@ -21,26 +21,44 @@ const char* to_string(channel c) noexcept {
 
 int fd_of(channel c) noexcept { return c == channel::c_out || c == channel::cxx_out ? 1 : 2; }
 
+namespace {
+
+/// Channel C's line: the MUST and MAY prefixes of its STREAM (bounds B), of
+/// the GIVEN bytes it was given.
+std::string describe_channel(channel c, const std::string& stream, const byte_bounds& b,
+                             std::size_t given) {
+  return std::string(to_string(c)) + ": MUST " + printable(stream.substr(0, b.must), 240) + " (" +
+         std::to_string(b.must) + " bytes), MAY " +
+         (b.may == b.must
+              ? std::string("the same")
+              : printable(stream.substr(0, b.may), 240) + " (" + std::to_string(b.may) + ")") +
+         ", of " + std::to_string(given) + " given\n";
+}
+
+/// A range of write calls: "3", or "3..5".
+std::string call_range(const std::pair<long, long>& calls) {
+  return std::to_string(calls.first) +
+         (calls.second != calls.first ? ".." + std::to_string(calls.second) : "");
+}
+
+/// How many of CALLS failed or were short.
+long failed_or_short(const std::vector<model_call>& calls) {
+  long failed = 0;
+  for (const auto& c : calls) failed += c.result < 0 || c.result < static_cast<long>(c.requested);
+  return failed;
+}
+
+}  // namespace
+
 std::string prediction::describe() const {
   std::string out;
   for (std::size_t c = 0; c < channel_count; ++c) {
     if (meant[c].empty()) continue;
-    const auto& b = bounds[c];
-    out += std::string(to_string(static_cast<channel>(c))) + ": MUST " +
-           printable(stream[c].substr(0, b.must), 240) + " (" + std::to_string(b.must) +
-           " bytes), MAY " +
-           (b.may == b.must
-                ? std::string("the same")
-                : printable(stream[c].substr(0, b.may), 240) + " (" + std::to_string(b.may) + ")") +
-           ", of " + std::to_string(meant[c].size()) + " given\n";
+    out += describe_channel(static_cast<channel>(c), stream[c], bounds[c], meant[c].size());
   }
-  out += "write calls: stdout's destination " + std::to_string(writes[0].first) +
-         (writes[0].second != writes[0].first ? ".." + std::to_string(writes[0].second) : "") +
-         ", stderr's " + std::to_string(writes[1].first) +
-         (writes[1].second != writes[1].first ? ".." + std::to_string(writes[1].second) : "") +
-         "\n";
-  long failed = 0;
-  for (const auto& c : calls) failed += c.result < 0 || c.result < static_cast<long>(c.requested);
+  out += "write calls: stdout's destination " + call_range(writes[0]) + ", stderr's " +
+         call_range(writes[1]) + "\n";
+  const long failed = failed_or_short(calls);
   if (failed > 0 || reports > 0)
     out += std::to_string(failed) + " failed or short, " + std::to_string(reports) +
            " error reports\n";

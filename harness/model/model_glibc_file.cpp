@@ -31,17 +31,7 @@ class glibc_file final : public c_file {
   std::size_t sputn(std::string_view s) override {
     const std::size_t n = s.size();
     if (n == 0) return 0;
-    bool must_flush = false;
-    std::size_t count = write_space();
-    if (line_ && putting_) {
-      count = cap_ - buf_.size();
-      const auto nl = s.rfind('\n');
-      if (count >= n && nl != std::string_view::npos) {
-        count = nl + 1;
-        must_flush = true;
-      }
-    }
-    count = std::min(count, n);
+    const auto [count, must_flush] = first_fill(s);
     buf_.append(s.substr(0, count));
     s.remove_prefix(count);
     if (s.empty() && !must_flush) return n;
@@ -116,6 +106,29 @@ class glibc_file final : public c_file {
   std::string_view pending() const override { return buf_; }
 
  private:
+  /// How much of S _IO_new_file_xsputn puts into the buffer before any flush.
+  struct fill {
+    std::size_t count;
+    bool must_flush;  ///< line buffered and all of S fits: the buffer goes out after
+  };
+
+  /// Line buffered (and putting): what fits, or when all of S fits, up to its
+  /// last newline, then a flush. Else what fits of the free space.
+  fill first_fill(std::string_view s) const {
+    const std::size_t n = s.size();
+    bool must_flush = false;
+    std::size_t count = write_space();
+    if (line_ && putting_) {
+      count = cap_ - buf_.size();
+      const auto nl = s.rfind('\n');
+      if (count >= n && nl != std::string_view::npos) {
+        count = nl + 1;
+        must_flush = true;
+      }
+    }
+    return {std::min(count, n), must_flush};
+  }
+
   /// _IO_default_setbuf: sync, then the new buffer, write pointers reset.
   void set_buffer(std::size_t size) {
     fflush();

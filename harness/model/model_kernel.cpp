@@ -51,14 +51,19 @@ long model_kernel::call(channel ch, std::string_view bytes, int op, bool report)
     throw ended{wait_status::signaled(cut_.signal), true};
   const result r = answer(d, nth, bytes.size());
   record(ch, bytes, r.bytes, op, report);
-  const bool cut_after = cut_here && cut_.when == kill_plan::when_kind::after_write;
+  signals_after(r.sigpipe, cut_here && cut_.when == kill_plan::when_kind::after_write);
+  return r.bytes;
+}
+
+/// After a call: the SIGPIPE it raised (when not ignored) and the cut after
+/// it (CUT_AFTER) end the program, whichever the kernel delivers first.
+void model_kernel::signals_after(bool sigpipe, bool cut_after) const {
   // Both pending at once: SIGKILL ends the process first, else the lower
   // number (SIGPIPE, 13) is delivered first (kernel/signal.c, next_signal).
   const bool cut_first = cut_.signal == SIGKILL || cut_.signal < SIGPIPE;
-  if (r.sigpipe && !ignored(SIGPIPE))
+  if (sigpipe && !ignored(SIGPIPE))
     throw ended{wait_status::signaled(cut_after && cut_first ? cut_.signal : SIGPIPE), cut_after};
   if (cut_after) throw ended{wait_status::signaled(cut_.signal), true};
-  return r.bytes;
 }
 
 void model_kernel::record(channel ch, std::string_view bytes, long taken, int op, bool report) {

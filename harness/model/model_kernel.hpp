@@ -55,6 +55,7 @@ class model_kernel {
   };
   result answer(int d, long nth, std::size_t n) const;
   void record(channel ch, std::string_view bytes, long taken, int op, bool report);
+  void signals_after(bool sigpipe, bool cut_after) const;
 
   const model_setup& setup_;
   kill_plan cut_;

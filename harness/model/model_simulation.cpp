@@ -42,11 +42,7 @@ prediction simulation::run() {
 void simulation::run_ops(prediction& p) {
   for (op_ = 0; op_ < static_cast<int>(script_.ops.size()); ++op_) {
     const fc_op& op = script_.ops[op_];
-    if (op.kind == FC_MARKER) {
-      ++markers_;
-      if (cut_.when == kill_plan::when_kind::marker && markers_ == cut_.n)
-        throw ended{wait_status::signaled(cut_.signal), true};
-    }
+    if (op.kind == FC_MARKER) at_marker();
     if (end_op(op, p)) return;
     step(op);
   }
@@ -54,6 +50,13 @@ void simulation::run_ops(prediction& p) {
   // The targets return 1 when they reported an error, then exit flushes.
   p.status = wait_status::exited(reports_ > 0 ? 1 : 0);
   exit_flush();
+}
+
+/// A marker op: the cut at the N-th marker ends the program there.
+void simulation::at_marker() {
+  ++markers_;
+  if (cut_.when == kill_plan::when_kind::marker && markers_ == cut_.n)
+    throw ended{wait_status::signaled(cut_.signal), true};
 }
 
 /// The op ends the program: record the status and what flushes first.
@@ -103,11 +106,7 @@ void simulation::step(const fc_op& op) {
 void simulation::setting(const fc_op& op) {
   switch (op.kind) {
     case FC_SYNC: cxx_.synced = op.n != 0; break;
-    case FC_TIE:
-      if (op.stream == FC_IN) cxx_.cin_tied = op.n != 0;
-      if (op.stream == FC_ERR) cxx_.cerr_tied = op.n != 0;
-      if (op.stream == FC_LOG) cxx_.clog_tied = op.n != 0;
-      break;
+    case FC_TIE: set_tie(op); break;
     case FC_UNITBUF: cxx_.unitbuf[stream_index(op.stream)] = op.n != 0; break;
     case FC_CLEAR: cxx_.clear = op.n != 0; break;
     case FC_IGNORE: kernel_.ignore(op.n); break;
@@ -117,6 +116,13 @@ void simulation::setting(const fc_op& op) {
       break;
     default: break;  // marker, sleep, a raise of an ignored signal
   }
+}
+
+/// "tie in|err|log on|off": cin, cerr or clog tied to cout, or not.
+void simulation::set_tie(const fc_op& op) {
+  if (op.stream == FC_IN) cxx_.cin_tied = op.n != 0;
+  if (op.stream == FC_ERR) cxx_.cerr_tied = op.n != 0;
+  if (op.stream == FC_LOG) cxx_.clog_tied = op.n != 0;
 }
 
 std::string simulation::payload(std::size_t n, bool newline) const {

@@ -48,9 +48,11 @@ class simulation {
  private:
   // -- the ops (model_simulation.cpp)
   void run_ops(prediction& p);
+  void at_marker();
   bool end_op(const fc_op& op, prediction& p);
   void step(const fc_op& op);
   void setting(const fc_op& op);
+  void set_tie(const fc_op& op);
   std::string payload(std::size_t n, bool newline) const;
   void give(channel ch, const std::string& bytes);
   void report();
@@ -83,6 +85,8 @@ class simulation {
   void finish(prediction& p);
   void count_calls(prediction& p) const;
   void widen_loose(prediction& p) const;
+  void widen_loose_buffer(prediction& p, int i) const;
+  void widen_loose_full(prediction& p) const;
   void widen_terminate(prediction& p) const;
   std::array<std::string, channel_count> full_meant() const;
 

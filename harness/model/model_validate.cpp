@@ -43,9 +43,9 @@ bool has_op(const script& s, fc_op_kind k) {
                      [k](const fc_op& op) { return op.kind == k && !(k == FC_SYNC && op.n); });
 }
 
-/// What the model does not port under faults, refused rather than guessed.
-void validate_faults(const model_setup& setup, const script& s) {
-  const int err_dest = dest_of(setup, channel::c_err);
+/// Each fault plan: on stdout's or stderr's destination, and no short
+/// write where the error reports go (ERR_DEST).
+void validate_fault_plans(const model_setup& setup, int err_dest) {
   for (const auto& f : setup.faults) {
     if (f.where == fault_plan::target::file)
       throw usage_error("the model covers faults on stdout's and stderr's destinations only");
@@ -54,6 +54,12 @@ void validate_faults(const model_setup& setup, const script& s) {
           "the model covers short writes only where no error report goes: the targets "
           "report on stderr's destination with one write(2) of strerror's text");
   }
+}
+
+/// What the model does not port under faults, refused rather than guessed.
+void validate_faults(const model_setup& setup, const script& s) {
+  const int err_dest = dest_of(setup, channel::c_err);
+  validate_fault_plans(setup, err_dest);
   if (setup.faults.empty()) return;
   if (setup.language == lang::cxx && setup.profile.cxxlib == cxx_impl::libstdcxx &&
       has_op(s, FC_SYNC))

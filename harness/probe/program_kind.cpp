@@ -111,6 +111,30 @@ std::vector<std::string> words(const std::string& line, std::size_t at) {
   return out;
 }
 
+/// The `#!` LINE (without "#!") of interpreter INTERP, its first word: the
+/// rest of the line, trimmed at its end, is one argument.
+shebang_line interpreter_line(const std::string& line, const std::string& interp) {
+  shebang_line s{interp, "", {}};
+  const std::size_t rest = line.find_first_not_of(" \t", line.find(interp) + interp.size());
+  std::string arg = rest == std::string::npos ? "" : line.substr(rest);
+  while (!arg.empty() && (arg.back() == ' ' || arg.back() == '\t')) arg.pop_back();
+  if (!arg.empty()) s.args.push_back(arg);
+  return s;
+}
+
+/// The `#!` line of env, as words W (W[0] is env): the program, and with -S
+/// the words after it.
+shebang_line env_line(const std::vector<std::string>& w) {
+  shebang_line s{w[0], "", {}};
+  const bool split = std::find(w.begin(), w.end(), "-S") != w.end();
+  std::size_t i = 1;
+  while (i < w.size() && (w[i][0] == '-' || w[i].find('=') != std::string::npos)) ++i;
+  if (i < w.size()) s.program = w[i];
+  if (split)
+    s.args.assign(w.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, w.size())), w.end());
+  return s;
+}
+
 /// "#!/usr/bin/awk -f" -> {"/usr/bin/awk", "", {"-f"}} (Linux passes the
 /// rest of the line as one argument); "#!/usr/bin/env -S python3 -u" ->
 /// {"/usr/bin/env", "python3", {"-u"}} (env -S splits it; without -S the
@@ -123,21 +147,8 @@ shebang_line shebang(const std::string& path) {
   line = line.substr(2, line.find('\n') - 2);
   std::vector<std::string> w = words(line, 0);
   if (w.empty()) return {};
-  shebang_line s{w[0], "", {}};
-  if (!s.interp.ends_with("/env")) {
-    const std::size_t rest = line.find_first_not_of(" \t", line.find(w[0]) + w[0].size());
-    std::string arg = rest == std::string::npos ? "" : line.substr(rest);
-    while (!arg.empty() && (arg.back() == ' ' || arg.back() == '\t')) arg.pop_back();
-    if (!arg.empty()) s.args.push_back(arg);
-    return s;
-  }
-  const bool split = std::find(w.begin(), w.end(), "-S") != w.end();
-  std::size_t i = 1;
-  while (i < w.size() && (w[i][0] == '-' || w[i].find('=') != std::string::npos)) ++i;
-  if (i < w.size()) s.program = w[i];
-  if (split)
-    s.args.assign(w.begin() + static_cast<std::ptrdiff_t>(std::min(i + 1, w.size())), w.end());
-  return s;
+  if (!w[0].ends_with("/env")) return interpreter_line(line, w[0]);
+  return env_line(w);
 }
 
 }  // namespace
@@ -174,18 +185,27 @@ std::string program_kind::describe() const {
   return what + " (" + elf.describe() + ")";
 }
 
+namespace {
+
+/// K's interpreter, as a script's `#!` LINE names it: env's program
+/// resolved on ENV's PATH, the interpreter as named, its arguments.
+void set_interpreter(program_kind& k, const shebang_line& line,
+                     const std::vector<std::string>& env) {
+  std::string interp = line.interp;
+  if (base_name(interp) == "env" && !line.program.empty())
+    interp = resolve_program(line.program, env);
+  k.interpreter = real_path(interp);
+  k.interpreter_named = interp;
+  k.interpreter_args = line.args;
+}
+
+}  // namespace
+
 program_kind identify(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
   program_kind k;
   k.path = resolve_program(argv.at(0), env);
   auto line = shebang(k.path);
-  if (!line.interp.empty()) {
-    std::string interp = line.interp;
-    if (base_name(interp) == "env" && !line.program.empty())
-      interp = resolve_program(line.program, env);
-    k.interpreter = real_path(interp);
-    k.interpreter_named = interp;
-    k.interpreter_args = line.args;
-  }
+  if (!line.interp.empty()) set_interpreter(k, line, env);
   const std::string exe = k.interpreter.empty() ? real_path(k.path) : k.interpreter;
   k.runtime = runtime_named(base_name(exe));
   k.recognised = k.runtime || k.interpreter.empty() || is_shell(base_name(exe));
@@ -212,6 +232,20 @@ bool may_run(const program_kind* kind, lang l) {
   return kind == nullptr || (!kind->is_native() && (!kind->runtime || kind->runtime == l));
 }
 
+/// The variables that change buffering whatever the language: name, what it does.
+const std::pair<const char*, const char*> k_other_variables[] = {
+    {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)"},
+    {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)"},
+    {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)"},
+    {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)"},
+    {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect"},
+    {"GLOG_logbuflevel", "glog buffers records up to this level"},
+    {"GLOG_logbufsecs", "glog flushes its buffered records this often"},
+    {"GLOG_logtostderr", "glog writes to stderr instead of files"},
+    {"GLOG_alsologtostderr", "glog also writes to stderr"},
+    {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment"},
+};
+
 }  // namespace
 
 std::vector<buffering_variable> buffering_variables() {
@@ -219,19 +253,7 @@ std::vector<buffering_variable> buffering_variables() {
   for (const auto& f : language_table())
     for (const auto& s : f.switches)
       if (s.note != nullptr) out.push_back({s.env.substr(0, s.env.find('=')), s.note, f.language});
-  const std::pair<const char*, const char*> others[] = {
-      {"_STDBUF_I", "stdbuf(1) changes stdin buffering through libstdbuf (LD_PRELOAD)"},
-      {"_STDBUF_O", "stdbuf(1) changes stdout buffering through libstdbuf (LD_PRELOAD)"},
-      {"_STDBUF_E", "stdbuf(1) changes stderr buffering through libstdbuf (LD_PRELOAD)"},
-      {"LD_PRELOAD", "a preloaded library may replace stdio or write(2)"},
-      {"LD_LIBRARY_PATH", "another C or C++ library may be loaded than the one you expect"},
-      {"GLOG_logbuflevel", "glog buffers records up to this level"},
-      {"GLOG_logbufsecs", "glog flushes its buffered records this often"},
-      {"GLOG_logtostderr", "glog writes to stderr instead of files"},
-      {"GLOG_alsologtostderr", "glog also writes to stderr"},
-      {"SPDLOG_LEVEL", "spdlog's level (and so what is written) comes from the environment"},
-  };
-  for (const auto& [name, what] : others) out.push_back({name, what, std::nullopt});
+  for (const auto& [name, what] : k_other_variables) out.push_back({name, what, std::nullopt});
   return out;
 }
 

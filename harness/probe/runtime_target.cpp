@@ -35,10 +35,10 @@ std::string not_built(const std::string& target, const std::string& package) {
   return target + " is not built (Debian package " + package + " when the targets were built)";
 }
 
-/// ARGV with "@" replaced by DIR and its command resolved, or the reason
-/// it cannot run (in MISSING).
-std::vector<std::string> resolve(const language_facts& info, const std::string& dir,
-                                 std::string& missing) {
+/// The interpreter's ARGV with "@" replaced by DIR; a target in DIR that is
+/// not built is noted in MISSING.
+std::vector<std::string> with_targets(const language_facts& info, const std::string& dir,
+                                      std::string& missing) {
   std::vector<std::string> argv;
   for (std::string word : info.interpreter) {
     if (word[0] == '@') word = dir + word.substr(1);
@@ -46,6 +46,14 @@ std::vector<std::string> resolve(const language_facts& info, const std::string& 
     bool is_file = word.rfind(dir, 0) == 0;
     if (is_file && ::access(word.c_str(), F_OK) != 0) missing = not_built(word, info.package);
   }
+  return argv;
+}
+
+/// ARGV with "@" replaced by DIR and its command resolved, or the reason
+/// it cannot run (in MISSING).
+std::vector<std::string> resolve(const language_facts& info, const std::string& dir,
+                                 std::string& missing) {
+  std::vector<std::string> argv = with_targets(info, dir, missing);
   if (!missing.empty()) return argv;  // a target not built: said above, more exactly
   try {
     argv[0] = resolve_program(argv[0], clean_environment());

@@ -119,22 +119,32 @@ class set_build {
     return cc_.run_with(args);
   }
 
+  /// Where c_object puts the object of C source S.
+  std::string object_of(const std::string& s) const {
+    return dir_ + "/" + fs::path(s).stem().string() + ".o";
+  }
+
+  /// C source S compiled by the set's C compiler into object_of(S): "", or
+  /// what the compiler said.
+  std::string c_object(const std::string& s) const {
+    auto c_args = includes();
+    c_args.insert(c_args.end(), {"-std=c11", "-c", src_ + "/" + s, "-o", object_of(s)});
+    return cc_.run_with(c_args);
+  }
+
   /// MAIN in C++, linked with the C SOURCES compiled by the set's C compiler.
   std::string cxx_program(const std::string& out, const std::string& main,
                           const std::vector<std::string>& c_sources) {
     auto args = includes();
     args.insert(args.end(), {"-std=c++20", src_ + "/" + main});
     for (const auto& s : c_sources) {
-      const std::string object = dir_ + "/" + fs::path(s).stem().string() + ".o";
-      auto c_args = includes();
-      c_args.insert(c_args.end(), {"-std=c11", "-c", src_ + "/" + s, "-o", object});
-      if (auto why = cc_.run_with(c_args); !why.empty()) return why;
-      args.push_back(object);
+      if (auto why = c_object(s); !why.empty()) return why;
+      args.push_back(object_of(s));
     }
     args.insert(args.end(), {"-o", dir_ + "/" + out});
     built_.push_back(dir_ + "/" + out);
     const std::string why = cxx_->run_with(args);
-    for (const auto& s : c_sources) fs::remove(dir_ + "/" + fs::path(s).stem().string() + ".o");
+    for (const auto& s : c_sources) fs::remove(object_of(s));
     return why;
   }
 
@@ -155,17 +165,14 @@ std::string wrong_libc(const set_recipe& r, const std::string& dir) {
          to_string(got);
 }
 
-set_outcome build_one(const std::string& sources, const std::string& into, set_recipe r) {
+/// R's set built with CC and CXX into its directory under INTO: there, or
+/// skipped with why (and what it had built removed).
+set_outcome build_set(const std::string& sources, const std::string& into, const set_recipe& r,
+                      const compiler& cc, const std::optional<compiler>& cxx) {
   set_outcome out{r.name, "", ""};
-  const std::string musl = r.names_musl_release ? musl_loader_version() : "";
-  if (!musl.empty()) r.cflags += " -DFC_LIBC_VERSION=" + musl;
-  auto cc = find_compiler(r.cc, r.cflags, r.packages, out.skipped);
-  std::optional<compiler> cxx;
-  if (cc && !r.cxx.empty()) cxx = find_compiler(r.cxx, r.cxxflags, r.packages, out.skipped);
-  if (!out.skipped.empty()) return out;
   const std::string dir = r.name == "default" ? into : into + "/" + r.name;
   fs::create_directories(dir);
-  set_build build(sources, dir, *cc, cxx);
+  set_build build(sources, dir, cc, cxx);
   const std::string failed = build.all(r.name == "default");
   out.skipped = failed.empty() ? wrong_libc(r, dir)
                                : "did not build (it needs " + r.packages + "): " + failed;
@@ -174,6 +181,17 @@ set_outcome build_one(const std::string& sources, const std::string& into, set_r
   else
     build.discard();
   return out;
+}
+
+set_outcome build_one(const std::string& sources, const std::string& into, set_recipe r) {
+  set_outcome out{r.name, "", ""};
+  const std::string musl = r.names_musl_release ? musl_loader_version() : "";
+  if (!musl.empty()) r.cflags += " -DFC_LIBC_VERSION=" + musl;
+  auto cc = find_compiler(r.cc, r.cflags, r.packages, out.skipped);
+  std::optional<compiler> cxx;
+  if (cc && !r.cxx.empty()) cxx = find_compiler(r.cxx, r.cxxflags, r.packages, out.skipped);
+  if (!out.skipped.empty()) return out;
+  return build_set(sources, into, r, *cc, cxx);
 }
 
 /// rustc's version ("1.63.0"), which script.rs prints for --version (Rust
@@ -198,6 +216,23 @@ void keep_why(const std::string& target, const std::string& why) {
     std::ofstream(target + ".why", std::ios::trunc) << why << '\n';
 }
 
+/// The Go target, with GO, in a build cache and GOPATH of its own under OUT
+/// (removed after).
+void compile_go(compiler go, const std::string& src, const std::string& out) {
+  go.env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + out + "/gopath", "GO111MODULE=off",
+            "GOFLAGS="};
+  keep_why(out + "/go_script",
+           go.run_with({"build", "-o", out + "/go_script", src + "/script.go"}));
+  fs::remove_all(out + "/gocache");
+  fs::remove_all(out + "/gopath");
+}
+
+/// The Rust target, with RUSTC, told rustc's version.
+void compile_rust(compiler rustc, const std::string& src, const std::string& out) {
+  rustc.env = {"FLUSHCHECK_RUSTC_VERSION=" + rustc_version(rustc)};
+  keep_why(out + "/rust_script", rustc.run_with({"-o", out + "/rust_script", src + "/script.rs"}));
+}
+
 /// The compiled runtimes' targets (Java, Go, Rust), as
 /// targets/runtimes/CMakeLists.txt builds them, where their compiler is on
 /// PATH; a runtime that does not build is one the matrix skips, saying why.
@@ -205,20 +240,10 @@ void compile_runtimes(const std::string& src, const std::string& out) {
   std::string why;
   if (auto javac = find_compiler("javac", "-Xlint:all -Werror", "", why))
     keep_why(out + "/java", javac->run_with({"-d", out + "/java", src + "/Script.java"}));
-  if (auto go = find_compiler("go", "", "", why)) {
-    go->env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + out + "/gopath", "GO111MODULE=off",
-               "GOFLAGS="};
-    keep_why(out + "/go_script",
-             go->run_with({"build", "-o", out + "/go_script", src + "/script.go"}));
-    fs::remove_all(out + "/gocache");
-    fs::remove_all(out + "/gopath");
-  }
+  if (auto go = find_compiler("go", "", "", why)) compile_go(*go, src, out);
   if (auto rustc =
-          find_compiler("rustc", "-O -C strip=debuginfo --edition 2021 -D warnings", "", why)) {
-    rustc->env = {"FLUSHCHECK_RUSTC_VERSION=" + rustc_version(*rustc)};
-    keep_why(out + "/rust_script",
-             rustc->run_with({"-o", out + "/rust_script", src + "/script.rs"}));
-  }
+          find_compiler("rustc", "-O -C strip=debuginfo --edition 2021 -D warnings", "", why))
+    compile_rust(*rustc, src, out);
 }
 
 /// The runtimes' scripts (targets/runtimes) copied and their compiled
@@ -308,31 +333,49 @@ std::vector<set_recipe> set_recipes(const std::vector<std::string>& names) {
   return chosen;
 }
 
-std::string toolchain_stamp() {
-  const auto recipes = set_recipes();
-  const set_recipe& d = recipes.front();
-  std::string stamp = "default: " + d.cc + " " + d.cflags + " / " + d.cxx + " " + d.cxxflags + "\n";
+namespace {
+
+/// The compilers RECIPES name, each once, in order.
+std::vector<std::string> compiler_names(const std::vector<set_recipe>& recipes) {
   std::vector<std::string> names;
   for (const auto& r : recipes)
     for (const auto& c : {r.cc, r.cxx})
       if (!c.empty() && std::find(names.begin(), names.end(), c) == names.end()) names.push_back(c);
-  for (const auto& name : names) {
-    std::string why;
-    auto c = find_compiler(name, "", "", why);
-    if (!c) continue;
-    run_options o;
-    o.argv = {c->path, "--version"};
-    o.env = compile_environment();
-    const std::string said = run(o).out.data;
-    stamp += name + ": " + said.substr(0, said.find('\n')) + "\n";
-  }
+  return names;
+}
+
+/// "NAME: the first line of its --version\n", or "" when NAME is not on PATH.
+std::string version_stamp(const std::string& name) {
+  std::string why;
+  auto c = find_compiler(name, "", "", why);
+  if (!c) return "";
+  run_options o;
+  o.argv = {c->path, "--version"};
+  o.env = compile_environment();
+  const std::string said = run(o).out.data;
+  return name + ": " + said.substr(0, said.find('\n')) + "\n";
+}
+
+/// "LOADER: SIZE bytes, mtime TIME\n" of each dynamic loader there is.
+std::string loader_stamps() {
+  std::string stamps;
   for (const char* loader : {"/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1"}) {
     struct stat st {};
     if (::stat(loader, &st) == 0)
-      stamp += std::string(loader) + ": " + std::to_string(st.st_size) + " bytes, mtime " +
-               std::to_string(st.st_mtime) + "\n";
+      stamps += std::string(loader) + ": " + std::to_string(st.st_size) + " bytes, mtime " +
+                std::to_string(st.st_mtime) + "\n";
   }
-  return stamp;
+  return stamps;
+}
+
+}  // namespace
+
+std::string toolchain_stamp() {
+  const auto recipes = set_recipes();
+  const set_recipe& d = recipes.front();
+  std::string stamp = "default: " + d.cc + " " + d.cflags + " / " + d.cxx + " " + d.cxxflags + "\n";
+  for (const auto& name : compiler_names(recipes)) stamp += version_stamp(name);
+  return stamp + loader_stamps();
 }
 
 }  // namespace flushcheck

@@ -72,25 +72,37 @@ bool target_set::has(lang l) const {
   }
 }
 
+namespace {
+
+/// The C library STDIO_SCRIPT reports (or its loader, for musl), into P.
+void probe_libc(impl_profile& p, const std::string& stdio_script) {
+  auto [libc, libc_version] =
+      musl_by_loader(stdio_script, field(version_output(stdio_script), "libc"));
+  p.libc = parse_libc(libc);
+  p.version = libc_version;
+  const auto space = libc_version.find(' ');  // "glibc 2.36"
+  if (space != std::string::npos)
+    p.libc_release = parse_lib_version(std::string_view(libc_version).substr(space + 1));
+}
+
+/// The C++ library IOSTREAM_SCRIPT reports, into P (after its C library).
+void probe_cxxlib(impl_profile& p, const std::string& iostream_script) {
+  auto [cxx, cxx_version] = field(version_output(iostream_script), "cxxlib");
+  p.cxxlib = parse_cxxlib(cxx);
+  const auto at = cxx_version.find(' ');  // "libstdc++ 14 (20250315)", "libc++ 19.1.7"
+  if (at != std::string::npos)
+    p.cxx_release = parse_lib_version(std::string_view(cxx_version).substr(at + 1));
+  p.version += ", " + cxx_version;
+}
+
+}  // namespace
+
 target_set probe_target_set(std::string name, std::string stdio_script,
                             std::string iostream_script) {
   target_set set{std::move(name), std::move(stdio_script), std::move(iostream_script), {}, {}};
-  auto [libc, libc_version] =
-      musl_by_loader(set.stdio_script, field(version_output(set.stdio_script), "libc"));
-  set.profile.libc = parse_libc(libc);
-  set.profile.version = libc_version;
-  const auto space = libc_version.find(' ');  // "glibc 2.36"
-  if (space != std::string::npos)
-    set.profile.libc_release = parse_lib_version(std::string_view(libc_version).substr(space + 1));
+  probe_libc(set.profile, set.stdio_script);
   set.profile.cxxlib = cxx_impl::none;
-  if (!set.iostream_script.empty()) {
-    auto [cxx, cxx_version] = field(version_output(set.iostream_script), "cxxlib");
-    set.profile.cxxlib = parse_cxxlib(cxx);
-    const auto at = cxx_version.find(' ');  // "libstdc++ 14 (20250315)", "libc++ 19.1.7"
-    if (at != std::string::npos)
-      set.profile.cxx_release = parse_lib_version(std::string_view(cxx_version).substr(at + 1));
-    set.profile.version += ", " + cxx_version;
-  }
+  if (!set.iostream_script.empty()) probe_cxxlib(set.profile, set.iostream_script);
   return set;
 }
 
@@ -101,12 +113,11 @@ std::optional<target_set> probe_target_dir(std::string name, const std::string& 
   return probe_target_set(std::move(name), c, cxx);
 }
 
-std::vector<target_set> discover_target_sets(const std::string& dir) {
-  std::vector<target_set> sets;
-  auto add = [&](const std::string& name, const std::string& d) {
-    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
-  };
-  add("default", dir);
+namespace {
+
+/// The entries of DIR that may be other sets, sorted: no dot files, not
+/// CMakeFiles.
+std::vector<std::string> other_set_names(const std::string& dir) {
   std::vector<std::string> names;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d))
@@ -114,7 +125,18 @@ std::vector<target_set> discover_target_sets(const std::string& dir) {
     ::closedir(d);
   }
   std::sort(names.begin(), names.end());
-  for (const auto& n : names) add(n, dir + "/" + n);
+  return names;
+}
+
+}  // namespace
+
+std::vector<target_set> discover_target_sets(const std::string& dir) {
+  std::vector<target_set> sets;
+  auto add = [&](const std::string& name, const std::string& d) {
+    if (auto set = probe_target_dir(name, d)) sets.push_back(std::move(*set));
+  };
+  add("default", dir);
+  for (const auto& n : other_set_names(dir)) add(n, dir + "/" + n);
   return sets;
 }
 
