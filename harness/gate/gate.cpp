@@ -183,24 +183,30 @@ gate_check status_check(const observation& obs, const gate_expect& e) {
 /// Each stream's checks and record count: "stdout", "stderr", "file:NAME".
 using digests = std::map<std::string, stream_digest>;
 
+/// The log file at PATH, read in pieces into DIGEST and what KEEP keeps of
+/// it, with the write calls the tracer saw reach it (OBS's trace).
+log_file read_log(const std::string& path, const keep_policy& keep, const observation& obs,
+                  stream_digest& digest) {
+  capture kept(keep);
+  read_pieces(path, [&](std::string_view b) {
+    digest.feed(b);
+    kept.append(b);
+  });
+  log_file f{path, kept.take_data(), obs.trace ? 0 : -1};
+  if (obs.trace)
+    for (const auto& dest : obs.trace->destinations)
+      if (dest.what == path) f.write_calls += dest.write_calls;
+  return f;
+}
+
 /// Each watched file in DIR, read in pieces into its digest and what KEEP keeps of it.
 void read_watched(const std::string& dir, const std::vector<std::string>& watch,
                   const std::string& tag, const keep_policy& keep, gate_result& r, digests& d) {
   const auto names = names_in(dir);
   for (const auto& text : watch) {
     stream_digest& digest = d.try_emplace("file:" + text, tag).first->second;
-    if (const std::string path = watched_path(dir, names, text); !path.empty()) {
-      capture kept(keep);
-      read_pieces(path, [&](std::string_view b) {
-        digest.feed(b);
-        kept.append(b);
-      });
-      log_file f{path, kept.take_data(), r.obs.trace ? 0 : -1};
-      if (r.obs.trace)
-        for (const auto& dest : r.obs.trace->destinations)
-          if (dest.what == path) f.write_calls += dest.write_calls;
-      r.files[text] = std::move(f);
-    }
+    if (const std::string path = watched_path(dir, names, text); !path.empty())
+      r.files[text] = read_log(path, keep, r.obs, digest);
     digest.finish();
   }
 }
@@ -215,17 +221,33 @@ gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d,
   return c;
 }
 
+/// Digests for stdout, stderr and each stream EXPECT reads (records: TAG),
+/// each expectation added to its stream's: its index there (0: reads the status).
+std::vector<std::size_t> add_expectations(const std::vector<gate_expect>& expect,
+                                          const std::string& tag, digests& d) {
+  d.try_emplace("stdout", tag);
+  d.try_emplace("stderr", tag);
+  std::vector<std::size_t> at;  // each expectation's index in its stream's digest
+  for (const auto& e : expect)
+    at.push_back(e.reads_status() ? 0 : d.try_emplace(e.in, tag).first->second.add(e));
+  return at;
+}
+
+/// Into R, once every stream is read: the records of each, and each expectation's outcome.
+void add_outcomes(const std::vector<gate_expect>& expect, const std::vector<std::size_t>& at,
+                  const digests& d, gate_result& r) {
+  for (const auto& [name, digest] : d) r.records[name] = digest.records();
+  for (std::size_t i = 0; i < expect.size(); ++i)
+    r.checks.push_back(outcome(r, expect[i], d, at[i]));
+}
+
 }  // namespace
 
 gate_result gate_run::run() const {
   const temporary_directory dir(temp_dir() + "/flushcheck-gate-");  // the logs, removed after
   run_options o = options(dir.path());
   digests d;
-  d.try_emplace("stdout", tag_);
-  d.try_emplace("stderr", tag_);
-  std::vector<std::size_t> at;  // each expectation's index in its stream's digest
-  for (const auto& e : expect_)
-    at.push_back(e.reads_status() ? 0 : d.try_emplace(e.in, tag_).first->second.add(e));
+  const std::vector<std::size_t> at = add_expectations(expect_, tag_, d);
   o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
   gate_result r;
   r.repro = "mkdir -p " + shell_quote(dir.path()) + " && " + repro_command(o);
@@ -233,9 +255,7 @@ gate_result gate_run::run() const {
   d.at("stdout").finish();
   d.at("stderr").finish();
   read_watched(dir.path(), watch_, tag_, keep_, r, d);
-  for (const auto& [name, digest] : d) r.records[name] = digest.records();
-  for (std::size_t i = 0; i < expect_.size(); ++i)
-    r.checks.push_back(outcome(r, expect_[i], d, at[i]));
+  add_outcomes(expect_, at, d, r);
   return r;
 }
 

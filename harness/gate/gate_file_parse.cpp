@@ -34,107 +34,176 @@ constexpr std::size_t max_gate_file_bytes = std::size_t{4} << 20;
 
 using namespace gate_toml;
 
-/// A key of a case (or of [defaults]). ARGS collects "args", appended to
-/// the command afterwards. False: not a key of a run.
-bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c,
-             std::vector<std::string>& args) {
+/// The keys of what runs: "command", "args" (into ARGS) and "env".
+bool command_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c,
+                 std::vector<std::string>& args) {
   if (k == "command")
     c.argv = texts(cx, v, k);
   else if (k == "args")
     args = texts(cx, v, k);
-  else if (k == "stdout")
+  else if (k == "env")
+    c.env = env_vars(cx, v, k);
+  else
+    return false;
+  return true;
+}
+
+/// The keys of where the output goes and how it is read: sinks, watched files, the reader.
+bool output_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c) {
+  if (k == "stdout")
     c.stdout_sink = sink_name(cx, v, k, false);
   else if (k == "stderr")
     c.stderr_sink = sink_name(cx, v, k, true);
   else if (k == "watch")
     c.watch = texts(cx, v, k);
-  else if (k == "cut")
-    c.cut = checked(cx, v, k, [](const std::string& s) {  // "{logdir}" is replaced at the run
-      (void)kill_plan::parse(s);
-      return s;
-    });
   else if (k == "reader")
     c.reader =
         checked(cx, v, k, [](const std::string& s) { return reader_policy::parse(s).text(); });
-  else if (k == "timeout_ms") {
-    c.timeout_ms = integer(cx, v, k);
-    if (c.timeout_ms < 1 || c.timeout_ms > kill_plan::max_time_ms)
-      cx.fail(v, "timeout_ms: expected 1 to 86400000");
-  } else if (k == "traced")
-    c.traced = boolean(cx, v, k);
-  else if (k == "faults") {
-    c.faults.clear();
-    if (!v.is_array()) cx.fail(v, "faults: expected an array of strings");
-    for (const toml::node& f : *v.as_array())
-      c.faults.push_back(checked(cx, f, k, [](const std::string& s) {
-        fault_plan::parse(s);
-        return s;
-      }));
-  } else if (k == "env") {
-    c.env.clear();
-    for (auto&& [name, value] : table(cx, v, k))
-      c.env.push_back(std::string(name.str()) + "=" + text(cx, value, name.str()));
-  } else
+  else
     return false;
   return true;
+}
+
+/// A case's fault plans, each checked.
+std::vector<std::string> fault_specs(const context& cx, const toml::node& v, std::string_view k) {
+  if (!v.is_array()) cx.fail(v, "faults: expected an array of strings");
+  std::vector<std::string> faults;
+  for (const toml::node& f : *v.as_array())
+    faults.push_back(checked(cx, f, k, [](const std::string& s) {
+      fault_plan::parse(s);
+      return s;
+    }));
+  return faults;
+}
+
+/// A cut, checked as kill_plan reads it.
+std::string cut_spec(const context& cx, const toml::node& v, std::string_view k) {
+  return checked(cx, v, k, [](const std::string& s) {  // "{logdir}" is replaced at the run
+    (void)kill_plan::parse(s);
+    return s;
+  });
+}
+
+/// The keys of how the run is cut, faulted and bounded: cut, faults, timeout_ms, traced.
+bool cut_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c) {
+  if (k == "cut")
+    c.cut = cut_spec(cx, v, k);
+  else if (k == "faults")
+    c.faults = fault_specs(cx, v, k);
+  else if (k == "timeout_ms")
+    c.timeout_ms = integer_in(cx, v, k, 1, kill_plan::max_time_ms);
+  else if (k == "traced")
+    c.traced = boolean(cx, v, k);
+  else
+    return false;
+  return true;
+}
+
+/// A key of a case (or of [defaults]). ARGS collects "args", appended to
+/// the command afterwards. False: not a key of a run.
+bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c,
+             std::vector<std::string>& args) {
+  return command_key(cx, k, v, c, args) || output_key(cx, k, v, c) || cut_key(cx, k, v, c);
+}
+
+/// A flag's value: true (false checks nothing).
+void require_true(const context& cx, const toml::node& v, std::string_view k) {
+  if (!boolean(cx, v, k)) cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
+}
+
+/// A whole-line regex (a record_pattern) into E's text, or true.
+void set_pattern_or_flag(const context& cx, const toml::node& v, gate_expect& e) {
+  const std::string_view k = e.check;
+  if (!v.is_string()) {
+    require_true(cx, v, k);
+    return;
+  }
+  e.text = text(cx, v, k, false);
+  try {
+    record_pattern check(e.text);
+  } catch (const usage_error& err) {
+    cx.fail(v, std::string(k) + ": " + err.what());
+  }
+}
+
+/// A ratio: a number > 0.
+double ratio_of(const context& cx, const toml::node& v, std::string_view k) {
+  const auto ratio = v.is_number() ? v.value<double>() : std::nullopt;
+  if (!ratio || !std::isfinite(*ratio) || *ratio <= 0)
+    cx.fail(v, std::string(k) + ": expected a number > 0");
+  return *ratio;
+}
+
+/// A signal's name, as its number.
+long signal_of(const context& cx, const toml::node& v, std::string_view k) {
+  auto sig = parse_signal(text(cx, v, k));
+  if (!sig) cx.fail(v, std::string(k) + ": expected a signal name such as KILL or SIGTERM");
+  return *sig;
+}
+
+/// A count or an exit code (from 0), or a marker (from 1).
+long number_of(const context& cx, const toml::node& v, std::string_view k, check_value kind) {
+  const long n = integer(cx, v, k);
+  const long least = kind == check_value::marker ? 1 : 0;  // markers count from 1
+  if (n < least) cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
+  return n;
 }
 
 /// The value V of E's check, read as its kind (check_kinds()) takes it.
 void set_check(const context& cx, const toml::node& v, gate_expect& e, check_value kind) {
   const std::string_view k = e.check;
-  if (kind == check_value::flag) {
-    if (!boolean(cx, v, k)) cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
-  } else if (kind == check_value::pattern_or_flag) {
-    if (v.is_string()) {
-      e.text = text(cx, v, k, false);
-      try {
-        record_pattern check(e.text);
-      } catch (const usage_error& err) {
-        cx.fail(v, std::string(k) + ": " + err.what());
-      }
-    } else if (!boolean(cx, v, k)) {
-      cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
-    }
-  } else if (kind == check_value::ratio) {
-    const auto ratio = v.is_number() ? v.value<double>() : std::nullopt;
-    if (!ratio || !std::isfinite(*ratio) || *ratio <= 0)
-      cx.fail(v, std::string(k) + ": expected a number > 0");
-    e.ratio = *ratio;
-  } else if (kind == check_value::signal) {
-    auto sig = parse_signal(text(cx, v, k));
-    if (!sig) cx.fail(v, std::string(k) + ": expected a signal name such as KILL or SIGTERM");
-    e.number = *sig;
-  } else {
-    e.number = integer(cx, v, k);
-    const long least = kind == check_value::marker ? 1 : 0;  // markers count from 1
-    if (e.number < least)
-      cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
-  }
+  if (kind == check_value::flag)
+    require_true(cx, v, k);
+  else if (kind == check_value::pattern_or_flag)
+    set_pattern_or_flag(cx, v, e);
+  else if (kind == check_value::ratio)
+    e.ratio = ratio_of(cx, v, k);
+  else if (kind == check_value::signal)
+    e.number = signal_of(cx, v, k);
+  else
+    e.number = number_of(cx, v, k, kind);
 }
 
-std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
-  gate_expect common;
-  common.line = static_cast<int>(t.source().begin.line);
-  std::vector<std::pair<std::string, const toml::node*>> checks;
+/// An expect table's checks, by name, each with its value.
+using check_nodes = std::vector<std::pair<std::string, const toml::node*>>;
+
+/// The keys an expect table's checks share (in, holds, text) into COMMON; false: not one.
+bool common_key(const context& cx, std::string_view k, const toml::node& v, gate_expect& common) {
+  if (k == "in")
+    common.in = text(cx, v, k);
+  else if (k == "holds")
+    common.holds = boolean(cx, v, k);
+  else if (k == "text")
+    common.text = text(cx, v, k, false);
+  else
+    return false;
+  return true;
+}
+
+/// The checks of expect table T; its other keys into COMMON.
+check_nodes read_expect_keys(const context& cx, const toml::table& t, gate_expect& common) {
+  check_nodes checks;
   for (auto&& [key, v] : t) {
     const std::string_view k = key.str();
-    if (k == "in")
-      common.in = text(cx, v, k);
-    else if (k == "holds")
-      common.holds = boolean(cx, v, k);
-    else if (k == "text")
-      common.text = text(cx, v, k, false);
-    else if (find_check(k) != nullptr)
-      checks.emplace_back(std::string(k), &v);
-    else
+    if (common_key(cx, k, v, common)) continue;
+    if (find_check(k) == nullptr)
       cx.fail(v, "unknown key '" + std::string(k) + "' in an expect table (the checks: " +
                      check_names() + "; and in, holds, text)");
+    checks.emplace_back(std::string(k), &v);
   }
-  if (checks.empty()) cx.fail(common.line, "an expect table without a check");
-  std::sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) {  // file order
+  return checks;
+}
+
+/// CHECKS in the order the file has them.
+void sort_in_file_order(check_nodes& checks) {
+  std::sort(checks.begin(), checks.end(), [](const auto& a, const auto& b) {
     const auto &x = a.second->source().begin, &y = b.second->source().begin;
     return std::pair(x.line, x.column) < std::pair(y.line, y.column);
   });
+}
+
+/// text = ... comes with visible_at_marker, and only with it, on stdout or stderr.
+void check_marker_text(const context& cx, const gate_expect& common, const check_nodes& checks) {
   const auto is_marker = [](const auto& c) {
     return find_check(c.first)->value == check_value::marker;
   };
@@ -144,40 +213,70 @@ std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
                                 : "text = ... belongs to visible_at_marker");
   if (marker && common.in.rfind("file:", 0) == 0)
     cx.fail(common.line, "visible_at_marker reads stdout or stderr, not a file");
+}
+
+/// COMMON with the check K, its value V.
+gate_expect expect_of(const context& cx, const gate_expect& common, const std::string& k,
+                      const toml::node& v) {
+  gate_expect e = common;
+  e.check = k;
+  e.line = static_cast<int>(v.source().begin.line);
+  const check_value kind = find_check(k)->value;
+  if (kind != check_value::marker) e.text.clear();
+  set_check(cx, v, e, kind);
+  return e;
+}
+
+std::vector<gate_expect> parse_expect(const context& cx, const toml::table& t) {
+  gate_expect common;
+  common.line = static_cast<int>(t.source().begin.line);
+  check_nodes checks = read_expect_keys(cx, t, common);
+  if (checks.empty()) cx.fail(common.line, "an expect table without a check");
+  sort_in_file_order(checks);
+  check_marker_text(cx, common, checks);
   std::vector<gate_expect> out;
-  for (auto& [k, v] : checks) {
-    gate_expect e = common;
-    e.check = k;
-    e.line = static_cast<int>(v->source().begin.line);
-    const check_value kind = find_check(k)->value;
-    if (kind != check_value::marker) e.text.clear();
-    set_check(cx, *v, e, kind);
-    out.push_back(e);
-  }
+  for (const auto& [k, v] : checks) out.push_back(expect_of(cx, common, k, *v));
   return out;
+}
+
+/// A row's tier: promise or observation.
+std::string tier_of(const context& cx, const toml::node& v, std::string_view k) {
+  std::string tier = text(cx, v, k);
+  if (tier != "promise" && tier != "observation")
+    cx.fail(v, "tier: expected promise or observation");
+  return tier;
+}
+
+/// A key of a row table; false: not one.
+bool row_key(const context& cx, std::string_view k, const toml::node& v, gate_row& r) {
+  if (k == "config")
+    r.config = text(cx, v, k, false);
+  else if (k == "death")
+    r.death = text(cx, v, k, false);
+  else if (k == "note")
+    r.note = text(cx, v, k, false);
+  else if (k == "in")
+    r.in = text(cx, v, k);
+  else if (k == "tier")
+    r.tier = tier_of(cx, v, k);
+  else
+    return false;
+  return true;
 }
 
 gate_row parse_row(const context& cx, const toml::table& t) {
   gate_row r;
-  for (auto&& [key, v] : t) {
-    const std::string_view k = key.str();
-    if (k == "config")
-      r.config = text(cx, v, k, false);
-    else if (k == "death")
-      r.death = text(cx, v, k, false);
-    else if (k == "note")
-      r.note = text(cx, v, k, false);
-    else if (k == "in")
-      r.in = text(cx, v, k);
-    else if (k == "tier") {
-      r.tier = text(cx, v, k);
-      if (r.tier != "promise" && r.tier != "observation")
-        cx.fail(v, "tier: expected promise or observation");
-    } else
-      cx.fail(
-          v, "unknown key '" + std::string(k) + "' in a row table (config, death, tier, note, in)");
-  }
+  for (auto&& [key, v] : t)
+    if (!row_key(cx, key.str(), v, r))
+      cx.fail(v, "unknown key '" + std::string(key.str()) +
+                     "' in a row table (config, death, tier, note, in)");
   return r;
+}
+
+/// IN names a file this case watches ("file:NAME").
+bool watched(const gate_case& c, const std::string& in) {
+  return in.rfind("file:", 0) == 0 &&
+         std::find(c.watch.begin(), c.watch.end(), in.substr(5)) != c.watch.end();
 }
 
 /// "in" names a stream this case has and can read: stdout, stderr unless
@@ -193,43 +292,43 @@ void check_source(const context& cx, const gate_case& c, const std::string& in, 
       cx.fail(line, "in = \"stderr\", but stderr = \"stdout\" merges it into stdout");
     return;
   }
-  if (in.rfind("file:", 0) == 0 &&
-      std::find(c.watch.begin(), c.watch.end(), in.substr(5)) != c.watch.end())
-    return;
+  if (watched(c, in)) return;
   cx.fail(line, "in = \"" + in + "\": expected stdout, stderr or file:NAME with NAME in watch");
 }
 
-gate_case parse_case(const context& cx, const toml::table& t, const gate_case& defaults,
-                     const std::vector<std::string>& default_args) {
-  gate_case c = defaults;
-  c.line = static_cast<int>(t.source().begin.line);
-  std::vector<std::string> args = default_args;
-  for (auto&& [key, v] : t) {
-    const std::string_view k = key.str();
-    if (k == "name")
-      c.name = text(cx, v, k);
-    else if (k == "expect") {
-      const toml::array* a = v.as_array();
-      if (a == nullptr || !a->is_array_of_tables())
-        cx.fail(v, "expect: expected [[case.expect]] tables");
-      for (const toml::node& e : *a)
-        for (auto& x : parse_expect(cx, *e.as_table())) c.expect.push_back(x);
-    } else if (k == "row")
-      c.row = parse_row(cx, table(cx, v, k));
-    else if (!run_key(cx, k, v, c, args))
-      cx.fail(v, "unknown key '" + std::string(k) +
-                     "' in a case (name, command, args, env, stdout, stderr, watch, cut, faults, "
-                     "reader, timeout_ms, traced, expect, row)");
-  }
-  if (c.name.empty() ||
-      c.name.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
-    cx.fail(c.line,
-            "a case needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
+/// The [[case.expect]] tables V, each check one expectation, onto EXPECT.
+void add_expects(const context& cx, const toml::node& v, std::vector<gate_expect>& expect) {
+  const toml::array* a = v.as_array();
+  if (a == nullptr || !a->is_array_of_tables())
+    cx.fail(v, "expect: expected [[case.expect]] tables");
+  for (const toml::node& e : *a)
+    for (auto& x : parse_expect(cx, *e.as_table())) expect.push_back(x);
+}
+
+/// A key of a [[case]] table; false: not one.
+bool case_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c,
+              std::vector<std::string>& args) {
+  if (k == "name")
+    c.name = text(cx, v, k);
+  else if (k == "expect")
+    add_expects(cx, v, c.expect);
+  else if (k == "row")
+    c.row = parse_row(cx, table(cx, v, k));
+  else
+    return run_key(cx, k, v, c, args);
+  return true;
+}
+
+/// ARGS appended to C's command, which it must have.
+void append_args(const context& cx, gate_case& c, const std::vector<std::string>& args) {
   if (c.argv.empty())  // args alone are no command: they are appended to one
     cx.fail(c.line, "case '" + c.name + "': no command (command = [...], here or in [defaults])" +
                         (args.empty() ? "" : ": args are appended to it"));
   c.argv.insert(c.argv.end(), args.begin(), args.end());
+}
+
+/// C checks something, and each check can read what it reads.
+void check_expects(const context& cx, const gate_case& c) {
   if (c.expect.empty())
     cx.fail(c.line, "case '" + c.name + "': no [[case.expect]]: a case must check something");
   for (const auto& e : c.expect) {
@@ -238,6 +337,21 @@ gate_case parse_case(const context& cx, const toml::table& t, const gate_case& d
       cx.fail(e.line, "max_writes_per_record needs the write counts: not with traced = false");
   }
   if (c.row) check_source(cx, c, c.row->in, c.line);
+}
+
+gate_case parse_case(const context& cx, const toml::table& t, const gate_case& defaults,
+                     const std::vector<std::string>& default_args) {
+  gate_case c = defaults;
+  c.line = static_cast<int>(t.source().begin.line);
+  std::vector<std::string> args = default_args;
+  for (auto&& [key, v] : t)
+    if (!case_key(cx, key.str(), v, c, args))
+      cx.fail(v, "unknown key '" + std::string(key.str()) +
+                     "' in a case (name, command, args, env, stdout, stderr, watch, cut, faults, "
+                     "reader, timeout_ms, traced, expect, row)");
+  check_test_name(cx, c.name, c.line, "case");
+  append_args(cx, c, args);
+  check_expects(cx, c);
   return c;
 }
 
@@ -260,23 +374,63 @@ toml::table read_toml(std::string_view source, const std::string& path) {
   }
 }
 
+/// V, a --var "NAME=VALUE", into CX's placeholders (NAME not one of the file's own).
+void add_var(context& cx, const std::string& v) {
+  const auto eq = v.find('=');
+  const std::string name = v.substr(0, std::min(eq, v.size()));
+  if (eq == std::string::npos || !context::is_name(name))
+    throw usage_error("variable " + printable(v, 200) +
+                      ": expected NAME=VALUE, NAME of letters, digits and '_'");
+  if (name == "here" || name == "records" || name == "logdir")
+    throw usage_error("variable " + printable(v, 200) + ": {" + name + "} is the file's own");
+  cx.vars[name] = v.substr(eq + 1);
+}
+
 /// The placeholders of PATH's strings: "{here}", "{records}" (if RECORDS),
 /// and VARS ("NAME=VALUE", not one of those nor "logdir").
 context make_context(const std::string& path, const std::vector<std::string>& vars,
                      std::optional<long> records) {
   context cx{path, {{"here", std::filesystem::absolute(path).parent_path().string()}}};
   if (records) cx.vars["records"] = std::to_string(*records);
-  for (const auto& v : vars) {
-    const auto eq = v.find('=');
-    const std::string name = v.substr(0, std::min(eq, v.size()));
-    if (eq == std::string::npos || !context::is_name(name))
-      throw usage_error("variable " + printable(v, 200) +
-                        ": expected NAME=VALUE, NAME of letters, digits and '_'");
-    if (name == "here" || name == "records" || name == "logdir")
-      throw usage_error("variable " + printable(v, 200) + ": {" + name + "} is the file's own");
-    cx.vars[name] = v.substr(eq + 1);
-  }
+  for (const auto& v : vars) add_var(cx, v);
   return cx;
+}
+
+/// The file's "records", read before the placeholders ("{records}" is it).
+std::optional<long> read_records(const toml::table& doc, const std::string& path) {
+  const auto r = doc["records"];
+  if (!r) return std::nullopt;
+  const long records = integer(make_context(path, {}, 0), *r.node(), "records");
+  if (records < 0) make_context(path, {}, 0).fail(*r.node(), "records: expected a number >= 0");
+  return records;
+}
+
+/// A top-level key: library and tag into F, [defaults] into DEFAULTS (its
+/// args into ARGS); records, case and property are read on their own.
+/// False: not one.
+bool file_key(const context& cx, std::string_view k, const toml::node& v, gate_file& f,
+              gate_case& defaults, std::vector<std::string>& args) {
+  if (k == "library")
+    f.library = text(cx, v, k, false);
+  else if (k == "tag")
+    f.tag = text(cx, v, k, false);
+  else if (k == "defaults")
+    defaults = parse_defaults(cx, table(cx, v, k), args);
+  else
+    return k == "records" || k == "case" || k == "property";
+  return true;
+}
+
+/// The file's top-level keys: library and tag into F; [defaults] returned,
+/// its args into ARGS.
+gate_case read_file_keys(const context& cx, const toml::table& doc, gate_file& f,
+                         std::vector<std::string>& args) {
+  gate_case defaults;
+  for (auto&& [key, v] : doc)
+    if (!file_key(cx, key.str(), v, f, defaults, args))
+      cx.fail(v, "unknown key '" + std::string(key.str()) +
+                     "' (library, records, tag, defaults, case, property)");
+  return defaults;
 }
 
 /// The file's [[case]] tables (none: an empty list).
@@ -302,6 +456,18 @@ std::vector<property_spec> parse_properties(const context& cx, const toml::table
   return out;
 }
 
+/// F runs a case or a property, and each has a name of its own.
+void check_runs(const context& cx, const gate_file& f) {
+  if (f.cases.empty() && f.properties.empty())
+    cx.fail(1, "no [[case]] and no [[property]]: a gate file runs at least one");
+  std::set<std::string> names;
+  for (const auto& c : f.cases)
+    if (!names.insert(c.name).second) cx.fail(c.line, "a second case named '" + c.name + "'");
+  for (const auto& p : f.properties)
+    if (!names.insert(p.name).second)
+      cx.fail(p.line, "a second case or property named '" + p.name + "'");
+}
+
 }  // namespace
 
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
@@ -321,36 +487,14 @@ gate_file parse_gate_text(std::string_view source, const std::string& path,
   const toml::table doc = read_toml(source, path);
   gate_file f;
   f.path = path;
-  std::optional<long> records;
-  if (auto r = doc["records"]; r) {
-    records = f.records = integer(make_context(path, {}, 0), *r.node(), "records");
-    if (f.records < 0) make_context(path, {}, 0).fail(*r.node(), "records: expected a number >= 0");
-  }
+  const std::optional<long> records = read_records(doc, path);
+  if (records) f.records = *records;
   const context cx = make_context(path, vars, records);
-  gate_case defaults;
   std::vector<std::string> args;
-  for (auto&& [key, v] : doc) {
-    const std::string_view k = key.str();
-    if (k == "library")
-      f.library = text(cx, v, k, false);
-    else if (k == "tag")
-      f.tag = text(cx, v, k, false);
-    else if (k == "defaults")
-      defaults = parse_defaults(cx, table(cx, v, k), args);
-    else if (k != "records" && k != "case" && k != "property")
-      cx.fail(v, "unknown key '" + std::string(k) +
-                     "' (library, records, tag, defaults, case, property)");
-  }
+  const gate_case defaults = read_file_keys(cx, doc, f, args);
   f.cases = parse_cases(cx, doc, defaults, args);
   f.properties = parse_properties(cx, doc);
-  if (f.cases.empty() && f.properties.empty())
-    cx.fail(1, "no [[case]] and no [[property]]: a gate file runs at least one");
-  std::set<std::string> names;
-  for (const auto& c : f.cases)
-    if (!names.insert(c.name).second) cx.fail(c.line, "a second case named '" + c.name + "'");
-  for (const auto& p : f.properties)
-    if (!names.insert(p.name).second)
-      cx.fail(p.line, "a second case or property named '" + p.name + "'");
+  check_runs(cx, f);
   return f;
 }
 

@@ -53,12 +53,15 @@ std::map<std::string, long> records_arrived(const gate_result& r, const gate_cas
   return arrived;
 }
 
+/// Where the records of C's row went: stdout's or stderr's sink, or a file.
+std::string row_destination(const gate_case& c) {
+  return c.row->in == "stdout" ? c.stdout_sink : c.row->in == "stderr" ? c.stderr_sink : "file";
+}
+
 /// The case's row in docs/loggers.md, when it has one.
 std::optional<loggers::row> row_of(const gate_file& f, const gate_case& c, const gate_result& r) {
   if (!c.row) return std::nullopt;
-  const std::string dest = c.row->in == "stdout"   ? c.stdout_sink
-                           : c.row->in == "stderr" ? c.stderr_sink
-                                                   : "file";
+  const std::string dest = row_destination(c);
   const long n = arrived_in(r, c.row->in);
   const long writes = r.writes(c.row->in);
   return loggers::row{f.library,
@@ -70,6 +73,19 @@ std::optional<loggers::row> row_of(const gate_file& f, const gate_case& c, const
                       writes < 0 ? "-" : loggers::per_record(writes, n),
                       c.row->tier,
                       c.row->note};
+}
+
+/// Into OUT, C's run R of FILE, which started at START: how long it took
+/// and how it ended, each check's outcome, the records and the row.
+void add_run(const gate_file& file, const gate_case& c, const gate_result& r,
+             std::chrono::steady_clock::time_point start, gate_case_result& out) {
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.status = r.obs.status.describe();
+  out.repro = r.repro;
+  for (std::size_t i = 0; i < c.expect.size(); ++i)
+    out.checks.push_back({c.expect[i], r.checks[i]});
+  out.arrived = records_arrived(r, c);
+  out.row = row_of(file, c, r);
 }
 
 }  // namespace
@@ -86,13 +102,7 @@ gate_case_result run_gate_case(const gate_file& file, const gate_case& c,
     out.error = std::string("cannot start ") + e.what();
     return out;
   }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out.status = r.obs.status.describe();
-  out.repro = r.repro;
-  for (std::size_t i = 0; i < c.expect.size(); ++i)
-    out.checks.push_back({c.expect[i], r.checks[i]});
-  out.arrived = records_arrived(r, c);
-  out.row = row_of(file, c, r);
+  add_run(file, c, r, start, out);
   return out;
 }
 

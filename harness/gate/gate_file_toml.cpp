@@ -57,6 +57,15 @@ long integer(const context& cx, const toml::node& v, std::string_view key) {
   return static_cast<long>(v.as_integer()->get());
 }
 
+long integer_in(const context& cx, const toml::node& v, std::string_view key, long least,
+                long most) {
+  const long n = integer(cx, v, key);
+  if (n < least || n > most)
+    cx.fail(v, std::string(key) + ": expected " + std::to_string(least) + " to " +
+                   std::to_string(most));
+  return n;
+}
+
 bool boolean(const context& cx, const toml::node& v, std::string_view key) {
   if (!v.is_boolean()) cx.fail(v, std::string(key) + ": expected true or false");
   return v.as_boolean()->get();
@@ -75,12 +84,27 @@ const toml::table& table(const context& cx, const toml::node& v, std::string_vie
   return *v.as_table();
 }
 
+std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::string_view key) {
+  std::vector<std::string> out;
+  for (auto&& [name, value] : table(cx, v, key))
+    out.push_back(std::string(name.str()) + "=" + text(cx, value, name.str()));
+  return out;
+}
+
 std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
                       bool may_be_stdout) {
   std::string s = text(cx, v, key);
   if ((may_be_stdout && s == "stdout") || parse_sink_kind(s)) return s;
   cx.fail(v, std::string(key) + " = \"" + s + "\": expected pty, pty-cooked, pipe, file, null" +
                  (may_be_stdout ? ", full or stdout" : " or full"));
+}
+
+void check_test_name(const context& cx, const std::string& name, int line, std::string_view what) {
+  if (name.empty() ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
+          std::string::npos)
+    cx.fail(line, "a " + std::string(what) +
+                      " needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
 }
 
 }  // namespace flushcheck::gate_toml

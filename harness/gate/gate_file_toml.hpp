@@ -37,12 +37,21 @@ std::string text(const context& cx, const toml::node& v, std::string_view key, b
 /// The string as the file spells it, placeholders and all.
 std::string raw_text(const context& cx, const toml::node& v, std::string_view key);
 long integer(const context& cx, const toml::node& v, std::string_view key);
+/// An integer from LEAST to MOST.
+long integer_in(const context& cx, const toml::node& v, std::string_view key, long least,
+                long most);
 bool boolean(const context& cx, const toml::node& v, std::string_view key);
 std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key);
 const toml::table& table(const context& cx, const toml::node& v, std::string_view key);
+/// An env table, as "NAME=value" for each of its keys.
+std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::string_view key);
 /// A sink kind's name (pty, pipe, file, ...; "stdout" too when MAY_BE_STDOUT).
 std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
                       bool may_be_stdout);
+
+/// Fails at LINE unless NAME is letters, digits, '_', '.' and '-', at least
+/// one: what may name a WHAT ("case", "property"), as it names a ctest test.
+void check_test_name(const context& cx, const std::string& name, int line, std::string_view what);
 
 /// Runs PARSE(VALUE) under the key's line: a usage_error from the harness's
 /// own parsers (kill_plan, fault_plan, reader_policy) gets the file and line.

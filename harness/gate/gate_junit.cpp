@@ -25,13 +25,9 @@ std::string suite_name(const std::string& path) {
   return base.size() > 5 && base.ends_with(".toml") ? base.substr(0, base.size() - 5) : base;
 }
 
-std::string testcase(const gate_case_result& c, const std::string& suite) {
-  std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
-                    attr("name", c.name) + attr("time", fixed(c.seconds, 3));
-  if (c.pass()) return out + "/>\n";
-  if (!c.error.empty())
-    return out + ">\n      <error" + attr("message", c.error) + attr("type", "spawn") +
-           "/>\n    </testcase>\n";
+/// A failed case's <failure>: the first failed check its message; each
+/// failed check and how the run ended its body.
+std::string check_failures(const gate_case_result& c) {
   std::string message, body;
   for (const auto& k : c.checks) {
     if (k.pass()) continue;
@@ -39,8 +35,29 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
     body += k.failure() + "\n";
   }
   body += "ended: " + c.status + "\nrepeat: " + c.repro + "\n";
-  return out + ">\n      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
-         markup_escape(body) + "</failure>\n    </testcase>\n";
+  return "      <failure" + attr("message", message) + attr("type", "expectation") + ">" +
+         markup_escape(body) + "</failure>\n";
+}
+
+std::string testcase(const gate_case_result& c, const std::string& suite) {
+  std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
+                    attr("name", c.name) + attr("time", fixed(c.seconds, 3));
+  if (c.pass()) return out + "/>\n";
+  if (!c.error.empty())
+    return out + ">\n      <error" + attr("message", c.error) + attr("type", "spawn") +
+           "/>\n    </testcase>\n";
+  return out + ">\n" + check_failures(c) + "    </testcase>\n";
+}
+
+/// P's counterexample CE as a <failure>, the [[case]] to paste in its body.
+std::string counterexample_failure(const property_result& p, const counterexample& ce) {
+  const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
+  const std::string body = message + "\nworkload: " + ce.workload + "\nended: " + ce.end + " (" +
+                           ce.status + "), stdout on " + ce.sink + "\n" + ce.rate() +
+                           "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" +
+                           ce.case_toml;
+  return "      <failure" + attr("message", message) + attr("type", "counterexample") + ">" +
+         markup_escape(body) + "</failure>\n";
 }
 
 /// A property: its counterexample in the failure, the [[case]] to paste in its body.
@@ -55,14 +72,7 @@ std::string testcase(const property_result& p, const std::string& suite) {
     return out + ">\n      <failure" +
            attr("message", std::to_string(p.cases) + " cases kept a promise that must break") +
            attr("type", "no_counterexample") + "/>\n    </testcase>\n";
-  const counterexample& ce = *p.found;
-  const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
-  const std::string body = message + "\nworkload: " + ce.workload + "\nended: " + ce.end + " (" +
-                           ce.status + "), stdout on " + ce.sink + "\n" + ce.rate() +
-                           "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" +
-                           ce.case_toml;
-  return out + ">\n      <failure" + attr("message", message) + attr("type", "counterexample") +
-         ">" + markup_escape(body) + "</failure>\n    </testcase>\n";
+  return out + ">\n" + counterexample_failure(p, *p.found) + "    </testcase>\n";
 }
 
 /// JUnit's timestamp: ISO 8601 in UTC without the zone letter.
@@ -72,18 +82,28 @@ std::string timestamp() {
   return now;
 }
 
-}  // namespace
-
-std::string to_junit(const gate_report& r) {
+/// The seconds of every case and property.
+double total_seconds(const gate_report& r) {
   double total = 0;
   for (const auto& c : r.cases) total += c.seconds;
   for (const auto& p : r.properties) total += p.seconds;
-  const std::string suite = suite_name(r.file);
+  return total;
+}
+
+/// tests, failures and errors, as <testsuites> and <testsuite> both say them.
+std::string count_attrs(const gate_report& r) {
   const std::size_t errors = r.errors() + r.property_errors();
-  const std::string counts =
-      attr("tests", std::to_string(r.cases.size() + r.properties.size())) +
-      attr("failures", std::to_string(r.failed() + r.properties_failed() - errors)) +
-      attr("errors", std::to_string(errors));
+  return attr("tests", std::to_string(r.cases.size() + r.properties.size())) +
+         attr("failures", std::to_string(r.failed() + r.properties_failed() - errors)) +
+         attr("errors", std::to_string(errors));
+}
+
+}  // namespace
+
+std::string to_junit(const gate_report& r) {
+  const double total = total_seconds(r);
+  const std::string suite = suite_name(r.file);
+  const std::string counts = count_attrs(r);
   char host[256] = "localhost";
   ::gethostname(host, sizeof host - 1);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +

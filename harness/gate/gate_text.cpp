@@ -28,11 +28,16 @@ std::string indented(const std::string& text, const std::string& indent) {
   return out;
 }
 
+/// "FAIL  NAME: broke 'PROMISE' at case N of seed S (T to find)".
+std::string counterexample_headline(const property_result& p, const counterexample& ce) {
+  return (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": broke '" + ce.promise + "'" +
+         (p.must_break ? ", as it must," : "") + " at case " + std::to_string(ce.found_at) +
+         " of seed " + std::to_string(p.seed) + " (" + format_seconds(ce.seconds_to_find) +
+         " to find)\n";
+}
+
 std::string counterexample_text(const property_result& p, const counterexample& ce) {
-  std::string out = (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": broke '" + ce.promise + "'" +
-                    (p.must_break ? ", as it must," : "") + " at case " +
-                    std::to_string(ce.found_at) + " of seed " + std::to_string(p.seed) + " (" +
-                    format_seconds(ce.seconds_to_find) + " to find)\n";
+  std::string out = counterexample_headline(p, ce);
   out += "      " + ce.check + ": " + ce.failure + "\n";
   out += "      workload: " + ce.workload + "\n";
   out += "      ended: " + ce.end + " (" + ce.status + "), stdout on " + ce.sink + "\n";
@@ -58,26 +63,22 @@ std::string property_text(const property_result& p) {
          ")\n";
 }
 
-}  // namespace
-
-std::string to_text(const gate_report& r) {
+/// A case's lines: PASS or ERROR, or FAIL with each failed check and how the run ended.
+std::string case_text(const gate_case_result& c) {
+  if (c.pass())
+    return "PASS  " + c.name + " (" + std::to_string(c.checks.size()) +
+           (c.checks.size() == 1 ? " check, " : " checks, ") + c.status + ", " +
+           format_seconds(c.seconds) + arrived_text(c) + ")\n";
+  if (!c.error.empty()) return "ERROR " + c.name + ": " + c.error + "\n";
   std::string out;
-  for (const auto& c : r.cases) {
-    if (c.pass()) {
-      out += "PASS  " + c.name + " (" + std::to_string(c.checks.size()) +
-             (c.checks.size() == 1 ? " check, " : " checks, ") + c.status + ", " +
-             format_seconds(c.seconds) + arrived_text(c) + ")\n";
-      continue;
-    }
-    if (!c.error.empty()) {
-      out += "ERROR " + c.name + ": " + c.error + "\n";
-      continue;
-    }
-    for (const auto& k : c.checks)
-      if (!k.pass()) out += "FAIL  " + c.name + ": " + k.failure() + "\n";
-    out += "      ended: " + c.status + arrived_text(c) + "; repeat: " + c.repro + "\n";
-  }
-  for (const auto& p : r.properties) out += property_text(p);
+  for (const auto& k : c.checks)
+    if (!k.pass()) out += "FAIL  " + c.name + ": " + k.failure() + "\n";
+  out += "      ended: " + c.status + arrived_text(c) + "; repeat: " + c.repro + "\n";
+  return out;
+}
+
+/// "49 of 50 cases passed, 1 of 1 properties kept their promise" (what the file has).
+std::string counts_text(const gate_report& r) {
   std::string counts;
   if (!r.cases.empty() || r.properties.empty())
     counts = std::to_string(r.cases.size() - r.failed()) + " of " + std::to_string(r.cases.size()) +
@@ -86,7 +87,16 @@ std::string to_text(const gate_report& r) {
     counts += (counts.empty() ? "" : ", ") +
               std::to_string(r.properties.size() - r.properties_failed()) + " of " +
               std::to_string(r.properties.size()) + " properties kept their promise";
-  out += r.file + ": " + counts + "\n";
+  return counts;
+}
+
+}  // namespace
+
+std::string to_text(const gate_report& r) {
+  std::string out;
+  for (const auto& c : r.cases) out += case_text(c);
+  for (const auto& p : r.properties) out += property_text(p);
+  out += r.file + ": " + counts_text(r) + "\n";
   return terminal_text(out);
 }
 

@@ -76,23 +76,25 @@ double ratio(const context& cx, const toml::node& v) {
   return *r;
 }
 
+/// One key of a promise's table: a level, a pattern, a ratio, a count, or a term = true.
+void table_key(const context& cx, const std::string& k, const toml::node& value, promise& p) {
+  if (k == "through_last_level")
+    p.through_last_level = level_of(cx, value, k);
+  else if (k == "no_torn_record")
+    torn_pattern(cx, value, p);
+  else if (k == "max_writes_per_record")
+    p.max_writes_per_record = ratio(cx, value);
+  else if (k == "lost_at_most") {
+    p.lost_at_most = integer(cx, value, k);
+    if (*p.lost_at_most < 0) cx.fail(value, "lost_at_most: expected a number >= 0");
+  } else if (boolean(cx, value, k))
+    add_term(cx, value, k, p);
+}
+
 /// A promise's table: { through_last_level = "error", prefix = true, max_writes_per_record = 1 }.
 promise promise_table(const context& cx, const toml::table& t) {
   promise p;
-  for (auto&& [key, value] : t) {
-    const std::string k(key.str());
-    if (k == "through_last_level")
-      p.through_last_level = level_of(cx, value, k);
-    else if (k == "no_torn_record")
-      torn_pattern(cx, value, p);
-    else if (k == "max_writes_per_record")
-      p.max_writes_per_record = ratio(cx, value);
-    else if (k == "lost_at_most") {
-      p.lost_at_most = integer(cx, value, k);
-      if (*p.lost_at_most < 0) cx.fail(value, "lost_at_most: expected a number >= 0");
-    } else if (boolean(cx, value, k))
-      add_term(cx, value, k, p);
-  }
+  for (auto&& [key, value] : t) table_key(cx, std::string(key.str()), value, p);
   return p;
 }
 
@@ -124,8 +126,8 @@ std::map<property_end, promise> parse_promises(const context& cx, const toml::ta
   return out;
 }
 
-/// A key of the table; false: not one.
-bool property_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
+/// The driver's keys: name, command (as run and as the file spells it), env.
+bool driver_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "name") {
     p.name = text(cx, v, k);
   } else if (k == "command") {
@@ -133,9 +135,16 @@ bool property_key(const context& cx, std::string_view k, const toml::node& v, pr
     p.command.clear();
     for (const toml::node& e : *v.as_array()) p.command.push_back(raw_text(cx, e, k));
   } else if (k == "env") {
-    for (auto&& [name, value] : table(cx, v, k))
-      p.env.push_back(std::string(name.str()) + "=" + text(cx, value, name.str()));
-  } else if (k == "watch") {
+    p.env = env_vars(cx, v, k);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// The keys of where the records are: watch, in, and the sinks.
+bool stream_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
+  if (k == "watch") {
     p.watch = texts(cx, v, k);
   } else if (k == "in") {
     p.in = text(cx, v, k);
@@ -143,12 +152,26 @@ bool property_key(const context& cx, std::string_view k, const toml::node& v, pr
     p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
   } else if (k == "stderr") {
     p.stderr_sink = sink_name(cx, v, k, true);
-  } else if (k == "levels") {
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// At most this many threads: 0 (one) or 2 to 16.
+int threads_of(const context& cx, const toml::node& v, std::string_view k) {
+  const int threads = static_cast<int>(integer(cx, v, k));
+  if (threads != 0 && (threads < 2 || threads > 16))
+    cx.fail(v, "threads: expected 0 (one thread) or 2 to 16");
+  return threads;
+}
+
+/// The keys of what is generated: levels, threads, cuts, faults.
+bool generated_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
+  if (k == "levels") {
     p.levels = names_of(cx, v, k, workload_levels());
   } else if (k == "threads") {
-    p.threads = static_cast<int>(integer(cx, v, k));
-    if (p.threads != 0 && (p.threads < 2 || p.threads > 16))
-      cx.fail(v, "threads: expected 0 (one thread) or 2 to 16");
+    p.threads = threads_of(cx, v, k);
   } else if (k == "cuts") {
     p.cuts = names_of(cx, v, k, {"marker", "write", "time"});
   } else if (k == "faults") {
@@ -159,33 +182,45 @@ bool property_key(const context& cx, std::string_view k, const toml::node& v, pr
   return true;
 }
 
-bool run_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
-             promise& always) {
+/// The promise's keys: promise, and always (into ALWAYS).
+bool promise_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
+                 promise& always) {
   if (k == "promise") {
     p.promises = parse_promises(cx, table(cx, v, k));
   } else if (k == "always") {
     always = promise_table(cx, table(cx, v, k));
-  } else if (k == "timeout_ms") {
-    p.timeout_ms = integer(cx, v, k);
-    if (p.timeout_ms < 1 || p.timeout_ms > 600000) cx.fail(v, "timeout_ms: expected 1 to 600000");
-  } else if (k == "traced") {
-    p.traced = boolean(cx, v, k);
-  } else if (k == "holds") {
-    p.holds = boolean(cx, v, k);
-  } else if (k == "cases") {
-    p.cases = integer(cx, v, k);
-    if (p.cases < 1 || p.cases > 1000000) cx.fail(v, "cases: expected 1 to 1000000");
   } else {
     return false;
   }
   return true;
 }
 
-void check(const context& cx, const property_spec& p) {
-  const std::string what = "property '" + p.name + "': ";
-  if (p.argv.empty()) cx.fail(p.line, what + "no command (the driver: command = [...])");
-  if (p.promises.empty())
-    cx.fail(p.line, what + "no [property.promise]: a property must promise something");
+/// The keys of how the cases run: timeout_ms, traced, holds, cases.
+bool run_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
+  if (k == "timeout_ms") {
+    p.timeout_ms = integer_in(cx, v, k, 1, 600000);
+  } else if (k == "traced") {
+    p.traced = boolean(cx, v, k);
+  } else if (k == "holds") {
+    p.holds = boolean(cx, v, k);
+  } else if (k == "cases") {
+    p.cases = integer_in(cx, v, k, 1, 1000000);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/// A key of the table; false: not one. ALWAYS: [property.always].
+bool property_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
+                  promise& always) {
+  return driver_key(cx, k, v, p) || stream_key(cx, k, v, p) || generated_key(cx, k, v, p) ||
+         promise_key(cx, k, v, p, always) || run_key(cx, k, v, p);
+}
+
+/// IN names a stream the property can read: stdout, stderr on a sink
+/// that keeps it, or a watched file. WHAT begins each message.
+void check_in(const context& cx, const property_spec& p, const std::string& what) {
   const bool watched = p.in.rfind("file:", 0) == 0 &&
                        std::find(p.watch.begin(), p.watch.end(), p.in.substr(5)) != p.watch.end();
   if (p.in != "stdout" && p.in != "stderr" && !watched)
@@ -196,30 +231,40 @@ void check(const context& cx, const property_spec& p) {
     cx.fail(p.line, what + "in = \"stderr\" needs stderr on a pipe, pty or file");
 }
 
+/// P can run and be checked: a command, a promise, a stream to read, and
+/// the write counts where a promise counts writes.
+void check(const context& cx, const property_spec& p) {
+  const std::string what = "property '" + p.name + "': ";
+  if (p.argv.empty()) cx.fail(p.line, what + "no command (the driver: command = [...])");
+  if (p.promises.empty())
+    cx.fail(p.line, what + "no [property.promise]: a property must promise something");
+  check_in(cx, p, what);
+  for (const auto& [end, promised] : p.promises)
+    if (promised.max_writes_per_record > 0 && !p.traced)
+      cx.fail(p.line, "max_writes_per_record needs the write counts: not with traced = false");
+}
+
+/// P made whole: ALWAYS added to each end's promise, the defaults filled
+/// in, and the whole checked.
+void finish(const context& cx, const promise& always, property_spec& p) {
+  for (auto& [end, promised] : p.promises) promised.add(always);
+  p.complete();
+  check(cx, p);
+}
+
 }  // namespace
 
 property_spec parse_property(const context& cx, const toml::table& t) {
   property_spec p;
   promise always;
   p.line = line_of(t);
-  for (auto&& [key, v] : t) {
-    const std::string_view k = key.str();
-    if (!property_key(cx, k, v, p) && !run_key(cx, k, v, p, always))
-      cx.fail(v, "unknown key '" + std::string(k) +
+  for (auto&& [key, v] : t)
+    if (!property_key(cx, key.str(), v, p, always))
+      cx.fail(v, "unknown key '" + std::string(key.str()) +
                      "' in a property (name, command, env, watch, in, stdout, stderr, levels, "
                      "threads, cuts, faults, promise, always, timeout_ms, traced, holds, cases)");
-  }
-  if (p.name.empty() ||
-      p.name.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
-    cx.fail(p.line,
-            "a property needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
-  for (auto& [end, promised] : p.promises) promised.add(always);
-  p.complete();
-  check(cx, p);
-  for (const auto& [end, promised] : p.promises)
-    if (promised.max_writes_per_record > 0 && !p.traced)
-      cx.fail(p.line, "max_writes_per_record needs the write counts: not with traced = false");
+  check_test_name(cx, p.name, p.line, "property");
+  finish(cx, always, p);
   return p;
 }
 

@@ -138,21 +138,30 @@ class once_check : public stream_check {
                   std::to_string(logged_),
               false};
     record_list missing, twice;
-    for (std::size_t n = 0; n < seen_.size(); ++n) {
-      if (seen_[n] == 0) missing.add(static_cast<long>(n));
-      for (int k = 1; k < seen_[n]; ++k) twice.add(static_cast<long>(n));
-    }
+    tally(missing, twice);
     if (missing.count == 0 && twice.count == 0 && extra_.count == 0)
       return {true, logged_ <= 0
                         ? "no record was logged, and none arrived"
                         : "records 0.." + std::to_string(logged_ - 1) + " each arrived once"};
+    return failure(missing, twice);
+  }
+
+ private:
+  /// The records logged that never arrived, and each arrival of one after its first.
+  void tally(record_list& missing, record_list& twice) const {
+    for (std::size_t n = 0; n < seen_.size(); ++n) {
+      if (seen_[n] == 0) missing.add(static_cast<long>(n));
+      for (int k = 1; k < seen_[n]; ++k) twice.add(static_cast<long>(n));
+    }
+  }
+  /// What went wrong: the records missing, twice, and never logged.
+  gate_check failure(const record_list& missing, const record_list& twice) const {
     record_list extra = extra_;
     std::sort(extra.first.begin(), extra.first.end());
     return {false, "of records 0.." + std::to_string(logged_ - 1) + ": missing [" + missing.text() +
                        "], twice [" + twice.text() + "], not logged [" + extra.text() + "]"};
   }
 
- private:
   long logged_;
   std::vector<unsigned char> seen_;  // how often each arrived, up to 255
   record_list extra_;                // arrived, never logged (the first 40, sorted when shown)

@@ -8,22 +8,19 @@ namespace flushcheck {
 
 std::optional<std::size_t> stream_find::feed(std::string_view piece) {
   if (found_) return std::nullopt;
-  if (needle_.empty()) {
-    found_ = true;
-    return 0;
-  }
+  const std::optional<std::size_t> end = match_end(piece);
+  if (end) found_ = true;
+  return end;
+}
+
+std::optional<std::size_t> stream_find::match_end(std::string_view piece) {
+  if (needle_.empty()) return 0;
   const std::size_t k = needle_.size() - 1;
   // A match that starts in what came before: CARRY_ and PIECE's first K bytes.
   const std::string joint = carry_ + std::string(piece.substr(0, k));
   std::size_t at = joint.find(needle_);
-  if (at != std::string::npos) {
-    found_ = true;
-    return at + needle_.size() - carry_.size();
-  }
-  if (at = piece.find(needle_); at != std::string_view::npos) {
-    found_ = true;
-    return at + needle_.size();
-  }
+  if (at != std::string::npos) return at + needle_.size() - carry_.size();
+  if (at = piece.find(needle_); at != std::string_view::npos) return at + needle_.size();
   carry_ = piece.size() >= k ? std::string(piece.substr(piece.size() - k))
                              : joint.substr(joint.size() - std::min(joint.size(), k));
   return std::nullopt;

@@ -27,6 +27,10 @@ class stream_find {
   }
 
  private:
+  /// Where NEEDLE ends in PIECE, with what came before it; nullopt if not
+  /// there, and then CARRY_ keeps what a match across the next boundary needs.
+  std::optional<std::size_t> match_end(std::string_view piece);
+
   std::string needle_, carry_;
   bool found_ = false;
 };

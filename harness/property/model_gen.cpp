@@ -44,11 +44,13 @@ rc::Gen<fc_stream> gen_stream(lang l) {
   return rc::gen::weightedElement<fc_stream>({{4, FC_OUT}, {2, FC_ERR}, {1, FC_LOG}});
 }
 
-/// Faulted scripts also ignore SIGPIPE (so EPIPE takes the error path)
-/// and, in C++, stop clearing a stream the target reported ("clear off").
-rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults) {
+/// Weighted choices of ops, for weighted().
+using op_choices = std::vector<std::pair<std::size_t, rc::Gen<fc_op>>>;
+
+/// The ops that write, in language L: write, line, putc, printf, fputs, a newline.
+op_choices output_ops(lang l) {
   using namespace rc;
-  std::vector<std::pair<std::size_t, Gen<fc_op>>> ops = {
+  return {
       {5, gen::apply([](fc_stream s, long n) { return make_op(FC_WRITE, s, n); }, gen_stream(l),
                      gen_count(20000))},
       {5, gen::apply([](fc_stream s, long n) { return make_op(FC_LINE, s, n); }, gen_stream(l),
@@ -59,33 +61,60 @@ rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults) {
       {1, gen::apply([](fc_stream s, long n) { return make_op(FC_FPUTS, s, n); },
                      gen::element(FC_OUT, FC_ERR), gen_count(20000))},
       {1, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_NEWLINE, s); })},
+  };
+}
+
+/// The ops on the buffers and the markers: flush, setvbuf, marker.
+void add_buffer_ops(op_choices& ops) {
+  using namespace rc;
+  ops.push_back(
       {2, gen::map(gen::weightedElement<fc_stream>({{3, FC_OUT}, {1, FC_ERR}, {1, FC_ALL}}),
-                   [](fc_stream s) { return make_op(FC_FLUSH, s); })},
+                   [](fc_stream s) { return make_op(FC_FLUSH, s); })});
+  ops.push_back(
       {1,
        gen::apply(
            [](int mode, long size, fc_stream s) { return make_op(FC_SETVBUF, s, size, mode); },
            gen::inRange(0, 3),
            gen::elementOf(std::vector<long>{0, 1, 8, 9, 64, 100, 127, 128, 129, 1024, 4096, 5000}),
-           gen::element(FC_OUT, FC_ERR))},
-      {2, gen::just(make_op(FC_MARKER))},
-  };
-  if (with_input) {
-    ops.push_back({1, gen::map(gen::inRange<long>(1, 8),
-                               [](long n) { return make_op(FC_READ, FC_OUT, n); })});
-    ops.push_back({1, gen::just(make_op(FC_GETLINE))});
-  }
-  if (faults) {
-    ops.push_back({1, gen::just(make_op(FC_IGNORE, FC_OUT, SIGPIPE))});
-    if (l == lang::cxx) ops.push_back({1, gen::just(make_op(FC_CLEAR, FC_OUT, 0))});
-  }
-  if (l == lang::cxx) {
-    ops.push_back({3, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_ENDL, s); })});
-    ops.push_back({1, gen::apply([](bool on, fc_stream s) { return make_op(FC_UNITBUF, s, on); },
-                                 gen::arbitrary<bool>(), gen_stream(l))});
-    ops.push_back({1, gen::apply([](fc_stream s, bool on) { return make_op(FC_TIE, s, on); },
-                                 gen::element(FC_IN, FC_ERR, FC_LOG), gen::arbitrary<bool>())});
-    ops.push_back({1, gen::just(make_op(FC_SYNC, FC_OUT, 0))});
-  }
+           gen::element(FC_OUT, FC_ERR))});
+  ops.push_back({2, gen::just(make_op(FC_MARKER))});
+}
+
+/// The reads of stdin: read, getline.
+void add_input_ops(op_choices& ops) {
+  using namespace rc;
+  ops.push_back(
+      {1, gen::map(gen::inRange<long>(1, 8), [](long n) { return make_op(FC_READ, FC_OUT, n); })});
+  ops.push_back({1, gen::just(make_op(FC_GETLINE))});
+}
+
+/// Faulted scripts also ignore SIGPIPE (so EPIPE takes the error path)
+/// and, in C++, stop clearing a stream the target reported ("clear off").
+void add_fault_ops(lang l, op_choices& ops) {
+  using namespace rc;
+  ops.push_back({1, gen::just(make_op(FC_IGNORE, FC_OUT, SIGPIPE))});
+  if (l == lang::cxx) ops.push_back({1, gen::just(make_op(FC_CLEAR, FC_OUT, 0))});
+}
+
+/// The C++ streams' own ops: endl, unitbuf, tie, sync_with_stdio.
+void add_cxx_ops(lang l, op_choices& ops) {
+  using namespace rc;
+  ops.push_back({3, gen::map(gen_stream(l), [](fc_stream s) { return make_op(FC_ENDL, s); })});
+  ops.push_back({1, gen::apply([](bool on, fc_stream s) { return make_op(FC_UNITBUF, s, on); },
+                               gen::arbitrary<bool>(), gen_stream(l))});
+  ops.push_back({1, gen::apply([](fc_stream s, bool on) { return make_op(FC_TIE, s, on); },
+                               gen::element(FC_IN, FC_ERR, FC_LOG), gen::arbitrary<bool>())});
+  ops.push_back({1, gen::just(make_op(FC_SYNC, FC_OUT, 0))});
+}
+
+/// One op of a script in language L: reads of stdin too WITH_INPUT, the
+/// fault ops when FAULTS.
+rc::Gen<fc_op> gen_op(lang l, bool with_input, bool faults) {
+  op_choices ops = output_ops(l);
+  add_buffer_ops(ops);
+  if (with_input) add_input_ops(ops);
+  if (faults) add_fault_ops(l, ops);
+  if (l == lang::cxx) add_cxx_ops(l, ops);
   return weighted<fc_op>(std::move(ops));
 }
 
@@ -112,6 +141,15 @@ struct setup_choice {
   std::string input;
 };
 
+/// stdout's sink: a pty, a pipe or a file, now and then /dev/null or /dev/full.
+rc::Gen<sink_kind> gen_stdout_sink() {
+  return rc::gen::weightedElement<sink_kind>({{3, sink_kind::pty},
+                                              {3, sink_kind::pipe},
+                                              {3, sink_kind::file},
+                                              {1, sink_kind::null},
+                                              {1, sink_kind::full}});
+}
+
 rc::Gen<setup_choice> gen_setup() {
   using namespace rc;
   return gen::apply(
@@ -123,12 +161,35 @@ rc::Gen<setup_choice> gen_setup() {
         if (input) c.input = "first line\nsecond\nthird line of stdin\n";
         return c;
       },
-      gen::weightedElement<sink_kind>({{3, sink_kind::pty},
-                                       {3, sink_kind::pipe},
-                                       {3, sink_kind::file},
-                                       {1, sink_kind::null},
-                                       {1, sink_kind::full}}),
-      gen::inRange(0, 3), gen::arbitrary<bool>());
+      gen_stdout_sink(), gen::inRange(0, 3), gen::arbitrary<bool>());
+}
+
+/// A plan's calls, from what was drawn: WHEN 0 to 3 the N-th call (2 and 3:
+/// TIMES calls from it), 4 every call, 5 and 6 each with probability P (0:
+/// 0.2, else 0.5) from SEED.
+fault_plan plan_calls(int when, long n, long times, int p, unsigned seed) {
+  fault_plan f;
+  f.when = when < 4    ? fault_plan::pattern::nth
+           : when == 4 ? fault_plan::pattern::every
+                       : fault_plan::pattern::random;
+  f.n = n;
+  f.times = when < 2 ? 1 : when < 4 ? times : 1;
+  f.probability = p == 0 ? 0.2 : 0.5;
+  f.seed = seed;
+  return f;
+}
+
+/// What F does to the calls it hits, from WHAT: an errno, or (SHORT_OK, on
+/// stdout) a short write, small on single calls, larger on many.
+void plan_failure(fault_plan& f, int what, bool to_stderr, bool short_ok) {
+  static const int errnos[] = {EAGAIN, ENOSPC, EPIPE, EINTR, EIO};
+  const bool nth = f.when == fault_plan::pattern::nth;
+  if (short_ok && !to_stderr && what >= 5) {
+    static const long small[] = {1, 2, 5, 100, 1000}, large[] = {100, 1000, 4000};
+    f.short_bytes = nth ? small[what % 5] : large[what % 3];
+  } else {
+    f.error = errnos[what % 5];
+  }
 }
 
 /// One --fault plan. Errnos on stdout's or stderr's destination; short
@@ -139,22 +200,8 @@ rc::Gen<fault_plan> gen_fault(bool short_ok) {
   using namespace rc;
   return gen::apply(
       [short_ok](int what, bool to_stderr, int when, long n, long times, int p, unsigned seed) {
-        static const int errnos[] = {EAGAIN, ENOSPC, EPIPE, EINTR, EIO};
-        fault_plan f;
-        f.when = when < 4    ? fault_plan::pattern::nth
-                 : when == 4 ? fault_plan::pattern::every
-                             : fault_plan::pattern::random;
-        f.n = n;
-        f.times = when < 2 ? 1 : when < 4 ? times : 1;
-        f.probability = p == 0 ? 0.2 : 0.5;
-        f.seed = seed;
-        const bool nth = f.when == fault_plan::pattern::nth;
-        if (short_ok && !to_stderr && what >= 5) {
-          static const long small[] = {1, 2, 5, 100, 1000}, large[] = {100, 1000, 4000};
-          f.short_bytes = nth ? small[what % 5] : large[what % 3];
-        } else {
-          f.error = errnos[what % 5];
-        }
+        fault_plan f = plan_calls(when, n, times, p, seed);
+        plan_failure(f, what, to_stderr, short_ok);
         f.where = to_stderr ? fault_plan::target::stderr_sink : fault_plan::target::stdout_sink;
         return f;
       },
@@ -189,6 +236,73 @@ kill_plan pick_cut(const model_case& c, cut_family family, int kind, long raw, b
   return kind == 0 ? kill_plan::at_write(n, sig) : kill_plan::after_write(n, sig);
 }
 
+/// Which streams a script has used and set a buffer on, as normalize()
+/// takes its ops: setvbuf only before a stream's first operation.
+struct buffer_use {
+  bool used_out = false, used_err = false, set_out = false, set_err = false;
+  /// False for a setvbuf after its stream's first operation or first
+  /// setvbuf, which normalize() drops; else notes what OP uses or sets.
+  bool admit(const fc_op& op, lang l) {
+    if (op.kind == FC_SETVBUF) {
+      const bool err = op.stream == FC_ERR;
+      if (err ? (used_err || set_err) : (used_out || set_out)) return false;
+      (err ? set_err : set_out) = true;
+    }
+    if (is_output_op(op) || op.kind == FC_FLUSH) {
+      used_out = used_out || op.stream != FC_ERR || l == lang::cxx;
+      used_err = used_err || op.stream != FC_OUT;
+    }
+    return true;
+  }
+};
+
+/// A case's fault plans: one or two when FAULTS, else none.
+rc::Gen<std::vector<fault_plan>> gen_plans(bool faults, bool short_ok) {
+  using namespace rc;
+  if (!faults) return gen::just(std::vector<fault_plan>{});
+  // One or two plans (gen::resize would also shrink every value in them).
+  return gen::mapcat(gen::inRange(1, 3), [short_ok](int n) {
+    return gen::container<std::vector<fault_plan>>(static_cast<std::size_t>(n),
+                                                   gen_fault(short_ok));
+  });
+}
+
+/// A case's setup in language L for PROFILE: SC's sinks and stdin, PLANS,
+/// and st_blksize as the sinks give it.
+model_setup setup_of(lang l, const impl_profile& profile, const setup_choice& sc,
+                     std::vector<fault_plan> plans) {
+  model_setup setup;
+  setup.language = l;
+  setup.profile = profile;
+  setup.stdout_sink = sc.out;
+  setup.stderr_sink = sc.err;
+  setup.input = sc.input;
+  setup.faults = std::move(plans);
+  return with_st_blksize(std::move(setup));
+}
+
+/// A whole case on SC's sinks and stdin (gen_case()).
+rc::Gen<model_case> gen_case_on(lang l, const impl_profile& profile, cut_family family, bool faults,
+                                const setup_choice& sc) {
+  using namespace rc;
+  auto families = faults ? gen::element(cut_family::markers_and_endings, cut_family::writes)
+                         : gen::just(family);
+  return gen::apply(
+      [l, profile, sc](const std::vector<fc_op>& ops, const std::vector<fc_op>& ending,
+                       std::vector<fault_plan> plans, cut_family fam, int cut_kind, long raw,
+                       bool term) {
+        model_case c;
+        c.setup = setup_of(l, profile, sc, std::move(plans));
+        c.ops = normalize(ops, ending, l, !c.setup.faults.empty());
+        fit_faults(c);
+        c.cut = pick_cut(c, fam, cut_kind, raw, term);
+        return c;
+      },
+      gen::container<std::vector<fc_op>>(gen_op(l, !sc.input.empty(), faults)), gen_ending(l),
+      gen_plans(faults, sc.err.has_value()), families, gen::inRange(0, 2),
+      gen::inRange<long>(0, 1000), gen::arbitrary<bool>());
+}
+
 }  // namespace
 
 fc_op make_op(fc_op_kind kind, fc_stream stream, long n, int mode) {
@@ -206,21 +320,13 @@ fc_op make_op(fc_op_kind kind, fc_stream stream, long n, int mode) {
 /// every op's byte is its own (docs/script.md), C ops only for C.
 script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang l, bool no_sync) {
   script s;
-  bool used_out = false, used_err = false, set_out = false, set_err = false;
+  buffer_use buffers;
   int markers = 0;
   for (auto op : ops) {
     if (s.ops.size() >= 60) break;
     if (l == lang::c && op.stream == FC_LOG) op.stream = FC_OUT;
     if (op.kind == FC_SYNC && (no_sync || !s.ops.empty())) continue;
-    if (op.kind == FC_SETVBUF) {
-      const bool err = op.stream == FC_ERR;
-      if (err ? (used_err || set_err) : (used_out || set_out)) continue;
-      (err ? set_err : set_out) = true;
-    }
-    if (is_output_op(op) || op.kind == FC_FLUSH) {
-      used_out = used_out || op.stream != FC_ERR || l == lang::cxx;
-      used_err = used_err || op.stream != FC_OUT;
-    }
+    if (!buffers.admit(op, l)) continue;
     if (op.kind == FC_MARKER) std::snprintf(op.label, sizeof op.label, "m%d", ++markers);
     s.ops.push_back(op);
   }
@@ -231,38 +337,8 @@ script normalize(std::vector<fc_op> ops, const std::vector<fc_op>& ending, lang 
 /// A whole case for PROFILE in language L; cuts of FAMILY. FAULTS: one or
 /// two --fault plans, and cuts of either family.
 rc::Gen<model_case> gen_case(lang l, const impl_profile& profile, cut_family family, bool faults) {
-  using namespace rc;
-  return gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
-    const bool short_ok = sc.err.has_value();
-    // One or two plans (gen::resize would also shrink every value in them).
-    auto gen_plans = faults ? gen::mapcat(gen::inRange(1, 3),
-                                          [short_ok](int n) {
-                                            return gen::container<std::vector<fault_plan>>(
-                                                static_cast<std::size_t>(n), gen_fault(short_ok));
-                                          })
-                            : gen::just(std::vector<fault_plan>{});
-    auto families = faults ? gen::element(cut_family::markers_and_endings, cut_family::writes)
-                           : gen::just(family);
-    return gen::apply(
-        [l, profile, sc](const std::vector<fc_op>& ops, const std::vector<fc_op>& ending,
-                         std::vector<fault_plan> plans, cut_family fam, int cut_kind, long raw,
-                         bool term) {
-          model_case c;
-          c.setup.language = l;
-          c.setup.profile = profile;
-          c.setup.stdout_sink = sc.out;
-          c.setup.stderr_sink = sc.err;
-          c.setup.input = sc.input;
-          c.setup.faults = std::move(plans);
-          c.setup = with_st_blksize(std::move(c.setup));
-          c.ops = normalize(ops, ending, l, !c.setup.faults.empty());
-          fit_faults(c);
-          c.cut = pick_cut(c, fam, cut_kind, raw, term);
-          return c;
-        },
-        gen::container<std::vector<fc_op>>(gen_op(l, !sc.input.empty(), faults)), gen_ending(l),
-        gen_plans, families, gen::inRange(0, 2), gen::inRange<long>(0, 1000),
-        gen::arbitrary<bool>());
+  return rc::gen::mapcat(gen_setup(), [l, profile, family, faults](const setup_choice& sc) {
+    return gen_case_on(l, profile, family, faults, sc);
   });
 }
 

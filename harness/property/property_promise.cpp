@@ -13,6 +13,32 @@ gate_expect on(const property_spec& spec, const std::string& check, long number)
   return e;
 }
 
+/// The terms of promise P on how many records arrive, when PLAN knows how
+/// many were logged: all, each_once, lost_at_most.
+void add_count_terms(const property_spec& spec, const promise& p, const case_plan& plan,
+                     const std::string& at, std::vector<promised_check>& out) {
+  const long n = plan.logged;
+  if (p.all && n > 0)
+    out.push_back({"all" + at,
+                   plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});
+  if (p.each_once) out.push_back({"each_once" + at, on(spec, "each_once", n)});
+  if (p.lost_at_most && !plan.threaded && n > *p.lost_at_most)
+    out.push_back({"lost_at_most " + std::to_string(*p.lost_at_most) + at,
+                   on(spec, "records_at_least", n - *p.lost_at_most)});
+}
+
+/// The terms of promise P on the records before a point: the last flush, the
+/// last record at a level.
+void add_through_terms(const property_spec& spec, const promise& p, const case_plan& plan,
+                       const std::string& at, std::vector<promised_check>& out) {
+  if (p.through_last_flush && plan.before_last_flush > 0)
+    out.push_back(
+        {"through_last_flush" + at, on(spec, "records_through", plan.before_last_flush - 1)});
+  if (p.through_last_level && plan.through_level[*p.through_last_level] > 0)
+    out.push_back({"through_last_level " + workload_levels()[*p.through_last_level] + at,
+                   on(spec, "records_through", plan.through_level[*p.through_last_level] - 1)});
+}
+
 /// The terms of promise P at C's end. Records logged after `threads` are
 /// promised only as a set (each once). Where a cut leaves the count of
 /// records logged unknown (a write or a time), only prefix is checked, and
@@ -27,19 +53,24 @@ void add_terms(const property_spec& spec, const promise& p, const case_plan& pla
       out.push_back({"all" + at + " (as a prefix)", on(spec, "records_prefix", n)});
     return;
   }
-  if (p.all && n > 0)
-    out.push_back({"all" + at,
-                   plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});
-  if (p.each_once) out.push_back({"each_once" + at, on(spec, "each_once", n)});
-  if (p.lost_at_most && !plan.threaded && n > *p.lost_at_most)
-    out.push_back({"lost_at_most " + std::to_string(*p.lost_at_most) + at,
-                   on(spec, "records_at_least", n - *p.lost_at_most)});
-  if (p.through_last_flush && plan.before_last_flush > 0)
-    out.push_back(
-        {"through_last_flush" + at, on(spec, "records_through", plan.before_last_flush - 1)});
-  if (p.through_last_level && plan.through_level[*p.through_last_level] > 0)
-    out.push_back({"through_last_level " + workload_levels()[*p.through_last_level] + at,
-                   on(spec, "records_through", plan.through_level[*p.through_last_level] - 1)});
+  add_count_terms(spec, p, plan, at, out);
+  add_through_terms(spec, p, plan, at, out);
+}
+
+/// The terms on how the records were written: whole lines, writes per record.
+void add_write_terms(const property_spec& spec, const promise& p, const case_plan& plan,
+                     const std::string& at, std::vector<promised_check>& out) {
+  if (p.no_torn_record) {
+    gate_expect e = on(spec, "no_torn_record", 0);
+    e.text = p.torn_pattern;
+    out.push_back({"no_torn_record" + at, e});
+  }
+  // Writes per record where records must arrive: an ordinary end that promises them all.
+  if (p.max_writes_per_record > 0 && plan.ordinary && plan.logged > 0 && (p.all || p.each_once)) {
+    gate_expect e = on(spec, "max_writes_per_record", 0);
+    e.ratio = p.max_writes_per_record;
+    out.push_back({"max_writes_per_record" + at, e});
+  }
 }
 
 }  // namespace
@@ -52,17 +83,7 @@ std::vector<promised_check> promised_checks(const property_spec& spec, const wor
   const promise& p = it != spec.promises.end() ? it->second : none;
   add_terms(spec, p, plan, " at " + end_name(c.end), out);
   const std::string at = " at " + end_name(c.end);
-  if (p.no_torn_record) {
-    gate_expect e = on(spec, "no_torn_record", 0);
-    e.text = p.torn_pattern;
-    out.push_back({"no_torn_record" + at, e});
-  }
-  // Writes per record where records must arrive: an ordinary end that promises them all.
-  if (p.max_writes_per_record > 0 && plan.ordinary && plan.logged > 0 && (p.all || p.each_once)) {
-    gate_expect e = on(spec, "max_writes_per_record", 0);
-    e.ratio = p.max_writes_per_record;
-    out.push_back({"max_writes_per_record" + at, e});
-  }
+  add_write_terms(spec, p, plan, at, out);
   return out;
 }
 

@@ -51,6 +51,18 @@ std::string run_error(const gate_result& r) {
          (nl == std::string::npos ? why : why.substr(nl + 1));
 }
 
+/// Into OUT, the run R of CHECKS: how it ended, and each check's term and outcome.
+void add_run(const gate_result& r, const std::vector<promised_check>& checks,
+             workload_outcome& out) {
+  out.status = r.obs.status.describe();
+  out.repro = r.repro;
+  out.error = run_error(r);
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    out.terms.push_back(checks[i].term);
+    out.checks.push_back({checks[i].expect, r.checks[i]});
+  }
+}
+
 }  // namespace
 
 workload_outcome run_workload_case(const property_spec& spec, const workload_case& c,
@@ -65,13 +77,7 @@ workload_outcome run_workload_case(const property_spec& spec, const workload_cas
     out.error = std::string("cannot start ") + e.what();
     return out;
   }
-  out.status = r.obs.status.describe();
-  out.repro = r.repro;
-  out.error = run_error(r);
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    out.terms.push_back(checks[i].term);
-    out.checks.push_back({checks[i].expect, r.checks[i]});
-  }
+  add_run(r, checks, out);
   return out;
 }
 
@@ -106,26 +112,33 @@ std::string expect_toml(const gate_expect& e) {
   return out + std::to_string(e.number) + "\n";
 }
 
+/// The case's first lines: "[[case]]", its NAME, the driver's command with
+/// PLAN's workload, and its sinks.
+std::string case_head(const property_spec& spec, const case_plan& plan, const std::string& name) {
+  std::vector<std::string> command = spec.command;
+  command.insert(command.end(), plan.workload.begin(), plan.workload.end());
+  return "[[case]]\nname = " + quoted(name) + "\ncommand = " + quoted_list(command) +
+         "\nstdout = " + quoted(plan.sink) + "\nstderr = " + quoted(spec.stderr_sink) + "\n";
+}
+
+/// "env = { "NAME" = "value", ... }" of ENV's "NAME=value"s.
+std::string env_toml(const std::vector<std::string>& env) {
+  std::string out = "env = {";
+  for (std::size_t i = 0; i < env.size(); ++i) {
+    const auto eq = env[i].find('=');
+    out += (i ? ", " : " ") + quoted(env[i].substr(0, eq)) + " = " + quoted(env[i].substr(eq + 1));
+  }
+  return out + " }\n";
+}
+
 }  // namespace
 
 std::string case_toml(const property_spec& spec, const workload_case& c, const gate_expect& check,
                       const std::string& name) {
   const case_plan plan = plan_of(spec, c);
-  std::vector<std::string> command = spec.command;
-  command.insert(command.end(), plan.workload.begin(), plan.workload.end());
-  std::string out = "[[case]]\nname = " + quoted(name) + "\ncommand = " + quoted_list(command) +
-                    "\nstdout = " + quoted(plan.sink) + "\nstderr = " + quoted(spec.stderr_sink) +
-                    "\n";
+  std::string out = case_head(spec, plan, name);
   if (!spec.watch.empty()) out += "watch = " + quoted_list(spec.watch) + "\n";
-  if (!spec.env.empty()) {
-    out += "env = {";
-    for (std::size_t i = 0; i < spec.env.size(); ++i) {
-      const auto eq = spec.env[i].find('=');
-      out += (i ? ", " : " ") + quoted(spec.env[i].substr(0, eq)) + " = " +
-             quoted(spec.env[i].substr(eq + 1));
-    }
-    out += " }\n";
-  }
+  if (!spec.env.empty()) out += env_toml(spec.env);
   if (plan.cut != "never") out += "cut = " + quoted(plan.cut) + "\n";
   if (plan.fault) out += "faults = [" + quoted(*plan.fault) + "]\n";
   out += "timeout_ms = " + std::to_string(spec.timeout_ms) + "\n";

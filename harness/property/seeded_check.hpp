@@ -36,22 +36,17 @@ inline void load_rapidcheck_quietly() {
   (void)loaded;
 }
 
-/// Runs PROPERTY (a RapidCheck testable) for CASES cases from SEED.
-template <typename Testable>
-seeded_result seeded_check(const std::string& name, Testable&& property, int cases,
-                           std::uint64_t seed) {
-  load_rapidcheck_quietly();
-  rc::detail::TestMetadata meta;
-  // No id: RapidCheck's ReproduceListener then records nothing, and prints
-  // no RC_PARAMS="reproduce=..." at exit (src/detail/ReproduceListener.cpp):
-  // a property here runs again from its printed seed, not from RC_PARAMS.
-  meta.id = "";
-  meta.description = name;
+/// RapidCheck's parameters for CASES cases from SEED.
+inline rc::detail::TestParams seeded_params(int cases, std::uint64_t seed) {
   rc::detail::TestParams params;
   params.seed = seed;
   params.maxSuccess = cases;
   params.maxSize = 100;
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(property), meta, params);
+  return params;
+}
+
+/// What RapidCheck's check returned, as a plain value.
+inline seeded_result seeded_result_of(const rc::detail::TestResult& result) {
   seeded_result r;
   rc::detail::FailureResult failure;
   rc::detail::SuccessResult success;
@@ -65,6 +60,22 @@ seeded_result seeded_check(const std::string& name, Testable&& property, int cas
     r = {seeded_result::outcome::gave_up, gave_up.numSuccess, gave_up.description, ""};
   }
   return r;
+}
+
+/// Runs PROPERTY (a RapidCheck testable) for CASES cases from SEED.
+template <typename Testable>
+seeded_result seeded_check(const std::string& name, Testable&& property, int cases,
+                           std::uint64_t seed) {
+  load_rapidcheck_quietly();
+  rc::detail::TestMetadata meta;
+  // No id: RapidCheck's ReproduceListener then records nothing, and prints
+  // no RC_PARAMS="reproduce=..." at exit (src/detail/ReproduceListener.cpp):
+  // a property here runs again from its printed seed, not from RC_PARAMS.
+  meta.id = "";
+  meta.description = name;
+  const auto result =
+      rc::detail::checkTestable(std::forward<Testable>(property), meta, seeded_params(cases, seed));
+  return seeded_result_of(result);
 }
 
 }  // namespace flushcheck

@@ -84,6 +84,27 @@ void count(const workload_op& op, long n, case_plan& p) {
   for (int level = 0; level <= op.level; ++level) p.through_level[level] = n;
 }
 
+/// C's ops before STOP into P's workload, `threads K` before op SPLIT when
+/// threaded, with the records they log and what the promise counts.
+void plan_ops(const workload_case& c, std::size_t stop, std::size_t split, int k, case_plan& p) {
+  for (std::size_t i = 0; i < stop; ++i) {
+    if (p.threaded && i == split) p.workload.push_back("threads " + std::to_string(k));
+    p.workload.push_back(c.ops[i].text());
+    if (c.ops[i].what == workload_op::kind::log) ++p.logged;
+    if (i < split) count(c.ops[i], p.logged, p);
+  }
+}
+
+/// How C ends: the workload's last ops (after a MARKER_CUT's marker), and
+/// the cut or the fault.
+void plan_end(const property_spec& spec, const workload_case& c, bool marker_cut, case_plan& p) {
+  if (marker_cut) p.workload.push_back("marker cut");
+  p.workload.push_back(end_op(c.end));
+  p.end = end_op(c.end);
+  if (harness_signal(c.end)) plan_cut(spec, c, p);
+  if (c.end == property_end::fault) plan_fault(spec, c, p);
+}
+
 }  // namespace
 
 case_plan plan_of(const property_spec& spec, const workload_case& c) {
@@ -94,19 +115,10 @@ case_plan plan_of(const property_spec& spec, const workload_case& c) {
   const int k = std::min(c.threads, spec.threads);
   p.threaded = k >= 2 && !marker_cut && stop > 0;
   const std::size_t split = p.threaded ? std::min(c.threads_at, stop - 1) : stop;
-  for (std::size_t i = 0; i < stop; ++i) {
-    if (p.threaded && i == split) p.workload.push_back("threads " + std::to_string(k));
-    p.workload.push_back(c.ops[i].text());
-    if (c.ops[i].what == workload_op::kind::log) ++p.logged;
-    if (i < split) count(c.ops[i], p.logged, p);
-  }
+  plan_ops(c, stop, split, k, p);
   p.logged_exactly = !harness_signal(c.end) || marker_cut;
   p.ordinary = !harness_signal(c.end) && c.end != property_end::fault;
-  if (marker_cut) p.workload.push_back("marker cut");
-  p.workload.push_back(end_op(c.end));
-  p.end = end_op(c.end);
-  if (harness_signal(c.end)) plan_cut(spec, c, p);
-  if (c.end == property_end::fault) plan_fault(spec, c, p);
+  plan_end(spec, c, marker_cut, p);
   return p;
 }
 
