@@ -74,18 +74,17 @@ long count_write_stops(pid_t pid) {
   return -1;
 }
 
-}  // namespace
-
-long bare_ptrace_loop(const std::vector<std::string>& argv) {
-  auto prog = write_filter();
-  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+/// ARGV as execv takes it, ending in a null pointer; it points into ARGV.
+std::vector<char*> exec_args(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  cpu_pin pin;
-  pid_t pid = ::vfork();  // as the harness spawns: no page tables copied
-  if (pid == 0) exec_traced(args.data(), &fprog);
-  if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");
+  return args;
+}
+
+/// From PID's exec stop on: its options set, then its write stops counted;
+/// -1 when the options cannot be set (PID killed and reaped).
+long trace_from_exec_stop(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);  // the exec stop
   if (::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL) != 0) {
@@ -95,6 +94,19 @@ long bare_ptrace_loop(const std::vector<std::string>& argv) {
   }
   resume(pid);
   return count_write_stops(pid);
+}
+
+}  // namespace
+
+long bare_ptrace_loop(const std::vector<std::string>& argv) {
+  auto prog = write_filter();
+  sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
+  std::vector<char*> args = exec_args(argv);
+  cpu_pin pin;
+  pid_t pid = ::vfork();  // as the harness spawns: no page tables copied
+  if (pid == 0) exec_traced(args.data(), &fprog);
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");
+  return trace_from_exec_stop(pid);
 }
 
 }  // namespace flushcheck::detail

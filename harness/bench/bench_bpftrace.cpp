@@ -34,6 +34,39 @@ std::string script(const std::string& comm) {
          comm + "\"/ { @[pid] = count(); }\n";
 }
 
+/// bpftrace counting COMM's writes, its stdin on IN, stdout and stderr on OUT.
+child_process spawn_bpftrace(const std::string& comm, int in, int out) {
+  // -B line: its output reaches the pipe a line at a time, not at its exit.
+  return spawn({{k_bpftrace, "-B", "line", "-e", script(comm.substr(0, 15))},
+                clean_environment(),
+                in,
+                out,
+                out});
+}
+
+/// Why bpftrace did not attach: not within 60 s, or it ended first (CLOSED),
+/// saying why in the last line of TEXT, what it printed.
+[[noreturn]] void throw_not_attached(const std::string& text, bool closed) {
+  std::string said = text;  // its last line says why
+  while (!said.empty() && said.back() == '\n') said.pop_back();
+  said = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
+  if (!closed)
+    throw harness_error({ETIMEDOUT, std::generic_category()},
+                        "bpftrace did not attach within 60 s");
+  throw harness_error(
+      std::make_error_code(std::errc::operation_canceled),
+      "bpftrace ended before it attached (its last line: " + said.substr(0, 300) + ")");
+}
+
+/// The "@[PID]: COUNT" lines of TEXT: each pid's count.
+std::map<pid_t, long> counts_in(const std::string& text) {
+  std::map<pid_t, long> counts;
+  static const std::regex line(R"(@\[(\d+)\]: (\d+))");
+  for (std::sregex_iterator m(text.begin(), text.end(), line), end; m != end; ++m)
+    counts[static_cast<pid_t>(std::stol((*m)[1]))] = std::stol((*m)[2]);
+  return counts;
+}
+
 }  // namespace
 
 std::string bpftrace_unavailable_reason() {
@@ -47,23 +80,10 @@ bpftrace_session::bpftrace_session(const std::string& comm) {
   out_.reset(p[0]);
   unique_fd write_end(p[1]);
   unique_fd null(::open("/dev/null", O_RDWR | O_CLOEXEC));
-  // -B line: its output reaches the pipe a line at a time, not at its exit.
-  child_ = spawn({{k_bpftrace, "-B", "line", "-e", script(comm.substr(0, 15))},
-                  clean_environment(),
-                  null.get(),
-                  write_end.get(),
-                  write_end.get()});
+  child_ = spawn_bpftrace(comm, null.get(), write_end.get());
   write_end.reset();
   if (read_until("flushcheck: attached\n", 60000)) return;
-  std::string said = text_;  // its last line says why
-  while (!said.empty() && said.back() == '\n') said.pop_back();
-  said = said.substr(said.rfind('\n') == std::string::npos ? 0 : said.rfind('\n') + 1);
-  if (!closed_)
-    throw harness_error({ETIMEDOUT, std::generic_category()},
-                        "bpftrace did not attach within 60 s");
-  throw harness_error(
-      std::make_error_code(std::errc::operation_canceled),
-      "bpftrace ended before it attached (its last line: " + said.substr(0, 300) + ")");
+  throw_not_attached(text_, closed_);
 }
 
 bool bpftrace_session::read_some(std::chrono::steady_clock::time_point deadline) {
@@ -97,12 +117,7 @@ std::map<pid_t, long> bpftrace_session::finish() {
   if (!closed_)
     throw harness_error({ETIMEDOUT, std::generic_category()}, "bpftrace did not end within 30 s");
   child_.reap();  // it closed its stdout on its way out
-  std::map<pid_t, long> counts;
-  static const std::regex line(R"(@\[(\d+)\]: (\d+))");
-  const std::string tail = text_.substr(from);
-  for (std::sregex_iterator m(tail.begin(), tail.end(), line), end; m != end; ++m)
-    counts[static_cast<pid_t>(std::stol((*m)[1]))] = std::stol((*m)[2]);
-  return counts;
+  return counts_in(text_.substr(from));
 }
 
 }  // namespace flushcheck::detail

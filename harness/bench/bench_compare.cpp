@@ -38,6 +38,18 @@ std::string moved(const bench_row& before, const bench_row* now, double threshol
   return "";
 }
 
+/// The measured rows of OLD_SUITE, the saved report's, against SUITE, this
+/// run's, into OUT.
+void compare_suite(const bench_suite& old_suite, const bench_suite& suite, double threshold,
+                   bench_comparison& out) {
+  for (const auto& row : old_suite.rows) {
+    if (!row.measured()) continue;
+    ++out.compared;
+    std::string what = moved(row, find_row(suite, row.name), threshold);
+    if (!what.empty()) out.moved.push_back({old_suite.name, row.name, what});
+  }
+}
+
 }  // namespace
 
 bench_comparison bench_compare(const bench_report& before, const bench_report& now,
@@ -50,12 +62,7 @@ bench_comparison bench_compare(const bench_report& before, const bench_report& n
   for (const auto& old_suite : before.suites) {
     const bench_suite* suite = find_suite(now, old_suite.name);
     if (!suite) continue;  // a suite not run this time is not compared
-    for (const auto& row : old_suite.rows) {
-      if (!row.measured()) continue;
-      ++out.compared;
-      std::string what = moved(row, find_row(*suite, row.name), threshold);
-      if (!what.empty()) out.moved.push_back({old_suite.name, row.name, what});
-    }
+    compare_suite(old_suite, *suite, threshold, out);
   }
   return out;
 }

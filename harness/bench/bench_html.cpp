@@ -45,11 +45,16 @@ void number(std::ostream& h, const std::string& text) {
   h << "<td class=\"num\">" << markup_escape(text) << "</td>";
 }
 
+/// A row without times: FAILED or skipped, and why.
+void unmeasured_row(std::ostream& h, const bench_row& row) {
+  row_start(h, row, row.failed ? "failed" : "skipped");
+  h << "<td colspan=\"7\">" << (row.failed ? "FAILED: " : "skipped: ")
+    << markup_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
+}
+
 void row(std::ostream& h, const bench_suite& s, const bench_row& row) {
   if (!row.measured()) {
-    row_start(h, row, row.failed ? "failed" : "skipped");
-    h << "<td colspan=\"7\">" << (row.failed ? "FAILED: " : "skipped: ")
-      << markup_escape(row.skipped.empty() ? "no times" : row.skipped) << "</td></tr>\n";
+    unmeasured_row(h, row);
     return;
   }
   row_start(h, row, row.name == s.baseline ? "baseline" : "measured");

@@ -56,18 +56,25 @@ json plot_json(const bench_plot& p) {
           {"log_x", p.log_x}, {"log_y", p.log_y},     {"series", series}};
 }
 
+json claim_json(const bench_claim& c) {
+  return {{"seed", c.seed},
+          {"kind", c.kind},
+          {"holds", c.holds},
+          {"checked", c.checked},
+          {"observed", text(c.observed)}};
+}
+
+/// A JSON array of AS_JSON(x) for each x of XS.
+template <class T, class F>
+json array_of(const std::vector<T>& xs, F as_json) {
+  json out = json::array();
+  for (const auto& x : xs) out.push_back(as_json(x));
+  return out;
+}
+
 json suite_json(const bench_suite& s) {
-  json rows = json::array(), claims = json::array(), plots = json::array();
-  for (const auto& r : s.rows) rows.push_back(row_json(r));
-  for (const auto& c : s.claims)
-    claims.push_back({{"seed", c.seed},
-                      {"kind", c.kind},
-                      {"holds", c.holds},
-                      {"checked", c.checked},
-                      {"observed", text(c.observed)}});
-  for (const auto& p : s.plots) plots.push_back(plot_json(p));
-  json notes = json::array();
-  for (const auto& n : s.notes) notes.push_back(text(n));
+  json rows = array_of(s.rows, row_json), claims = array_of(s.claims, claim_json);
+  json plots = array_of(s.plots, plot_json), notes = array_of(s.notes, text);
   return {{"name", s.name},
           {"title", s.title},
           {"seed", s.seed},
@@ -82,6 +89,18 @@ json suite_json(const bench_suite& s) {
 /// A number that JSON may hold as null (a non-finite value).
 double number_or_zero(const json& j) { return j.is_number() ? j.get<double>() : 0.0; }
 
+/// What a run of row J said into R: its times, ratio, writes and values,
+/// or why it was skipped; and its repro line.
+void read_measured(const json& j, bench_row& r) {
+  for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
+  r.ratio = number_or_zero(j.at("ratio"));
+  r.write_calls = j.at("write_calls").get<std::int64_t>();
+  for (const auto& [k, v] : j.at("values").items()) r.values[k] = number_or_zero(v);
+  r.skipped = j.at("skipped").get<std::string>();
+  r.failed = j.at("failed").get<bool>();
+  r.repro = j.at("repro").get<std::string>();
+}
+
 bench_row row_from(const json& j) {
   bench_row r;
   r.name = j.at("name").get<std::string>();
@@ -91,13 +110,7 @@ bench_row row_from(const json& j) {
   r.x = number_or_zero(j.at("x"));
   r.bytes = j.at("bytes").get<std::int64_t>();
   r.ops = j.at("ops").get<std::int64_t>();
-  for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
-  r.ratio = number_or_zero(j.at("ratio"));
-  r.write_calls = j.at("write_calls").get<std::int64_t>();
-  for (const auto& [k, v] : j.at("values").items()) r.values[k] = number_or_zero(v);
-  r.skipped = j.at("skipped").get<std::string>();
-  r.failed = j.at("failed").get<bool>();
-  r.repro = j.at("repro").get<std::string>();
+  read_measured(j, r);
   return r;
 }
 
@@ -112,6 +125,20 @@ bench_suite suite_from(const json& j) {
                         c.at("holds").get<bool>(), c.at("observed").get<std::string>(),
                         c.at("checked").get<bool>()});
   return s;
+}
+
+/// The report that J holds; throws usage_error when J is no bench report,
+/// json::exception when a field is missing or of another type.
+bench_report report_from(const json& j) {
+  bench_report r;
+  if (j.at("tool") != "flushcheck bench" || !is_json_document(j, json_kind::bench))
+    throw usage_error("not a flushcheck bench report of schema " +
+                      std::to_string(info(json_kind::bench).schema));
+  r.machine = j.at("machine").get<std::string>();
+  r.repeat = j.at("repeat").get<int>();
+  r.quick = j.at("quick").get<bool>();
+  for (const auto& s : j.at("suites")) r.suites.push_back(suite_from(s));
+  return r;
 }
 
 }  // namespace
@@ -131,15 +158,7 @@ nlohmann::json to_json(const bench_report& r) {
 bench_report bench_from_json(const std::string& text) {
   json j = parse_json_input(text);
   try {
-    bench_report r;
-    if (j.at("tool") != "flushcheck bench" || !is_json_document(j, json_kind::bench))
-      throw usage_error("not a flushcheck bench report of schema " +
-                        std::to_string(info(json_kind::bench).schema));
-    r.machine = j.at("machine").get<std::string>();
-    r.repeat = j.at("repeat").get<int>();
-    r.quick = j.at("quick").get<bool>();
-    for (const auto& s : j.at("suites")) r.suites.push_back(suite_from(s));
-    return r;
+    return report_from(j);
   } catch (const json::exception&) {
     // The library's own words name its internals: say what is wrong instead.
     throw usage_error("not a flushcheck bench report of schema " +

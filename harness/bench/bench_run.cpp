@@ -72,28 +72,65 @@ std::string out_of_range(const std::map<std::string, double>& values) {
   return "";
 }
 
+/// ROW failed, WHY; no values.
+std::map<std::string, double> mark_failed(bench_row& row, const std::string& why) {
+  row.failed = true;
+  row.skipped = why;
+  return {};
+}
+
 /// One run: its values (ns=...), or SKIP / FAILED set.
 std::map<std::string, double> once(const run_options& o, bench_row& row) {
   observation obs = run(o);
-  if (std::string why = failure(obs); !why.empty()) {
-    row.failed = true;
-    row.skipped = why;
-    return {};
-  }
+  if (std::string why = failure(obs); !why.empty()) return mark_failed(row, why);
   auto values = parse_bench_line(obs.err.data, row.skipped);
-  if (!values || (row.skipped.empty() && !(values->count("ns") && values->at("ns") > 0))) {
-    row.failed = true;
-    row.skipped = "the program said no 'bench ns=T' line (T: nanoseconds, above 0) on stderr: " +
-                  last_line(obs.err.data);
-    return {};
-  }
-  if (std::string why = out_of_range(*values); !why.empty()) {
-    row.failed = true;
-    row.skipped = "the program's bench line says " + why;
-    return {};
-  }
+  if (!values || (row.skipped.empty() && !(values->count("ns") && values->at("ns") > 0)))
+    return mark_failed(
+        row, "the program said no 'bench ns=T' line (T: nanoseconds, above 0) on stderr: " +
+                 last_line(obs.err.data));
+  if (std::string why = out_of_range(*values); !why.empty())
+    return mark_failed(row, "the program's bench line says " + why);
   if (o.trace && obs.trace) row.write_calls = writes_not_to_stderr(*obs.trace);
   return *values;
+}
+
+/// The key=value pairs of a `bench ns=...` LINE whose values are numbers.
+std::map<std::string, double> bench_values(const std::string& line) {
+  std::map<std::string, double> values;
+  std::istringstream words(line.substr(6));
+  for (std::string w; words >> w;) {
+    auto eq = w.find('=');
+    if (eq == std::string::npos) continue;
+    char* end = nullptr;
+    double v = std::strtod(w.c_str() + eq + 1, &end);
+    if (end != w.c_str() + eq + 1 && *end == '\0')
+      values[w.substr(0, eq)] = v;  // "12ms": not a number
+  }
+  return values;
+}
+
+/// ROW's times and values from RUNS (each value, per repetition): the
+/// median of each, and its extremes where the repetitions differ.
+void summarize(std::map<std::string, std::vector<double>> runs, bench_row& row) {
+  for (double ns : runs["ns"]) row.seconds.push_back(ns / 1e9);
+  runs.erase("ns");
+  runs.erase("bytes");
+  for (auto& [key, values] : runs) {
+    auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    if (*lo != *hi) {  // the repetitions differ: exact claims look at every one
+      row.values[key + ".min"] = *lo;
+      row.values[key + ".max"] = *hi;
+    }
+    row.values[key] = median_of(std::move(values));
+  }
+}
+
+/// The traced run of O that counts C's write-family calls into ROW (with
+/// C's count_argv where it has one).
+void count_write_calls(const bench_case& c, run_options o, bench_row& row) {
+  o.trace = true;
+  if (!c.count_argv.empty()) o.argv = c.count_argv;
+  once(o, row);
 }
 
 }  // namespace
@@ -108,17 +145,7 @@ std::optional<std::map<std::string, double>> parse_bench_line(const std::string&
       return std::map<std::string, double>{};
     }
     if (line.rfind("bench ns=", 0) != 0) continue;
-    std::map<std::string, double> values;
-    std::istringstream words(line.substr(6));
-    for (std::string w; words >> w;) {
-      auto eq = w.find('=');
-      if (eq == std::string::npos) continue;
-      char* end = nullptr;
-      double v = std::strtod(w.c_str() + eq + 1, &end);
-      if (end != w.c_str() + eq + 1 && *end == '\0')
-        values[w.substr(0, eq)] = v;  // "12ms": not a number
-    }
-    return values;
+    return bench_values(line);
   }
   return std::nullopt;
 }
@@ -131,22 +158,8 @@ bench_row measure(const bench_case& c, int repeat, std::chrono::milliseconds tim
   for (int r = 0; r < repeat && row.skipped.empty(); ++r)
     for (const auto& [key, value] : once(o, row)) runs[key].push_back(value);
   if (!row.skipped.empty()) return row;
-  for (double ns : runs["ns"]) row.seconds.push_back(ns / 1e9);
-  runs.erase("ns");
-  runs.erase("bytes");
-  for (auto& [key, values] : runs) {
-    auto [lo, hi] = std::minmax_element(values.begin(), values.end());
-    if (*lo != *hi) {  // the repetitions differ: exact claims look at every one
-      row.values[key + ".min"] = *lo;
-      row.values[key + ".max"] = *hi;
-    }
-    row.values[key] = median_of(std::move(values));
-  }
-  if (c.count_writes) {
-    o.trace = true;
-    if (!c.count_argv.empty()) o.argv = c.count_argv;
-    once(o, row);
-  }
+  summarize(std::move(runs), row);
+  if (c.count_writes) count_write_calls(c, o, row);
   return row;
 }
 

@@ -102,30 +102,49 @@ std::vector<bench_row> measure_variants(const bench_context& ctx, long n) {
 
 double peak_of(const bench_row* r) { return r ? r->values.at("peak_rss_mb") : -1; }
 
+/// --keep=ends:8M's peak RSS against --keep=none's (BASE) and what it keeps.
+bench_claim ends_memory_claim(const bench_suite& s, double base) {
+  const bench_row* ends = measured_row(s, "flushcheck --keep=ends:8M");
+  const double peak = peak_of(ends), kept = ends ? ends->values.at("kept_mb") : 0;
+  return claim("--keep=ends:8M holds what it keeps plus at most 4 MB over --keep=none's (issue 38)",
+               "memory", base > 0 && peak > 0 && peak <= base + kept + 4,
+               significant(peak) + " MB at peak: --keep=none's " + significant(base) + " MB and " +
+                   significant(peak - base) + " MB for the " + significant(kept) + " MB kept");
+}
+
+/// --keep=all's peak RSS against --keep=none's (BASE), for N bytes of output.
+bench_claim all_memory_claim(const bench_suite& s, double base, long n) {
+  const double out = static_cast<double>(n) / mb;
+  const double peak_all = peak_of(measured_row(s, "flushcheck --keep=all"));
+  return claim("--keep=all holds at most 1.2x the output over --keep=none's (issue 38)", "memory",
+               base > 0 && peak_all > 0 && peak_all - base <= 1.2 * out,
+               significant(peak_all) + " MB at peak: " + significant((peak_all - base) / out) +
+                   "x the " + significant(out) + " MB over --keep=none's");
+}
+
 void add_claims(bench_suite& s, long n) {
   const bench_row* cat = measured_row(s, "| cat");
   const bench_row* ends = measured_row(s, "flushcheck --keep=ends:8M");
-  const bench_row* none = measured_row(s, "flushcheck --keep=none");
-  const bench_row* all = measured_row(s, "flushcheck --keep=all");
   const double x = time_ratio(ends, cat);
   s.claims.push_back(claim("flushcheck run reads a pipe within 1.3x the time of `| cat` (issue 38)",
                            "ordering", x > 0 && x <= 1.3, significant(x) + "x | cat"));
-  const double base = peak_of(none), peak = peak_of(ends),
-               kept = ends ? ends->values.at("kept_mb") : 0;
-  s.claims.push_back(
-      claim("--keep=ends:8M holds what it keeps plus at most 4 MB over --keep=none's (issue 38)",
-            "memory", base > 0 && peak > 0 && peak <= base + kept + 4,
-            significant(peak) + " MB at peak: --keep=none's " + significant(base) + " MB and " +
-                significant(peak - base) + " MB for the " + significant(kept) + " MB kept"));
-  const double out = static_cast<double>(n) / mb, peak_all = peak_of(all);
-  s.claims.push_back(claim("--keep=all holds at most 1.2x the output over --keep=none's (issue 38)",
-                           "memory", base > 0 && peak_all > 0 && peak_all - base <= 1.2 * out,
-                           significant(peak_all) +
-                               " MB at peak: " + significant((peak_all - base) / out) + "x the " +
-                               significant(out) + " MB over --keep=none's"));
+  const double base = peak_of(measured_row(s, "flushcheck --keep=none"));
+  s.claims.push_back(ends_memory_claim(s, base));
+  s.claims.push_back(all_memory_claim(s, base, n));
 }
 
 constexpr long cut_ms = 300;
+
+/// One run of O, cut at cut_ms: its lateness into R's seconds, or R failed.
+void time_cut(const run_options& o, bench_row& r) {
+  const observation obs = run(o);
+  if (obs.kill && obs.kill->delivered) {
+    r.seconds.push_back(static_cast<double>(obs.kill->t_us - cut_ms * 1000) / 1e6);
+  } else {
+    r.failed = true;
+    r.skipped = "the cut was not delivered: the run " + obs.status.describe();
+  }
+}
 
 /// A SIGKILL cut at cut_ms under `yes` on SINK, REPEAT times: its lateness
 /// (kill time - cut_ms) as the row's seconds.
@@ -138,15 +157,7 @@ bench_row cut_lateness(sink_kind sink, int repeat) {
   o.stdout_sink = sink;
   o.kill = kill_plan::at_time(cut_ms, SIGKILL);
   r.repro = repro_command(o);
-  for (int i = 0; i < repeat && !r.failed; ++i) {
-    const observation obs = run(o);
-    if (obs.kill && obs.kill->delivered) {
-      r.seconds.push_back(static_cast<double>(obs.kill->t_us - cut_ms * 1000) / 1e6);
-    } else {
-      r.failed = true;
-      r.skipped = "the cut was not delivered: the run " + obs.status.describe();
-    }
-  }
+  for (int i = 0; i < repeat && !r.failed; ++i) time_cut(o, r);
   return r;
 }
 
@@ -161,15 +172,21 @@ void add_lateness_claim(bench_suite& s) {
                            significant(worst * 1000) + " ms late (median, the later sink)"));
 }
 
-}  // namespace
-
-bench_suite capture_suite(const bench_context& ctx) {
+/// The capture suite before its rows: its name and what it says of itself.
+bench_suite described_capture_suite() {
   bench_suite s;
   s.name = "capture";
   s.title = "what reading the program's output costs: `| cat`, and flushcheck run's reader";
   s.seed = "the capture path's goals (issue 38): 1.3x cat; RSS what is kept plus a few MB";
   s.baseline = "| cat";
   s.placement = "as the scheduler places them";
+  return s;
+}
+
+}  // namespace
+
+bench_suite capture_suite(const bench_context& ctx) {
+  bench_suite s = described_capture_suite();
   const long n = ctx.sizes.scale(1L << 30, 64L << 20);
   if (ctx.options.progress) ctx.options.progress("capture " + std::to_string(n >> 20) + " MiB");
   s.rows = measure_variants(ctx, n);

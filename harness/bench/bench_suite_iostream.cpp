@@ -14,6 +14,16 @@ struct iostream_spec {
   sink_kind sink = sink_kind::file;
 };
 
+/// The bench program of SET with S's flags, its op, LINES and S's lines per flush.
+std::vector<std::string> iostream_argv(const target_set& set, const iostream_spec& s, long lines) {
+  std::vector<std::string> argv = {bench_program(set, "bench_iostream")};
+  argv.insert(argv.end(), s.flags.begin(), s.flags.end());
+  argv.push_back(s.op);
+  argv.push_back(std::to_string(lines));
+  if (s.every > 0) argv.push_back(std::to_string(s.every));
+  return argv;
+}
+
 bench_case iostream_case(const target_set& set, const iostream_spec& s, long lines) {
   bench_case c;
   c.row.name = s.name + " " + std::string(to_string(s.sink)) + " [" + set.name + "]";
@@ -21,11 +31,7 @@ bench_case iostream_case(const target_set& set, const iostream_spec& s, long lin
   c.row.sink = to_string(s.sink);
   c.row.ops = lines;
   c.row.bytes = 10 * lines;
-  c.argv = {bench_program(set, "bench_iostream")};
-  c.argv.insert(c.argv.end(), s.flags.begin(), s.flags.end());
-  c.argv.push_back(s.op);
-  c.argv.push_back(std::to_string(lines));
-  if (s.every > 0) c.argv.push_back(std::to_string(s.every));
+  c.argv = iostream_argv(set, s, lines);
   if (s.op == "tied") c.input = std::string(static_cast<std::size_t>(lines), 'i');
   c.sink = s.sink;
   return c;
@@ -69,22 +75,32 @@ const bench_row* row(const bench_suite& s, const std::string& name, const std::s
   return measured_row(s, name + " [" + t + "]");
 }
 
-void add_mechanism_claims(bench_suite& s, const std::string& t) {
+/// std::endl flushes: one write() per line, in set T.
+bench_claim endl_claim(const bench_suite& s, const std::string& t) {
   const bench_row* endl = row(s, "endl ofstream file", t);
-  s.claims.push_back(claim("std::endl is '\\n' plus flush(): one write() per line (C)", "mechanism",
-                           endl && endl->write_calls == endl->ops,
-                           endl ? std::to_string(endl->write_calls) + " write() for " +
-                                      std::to_string(endl->ops) + " lines [" + t + "]"
-                                : "not measured"));
+  return claim("std::endl is '\\n' plus flush(): one write() per line (C)", "mechanism",
+               endl && endl->write_calls == endl->ops,
+               endl ? std::to_string(endl->write_calls) + " write() for " +
+                          std::to_string(endl->ops) + " lines [" + t + "]"
+                    : "not measured");
+}
+
+/// A tied cin flushes cout before each read; untied, it does not; in set T.
+bench_claim tie_claim(const bench_suite& s, const std::string& t) {
   const bench_row* tied = row(s, "tied cin file", t);
   const bench_row* untied = row(s, "untied cin file", t);
-  s.claims.push_back(
-      claim("cin is tied to cout: cout is flushed before every read from cin (C)", "mechanism",
-            tied && untied && tied->write_calls == tied->ops && untied->write_calls < untied->ops,
-            tied && untied ? "tied " + std::to_string(tied->write_calls) + ", untied " +
-                                 std::to_string(untied->write_calls) + " write() for " +
-                                 std::to_string(tied->ops) + " read/write pairs [" + t + "]"
-                           : "not measured"));
+  return claim(
+      "cin is tied to cout: cout is flushed before every read from cin (C)", "mechanism",
+      tied && untied && tied->write_calls == tied->ops && untied->write_calls < untied->ops,
+      tied && untied ? "tied " + std::to_string(tied->write_calls) + ", untied " +
+                           std::to_string(untied->write_calls) + " write() for " +
+                           std::to_string(tied->ops) + " read/write pairs [" + t + "]"
+                     : "not measured");
+}
+
+void add_mechanism_claims(bench_suite& s, const std::string& t) {
+  s.claims.push_back(endl_claim(s, t));
+  s.claims.push_back(tie_claim(s, t));
 }
 
 void add_ordering_claims(bench_suite& s, const std::string& t) {
@@ -103,27 +119,8 @@ void add_ordering_claims(bench_suite& s, const std::string& t) {
 
 double ms(const bench_row& r) { return r.median() * 1e3; }
 
-}  // namespace
-
-bench_suite iostream_suite(const bench_context& ctx) {
-  bench_suite s;
-  s.name = "iostream";
-  s.title = "std::endl against '\\n', flush intervals, sync_with_stdio, unitbuf, a tied cin";
-  s.seed = "SEED_CLAIMS C (C++ iostreams)";
-  s.placement = "unpinned";
-  std::vector<const target_set*> sets;
-  for (const auto& set : ctx.options.toolchains)
-    if (!set.iostream_script.empty())
-      sets.push_back(&set);
-    else
-      s.notes.push_back(set.name + ": no C++ library in this toolchain set");
-  if (sets.empty()) return s;
-  const std::string t = sets.front()->name;
-  s.baseline = "'\\n' ofstream file [" + t + "]";
-  for (const auto* set : sets) add_set(ctx, *set, s);
-  set_ratios(s);
-  add_mechanism_claims(s, t);
-  add_ordering_claims(s, t);
+/// Time by lines per flush to an ofstream, a line per set of SETS.
+void add_flush_plot(bench_suite& s, const std::vector<const target_set*>& sets) {
   bench_plot plot{"lines to an ofstream: time by lines per flush (1: std::endl)",
                   "lines per flush",
                   "median time (ms)",
@@ -132,6 +129,42 @@ bench_suite iostream_suite(const bench_context& ctx) {
                   {}};
   for (const auto* set : sets) plot.series.push_back(series_of(s, set->name, ms));
   s.plots = {plot};
+}
+
+/// The iostream suite before its rows: its name and what it says of itself.
+bench_suite described_iostream_suite() {
+  bench_suite s;
+  s.name = "iostream";
+  s.title = "std::endl against '\\n', flush intervals, sync_with_stdio, unitbuf, a tied cin";
+  s.seed = "SEED_CLAIMS C (C++ iostreams)";
+  s.placement = "unpinned";
+  return s;
+}
+
+/// The toolchain sets that have a C++ library; a note in S for each that has none.
+std::vector<const target_set*> iostream_sets(const bench_context& ctx, bench_suite& s) {
+  std::vector<const target_set*> sets;
+  for (const auto& set : ctx.options.toolchains)
+    if (!set.iostream_script.empty())
+      sets.push_back(&set);
+    else
+      s.notes.push_back(set.name + ": no C++ library in this toolchain set");
+  return sets;
+}
+
+}  // namespace
+
+bench_suite iostream_suite(const bench_context& ctx) {
+  bench_suite s = described_iostream_suite();
+  const std::vector<const target_set*> sets = iostream_sets(ctx, s);
+  if (sets.empty()) return s;
+  const std::string t = sets.front()->name;
+  s.baseline = "'\\n' ofstream file [" + t + "]";
+  for (const auto* set : sets) add_set(ctx, *set, s);
+  set_ratios(s);
+  add_mechanism_claims(s, t);
+  add_ordering_claims(s, t);
+  add_flush_plot(s, sets);
   return s;
 }
 

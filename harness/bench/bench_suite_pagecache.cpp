@@ -61,6 +61,21 @@ double extreme(const bench_row& r, const std::string& key, bool most) {
   return r.values.count(k) ? r.values.at(k) : value(&r, key.c_str());
 }
 
+/// Residency before and after row R, in words, and whether it matched
+/// WANT_BEFORE / WANT_AFTER (-1: the file's page count).
+std::pair<bool, std::string> row_residency(const bench_row& r, double want_before,
+                                           double want_after) {
+  double pages = value(&r, "pages");
+  // every repetition: the extremes where the repetitions differed (bench_row::values)
+  double before = extreme(r, "resident_before", true);
+  double after = want_after < 0 ? extreme(r, "resident_after", false)  // all in: the fewest
+                                : extreme(r, "resident_after", true);
+  bool ok =
+      (want_before < 0 || before == want_before) && after == (want_after < 0 ? pages : want_after);
+  return {ok, size_name(static_cast<long>(r.x)) + ": " + count(before) + " -> " + count(after) +
+                  " of " + count(pages) + " pages; "};
+}
+
 /// Residency before and after each measured row of mode MODE, in words, and whether
 /// every one matched WANT_BEFORE / WANT_AFTER (-1: the file's page count).
 std::pair<bool, std::string> residency(const bench_suite& s, const std::string& series,
@@ -69,16 +84,9 @@ std::pair<bool, std::string> residency(const bench_suite& s, const std::string& 
   std::string seen;
   for (const auto& r : s.rows) {
     if (r.series != series || !r.measured()) continue;
-    double pages = value(&r, "pages");
-    // every repetition: the extremes where the repetitions differed (bench_row::values)
-    double before = extreme(r, "resident_before", true);
-    double after = want_after < 0 ? extreme(r, "resident_after", false)  // all in: the fewest
-                                  : extreme(r, "resident_after", true);
-    bool ok = (want_before < 0 || before == want_before) &&
-              after == (want_after < 0 ? pages : want_after);
+    auto [ok, words] = row_residency(r, want_before, want_after);
     holds = (seen.empty() || holds) && ok;
-    seen += size_name(static_cast<long>(r.x)) + ": " + count(before) + " -> " + count(after) +
-            " of " + count(pages) + " pages; ";
+    seen += words;
   }
   return {holds, seen.empty() ? "not measured" : seen};
 }
@@ -88,7 +96,8 @@ bench_claim unless_unmeasured(bool measured, bench_claim c) {
   return measured ? c : not_checked(c.seed, c.kind, "its rows were not measured (see the notes)");
 }
 
-void add_claims(bench_suite& s) {
+/// What DONTNEED and O_DIRECT leave in the page cache.
+void add_residency_claims(bench_suite& s) {
   auto [cold, cold_seen] = residency(s, "read cold", 0, -1);
   s.claims.push_back(
       unless_unmeasured(cold_seen != "not measured",
@@ -99,6 +108,10 @@ void add_claims(bench_suite& s) {
   s.claims.push_back(unless_unmeasured(
       direct_seen != "not measured",
       claim("O_DIRECT bypasses the page cache (E)", "mechanism", direct, direct_seen)));
+}
+
+/// Warm, cold and O_DIRECT reads side by side, in 1 MiB blocks.
+void add_throughput_claims(bench_suite& s) {
   double warm = throughput_of(s, "read warm, 1 MiB blocks");
   double cold_t = throughput_of(s, "read cold, 1 MiB blocks");
   double direct_t = throughput_of(s, "read direct, 1 MiB blocks");
@@ -113,54 +126,76 @@ void add_claims(bench_suite& s) {
             "O_DIRECT / cold = " + significant(cold_t > 0 ? direct_t / cold_t : 0) + "x (1 MiB)")));
 }
 
+void add_claims(bench_suite& s) {
+  add_residency_claims(s);
+  add_throughput_claims(s);
+}
+
+/// A plot titled TITLE of throughput by block size, without its series.
+bench_plot block_size_plot(const std::string& title) {
+  return {title, "block size (bytes)", "throughput (MB/s)", true, true, {}};
+}
+
 void add_plots(bench_suite& s) {
   auto mbs = [](const bench_row& r) { return r.throughput() / 1e6; };
-  bench_plot read{"reading a file: throughput by block size",
-                  "block size (bytes)",
-                  "throughput (MB/s)",
-                  true,
-                  true,
-                  {}};
+  bench_plot read = block_size_plot("reading a file: throughput by block size");
   for (const char* m : {"warm", "cold", "direct"})
     read.series.push_back(series_of(s, std::string("read ") + m, mbs));
-  bench_plot write{"writing a file: throughput by block size",
-                   "block size (bytes)",
-                   "throughput (MB/s)",
-                   true,
-                   true,
-                   {}};
+  bench_plot write = block_size_plot("writing a file: throughput by block size");
   for (const char* m : {"buffered", "direct"})
     write.series.push_back(series_of(s, std::string("write ") + m, mbs));
   s.plots = {read, write};
 }
 
-}  // namespace
-
-bench_suite pagecache_suite(const bench_context& ctx) {
+/// The pagecache suite before its rows: its name and what it says of itself.
+bench_suite described_pagecache_suite() {
   bench_suite s;
   s.name = "pagecache";
   s.title = "a file read and written by block size: warm, cold, O_DIRECT";
   s.seed = "SEED_CLAIMS E (page cache and O_DIRECT)";
   s.baseline = "read warm, 1 MiB blocks";
   s.placement = "unpinned";
-  std::string fs = file_system_at(temp_dir());
-  s.notes.push_back("the file is the harness's file sink, in " + temp_dir() + " (" +
-                    (fs.empty() ? "unknown" : fs) + ")");
-  auto measure = [&](const char* dir, const char* mode, long block) {
-    auto c = file_case(ctx, dir, mode, block);
-    bool cache_only =
-        fs == "tmpfs" && std::string(mode) != "warm" && std::string(mode) != "buffered";
-    if (!cache_only) return ctx.measure(c);
-    c.row.skipped = k_tmpfs;
-    return c.row;
-  };
+  return s;
+}
+
+/// The row of DIR MODE in BLOCK blocks: measured, or skipped where the
+/// file system FS would measure the cache instead (tmpfs).
+bench_row measure_unless_cache_only(const bench_context& ctx, const std::string& fs,
+                                    const char* dir, const char* mode, long block) {
+  auto c = file_case(ctx, dir, mode, block);
+  bool cache_only = fs == "tmpfs" && std::string(mode) != "warm" && std::string(mode) != "buffered";
+  if (!cache_only) return ctx.measure(c);
+  c.row.skipped = k_tmpfs;
+  return c.row;
+}
+
+/// Every row: each way of reading and writing, in each block size, on the
+/// file system FS.
+void add_rows(const bench_context& ctx, const std::string& fs, bench_suite& s) {
   for (long block : {4 * k_kib, 64 * k_kib, k_mib}) {
-    for (const char* m : {"warm", "cold", "direct"}) s.rows.push_back(measure("read", m, block));
-    for (const char* m : {"buffered", "direct"}) s.rows.push_back(measure("write", m, block));
+    for (const char* m : {"warm", "cold", "direct"})
+      s.rows.push_back(measure_unless_cache_only(ctx, fs, "read", m, block));
+    for (const char* m : {"buffered", "direct"})
+      s.rows.push_back(measure_unless_cache_only(ctx, fs, "write", m, block));
   }
+}
+
+/// A note for each 1 MiB row skipped (not failed), and why.
+void add_skipped_notes(bench_suite& s) {
   for (const auto& r : s.rows)
     if (!r.measured() && !r.failed && r.name.find("1 MiB") != std::string::npos)
       s.notes.push_back(r.name + ": " + r.skipped);
+}
+
+}  // namespace
+
+bench_suite pagecache_suite(const bench_context& ctx) {
+  bench_suite s = described_pagecache_suite();
+  std::string fs = file_system_at(temp_dir());
+  s.notes.push_back("the file is the harness's file sink, in " + temp_dir() + " (" +
+                    (fs.empty() ? "unknown" : fs) + ")");
+  add_rows(ctx, fs, s);
+  add_skipped_notes(s);
   set_ratios(s);
   add_claims(s);
   add_plots(s);

@@ -25,18 +25,30 @@ void count_on_one_cpu(bench_case& c) {
   c.count_argv.back() = "same";
 }
 
+/// The bytes streamed in BLOCK-byte blocks: up to a cap, in whole blocks,
+/// at least one.
+long throughput_total(const bench_sizes& sizes, long block) {
+  long cap = sizes.scale(64 * k_mib, 8 * k_mib);
+  return std::max(block, std::min(cap, block * sizes.scale(50000, 10000)) / block * block);
+}
+
+/// The row of TOTAL bytes in BLOCK-byte blocks through a PIPE_SIZE pipe, on PLACEMENT.
+bench_row throughput_row(long block, long total, long pipe_size, const std::string& placement) {
+  bench_row row;
+  row.series = series_name(placement, pipe_size);
+  row.name = size_name(block) + " blocks, " + row.series;
+  row.sink = "-";
+  row.x = static_cast<double>(block);
+  row.bytes = total;
+  row.ops = total / block;
+  return row;
+}
+
 bench_case throughput_case(const bench_context& ctx, long block, long pipe_size,
                            const std::string& placement) {
-  long cap = ctx.sizes.scale(64 * k_mib, 8 * k_mib);
-  long total =
-      std::max(block, std::min(cap, block * ctx.sizes.scale(50000, 10000)) / block * block);
+  long total = throughput_total(ctx.sizes, block);
   bench_case c;
-  c.row.series = series_name(placement, pipe_size);
-  c.row.name = size_name(block) + " blocks, " + c.row.series;
-  c.row.sink = "-";
-  c.row.x = static_cast<double>(block);
-  c.row.bytes = total;
-  c.row.ops = total / block;
+  c.row = throughput_row(block, total, pipe_size, placement);
   c.argv = {bench_program(ctx.options.default_set, "bench_pipe"),
             "throughput",
             std::to_string(block),
@@ -122,32 +134,34 @@ std::pair<bool, std::string> four_against_sixty_four(const bench_suite& s, const
                                    significant(t64 / 1e9) + " GB/s (" + placement_name(p) + ")"};
 }
 
+/// R's median round trip in nanoseconds; 0 when not measured.
+double p50(const bench_row* r) {
+  return r && r->measured() && r->values.count("p50_ns") ? r->values.at("p50_ns") : 0.0;
+}
+
+/// What the latency claim saw: ONE_WAY against PER_BYTE (us), and the
+/// median round trip of B, on two CPUs, where it ran.
+std::string latency_seen(double one_way, double per_byte, const bench_row* b) {
+  std::string two = p50(b) > 0 ? significant(p50(b) / 1e3) + " us" : "not run";
+  return "one way " + significant(one_way) + " us (half the median round trip, one CPU) against " +
+         significant(per_byte) +
+         " us per byte streamed with no one asleep; median round trip on two CPUs " + two;
+}
+
 /// One way of a round trip (half the median) against a byte streamed with
 /// no one asleep (the 1-byte blocks on one CPU: a write and a read).
-void add_latency_claim(bench_suite& s) {
+bench_claim latency_claim(const bench_suite& s) {
   const bench_row* a = find_row(s, "1-byte ping-pong, one CPU");
   const bench_row* b = find_row(s, "1-byte ping-pong, two CPUs");
   const bench_row* streamed = find_row(s, "1 B blocks, " + series_name("same", 64 * k_kib));
   const char* seed =
       "1-byte ping-pong: 17.7 us round trip, ~8.9 us one way, dominated by waking a sleeping "
       "reader (D)";
-  auto p50 = [](const bench_row* r) {
-    return r && r->measured() && r->values.count("p50_ns") ? r->values.at("p50_ns") : 0.0;
-  };
-  if (p50(a) <= 0 || !streamed || !streamed->measured() || streamed->ops <= 0) {
-    s.claims.push_back(not_checked(seed, "ordering", "its rows were not measured"));
-    return;
-  }
+  if (p50(a) <= 0 || !streamed || !streamed->measured() || streamed->ops <= 0)
+    return not_checked(seed, "ordering", "its rows were not measured");
   double one_way = p50(a) / 2e3;
   double per_byte = streamed->median() / static_cast<double>(streamed->ops) * 1e6;
-  std::string two = p50(b) > 0 ? significant(p50(b) / 1e3) + " us" : "not run";
-  s.claims.push_back(claim(seed, "ordering", one_way >= 2 * per_byte,
-                           "one way " + significant(one_way) +
-                               " us (half the median round trip, one CPU) against " +
-                               significant(per_byte) +
-                               " us per byte streamed with no one asleep; median round trip on "
-                               "two CPUs " +
-                               two));
+  return claim(seed, "ordering", one_way >= 2 * per_byte, latency_seen(one_way, per_byte, b));
 }
 
 void add_claims(bench_suite& s) {
@@ -163,40 +177,52 @@ void add_claims(bench_suite& s) {
                            t1 > 0 && t4 / t1 >= 100,
                            significant(t1 > 0 ? t4 / t1 : 0) + "x (one CPU)"));
   s.claims.push_back(monotonic_claim(s));
-  add_latency_claim(s);
+  s.claims.push_back(latency_claim(s));
 }
 
-void add_plots(bench_suite& s) {
+/// Throughput by block size, a line per placement and pipe size.
+bench_plot throughput_plot(const bench_suite& s) {
   bench_plot thr{
       "pipe throughput by block size", "block size (bytes)", "throughput (MB/s)", true, true, {}};
   for (const char* p : {"same", "split"})
     for (long size : {64 * k_kib, k_mib})
       thr.series.push_back(series_of(s, series_name(p, size),
                                      [](const bench_row& r) { return r.throughput() / 1e6; }));
+  return thr;
+}
+
+/// Ping-pong row R's round trip (us) by percentile.
+bench_series percentile_line(const bench_row& r) {
   // x: the nines of the percentile, -log10(1 - p/100), so that the tail
   // (p99, p99.9) has room: 0 is the minimum, 1 p90, 2 p99, 3 p99.9, 4 the maximum.
+  const std::pair<double, const char*> pct[] = {{0, "min_ns"}, {0.046, "p10_ns"}, {0.301, "p50_ns"},
+                                                {1, "p90_ns"}, {2, "p99_ns"},     {3, "p999_ns"},
+                                                {4, "max_ns"}};
+  bench_series line{r.name, {}};
+  for (const auto& [x, key] : pct)
+    if (r.values.count(key)) line.points.push_back({x, r.values.at(key) / 1e3});
+  return line;
+}
+
+/// Round trip by percentile, a line per measured ping-pong row.
+bench_plot latency_plot(const bench_suite& s) {
   bench_plot lat{"1-byte ping-pong: round trip by percentile",
                  "nines of the percentile (0 min, 0.3 p50, 1 p90, 2 p99, 3 p99.9, 4 max)",
                  "round trip (us)",
                  false,
                  true,
                  {}};
-  const std::pair<double, const char*> pct[] = {{0, "min_ns"}, {0.046, "p10_ns"}, {0.301, "p50_ns"},
-                                                {1, "p90_ns"}, {2, "p99_ns"},     {3, "p999_ns"},
-                                                {4, "max_ns"}};
   for (const auto& r : s.rows) {
     if (r.series != "ping-pong" || !r.measured()) continue;
-    bench_series line{r.name, {}};
-    for (const auto& [x, key] : pct)
-      if (r.values.count(key)) line.points.push_back({x, r.values.at(key) / 1e3});
-    lat.series.push_back(line);
+    lat.series.push_back(percentile_line(r));
   }
-  s.plots = {thr, lat};
+  return lat;
 }
 
-}  // namespace
+void add_plots(bench_suite& s) { s.plots = {throughput_plot(s), latency_plot(s)}; }
 
-bench_suite pipe_suite(const bench_context& ctx) {
+/// The pipe suite before its rows: its name and what it says of itself.
+bench_suite described_pipe_suite() {
   bench_suite s;
   s.name = "pipe";
   s.title = "a pipe between two processes: throughput by block size, ping-pong latency";
@@ -205,6 +231,13 @@ bench_suite pipe_suite(const bench_context& ctx) {
   s.placement =
       "pinned: one CPU (writer and reader on the first CPU allowed) or two (the "
       "reader on the second)";
+  return s;
+}
+
+}  // namespace
+
+bench_suite pipe_suite(const bench_context& ctx) {
+  bench_suite s = described_pipe_suite();
   for (const char* p : {"same", "split"})
     for (long size : {64 * k_kib, k_mib})
       for (long block : blocks(ctx.sizes))

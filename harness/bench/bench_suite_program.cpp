@@ -57,6 +57,19 @@ void per_record(bench_row& r) {
     r.values["writes_per_op"] = static_cast<double>(r.write_calls) / static_cast<double>(r.ops);
 }
 
+/// The program's rows, one per sink, into S; the most records one of them
+/// made (at least 1), to size the reference by.
+long add_program_rows(const bench_context& ctx, bench_suite& s) {
+  long ops = 1;
+  for (sink_kind sink : k_sinks) {
+    bench_row r = ctx.measure(program_case(ctx.options.program, sink));
+    take_ops(r);
+    ops = std::max<long>(ops, r.ops);
+    s.rows.push_back(std::move(r));
+  }
+  return ops;
+}
+
 }  // namespace
 
 bench_suite program_suite(const bench_context& ctx) {
@@ -65,13 +78,7 @@ bench_suite program_suite(const bench_context& ctx) {
   s.title = "a program of yours that says `bench ns=T ops=N`, against N lines of plain stdio";
   s.seed = "none: your program (docs/bench.md, \"Your own program\")";
   s.placement = "unpinned";
-  long ops = 1;
-  for (sink_kind sink : k_sinks) {
-    bench_row r = ctx.measure(program_case(ctx.options.program, sink));
-    take_ops(r);
-    ops = std::max<long>(ops, r.ops);
-    s.rows.push_back(std::move(r));
-  }
+  long ops = add_program_rows(ctx, s);
   for (sink_kind sink : k_sinks) s.rows.push_back(ctx.measure(reference_case(ctx, ops, sink)));
   s.baseline = s.rows[2].name;
   set_ratios(s);

@@ -106,15 +106,21 @@ double slower(const bench_suite& s, const std::string& slow, const std::string& 
   return time_ratio(measured_row(s, slow), measured_row(s, fast));
 }
 
-void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) {
-  s.claims.push_back(unbuffered_claim(s));
+/// "_IOFBF with an S-byte buffer: ceil(N / S) write()", each sweep row as
+/// its C library computes it.
+bench_claim sweep_claim(const bench_context& ctx, const bench_suite& s) {
   auto [bad, checked] = sweep_mismatches(ctx, s);
-  s.claims.push_back(claim(
+  return claim(
       "_IOFBF with an S-byte buffer: ceil(N / S) write(): 4 KiB ~2,442, 64 KiB ~153, 1 MiB ~10 "
       "for 10,000,000 putc (A); that is glibc's arithmetic, musl's is ceil(N / (S - 7)), its own "
       "1 KiB buffer under 8 bytes (musl src/stdio/setvbuf.c, __overflow.c)",
       "mechanism", bad.empty() && checked > 0,
-      bad.empty() ? std::to_string(checked) + " sweep rows, each as its C library computes" : bad));
+      bad.empty() ? std::to_string(checked) + " sweep rows, each as its C library computes" : bad);
+}
+
+void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) {
+  s.claims.push_back(unbuffered_claim(s));
+  s.claims.push_back(sweep_claim(ctx, s));
   double a = slower(s, "putc none file [" + t + "]", "putc full 4 KiB file [" + t + "]");
   s.claims.push_back(claim("unbuffered putc is ~116x slower than a 4 KiB buffer (A)", "ordering",
                            a >= 10, significant(a) + "x [" + t + "]"));
@@ -125,6 +131,24 @@ void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) 
   s.claims.push_back(claim("past 4 KiB a bigger buffer adds little: ~12% at 1 MiB (A)", "ordering",
                            c > 0 && c <= 1.5,
                            "4 KiB takes " + significant(c) + "x the time of 1 MiB [" + t + "]"));
+}
+
+/// A plot of the setvbuf sweep, titled TITLE, its Y_LABEL by buffer size,
+/// without its series.
+bench_plot sweep_plot(const std::string& title, const std::string& y_label) {
+  return {title, "buffer size (bytes)", y_label, true, true, {}};
+}
+
+/// The sweep's time and write() calls by buffer size, a line per toolchain set.
+void add_plots(const bench_context& ctx, bench_suite& s) {
+  bench_plot time = sweep_plot("putc into a file: time by setvbuf buffer size", "median time (ms)");
+  bench_plot writes =
+      sweep_plot("putc into a file: write() calls by setvbuf buffer size", "write() calls");
+  for (const auto& set : ctx.options.toolchains) {
+    time.series.push_back(series_of(s, set.name, ms));
+    writes.series.push_back(series_of(s, set.name, calls));
+  }
+  s.plots = {time, writes};
 }
 
 }  // namespace
@@ -140,23 +164,7 @@ bench_suite stdio_suite(const bench_context& ctx) {
   for (const auto& set : ctx.options.toolchains) add_set(ctx, set, s);
   set_ratios(s);
   add_claims(ctx, s, t);
-  bench_plot time{"putc into a file: time by setvbuf buffer size",
-                  "buffer size (bytes)",
-                  "median time (ms)",
-                  true,
-                  true,
-                  {}};
-  bench_plot writes{"putc into a file: write() calls by setvbuf buffer size",
-                    "buffer size (bytes)",
-                    "write() calls",
-                    true,
-                    true,
-                    {}};
-  for (const auto& set : ctx.options.toolchains) {
-    time.series.push_back(series_of(s, set.name, ms));
-    writes.series.push_back(series_of(s, set.name, calls));
-  }
-  s.plots = {time, writes};
+  add_plots(ctx, s);
   return s;
 }
 

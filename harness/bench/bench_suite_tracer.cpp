@@ -74,25 +74,34 @@ long bare_loop(const std::vector<std::string>& argv) {
   return stops;
 }
 
+/// ARGV run under `strace -f -c`, counting its writes as the seeds did.
+std::vector<std::string> strace_argv(const std::vector<std::string>& argv) {
+  std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
+  st.insert(st.end(), argv.begin(), argv.end());
+  return st;
+}
+
+/// The eBPF backend's variants of TRACED: attaching per run, and attached
+/// throughout (the attachment held untimed).
+void add_bpf_variants(std::vector<variant>& v, run_options traced) {
+  traced.backend = trace_backend::bpf;
+  v.push_back(harness_variant("eBPF backend", traced));
+  v.push_back(harness_variant("eBPF backend, attached", traced));
+  v.back().hold = [] { return std::make_shared<bpf_attachment>(); };
+}
+
 std::vector<variant> variants(const workload& w, bool quick) {
   auto traced = plain_options(w.argv);
   traced.trace = true;
-  std::vector<std::string> st = {"strace", "-f", "-c", "-o", "/dev/null", "-e", "trace=write"};
-  st.insert(st.end(), w.argv.begin(), w.argv.end());
   std::vector<variant> v = {
       harness_variant("plain", plain_options(w.argv)),
       {"bare ptrace loop", [argv = w.argv] { return bare_loop(argv); }, "", {}, false},
       harness_variant("flushcheck tracer", traced)};
   if (::access("/usr/bin/strace", X_OK) == 0) {
-    v.push_back(harness_variant("strace -f -c", plain_options(st)));
+    v.push_back(harness_variant("strace -f -c", plain_options(strace_argv(w.argv))));
     v.back().once = quick;
   }
-  if (bpf_unavailable_reason().empty()) {
-    traced.backend = trace_backend::bpf;
-    v.push_back(harness_variant("eBPF backend", traced));
-    v.push_back(harness_variant("eBPF backend, attached", traced));
-    v.back().hold = [] { return std::make_shared<bpf_attachment>(); };
-  }
+  if (bpf_unavailable_reason().empty()) add_bpf_variants(v, traced);
   return v;
 }
 
@@ -143,6 +152,40 @@ void check_bpftrace_counts(const std::map<pid_t, long>& counts, const std::vecto
   }
 }
 
+/// A shell line that counts W's writes with bpftrace around RUN_REPRO.
+std::string bpftrace_repro(const workload& w, const std::string& run_repro) {
+  // bpftrace attached in the background while flushcheck runs the program once
+  return "bpftrace -e " +
+         shell_quote("tracepoint:syscalls:sys_enter_write /comm == \"" + comm_of(w.argv[0]) +
+                     "\"/ { @[pid] = count(); }") +
+         " & sleep 5; " + run_repro + "; kill -INT $!; wait";
+}
+
+/// Starts bpftrace on W's program into SESSION; false, ROW saying why, if
+/// bpftrace refused.
+bool start_bpftrace(const workload& w, std::optional<bpftrace_session>& session, bench_row& row) {
+  try {
+    session.emplace(comm_of(w.argv[0]));
+  } catch (const harness_error& e) {  // bpftrace's own refusal: not measured, and why
+    row.skipped = e.what();
+    return false;
+  }
+  return true;
+}
+
+/// W's rounds of V timed into ROW while SESSION counts, then its counts of
+/// the runs (PIDS) checked; or ROW failed.
+void time_counted_rounds(const workload& w, const variant& v, bpftrace_session& session,
+                         const std::vector<pid_t>& pids, bench_row& row) {
+  try {
+    for (int round = 0; round < w.rounds && !row.failed; ++round) time_once(v, row);
+    check_bpftrace_counts(session.finish(), pids, row);
+  } catch (const harness_error& e) {
+    row.failed = true;
+    row.skipped = e.what();
+  }
+}
+
 /// bpftrace counting W's writes: started once and attached for all of
 /// W's rounds, in a block after the other variants (its start takes about a
 /// second, and attached it taxes every syscall of the machine).
@@ -152,25 +195,10 @@ bench_row bpftrace_row(const workload& w) {
   run_options o = plain_options(w.argv);
   o.on_spawn = [&pids](int pid) { pids.push_back(pid); };
   variant v = harness_variant("bpftrace", o);
-  // bpftrace attached in the background while flushcheck runs the program once
-  row.repro = "bpftrace -e " +
-              shell_quote("tracepoint:syscalls:sys_enter_write /comm == \"" + comm_of(w.argv[0]) +
-                          "\"/ { @[pid] = count(); }") +
-              " & sleep 5; " + v.repro + "; kill -INT $!; wait";
+  row.repro = bpftrace_repro(w, v.repro);
   std::optional<bpftrace_session> session;
-  try {
-    session.emplace(comm_of(w.argv[0]));
-  } catch (const harness_error& e) {  // bpftrace's own refusal: not measured, and why
-    row.skipped = e.what();
-    return row;
-  }
-  try {
-    for (int round = 0; round < w.rounds && !row.failed; ++round) time_once(v, row);
-    check_bpftrace_counts(session->finish(), pids, row);
-  } catch (const harness_error& e) {
-    row.failed = true;
-    row.skipped = e.what();
-  }
+  if (!start_bpftrace(w, session, row)) return row;
+  time_counted_rounds(w, v, *session, pids, row);
   return row;
 }
 
@@ -220,7 +248,8 @@ double per_write(const bench_suite& s, const std::string& variant_name) {
   return (r->median() - plain->median()) / static_cast<double>(r->ops) * 1e6;
 }
 
-void add_claims(bench_suite& s, long writes) {
+/// The tracer and the bare loop each count the WRITES of workload (a).
+void add_count_claim(bench_suite& s, long writes) {
   const bench_row* t = find_row(s, "(a) unbuffered putc: flushcheck tracer");
   const bench_row* bare = find_row(s, "(a) unbuffered putc: bare ptrace loop");
   bool exact = t && bare && t->write_calls == writes && bare->write_calls == writes;
@@ -228,11 +257,10 @@ void add_claims(bench_suite& s, long writes) {
                            "tracer " + std::to_string(t ? t->write_calls : -1) + ", bare loop " +
                                std::to_string(bare ? bare->write_calls : -1) + " of " +
                                std::to_string(writes)));
-  double fixed = x_plain(s, "(c) /bin/true: flushcheck tracer");
-  s.claims.push_back(
-      claim("a traced run of a program that writes nothing costs at most 1.15x "
-            "plain (the tracer's goal, docs/tracing.md)",
-            "ordering", fixed > 0 && fixed <= 1.15, significant(fixed) + "x plain"));
+}
+
+/// What a traced write costs: against strace, with the bare loop's floor.
+void add_per_write_claim(bench_suite& s) {
   double ours = per_write(s, "flushcheck tracer"), floor = per_write(s, "bare ptrace loop");
   double st = per_write(s, "strace -f -c");
   s.claims.push_back(claim("per traced write, the tracer costs less than strace -f -c", "ordering",
@@ -240,6 +268,31 @@ void add_claims(bench_suite& s, long writes) {
                            significant(ours) + " us per write (bare loop " + significant(floor) +
                                " us, strace " + (st > 0 ? significant(st) + " us" : "not run") +
                                ")"));
+}
+
+void add_claims(bench_suite& s, long writes) {
+  add_count_claim(s, writes);
+  double fixed = x_plain(s, "(c) /bin/true: flushcheck tracer");
+  s.claims.push_back(
+      claim("a traced run of a program that writes nothing costs at most 1.15x "
+            "plain (the tracer's goal, docs/tracing.md)",
+            "ordering", fixed > 0 && fixed <= 1.15, significant(fixed) + "x plain"));
+  add_per_write_claim(s);
+}
+
+/// The eBPF backend against plain on (a) and (b), and against bpftrace.
+void add_bpf_plain_claims(bench_suite& s) {
+  const double a = x_plain(s, "(a) unbuffered putc: eBPF backend");
+  const double bb = x_plain(s, "(b) buffered putc: eBPF backend");
+  s.claims.push_back(claim("the eBPF backend costs at most 1.5x plain on (a) unbuffered putc",
+                           "ordering", a > 0 && a <= 1.5, significant(a) + "x plain"));
+  s.claims.push_back(claim("the eBPF backend costs at most 1.05x plain on (b) buffered putc",
+                           "ordering", bb > 0 && bb <= 1.05, significant(bb) + "x plain"));
+  const double bt = x_plain(s, "(a) unbuffered putc: bpftrace");
+  if (bt > 0)
+    s.claims.push_back(claim("the eBPF backend costs less than bpftrace on (a) unbuffered putc",
+                             "ordering", a > 0 && a < bt,
+                             significant(a) + "x plain, bpftrace " + significant(bt) + "x"));
 }
 
 /// The eBPF backend's goals (issue 40, docs/tracing.md): exact, a tenth of
@@ -255,22 +308,11 @@ void add_bpf_claims(bench_suite& s, long writes) {
       claim("per write, the eBPF backend costs at most a tenth of the tracer", "ordering",
             ours > 0 && tracer > 0 && ours * 10 <= tracer,
             significant(ours) + " us per write, tracer " + significant(tracer) + " us"));
-  const double a = x_plain(s, "(a) unbuffered putc: eBPF backend");
-  const double bb = x_plain(s, "(b) buffered putc: eBPF backend");
-  s.claims.push_back(claim("the eBPF backend costs at most 1.5x plain on (a) unbuffered putc",
-                           "ordering", a > 0 && a <= 1.5, significant(a) + "x plain"));
-  s.claims.push_back(claim("the eBPF backend costs at most 1.05x plain on (b) buffered putc",
-                           "ordering", bb > 0 && bb <= 1.05, significant(bb) + "x plain"));
-  const double bt = x_plain(s, "(a) unbuffered putc: bpftrace");
-  if (bt > 0)
-    s.claims.push_back(claim("the eBPF backend costs less than bpftrace on (a) unbuffered putc",
-                             "ordering", a > 0 && a < bt,
-                             significant(a) + "x plain, bpftrace " + significant(bt) + "x"));
+  add_bpf_plain_claims(s);
 }
 
-}  // namespace
-
-bench_suite tracer_suite(const bench_context& ctx) {
+/// The tracer suite before its rows: its name and what it says of itself.
+bench_suite described_tracer_suite() {
   bench_suite s;
   s.name = "tracer";
   s.title =
@@ -281,15 +323,22 @@ bench_suite tracer_suite(const bench_context& ctx) {
   s.placement =
       "the tracer, the program and the run loop on one CPU (cpu_pin.hpp); the perf backend's and "
       "bpftrace's rows each in a block after the others, attached throughout";
+  return s;
+}
+
+/// The workloads: (a) N unbuffered putc, (b) many buffered ones, (c) a
+/// program that writes nothing.
+std::vector<workload> workloads(const bench_context& ctx, long n) {
   const std::string script = ctx.options.default_set.stdio_script;
-  long n = ctx.sizes.scale(50000, 20000), big = ctx.sizes.scale(10000000, 1000000);
+  long big = ctx.sizes.scale(10000000, 1000000);
   int rounds = ctx.options.repeat;
-  const workload ws[] = {
-      {"(a) unbuffered putc", {script, "setvbuf none; putc " + std::to_string(n)}, n, rounds},
-      {"(b) buffered putc", {script, "putc " + std::to_string(big) + "; exit 0"}, 0, rounds},
-      {"(c) /bin/true", {"/bin/true"}, 0, rounds * 10}};
-  for (const auto& w : ws)
-    for (auto& r : measure_workload(ctx, w)) s.rows.push_back(std::move(r));
+  return {{"(a) unbuffered putc", {script, "setvbuf none; putc " + std::to_string(n)}, n, rounds},
+          {"(b) buffered putc", {script, "putc " + std::to_string(big) + "; exit 0"}, 0, rounds},
+          {"(c) /bin/true", {"/bin/true"}, 0, rounds * 10}};
+}
+
+/// A note for each variant this machine could not run, and why.
+void add_not_measured_notes(bench_suite& s) {
   if (std::string why = perf_unavailable_reason(); !why.empty())
     s.notes.push_back("perf backend not measured: " + why);
   if (std::string why = bpf_unavailable_reason(); !why.empty())
@@ -297,6 +346,16 @@ bench_suite tracer_suite(const bench_context& ctx) {
   else if (std::string bt = bpftrace_unavailable_reason(); !bt.empty())
     s.notes.push_back("bpftrace not measured: " + bt);
   if (::access("/usr/bin/strace", X_OK) != 0) s.notes.push_back("strace not installed");
+}
+
+}  // namespace
+
+bench_suite tracer_suite(const bench_context& ctx) {
+  bench_suite s = described_tracer_suite();
+  long n = ctx.sizes.scale(50000, 20000);
+  for (const auto& w : workloads(ctx, n))
+    for (auto& r : measure_workload(ctx, w)) s.rows.push_back(std::move(r));
+  add_not_measured_notes(s);
   for (auto& r : s.rows) r.ratio = r.values.at("x_plain");  // each workload against its plain run
   add_claims(s, n);
   add_bpf_claims(s, n);

@@ -42,6 +42,29 @@ std::optional<terminal_switch> plain_switch(const doctor_report& r) {
   return t;
 }
 
+/// A report of what it knows before any run: the command line, what the
+/// program is, the deadline, and the notes on the caller's environment.
+doctor_report report_before_runs(const doctor_options& o) {
+  doctor_report r;
+  r.argv = o.argv;
+  r.kind = identify(o.argv, o.env);
+  r.deadline = o.deadline;
+  r.notes = buffering_notes(current_environment(), &r.kind);
+  return r;
+}
+
+/// The diagnoses of stderr, when the program wrote it, and of 2>&1, when it
+/// wrote both, onto R's views; O's stream is the last diagnosed.
+void diagnose_stderr_and_merged(doctor_options& o, doctor_report& r, bool to_stdout,
+                                bool to_stderr) {
+  for (auto [stream, wanted] : {std::pair{doctor_stream::err, to_stderr},
+                                std::pair{doctor_stream::merged, to_stdout && to_stderr}})
+    if (wanted) {
+      o.stream = stream;
+      r.views.push_back(diagnose(o));
+    }
+}
+
 }  // namespace
 
 std::string_view to_string(doctor_verdict v) {
@@ -79,11 +102,7 @@ doctor_verdict doctor_report::verdict() const {
 }
 
 doctor_report doctor(doctor_options o) {
-  doctor_report r;
-  r.argv = o.argv;
-  r.kind = identify(o.argv, o.env);
-  r.deadline = o.deadline;
-  r.notes = buffering_notes(current_environment(), &r.kind);
+  doctor_report r = report_before_runs(o);
   o.stream = doctor_stream::out;
   diagnosis out = diagnose(o);
   const bool to_stdout = out.wrote(), to_stderr = wrote_stderr(out);
@@ -91,12 +110,7 @@ doctor_report doctor(doctor_options o) {
   const doctor_sink& pty = out.sinks.front();
   if (pty.ended) o.ended_in = duration_of(pty);
   if (to_stdout) r.views.push_back(std::move(out));
-  for (auto [stream, wanted] : {std::pair{doctor_stream::err, to_stderr},
-                                std::pair{doctor_stream::merged, to_stdout && to_stderr}})
-    if (wanted) {
-      o.stream = stream;
-      r.views.push_back(diagnose(o));
-    }
+  diagnose_stderr_and_merged(o, r, to_stdout, to_stderr);
   r.fixes = try_fixes(o, r.kind, r.views);
   if (r.verdict() == doctor_verdict::no_verdict) r.plain_terminal = plain_switch(r);
   return r;

@@ -147,6 +147,14 @@ run_options base_run(const doctor_options& o) {
   return r;
 }
 
+/// Every write in ENDS but the last ended a line of DATA.
+bool every_write_ends_a_line(std::string_view data, const std::vector<write_end>& ends) {
+  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
+    if (ends[i].end > 0 && ends[i].end <= data.size() && data[ends[i].end - 1] != '\n')
+      return false;
+  return true;
+}
+
 doctor_sink sink_of(explored_sink&& e, std::chrono::milliseconds limit) {
   doctor_sink s;
   s.sink = e.sink;
@@ -158,10 +166,7 @@ doctor_sink sink_of(explored_sink&& e, std::chrono::milliseconds limit) {
   s.lines = e.reference_lines;
   const auto ends = write_ends(s);
   s.most_lines_per_write = most_lines_per_write(s, ends);
-  const std::string& data = s.output().data;
-  for (std::size_t i = 0; i + 1 < ends.size(); ++i)
-    if (ends[i].end > 0 && ends[i].end <= data.size() && data[ends[i].end - 1] != '\n')
-      s.writes_end_lines = false;
+  s.writes_end_lines = every_write_ends_a_line(s.output().data, ends);
   return s;
 }
 
@@ -184,6 +189,28 @@ run_options on_sink(const run_options& base, const doctor_sink& s) {
   return r;
 }
 
+/// A cut at write:K or after-write:K, K one of the WRITES the reference run made.
+bool is_write_cut(const explored_cut& c, std::size_t writes) {
+  return !(c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
+           static_cast<std::size_t>(c.cut.n) > writes);
+}
+
+/// Write cut C on sink S, whose writes end at ENDS: the program had produced
+/// the output up to the end of write K, and a pty reader had what the pty's
+/// writes (PTY_ENDS) had delivered of it by then.
+doctor_cut judge_write_cut(const explored_cut& c, const std::vector<write_end>& ends,
+                           const std::vector<write_end>& pty_ends, std::string_view pty_data,
+                           const run_options& base, const doctor_sink& s) {
+  const std::size_t had = ends[static_cast<std::size_t>(c.cut.n) - 1].end;
+  run_options r = on_sink(base, s);
+  r.kill = c.cut;
+  const bool returned = c.cut.when == kill_plan::when_kind::after_write;
+  const std::size_t pty_had = whole_lines_end(pty_data, delivered_by(pty_ends, had, returned));
+  // Whole lines of the output that arrived (explore matched them), or bytes.
+  const auto got = static_cast<std::size_t>(in_lines(pty_data) ? c.whole_bytes : c.bytes);
+  return compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, r);
+}
+
 /// Write cuts: at write:K (or after-write:K) the program had produced the
 /// output up to the end of write K.
 void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
@@ -191,21 +218,12 @@ void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
   const auto ends = write_ends(s), pty_ends = write_ends(pty);
   const std::string_view pty_data = pty.output().data;
   for (const auto& c : cuts) {
-    if (c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
-        static_cast<std::size_t>(c.cut.n) > ends.size())
-      continue;
+    if (!is_write_cut(c, ends.size())) continue;
     if (!c.delivered) {
       ++s.unreached;
       continue;
     }
-    const std::size_t had = ends[static_cast<std::size_t>(c.cut.n) - 1].end;
-    run_options r = on_sink(base, s);
-    r.kill = c.cut;
-    const bool returned = c.cut.when == kill_plan::when_kind::after_write;
-    const std::size_t pty_had = whole_lines_end(pty_data, delivered_by(pty_ends, had, returned));
-    // Whole lines of the output that arrived (explore matched them), or bytes.
-    const auto got = static_cast<std::size_t>(in_lines(pty_data) ? c.whole_bytes : c.bytes);
-    s.cuts.push_back(compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, r));
+    s.cuts.push_back(judge_write_cut(c, ends, pty_ends, pty_data, base, s));
   }
 }
 
@@ -217,17 +235,29 @@ void judge_own_end(const doctor_sink& pty, const run_options& base, doctor_sink&
   s.cuts.push_back(compare(s.sink, "its own end", pty_data, all, all, got, on_sink(base, s)));
 }
 
+/// What the pty had delivered a margin before the deadline, in whole lines.
+std::size_t had_before_deadline(const doctor_options& o, const doctor_sink& pty) {
+  const std::string_view pty_data = pty.output().data;
+  const std::int64_t margin_us = std::max<std::int64_t>(200, o.deadline.count() / 4) * 1000;
+  return whole_lines_end(pty_data,
+                         delivered_before(write_ends(pty), o.deadline.count() * 1000 - margin_us));
+}
+
+/// S's run for a cut at the deadline: untimed, its own limit 5 s later.
+run_options deadline_run(const doctor_options& o, const doctor_sink& s) {
+  run_options r = on_sink(base_run(o), s);
+  r.timeline = false;
+  r.timeout += std::chrono::milliseconds(5000);
+  return r;
+}
+
 /// A program still running at the deadline, stopped there by SIGKILL (its
 /// reference run) and SIGTERM: it had made what the pty had delivered a
 /// margin before the deadline (start-up times differ between runs).
 void judge_deadline(const doctor_options& o, const doctor_sink& pty, doctor_sink& s) {
   const std::string_view pty_data = pty.output().data;
-  const std::int64_t margin_us = std::max<std::int64_t>(200, o.deadline.count() / 4) * 1000;
-  const std::size_t had = whole_lines_end(
-      pty_data, delivered_before(write_ends(pty), o.deadline.count() * 1000 - margin_us));
-  run_options r = on_sink(base_run(o), s);
-  r.timeline = false;
-  r.timeout += std::chrono::milliseconds(5000);
+  const std::size_t had = had_before_deadline(o, pty);
+  run_options r = deadline_run(o, s);
   r.kill = kill_plan::at_time(o.deadline.count(), SIGTERM);
   const observation term = run(r);
   const auto& term_out = s.on_stderr ? term.err : term.out;
@@ -291,6 +321,32 @@ void retry_a_stopped_pty_run(explore_options e, diagnosis& d) {
   d.sinks.front() = explore_pty(e);
 }
 
+/// The exploration of O's stream, its runs' limit from how long the program
+/// took before (O.ended_in) when it ended by itself then.
+explore_options exploration_of(const doctor_options& o) {
+  explore_options e;
+  e.base = base_run(o);
+  e.on_stderr = o.stream == doctor_stream::err;
+  e.keep = {keep_policy::kind::none, 0};  // a cut's counts are all the diagnosis reads
+  if (o.ended_in) e.base.timeout = run_limit(o.deadline, *o.ended_in);
+  return e;
+}
+
+/// The pipe's and the file's runs, cut by SIGKILL and SIGTERM, onto D's
+/// sinks after the pty's; the cuts of each.
+std::vector<std::vector<explored_cut>> explore_pipe_and_file(const doctor_options& o,
+                                                             explore_options& e, diagnosis& d) {
+  e.sinks = {sink_kind::pipe, sink_kind::file};
+  e.signals = {SIGKILL, SIGTERM};
+  e.max_cuts = 2 * o.max_cuts;
+  std::vector<std::vector<explored_cut>> cuts;
+  for (auto& explored : explore(e)) {
+    cuts.push_back(explored.cuts);  // sink_of takes the rest
+    d.sinks.push_back(sink_of(std::move(explored), e.base.timeout));
+  }
+  return cuts;
+}
+
 }  // namespace
 
 std::string_view to_string(doctor_stream s) {
@@ -328,24 +384,13 @@ bool diagnosis::wrote() const {
 }
 
 diagnosis diagnose(const doctor_options& o) {
-  explore_options e;
-  e.base = base_run(o);
-  e.on_stderr = o.stream == doctor_stream::err;
-  e.keep = {keep_policy::kind::none, 0};  // a cut's counts are all the diagnosis reads
-  if (o.ended_in) e.base.timeout = run_limit(o.deadline, *o.ended_in);
+  explore_options e = exploration_of(o);
   diagnosis d;
   d.stream = o.stream;
   d.sinks.reserve(3);  // judge_sink refers to the pty's
   d.sinks.push_back(explore_pty(e));
   if (d.sinks.front().ended) e.base.timeout = run_limit(o.deadline, duration_of(d.sinks.front()));
-  e.sinks = {sink_kind::pipe, sink_kind::file};
-  e.signals = {SIGKILL, SIGTERM};
-  e.max_cuts = 2 * o.max_cuts;
-  std::vector<std::vector<explored_cut>> cuts;
-  for (auto& explored : explore(e)) {
-    cuts.push_back(explored.cuts);  // sink_of takes the rest
-    d.sinks.push_back(sink_of(std::move(explored), e.base.timeout));
-  }
+  const auto cuts = explore_pipe_and_file(o, e, d);
   retry_a_stopped_pty_run(e, d);
   find_held(d);
   for (std::size_t i = 1; i < d.sinks.size(); ++i) judge_sink(o, cuts[i - 1], d, d.sinks[i]);

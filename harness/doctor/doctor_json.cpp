@@ -63,44 +63,68 @@ nlohmann::json program_json(const program_kind& k) {
           {"describe", bytes_as_code_points(k.describe())}};
 }
 
+/// A command line, each argument as code points.
+nlohmann::json argv_json(const std::vector<std::string>& argv) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& a : argv) out.push_back(bytes_as_code_points(a));
+  return out;
+}
+
 /// The program's own switch for a plain terminal, or null.
 nlohmann::json plain_terminal_json(const doctor_report& r) {
   if (!r.plain_terminal) return nullptr;
-  nlohmann::json argv = nlohmann::json::array();
-  for (const auto& a : r.plain_terminal->argv) argv.push_back(bytes_as_code_points(a));
+  nlohmann::json argv = argv_json(r.plain_terminal->argv);
   return {{"args", r.plain_terminal->args},
           {"argv", argv},
           {"effect", r.plain_terminal->effect},
           {"source", r.plain_terminal->source}};
 }
 
+/// One fix tried, and whether it helped.
+nlohmann::json fix_json(const doctor_fix& f) {
+  return {{"name", f.name},
+          {"advice", f.advice},
+          {"source", f.source},
+          {"helps", f.helps},
+          {"result", f.result}};
+}
+
+/// Every fix tried, those that help first.
+nlohmann::json fixes_json(const std::vector<doctor_fix>& fixes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& f : fixes) out.push_back(fix_json(f));
+  return out;
+}
+
+/// The most a line came late, in any view.
+std::int64_t latest_ms(const doctor_report& r) {
+  std::int64_t late = 0;
+  for (const auto& d : r.views) late = std::max(late, d.late_ms());
+  return late;
+}
+
+/// The report's members, after the document's own (json_document).
+nlohmann::json report_json(const doctor_report& r) {
+  nlohmann::json views = nlohmann::json::array();
+  for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
+  return {{"argv", argv_json(r.argv)},
+          {"program", program_json(r.kind)},
+          {"deadline_ms", r.deadline.count()},
+          {"verdict", std::string(to_string(r.verdict()))},
+          {"reordered", r.reordered()},
+          {"lost", r.verdict() == doctor_verdict::lost},
+          {"late_ms", latest_ms(r)},
+          {"views", views},
+          {"fixes", fixes_json(r.fixes)},
+          {"plain_terminal", plain_terminal_json(r)},
+          {"notes", r.notes}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const doctor_report& r) {
-  nlohmann::json views = nlohmann::json::array(), fixes = nlohmann::json::array();
-  for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
-  for (const auto& f : r.fixes)
-    fixes.push_back({{"name", f.name},
-                     {"advice", f.advice},
-                     {"source", f.source},
-                     {"helps", f.helps},
-                     {"result", f.result}});
-  nlohmann::json argv = nlohmann::json::array();
-  for (const auto& a : r.argv) argv.push_back(bytes_as_code_points(a));
-  std::int64_t late = 0;
-  for (const auto& d : r.views) late = std::max(late, d.late_ms());
   nlohmann::json j = json_document(json_kind::doctor);
-  j.update(nlohmann::json{{"argv", argv},
-                          {"program", program_json(r.kind)},
-                          {"deadline_ms", r.deadline.count()},
-                          {"verdict", std::string(to_string(r.verdict()))},
-                          {"reordered", r.reordered()},
-                          {"lost", r.verdict() == doctor_verdict::lost},
-                          {"late_ms", late},
-                          {"views", views},
-                          {"fixes", fixes},
-                          {"plain_terminal", plain_terminal_json(r)},
-                          {"notes", r.notes}});
+  j.update(report_json(r));
   return j;
 }
 

@@ -68,6 +68,25 @@ run_options with_fix(const doctor_cut& c, const doctor_fix& fix, bool err) {
   return r;
 }
 
+/// The worst cut's run as it is.
+doctor_picture as_it_is(const doctor_cut& worst, const produced_output& had, bool err) {
+  const std::string where = worst.cut + " on a " + std::string(to_string(worst.sink));
+  return {"the cut that lost most: " + where,
+          drawn_run(worst.run),
+          {"as it is: " + where, had, err},
+          worst.repro};
+}
+
+/// The worst cut's run with FIX, which helped.
+doctor_picture fixed_by(const doctor_cut& worst, const doctor_fix& fix, const produced_output& had,
+                        bool err) {
+  const run_options fixed = with_fix(worst, fix, err);
+  return {"with " + fix.name + ": " + fixed.kill.text(),
+          drawn_run(fixed),
+          {"with " + fix.name, had, err},
+          repro_command(fixed)};
+}
+
 }  // namespace
 
 std::vector<doctor_picture> doctor_pictures(const doctor_report& r) {
@@ -75,19 +94,11 @@ std::vector<doctor_picture> doctor_pictures(const doctor_report& r) {
   if (!worst) return {};
   const bool err = on_stderr(*d);
   const produced_output had = pty_had(*d, *worst);
-  const std::string where = worst->cut + " on a " + std::string(to_string(worst->sink));
   std::vector<doctor_picture> out;
-  out.push_back({"the cut that lost most: " + where,
-                 drawn_run(worst->run),
-                 {"as it is: " + where, had, err},
-                 worst->repro});
+  out.push_back(as_it_is(*worst, had, err));
   for (const auto& fix : r.fixes) {
     if (!fix.helps) continue;
-    const run_options fixed = with_fix(*worst, fix, err);
-    out.push_back({"with " + fix.name + ": " + fixed.kill.text(),
-                   drawn_run(fixed),
-                   {"with " + fix.name, had, err},
-                   repro_command(fixed)});
+    out.push_back(fixed_by(*worst, fix, had, err));
   }
   return out;
 }

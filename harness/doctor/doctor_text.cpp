@@ -41,28 +41,53 @@ void lost_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
       << " bytes lost.\n  why: " << why(r.kind, d) << "\n  reproduce: " << w->repro << "\n";
 }
 
-void findings_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+/// When the pty was no reference: 2>&1 came in another order, or no verdict.
+void no_reference_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   if (d.no_reference && d.stream == doctor_stream::merged && r.reordered())
     out << "ORDER: with 2>&1 on a pipe or a file, stdout's and stderr's lines come in another "
            "order than on a pty (one of them is held back there).\n";
   else if (d.no_reference)
     out << "NO VERDICT: the pty is no reference for what the program had produced: "
         << d.no_reference_why << ".\n";
-  lost_text(out, r, d);
+}
+
+void held_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   if (d.held())
     out << "HELD: on every sink, a terminal too, its first write came " << d.held_ms
         << " ms into the run with " << d.held_lines
         << " lines: all output waits for that write, and a kill before it loses it "
            "everywhere.\n  why: "
         << why(r.kind, d) << "\n";
+}
+
+void late_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   if (d.late())
     out << "LATE: lines reach a pipe or a file up to " << d.late_ms()
         << " ms after the program produced them (as the pty run shows).\n  why: " << why(r.kind, d)
         << "\n";
+}
+
+void safe_text(std::ostream& out, const diagnosis& d) {
   if (d.safe())
     out << "SAFE: every cut reached left at the reader what a pty reader had at the same point"
         << unreached_clause(d) << ", and no line came more than " << diagnosis::late_threshold_ms
         << " ms after the program produced it.\n";
+}
+
+void findings_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
+  no_reference_text(out, r, d);
+  lost_text(out, r, d);
+  held_text(out, r, d);
+  late_text(out, r, d);
+  safe_text(out, d);
+}
+
+/// The command line, what the program is, and the caller's variables it did not get.
+void header_text(std::ostream& out, const doctor_report& r) {
+  out << "flushcheck doctor:";
+  for (const auto& a : r.argv) out << " " << printable(a, 80);
+  out << "\nprogram: " << printable(r.kind.describe(), 200) << "\n";
+  for (const auto& n : r.notes) out << "note:    " << n << " (not given to the program)\n";
 }
 
 void fixes_text(std::ostream& out, const doctor_report& r) {
@@ -71,6 +96,15 @@ void fixes_text(std::ostream& out, const doctor_report& r) {
   for (const auto& f : r.fixes)
     out << "  " << (f.helps ? "helps:   " : "no help: ") << f.name << ": " << f.result << "\n"
         << "           " << f.advice << " (" << f.source << ")\n";
+}
+
+/// The program's own switch for a plain terminal, to run doctor again with.
+void plain_terminal_text(std::ostream& out, const doctor_report& r) {
+  if (r.plain_terminal) {
+    out << "\nits own switch gives a terminal what a pipe gets (" << r.plain_terminal->effect
+        << "); try:\n  flushcheck doctor -- " << command_line(r.plain_terminal->argv, 400)
+        << "\n  (" << r.plain_terminal->source << ")\n";
+  }
 }
 
 }  // namespace
@@ -88,21 +122,14 @@ std::string verdict_line(const doctor_report& r) {
 
 std::string to_text(const doctor_report& r) {
   std::ostringstream out;
-  out << "flushcheck doctor:";
-  for (const auto& a : r.argv) out << " " << printable(a, 80);
-  out << "\nprogram: " << printable(r.kind.describe(), 200) << "\n";
-  for (const auto& n : r.notes) out << "note:    " << n << " (not given to the program)\n";
+  header_text(out, r);
   for (const auto& d : r.views) {
     out << "\n" << to_string(d.stream) << ":\n";
     sinks_text(out, d);
     findings_text(out, r, d);
   }
   fixes_text(out, r);
-  if (r.plain_terminal) {
-    out << "\nits own switch gives a terminal what a pipe gets (" << r.plain_terminal->effect
-        << "); try:\n  flushcheck doctor -- " << command_line(r.plain_terminal->argv, 400)
-        << "\n  (" << r.plain_terminal->source << ")\n";
-  }
+  plain_terminal_text(out, r);
   out << "\nverdict: " << verdict_line(r) << "\n";
   return terminal_text(out.str());
 }

@@ -24,6 +24,21 @@ std::string stdio_why(const program_kind& k) {
          "libio/filedoalloc.c, musl src/stdio/__stdout_write.c)";
 }
 
+/// The most writes the program made on a sink other than the pty.
+long most_writes_elsewhere(const diagnosis& d) {
+  long elsewhere = 0;
+  for (std::size_t i = 1; i < d.sinks.size(); ++i)
+    elsewhere = std::max(elsewhere, d.sinks[i].writes);
+  return elsewhere;
+}
+
+/// Why, when it writes the same way to a terminal as elsewhere.
+std::string same_everywhere_why(long on_pty, long elsewhere) {
+  return "it writes the same way to a terminal (" + std::to_string(on_pty) + " write(s) there, " +
+         std::to_string(elsewhere) +
+         " elsewhere): what a cut loses was in a buffer of its own or in a write not yet made";
+}
+
 }  // namespace
 
 std::string why(const program_kind& k, const diagnosis& d) {
@@ -31,18 +46,14 @@ std::string why(const program_kind& k, const diagnosis& d) {
     return "it holds its output in a buffer of its own on a terminal too (a Go bufio.Writer, a "
            "Rust BufWriter, a Java BufferedOutputStream, a logging library, setvbuf): no reader "
            "gets a line before that buffer is written";
-  long elsewhere = 0;
-  for (std::size_t i = 1; i < d.sinks.size(); ++i)
-    elsewhere = std::max(elsewhere, d.sinks[i].writes);
+  const long elsewhere = most_writes_elsewhere(d);
   const long on_pty = d.sinks.front().writes;
   const bool out = d.stream != doctor_stream::err;
   if (out && k.runtime && *facts_of(*k.runtime).held_because != '\0')
     return facts_of(*k.runtime).held_because;
   if (on_pty > elsewhere)  // it flushes more often to a terminal
     return out ? stdio_why(k) : "it writes stderr in lines to a terminal and in blocks otherwise";
-  return "it writes the same way to a terminal (" + std::to_string(on_pty) + " write(s) there, " +
-         std::to_string(elsewhere) +
-         " elsewhere): what a cut loses was in a buffer of its own or in a write not yet made";
+  return same_everywhere_why(on_pty, elsewhere);
 }
 
 }  // namespace flushcheck

@@ -95,17 +95,24 @@ void feed_stream(run_options& r, bool on_stderr, std::function<void(std::string_
   };
 }
 
+/// What every run of the exploration ends with: how it ended, and the
+/// explored stream's bytes as they compared with the reference.
+explored_cut ended_run(const observation& obs, const detail::prefix_match& m, bool on_stderr) {
+  explored_cut c;
+  c.status = obs.status;
+  c.survived = stream_of(obs, on_stderr).data;  // the run kept it under KEEP
+  c.bytes = m.bytes();
+  c.prefix = m.prefix();
+  return c;
+}
+
 /// A fault run: the reference lines that arrived, in order, and those
 /// that did not (detail::line_match, fed as the output arrived).
 explored_cut judge_fault(const fault_plan& f, const observation& obs, detail::line_match& lines,
                          const detail::prefix_match& m, const explore_options& o) {
-  explored_cut c;
+  explored_cut c = ended_run(obs, m, o.on_stderr);
   c.fault = f;
   c.delivered = obs.trace && !obs.trace->faults.empty() && obs.trace->faults.front().applied();
-  c.status = obs.status;
-  c.survived = stream_of(obs, o.on_stderr).data;  // the run kept it under KEEP
-  c.bytes = m.bytes();
-  c.prefix = m.prefix();
   lines.finish();
   c.lines_survived = lines.survived();
   c.lines_lost = lines.lost_lines();
@@ -117,13 +124,9 @@ explored_cut judge_fault(const fault_plan& f, const observation& obs, detail::li
 explored_cut judge_cut(const detail::reference_output& ref, const kill_plan& cut,
                        const observation& obs, const detail::prefix_match& m,
                        const explore_options& o) {
-  explored_cut c;
+  explored_cut c = ended_run(obs, m, o.on_stderr);
   c.cut = cut;
   c.delivered = obs.kill && obs.kill->delivered;
-  c.status = obs.status;
-  c.survived = stream_of(obs, o.on_stderr).data;  // the run kept it under KEEP
-  c.bytes = m.bytes();
-  c.prefix = m.prefix();
   c.lines_survived = static_cast<std::size_t>(m.lines());
   c.whole_bytes = m.whole_bytes();
   c.torn = m.torn();
@@ -133,29 +136,52 @@ explored_cut judge_cut(const detail::reference_output& ref, const kill_plan& cut
   return c;
 }
 
+/// A run with options R and fault F at one write, its output matched with
+/// the reference as it arrives.
+explored_cut run_fault(const explore_options& o, run_options& r,
+                       const detail::reference_output& ref, detail::prefix_match& m,
+                       const fault_plan& f) {
+  r.faults = {f};
+  detail::line_match lines(ref, o.keep);  // a fault may drop lines anywhere: all are matched
+  feed_stream(r, o.on_stderr, [&m, &lines](std::string_view b) {
+    m.feed(b);
+    lines.feed(b);
+  });
+  explored_cut c = judge_fault(f, run(r), lines, m, o);
+  c.repro = repro_command(r);
+  return c;
+}
+
+/// A run with options R cut by CUT, its output matched with the reference
+/// as it arrives.
+explored_cut run_cut(const explore_options& o, run_options& r, const detail::reference_output& ref,
+                     detail::prefix_match& m, const kill_plan& cut) {
+  r.kill = cut;
+  feed_stream(r, o.on_stderr, [&m](std::string_view b) { m.feed(b); });
+  const observation obs = run(r);
+  explored_cut c = judge_cut(ref, cut, obs, m, o);
+  c.repro = repro_command(r);
+  return c;
+}
+
 explored_cut run_planned(const explore_options& o, sink_kind sink,
                          const detail::reference_output& ref, const planned& p) {
   run_options r = on_sink(o, sink);
   r.trace = false;
   r.keep = o.keep;
   detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
-  if (p.fault) {
-    r.faults = {*p.fault};
-    detail::line_match lines(ref, o.keep);  // a fault may drop lines anywhere: all are matched
-    feed_stream(r, o.on_stderr, [&m, &lines](std::string_view b) {
-      m.feed(b);
-      lines.feed(b);
-    });
-    explored_cut c = judge_fault(*p.fault, run(r), lines, m, o);
-    c.repro = repro_command(r);
-    return c;
-  }
-  r.kill = p.cut;
-  feed_stream(r, o.on_stderr, [&m](std::string_view b) { m.feed(b); });
-  const observation obs = run(r);
-  explored_cut c = judge_cut(ref, p.cut, obs, m, o);
-  c.repro = repro_command(r);
-  return c;
+  if (p.fault) return run_fault(o, r, ref, m, *p.fault);
+  return run_cut(o, r, ref, m, p.cut);
+}
+
+/// What the trace T of the reference run tells of the explored stream: its
+/// writes, the markers, its syncs and the writes they follow.
+void count_traced(explored_sink& s, const trace_summary& t, bool on_stderr) {
+  s.writes = t.write_calls_to(on_stderr);
+  s.markers = static_cast<long>(s.reference.markers.size());
+  for (auto c : {traced_call::fsync, traced_call::fdatasync, traced_call::sync_file_range})
+    s.syncs += t.calls_to(c, on_stderr);
+  s.synced_writes = writes_before_a_sync(t, s.writes, on_stderr);
 }
 
 /// The uncut, traced run on SINK, its stream spooled into REF.
@@ -171,12 +197,7 @@ explored_sink run_reference(const explore_options& o, sink_kind sink,
   s.reference_bytes = ref.size();
   s.reference_lines = static_cast<std::size_t>(ref.lines());
   if (!s.reference.trace) return s;
-  const trace_summary& t = *s.reference.trace;
-  s.writes = t.write_calls_to(o.on_stderr);
-  s.markers = static_cast<long>(s.reference.markers.size());
-  for (auto c : {traced_call::fsync, traced_call::fdatasync, traced_call::sync_file_range})
-    s.syncs += t.calls_to(c, o.on_stderr);
-  s.synced_writes = writes_before_a_sync(t, s.writes, o.on_stderr);
+  count_traced(s, *s.reference.trace, o.on_stderr);
   return s;
 }
 

@@ -6,41 +6,59 @@
 
 namespace flushcheck {
 
+namespace {
+
+/// The first lines a cut lost, as many as KEEP's bytes hold.
+nlohmann::json lost_json(const explored_cut& c) {
+  nlohmann::json lost = nlohmann::json::array();
+  for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
+  return lost;
+}
+
+/// One cut (or fault run): where it cut, how the run ended, what survived and what was lost.
+nlohmann::json cut_json(const explored_cut& c) {
+  return {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
+          {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
+          {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
+          {"delivered", c.delivered},
+          {"exit", to_json(c.status)},
+          {"survived", bytes_as_code_points(c.survived)},
+          {"bytes", c.bytes},
+          {"lines", c.lines_survived},
+          {"lines_lost", c.lines_lost},
+          {"lost", lost_json(c)},
+          {"torn", bytes_as_code_points(c.torn)},
+          {"prefix", c.prefix},
+          {"repro", bytes_as_code_points(c.repro)}};
+}
+
+/// The uncut, traced run the cuts are compared with.
+nlohmann::json reference_json(const explored_sink& s) {
+  return {{"exit", to_json(s.reference.status)},
+          {"bytes", s.reference_bytes},
+          {"lines", s.reference_lines},
+          {"writes", s.writes},
+          {"syncs", s.syncs},
+          {"markers", s.markers}};
+}
+
+/// One sink's exploration: its reference run and every cut.
+nlohmann::json sink_json(const explored_sink& s) {
+  nlohmann::json cuts = nlohmann::json::array();
+  for (const auto& c : s.cuts) cuts.push_back(cut_json(c));
+  return {{"stdout", std::string(to_string(s.sink))},
+          {"stream", s.on_stderr ? "stderr" : "stdout"},
+          {"reference", reference_json(s)},
+          {"cuts_total", s.cuts_total},
+          {"sampled", s.sampled},
+          {"cuts", cuts}};
+}
+
+}  // namespace
+
 nlohmann::json to_json(const std::vector<explored_sink>& result) {
   nlohmann::json runs = nlohmann::json::array();
-  for (const auto& s : result) {
-    nlohmann::json cuts = nlohmann::json::array();
-    for (const auto& c : s.cuts) {
-      nlohmann::json lost = nlohmann::json::array();
-      for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
-      cuts.push_back(
-          {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
-           {"signal", c.fault ? nlohmann::json() : nlohmann::json(signal_name(c.cut.signal))},
-           {"fault", c.fault ? nlohmann::json(c.fault->text()) : nlohmann::json()},
-           {"delivered", c.delivered},
-           {"exit", to_json(c.status)},
-           {"survived", bytes_as_code_points(c.survived)},
-           {"bytes", c.bytes},
-           {"lines", c.lines_survived},
-           {"lines_lost", c.lines_lost},
-           {"lost", lost},
-           {"torn", bytes_as_code_points(c.torn)},
-           {"prefix", c.prefix},
-           {"repro", bytes_as_code_points(c.repro)}});
-    }
-    runs.push_back({{"stdout", std::string(to_string(s.sink))},
-                    {"stream", s.on_stderr ? "stderr" : "stdout"},
-                    {"reference",
-                     {{"exit", to_json(s.reference.status)},
-                      {"bytes", s.reference_bytes},
-                      {"lines", s.reference_lines},
-                      {"writes", s.writes},
-                      {"syncs", s.syncs},
-                      {"markers", s.markers}}},
-                    {"cuts_total", s.cuts_total},
-                    {"sampled", s.sampled},
-                    {"cuts", cuts}});
-  }
+  for (const auto& s : result) runs.push_back(sink_json(s));
   nlohmann::json j = json_document(json_kind::explore);
   j["runs"] = runs;
   return j;

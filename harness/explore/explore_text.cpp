@@ -14,18 +14,30 @@ namespace {
 const std::vector<text_column> k_columns = {
     {.width = 16}, {.width = 7}, {.width = 22}, {.width = 18}, {.width = 0}};
 
-/// One cut's row: what it was, how the run ended, what survived, what was lost.
-std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
+/// The lines a cut lost: the first four, then how many in all; "-" for none.
+std::string lost_text(const explored_cut& c) {
   std::string lost;
   for (std::size_t i = 0; i < c.lost.size() && i < 4; ++i)
     lost += (i ? " | " : "") + printable(c.lost[i], 24);
   if (c.lines_lost > 4 || c.lines_lost > c.lost.size())
     lost += " | ... (" + std::to_string(c.lines_lost) + " lines)";
   if (lost.empty()) lost = "-";
+  return lost;
+}
+
+/// The reference's whole lines that survived a cut, and the bytes of its torn tail.
+std::string survived_text(const explored_cut& c, std::size_t ref_lines) {
   std::string survived =
       std::to_string(c.lines_survived) + "/" + std::to_string(ref_lines) + " lines";
   if (!c.torn.empty())
     survived += " +" + std::to_string(c.fault ? c.torn.size() : c.bytes - c.whole_bytes) + "B";
+  return survived;
+}
+
+/// One cut's row: what it was, how the run ended, what survived, what was lost.
+std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
+  const std::string lost = lost_text(c);
+  const std::string survived = survived_text(c, ref_lines);
   std::string what = c.fault ? c.fault->text() : c.cut.when_text();
   std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
   const std::string ended = c.delivered ? c.status.describe()
@@ -38,25 +50,34 @@ std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
          "\n";
 }
 
+/// What the uncut run wrote, how often its stream's file was synced, and its notes.
+void write_reference(std::ostream& os, const explored_sink& s) {
+  os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "
+     << s.reference_lines << " lines (" << s.reference_bytes << " bytes) in " << s.writes
+     << " write calls, " << s.markers << " markers, and " << s.reference.status.describe() << "\n";
+  if (s.syncs > 0)
+    os << "  " << (s.on_stderr ? "stderr's" : "stdout's") << " file was synced " << s.syncs
+       << (s.syncs == 1 ? " time" : " times")
+       << ": each write a sync follows is cut right after it too (after-write:N)\n";
+  for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
+}
+
+/// How many cuts were run: all of them, or a sample.
+void write_cut_count(std::ostream& os, const explored_sink& s) {
+  if (s.sampled)
+    os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
+       << " cuts (evenly spaced; --max-cuts to change)\n";
+  else
+    os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+}
+
 }  // namespace
 
 std::string to_text(const std::vector<explored_sink>& result) {
   std::ostringstream os;
   for (const auto& s : result) {
-    os << (s.on_stderr ? "stderr=" : "stdout=") << to_string(s.sink) << ": the uncut run wrote "
-       << s.reference_lines << " lines (" << s.reference_bytes << " bytes) in " << s.writes
-       << " write calls, " << s.markers << " markers, and " << s.reference.status.describe()
-       << "\n";
-    if (s.syncs > 0)
-      os << "  " << (s.on_stderr ? "stderr's" : "stdout's") << " file was synced " << s.syncs
-         << (s.syncs == 1 ? " time" : " times")
-         << ": each write a sync follows is cut right after it too (after-write:N)\n";
-    for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
-    if (s.sampled)
-      os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
-         << " cuts (evenly spaced; --max-cuts to change)\n";
-    else
-      os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+    write_reference(os, s);
+    write_cut_count(os, s);
     os << text_row("  ", k_columns, {"cut", "signal", "ended", "survived", "lost"}) << "\n";
     for (const auto& c : s.cuts) os << cut_row(c, s.reference_lines);
   }

@@ -39,23 +39,34 @@ std::string row_of(const explored_sink& s, const explored_cut& c) {
   return std::string(to_string(s.sink)) + " · " + what;
 }
 
-/// The pty's rows first (the baseline), then the other sinks' in their order.
-std::vector<map_row> rows_of(const std::vector<explored_sink>& result) {
+/// The sinks, the pty's first (the baseline), the others in their order.
+std::vector<const explored_sink*> pty_first(const std::vector<explored_sink>& result) {
   std::vector<const explored_sink*> sinks;
   for (const auto& s : result) sinks.push_back(&s);
   std::stable_partition(sinks.begin(), sinks.end(),
                         [](const explored_sink* s) { return s->sink == sink_kind::pty; });
+  return sinks;
+}
+
+/// The row of sink S and NAME (its signal or fault) that has no run at cut
+/// point COLUMN yet, added if there is none: a signal or a sink given twice
+/// gets a row each time.
+map_row& row_for_cut(std::vector<map_row>& rows, const explored_sink* s, const std::string& name,
+                     const std::string& column) {
+  auto it = std::find_if(rows.begin(), rows.end(), [&](const map_row& r) {
+    return r.sink == s && r.name == name && !r.cells.contains(column);
+  });
+  if (it == rows.end()) it = rows.insert(rows.end(), {name, s, {}});
+  return *it;
+}
+
+/// The pty's rows first (the baseline), then the other sinks' in their order.
+std::vector<map_row> rows_of(const std::vector<explored_sink>& result) {
   std::vector<map_row> rows;
-  for (const explored_sink* s : sinks)
+  for (const explored_sink* s : pty_first(result))
     for (const auto& c : s->cuts) {
-      // The row of this sink and signal (or fault) that has no run at this
-      // cut point yet: a signal or a sink given twice gets a row each time.
       const std::string name = row_of(*s, c), column = column_of(c);
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const map_row& r) {
-        return r.sink == s && r.name == name && !r.cells.contains(column);
-      });
-      if (it == rows.end()) it = rows.insert(rows.end(), {name, s, {}});
-      it->cells[column] = &c;
+      row_for_cut(rows, s, name, column).cells[column] = &c;
     }
   return rows;
 }
@@ -88,23 +99,27 @@ std::vector<std::string> row_order(const map_row& r) {
   return out;
 }
 
+/// R's columns into OUT: each new one right after the column R reached
+/// before it.
+void merge_columns(std::vector<std::string>& out, const map_row& r) {
+  std::size_t at = 0;
+  for (const auto& column : row_order(r)) {
+    const auto it = std::find(out.begin(), out.end(), column);
+    if (it != out.end()) {
+      at = std::max(at, static_cast<std::size_t>(it - out.begin()) + 1);
+    } else {
+      out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), column);
+      ++at;
+    }
+  }
+}
+
 /// Every row's columns in program order: the first row's order, and each
 /// later row's new columns right after the column it reached before them.
 /// (Runs' clocks differ: times are compared only within a row.)
 std::vector<std::string> columns_of(const std::vector<map_row>& rows) {
   std::vector<std::string> out;
-  for (const auto& r : rows) {
-    std::size_t at = 0;
-    for (const auto& column : row_order(r)) {
-      const auto it = std::find(out.begin(), out.end(), column);
-      if (it != out.end()) {
-        at = std::max(at, static_cast<std::size_t>(it - out.begin()) + 1);
-      } else {
-        out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), column);
-        ++at;
-      }
-    }
-  }
+  for (const auto& r : rows) merge_columns(out, r);
   return out;
 }
 
@@ -160,9 +175,9 @@ std::string level_range(int level, std::size_t most) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
 }
 
-void legend(svg::drawing& d, std::size_t most, double y) {
-  d.open_group(" class=\"legend\"");
-  d.label(name_w - 8, y + 12, "end", "lines lost:");
+/// A swatch per level of loss and the lines it stands for, at height Y;
+/// returns where they end.
+double level_keys(svg::drawing& d, std::size_t most, double y) {
   double x = name_w;
   for (int level = 0; level <= 4; ++level) {
     const std::string range = level == 0 ? "0" : level_range(level, most);
@@ -171,10 +186,33 @@ void legend(svg::drawing& d, std::size_t most, double y) {
     d.label(x + 18, y + 12, "start", range, " font-size=\"11\"");
     x += 30 + 7 * static_cast<double>(range.size());
   }
+  return x;
+}
+
+void legend(svg::drawing& d, std::size_t most, double y) {
+  d.open_group(" class=\"legend\"");
+  d.label(name_w - 8, y + 12, "end", "lines lost:");
+  const double x = level_keys(d, most, y);
   d.rect(x + 10, y, 14, 14, " fill=\"#d9d9d9\" stroke=\"#999\"");
   d.label(x + 28, y + 12, "start", "not reached", " font-size=\"11\"");
   d.label(x + 110, y + 12, "start", "≠: not a prefix of the uncut run", " font-size=\"11\"");
   d.close_group();
+}
+
+/// The title on one line, cut to what WIDTH holds.
+void title_label(svg::drawing& d, const std::string& title, double width) {
+  const auto room = static_cast<std::size_t>((width - 20) / 7.5);
+  d.label(10, 20, "start", cut_text(title, room), " font-size=\"14\" font-weight=\"bold\"");
+}
+
+/// Row R at height Y: its name, then a cell at each column it has a run at.
+void map_line(svg::drawing& d, const map_row& r, const std::vector<std::string>& columns, double y,
+              double w, std::size_t most) {
+  d.label(name_w - 8, y + 16, "end", r.name,
+          r.sink->sink == sink_kind::pty ? " font-weight=\"bold\"" : "");
+  for (std::size_t k = 0; k < columns.size(); ++k)
+    if (auto it = r.cells.find(columns[k]); it != r.cells.end())
+      cell(d, r, columns[k], *it->second, name_w + w * static_cast<double>(k), y, w, most);
 }
 
 }  // namespace
@@ -187,17 +225,10 @@ std::string loss_map_svg(const std::vector<explored_sink>& result, const std::st
   const double height = top + cell_h * static_cast<double>(rows.size()) + 60;
   const std::size_t most = most_lost(rows);
   svg::drawing d(width, height, title);
-  const auto room = static_cast<std::size_t>((width - 20) / 7.5);
-  d.label(10, 20, "start", cut_text(title, room), " font-size=\"14\" font-weight=\"bold\"");
+  title_label(d, title, width);
   column_labels(d, columns, w);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const double y = top + cell_h * static_cast<double>(i);
-    d.label(name_w - 8, y + 16, "end", rows[i].name,
-            rows[i].sink->sink == sink_kind::pty ? " font-weight=\"bold\"" : "");
-    for (std::size_t k = 0; k < columns.size(); ++k)
-      if (auto it = rows[i].cells.find(columns[k]); it != rows[i].cells.end())
-        cell(d, rows[i], columns[k], *it->second, name_w + w * static_cast<double>(k), y, w, most);
-  }
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    map_line(d, rows[i], columns, top + cell_h * static_cast<double>(i), w, most);
   legend(d, most, height - 34);
   return d.finish();
 }

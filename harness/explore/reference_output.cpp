@@ -13,6 +13,39 @@
 
 namespace flushcheck::detail {
 
+namespace {
+
+/// Writes all of BYTES to FD at offset AT.
+void write_all_at(int fd, std::string_view bytes, std::uint64_t at) {
+  for (std::size_t done = 0; done < bytes.size();) {
+    ssize_t n = retry_eintr([&] {
+      return ::pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(at + done));
+    });
+    if (n <= 0) throw_errno("spool the reference output");
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+/// Splits BLOCK into lines: each whole one onto OUT while BUDGET lasts (less
+/// its bytes and newline), the start of an unfinished one in LINE. False once
+/// the budget is spent.
+bool take_lines(std::string_view block, std::vector<std::string>& out, std::string& line,
+                std::size_t& budget) {
+  for (char ch : block) {
+    if (ch == '\n') {
+      out.push_back(std::move(line));
+      line.clear();
+      if (budget <= out.back().size() + 1) return false;
+      budget -= out.back().size() + 1;
+    } else if (line.size() < budget) {
+      line += ch;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 reference_output::reference_output() {
   std::string templ = temp_dir() + "/flushcheck-explore-XXXXXX";
   int fd = ::mkostemp(templ.data(), O_CLOEXEC);
@@ -22,16 +55,17 @@ reference_output::reference_output() {
 }
 
 void reference_output::append(std::string_view bytes) {
-  for (std::size_t done = 0; done < bytes.size();) {
-    ssize_t n = retry_eintr([&] {
-      return ::pwrite(fd_.get(), bytes.data() + done, bytes.size() - done,
-                      static_cast<off_t>(size_ + done));
-    });
-    if (n <= 0) throw_errno("spool the reference output");
-    done += static_cast<std::size_t>(n);
-  }
+  write_all_at(fd_.get(), bytes, size_);
   size_ += bytes.size();
-  for (std::string_view rest = bytes; !rest.empty();) {  // each line's key
+  key_lines(bytes);
+  lines_ = keys_.size();
+  if (!bytes.empty()) ends_in_newline_ = bytes.back() == '\n';
+}
+
+/// The key of each line BYTES ends (the first continues the line being
+/// spooled); an unfinished last line stays in line_hash_ and line_size_.
+void reference_output::key_lines(std::string_view bytes) {
+  for (std::string_view rest = bytes; !rest.empty();) {
     const std::size_t nl = rest.find('\n');
     const std::string_view piece = rest.substr(0, nl);
     line_hash_.update(piece);
@@ -42,8 +76,6 @@ void reference_output::append(std::string_view bytes) {
     line_size_ = 0;
     rest.remove_prefix(nl + 1);
   }
-  lines_ = keys_.size();
-  if (!bytes.empty()) ends_in_newline_ = bytes.back() == '\n';
 }
 
 std::vector<line_key> reference_output::keys() const {
@@ -71,16 +103,7 @@ std::vector<std::string> reference_output::lines_from(std::uint64_t at, std::siz
   std::string line;
   for (std::uint64_t pos = at; pos < size_ && budget > 0;) {
     const std::string block = read(pos, 65536);
-    for (char ch : block) {
-      if (ch == '\n') {
-        out.push_back(std::move(line));
-        line.clear();
-        if (budget <= out.back().size() + 1) return out;
-        budget -= out.back().size() + 1;
-      } else if (line.size() < budget) {
-        line += ch;
-      }
-    }
+    if (!take_lines(block, out, line, budget)) return out;
     pos += block.size();
   }
   if (!line.empty() && budget > 0) out.push_back(std::move(line));  // unterminated last line
@@ -134,9 +157,7 @@ void line_match::feed(std::string_view bytes) {
   for (std::string_view rest = bytes; !rest.empty();) {
     const std::size_t nl = rest.find('\n');
     const std::string_view piece = rest.substr(0, nl);
-    hash_.update(piece);
-    size_ += piece.size();
-    text_.append(piece.substr(0, cap_ - std::min(cap_, text_.size())));
+    add_to_line(piece);
     if (nl == std::string_view::npos) {
       ended_in_newline_ = false;
       return;
@@ -147,29 +168,46 @@ void line_match::feed(std::string_view bytes) {
   }
 }
 
-/// A line arrived (its key in hash_ and size_): the next reference line, a
-/// torn one, or one further on, which makes the reference lines before it lost.
+/// PIECE of the line arriving: its key, and its first bytes up to cap_.
+void line_match::add_to_line(std::string_view piece) {
+  hash_.update(piece);
+  size_ += piece.size();
+  text_.append(piece.substr(0, cap_ - std::min(cap_, text_.size())));
+}
+
+/// A line arrived (its key in hash_ and size_).
 void line_match::on_line() {
   const line_key got{hash_.digest(), size_};
+  match(got);
+  hash_.reset();
+  size_ = 0;
+  text_.clear();
+}
+
+/// The line GOT: the next reference line, a torn one, or one further on,
+/// which makes the reference lines before it lost.
+void line_match::match(const line_key& got) {
   for (;;) {
     if (next_ < keys_.size() && keys_[next_] == got) {
-      ++survived_;
-      --ahead_[got.hash ^ got.size];
-      next_at_ += got.size + 1;
-      ++next_;
-      break;
+      take_next(got);
+      return;
     }
     const auto it = ahead_.find(got.hash ^ got.size);
     if (it == ahead_.end() || it->second == 0) {  // no line still to come: torn
       torn_.append(text_);
       torn_.append("\n");
-      break;
+      return;
     }
     lose_next();
   }
-  hash_.reset();
-  size_ = 0;
-  text_.clear();
+}
+
+/// The next reference line, GOT, arrived.
+void line_match::take_next(const line_key& got) {
+  ++survived_;
+  --ahead_[got.hash ^ got.size];
+  next_at_ += got.size + 1;
+  ++next_;
 }
 
 /// The next reference line did not arrive.

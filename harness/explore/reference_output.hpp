@@ -38,6 +38,8 @@ class reference_output {
   std::vector<line_key> keys() const;
 
  private:
+  void key_lines(std::string_view bytes);
+
   unique_fd fd_;
   std::vector<line_key> keys_;  // the whole lines'
   xxh3_stream line_hash_;       // of the line being spooled
@@ -101,7 +103,10 @@ class line_match {
   std::string torn();
 
  private:
+  void add_to_line(std::string_view piece);
   void on_line();
+  void match(const line_key& got);
+  void take_next(const line_key& got);
   void lose_next();
 
   const reference_output& ref_;

@@ -96,6 +96,29 @@ std::vector<lang> matrix::languages() const {
   return out;
 }
 
+namespace {
+
+/// The line of PROP on SINK in LINES, added with a cell for each of
+/// LANGUAGES languages if there is none yet.
+language_line& language_line_of(std::vector<language_line>& lines, const property* prop,
+                                sink_kind sink, std::size_t languages) {
+  auto it = std::find_if(lines.begin(), lines.end(),
+                         [&](const language_line& l) { return l.prop == prop && l.sink == sink; });
+  if (it == lines.end())
+    it = lines.insert(lines.end(), {prop, sink, std::vector<const case_result*>(languages)});
+  return *it;
+}
+
+/// The languages saw more than one value on LINE (skipped cells left out).
+bool values_differ(const language_line& line) {
+  std::set<std::string> seen;
+  for (const case_result* r : line.cells)
+    if (r && !r->outcome.skipped) seen.insert(r->outcome.observed);
+  return seen.size() > 1;
+}
+
+}  // namespace
+
 std::vector<language_line> matrix::by_language(std::size_t column) const {
   const std::vector<lang> langs = languages();
   std::vector<language_line> out;
@@ -103,19 +126,10 @@ std::vector<language_line> matrix::by_language(std::size_t column) const {
     for (sink_kind sink : row.sinks) {
       const case_result* r = row.find(column, sink);
       if (!r) continue;
-      auto it = std::find_if(out.begin(), out.end(), [&](const language_line& l) {
-        return l.prop == row.prop && l.sink == sink;
-      });
-      if (it == out.end())
-        it = out.insert(out.end(), {row.prop, sink, std::vector<const case_result*>(langs.size())});
-      it->cells[std::find(langs.begin(), langs.end(), row.language) - langs.begin()] = r;
+      language_line& line = language_line_of(out, row.prop, sink, langs.size());
+      line.cells[std::find(langs.begin(), langs.end(), row.language) - langs.begin()] = r;
     }
-  for (auto& line : out) {
-    std::set<std::string> seen;
-    for (const case_result* r : line.cells)
-      if (r && !r->outcome.skipped) seen.insert(r->outcome.observed);
-    line.differs = seen.size() > 1;
-  }
+  for (auto& line : out) line.differs = values_differ(line);
   return out;
 }
 

@@ -85,6 +85,71 @@ void compare_libraries(const json& before, const json& now, record_changes& out)
       out.libraries.push_back({set, it->second, libs});
 }
 
+/// The cell at KEY in both records, BEFORE and NOW: counted, and if its
+/// verdict changed, the change (re-run with RERUN when given).
+void compare_cell(const cell_index::key_type& key, const json& before, const json& now,
+                  const rerun_cell& rerun, record_changes& out) {
+  ++out.compared;
+  const std::string a = cell_verdict(before), b = cell_verdict(now);
+  if (a == b) return;
+  std::string repro = record_text(now, "repro");
+  out.changes.push_back(
+      {key.first, key.second, a, b, repro.empty() ? record_text(before, "repro") : repro, {}});
+  if (rerun) out.changes.back().reruns = rerun(out.changes.back());
+}
+
+/// Each cell both indexes have, THEN's (the baseline's) against CELLS'.
+void compare_cells(const cell_index& then, const cell_index& cells, const rerun_cell& rerun,
+                   record_changes& out) {
+  for (const auto& [key, cell] : cells) {
+    const auto it = then.find(key);
+    if (it == then.end()) continue;
+    compare_cell(key, *it->second, *cell, rerun, out);
+  }
+}
+
+/// A change for a terminal: both values, what re-runs gave, the repro.
+void change_text(std::ostream& out, const cell_change& ch) {
+  out << (ch.varies() ? "varies " : "changed ") << ch.id << " [" << ch.column << "]: " << ch.before
+      << " -> " << ch.now << "\n";
+  if (!ch.reruns.empty()) out << "  re-run " << ch.reruns.size() << " times here:";
+  for (const auto& v : ch.reruns) out << "\n    " << v;
+  if (!ch.reruns.empty())
+    out << (ch.varies() ? "\n  (not the same every run: no regression)\n" : "\n");
+  out << "  repro: " << ch.repro << "\n";
+}
+
+/// How many cells changed of those compared, and what was compared.
+void summary_text(std::ostream& out, const record_changes& c) {
+  out << c.confirmed() << " of " << c.compared << " cells changed";
+  if (c.confirmed() != c.changes.size())
+    out << ", " << c.changes.size() - c.confirmed() << " more vary from run to run";
+  out << " (matched by toolchain set and case; compared: verdict and observed value; not "
+         "compared: cells only one record has)\n";
+}
+
+/// Each change with both values and what re-runs gave.
+json changes_json(const std::vector<cell_change>& changes) {
+  json out = json::array();
+  for (const auto& ch : changes)
+    out.push_back({{"column", ch.column},
+                   {"id", ch.id},
+                   {"before", ch.before},
+                   {"now", ch.now},
+                   {"reruns", ch.reruns},
+                   {"varies", ch.varies()},
+                   {"repro", ch.repro}});
+  return out;
+}
+
+/// Each toolchain set whose libraries differ, with both.
+json libraries_json(const std::vector<library_change>& libraries) {
+  json out = json::array();
+  for (const auto& l : libraries)
+    out.push_back({{"column", l.column}, {"before", l.before}, {"now", l.now}});
+  return out;
+}
+
 }  // namespace
 
 bool cell_change::varies() const {
@@ -103,21 +168,7 @@ record_changes compare_records(const json& before, const json& now, const std::s
   record_changes out{machine_line(before), machine_line(now), 0, {}, {}, {}, {}};
   compare_libraries(before, now, out);
   const cell_index then = index_cells(before), cells = index_cells(now);
-  for (const auto& [key, cell] : cells) {
-    const auto it = then.find(key);
-    if (it == then.end()) continue;
-    ++out.compared;
-    const std::string a = cell_verdict(*it->second), b = cell_verdict(*cell);
-    if (a == b) continue;
-    std::string repro = record_text(*cell, "repro");
-    out.changes.push_back({key.first,
-                           key.second,
-                           a,
-                           b,
-                           repro.empty() ? record_text(*it->second, "repro") : repro,
-                           {}});
-    if (rerun) out.changes.back().reruns = rerun(out.changes.back());
-  }
+  compare_cells(then, cells, rerun, out);
   out.only_before = missing_from(then, cells);
   out.only_now = missing_from(cells, then);
   return out;
@@ -128,45 +179,21 @@ std::string record_changes_text(const record_changes& c) {
   out << "baseline: " << c.before_machine << "\nnow:      " << c.now_machine << "\n";
   for (const auto& l : c.libraries)
     out << "libraries of " << l.column << ": " << l.before << " -> " << l.now << "\n";
-  for (const auto& ch : c.changes) {
-    out << (ch.varies() ? "varies " : "changed ") << ch.id << " [" << ch.column
-        << "]: " << ch.before << " -> " << ch.now << "\n";
-    if (!ch.reruns.empty()) out << "  re-run " << ch.reruns.size() << " times here:";
-    for (const auto& v : ch.reruns) out << "\n    " << v;
-    if (!ch.reruns.empty())
-      out << (ch.varies() ? "\n  (not the same every run: no regression)\n" : "\n");
-    out << "  repro: " << ch.repro << "\n";
-  }
+  for (const auto& ch : c.changes) change_text(out, ch);
   for (const auto& s : c.only_before) out << "only in the baseline: " << s << "\n";
   for (const auto& s : c.only_now) out << "only now: " << s << "\n";
-  out << c.confirmed() << " of " << c.compared << " cells changed";
-  if (c.confirmed() != c.changes.size())
-    out << ", " << c.changes.size() - c.confirmed() << " more vary from run to run";
-  out << " (matched by toolchain set and case; compared: verdict and observed value; not "
-         "compared: cells only one record has)\n";
+  summary_text(out, c);
   return terminal_text(out.str());
 }
 
 std::string record_changes_json(const record_changes& c) {
-  json changes = json::array();
-  for (const auto& ch : c.changes)
-    changes.push_back({{"column", ch.column},
-                       {"id", ch.id},
-                       {"before", ch.before},
-                       {"now", ch.now},
-                       {"reruns", ch.reruns},
-                       {"varies", ch.varies()},
-                       {"repro", ch.repro}});
-  json libraries = json::array();
-  for (const auto& l : c.libraries)
-    libraries.push_back({{"column", l.column}, {"before", l.before}, {"now", l.now}});
   json j = json_document(json_kind::matrix_changes);
   j.update(json{{"baseline", c.before_machine},
                 {"now", c.now_machine},
                 {"compared", c.compared},
                 {"confirmed", c.confirmed()},
-                {"changes", std::move(changes)},
-                {"libraries", libraries},
+                {"changes", changes_json(c.changes)},
+                {"libraries", libraries_json(c.libraries)},
                 {"only_in_baseline", c.only_before},
                 {"only_now", c.only_now}});
   return dump_json(j, 2);

@@ -25,23 +25,26 @@ const char* css_class(const case_result& r) {
   return r.outcome.pass ? "pass" : "fail";
 }
 
+/// The page's style sheet.
+constexpr const char* k_style =
+    "body{font-family:sans-serif;margin:0 1em 2em;font-size:13px;max-width:1340px}\n"
+    "h1{font-size:20px}h2{font-size:16px;margin-top:1.5em}\n"
+    "table{border-collapse:collapse;width:100%;table-layout:fixed}\n"
+    "td,th{border:1px solid #ccc;padding:2px 4px;text-align:left;vertical-align:top;"
+    "overflow-wrap:anywhere}\n"
+    "thead th{position:sticky;top:0;background:#f4f4f4;z-index:1}\n"
+    "table.lines th:first-child{width:16em}table.lines th:nth-child(2){width:7.5em}\n"
+    "table.summary th:first-child{width:12em}table.summary th:nth-child(2){width:24em}\n"
+    ".pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}\n"
+    ".obs{background:#eef}.skip{background:#eee;color:#555}\n"
+    "code{font-size:11px;overflow-wrap:anywhere}li{margin:.3em 0}\n"
+    "details{margin:.4em 0}summary{cursor:pointer;font-weight:bold;padding:2px 0}\n";
+
 void head(std::ostream& h) {
   h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
     << "<meta name=\"viewport\" content=\"width=device-width\">"
     << "<title>flushcheck conformance matrix</title><style>\n"
-    << "body{font-family:sans-serif;margin:0 1em 2em;font-size:13px;max-width:1340px}\n"
-    << "h1{font-size:20px}h2{font-size:16px;margin-top:1.5em}\n"
-    << "table{border-collapse:collapse;width:100%;table-layout:fixed}\n"
-    << "td,th{border:1px solid #ccc;padding:2px 4px;text-align:left;vertical-align:top;"
-    << "overflow-wrap:anywhere}\n"
-    << "thead th{position:sticky;top:0;background:#f4f4f4;z-index:1}\n"
-    << "table.lines th:first-child{width:16em}table.lines th:nth-child(2){width:7.5em}\n"
-    << "table.summary th:first-child{width:12em}table.summary th:nth-child(2){width:24em}\n"
-    << ".pass{background:#d9f2d9}.fail{background:#f7c6c6;font-weight:bold}\n"
-    << ".obs{background:#eef}.skip{background:#eee;color:#555}\n"
-    << "code{font-size:11px;overflow-wrap:anywhere}li{margin:.3em 0}\n"
-    << "details{margin:.4em 0}summary{cursor:pointer;font-weight:bold;padding:2px 0}\n"
-    << "</style></head><body>\n";
+    << k_style << "</style></head><body>\n";
 }
 
 void title(std::ostream& h, const matrix& m) {

@@ -32,17 +32,30 @@ void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
   }
 }
 
+/// The heading of set C's table: its name and toolchain.
+void toolchain_heading(std::ostream& out, const matrix& m, std::size_t c) {
+  out << "toolchain " << markdown_text(m.columns[c].name) << " ("
+      << markdown_text(m.columns[c].summary()) << ")\n\n";
+}
+
 std::string markdown_by_sink(const matrix& m) {
   std::ostringstream out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     if (c > 0) out << "\n";
-    out << "toolchain " << markdown_text(m.columns[c].name) << " ("
-        << markdown_text(m.columns[c].summary()) << ")\n\n";
+    toolchain_heading(out, m, c);
     table_by_sink(out, m, c);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
     notes_of(out, m, c);
   }
   return out.str();
+}
+
+/// ROW's line on SINK: a cell per set.
+void line_by_column(std::ostream& out, const matrix& m, const matrix_row& row, sink_kind sink) {
+  out << "| " << markdown_text(row.label(sink)) << " | " << to_string(row.prop->level) << " |";
+  for (std::size_t c = 0; c < m.columns.size(); ++c)
+    out << " " << markdown_text(row.text(c, sink)) << " |";
+  out << "\n";
 }
 
 /// GROUP's lines as a table with a column per set.
@@ -54,13 +67,7 @@ void table_by_column(std::ostream& out, const matrix& m, const std::string& grou
   out << "\n";
   for (const auto& row : m.rows)
     if (row.prop->group == group)
-      for (sink_kind sink : row.sinks) {
-        out << "| " << markdown_text(row.label(sink)) << " | " << to_string(row.prop->level)
-            << " |";
-        for (std::size_t c = 0; c < m.columns.size(); ++c)
-          out << " " << markdown_text(row.text(c, sink)) << " |";
-        out << "\n";
-      }
+      for (sink_kind sink : row.sinks) line_by_column(out, m, row, sink);
 }
 
 /// Per set, its cells by tier and outcome, and its FAILs.
@@ -140,8 +147,7 @@ std::string markdown_by_language(const matrix& m) {
   std::ostringstream out;
   const std::vector<lang> langs = m.languages();
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
-    out << "toolchain " << markdown_text(m.columns[c].name) << " ("
-        << markdown_text(m.columns[c].summary()) << ")\n\n";
+    toolchain_heading(out, m, c);
     const auto lines = m.by_language(c);
     table_by_language(out, langs, lines);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";

@@ -47,6 +47,19 @@ verdict verdict_of(const json& cell) {
   return v;
 }
 
+/// CELL of the row of PROP and LANGUAGE into its column (by set name) at
+/// BY_SET; false when it is no cell, or of nothing this flushcheck knows.
+bool add_cell(const json& cell, const property* prop, const std::optional<lang>& language,
+              std::map<std::string, column_results*>& by_set) {
+  if (!cell.is_object()) return false;
+  const auto sink = parse_sink_kind(record_text(cell, "sink"));
+  const auto col = by_set.find(record_text(cell, "column"));
+  if (prop == nullptr || !language || !sink || col == by_set.end()) return false;
+  col->second->results.push_back(
+      {property_case{prop, *language, *sink}, verdict_of(cell), record_flag(cell, "asserted")});
+  return true;
+}
+
 /// RECORD's cells into the columns (by set name) at BY_SET.
 void add_cells(const json& record, std::map<std::string, column_results*>& by_set,
                std::size_t& unknown) {
@@ -54,26 +67,13 @@ void add_cells(const json& record, std::map<std::string, column_results*>& by_se
     if (!row.is_object()) continue;
     const property* prop = find_property(record_text(row, "property"));
     const auto language = parse_lang(record_text(row, "language"));
-    for (const auto& cell : row.value("cells", json::array())) {
-      if (!cell.is_object()) {
-        ++unknown;
-        continue;
-      }
-      const auto sink = parse_sink_kind(record_text(cell, "sink"));
-      const auto col = by_set.find(record_text(cell, "column"));
-      if (prop == nullptr || !language || !sink || col == by_set.end()) {
-        ++unknown;
-        continue;
-      }
-      col->second->results.push_back(
-          {property_case{prop, *language, *sink}, verdict_of(cell), record_flag(cell, "asserted")});
-    }
+    for (const auto& cell : row.value("cells", json::array()))
+      if (!add_cell(cell, prop, language, by_set)) ++unknown;
   }
 }
 
-}  // namespace
-
-matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown) {
+/// Each record checked, and its columns, named "LABEL/SET", in order.
+std::vector<column_results> columns_of(const std::vector<labelled_record>& records) {
   std::vector<column_results> columns;
   for (const auto& r : records) {
     try {
@@ -83,6 +83,13 @@ matrix merge_records(const std::vector<labelled_record>& records, std::size_t& u
     }
     for (const auto& c : r.record["columns"]) columns.push_back({column_of(r.label, c), {}});
   }
+  return columns;
+}
+
+}  // namespace
+
+matrix merge_records(const std::vector<labelled_record>& records, std::size_t& unknown) {
+  std::vector<column_results> columns = columns_of(records);
   unknown = 0;
   std::size_t first = 0;
   for (const auto& r : records) {

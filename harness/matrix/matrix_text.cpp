@@ -25,7 +25,8 @@ void header_by_sink(std::ostream& out, const matrix& m, const std::vector<text_c
   out << text_row("  ", cols, cells) << "\n";
 }
 
-void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
+/// COLUMN's table by sink: as wide as its widest label and values.
+std::vector<text_column> columns_by_sink(const matrix& m, std::size_t column) {
   std::size_t w = 12;
   std::vector<std::size_t> cw(m.sinks.size(), 4);
   for (const auto& row : m.rows) {
@@ -34,7 +35,11 @@ void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
     for (std::size_t k = 0; k < m.sinks.size(); ++k)
       cw[k] = std::max(cw[k], row.text(column, m.sinks[k]).size());
   }
-  const auto cols = columns(w, cw);
+  return columns(w, cw);
+}
+
+void table_by_sink(std::ostream& out, const matrix& m, std::size_t column) {
+  const auto cols = columns_by_sink(m, column);
   header_by_sink(out, m, cols);
   std::string group;
   for (const auto& row : m.rows) {
@@ -56,12 +61,17 @@ void notes_of(std::ostream& out, const matrix& m, std::size_t column) {
   }
 }
 
+/// The heading of set C's table: its name and toolchain.
+void toolchain_heading(std::ostream& out, const matrix& m, std::size_t c) {
+  out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
+      << ")\n\n";
+}
+
 std::string text_by_sink(const matrix& m) {
   std::ostringstream out;
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
     if (c > 0) out << "\n";
-    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
-        << ")\n\n";
+    toolchain_heading(out, m, c);
     table_by_sink(out, m, c);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";
     notes_of(out, m, c);
@@ -76,7 +86,8 @@ void header_by_column(std::ostream& out, const matrix& m, const std::vector<text
   out << text_row("  ", cols, cells) << "\n";
 }
 
-void table_by_column(std::ostream& out, const matrix& m) {
+/// The table by set: as wide as its widest label and values.
+std::vector<text_column> columns_by_set(const matrix& m) {
   std::size_t w = 12;
   std::vector<std::size_t> cw;  // a set's column is as wide as its widest value
   for (const auto& col : m.columns) cw.push_back(col.name.size());
@@ -86,7 +97,11 @@ void table_by_column(std::ostream& out, const matrix& m) {
       for (std::size_t c = 0; c < m.columns.size(); ++c)
         cw[c] = std::max(cw[c], row.text(c, sink).size());
     }
-  const auto cols = columns(w, cw);
+  return columns(w, cw);
+}
+
+void table_by_column(std::ostream& out, const matrix& m) {
+  const auto cols = columns_by_set(m);
   header_by_column(out, m, cols);
   std::string group;
   for (const auto& row : m.rows)
@@ -118,16 +133,19 @@ void failure(std::ostream& out, const matrix& m, const cell_ref& f) {
       << r.outcome.explanation << "\n    " << r.outcome.repro << "\n";
 }
 
+/// Set C: its toolchain, and its cells by tier and outcome.
+void set_summary(std::ostream& out, const matrix& m, std::size_t c) {
+  const auto n = m.tally(c);
+  out << "  " << m.columns[c].name << ": " << m.columns[c].summary() << "\n    required "
+      << count_text(n[0], tier::required) << "; documented " << count_text(n[1], tier::documented)
+      << "; observed " << count_text(n[2], tier::observed) << "; skipped " << skipped_count(n)
+      << "\n";
+}
+
 std::string text_by_column(const matrix& m) {
   std::ostringstream out;
   out << "flushcheck matrix --all: " << m.columns.size() << " toolchain sets\n\n";
-  for (std::size_t c = 0; c < m.columns.size(); ++c) {
-    const auto n = m.tally(c);
-    out << "  " << m.columns[c].name << ": " << m.columns[c].summary() << "\n    required "
-        << count_text(n[0], tier::required) << "; documented " << count_text(n[1], tier::documented)
-        << "; observed " << count_text(n[2], tier::observed) << "; skipped " << skipped_count(n)
-        << "\n";
-  }
+  for (std::size_t c = 0; c < m.columns.size(); ++c) set_summary(out, m, c);
   out << "\n" << m.failures.size() << " FAIL across " << m.columns.size() << " toolchain sets\n";
   for (const auto& f : m.failures) failure(out, m, f);
   out << "\nDifferences:\n";
@@ -137,8 +155,10 @@ std::string text_by_column(const matrix& m) {
   return out.str();
 }
 
-void table_by_language(std::ostream& out, const std::vector<lang>& langs,
-                       const std::vector<language_line>& lines) {
+/// The table by language: the line's label as wide as the longest, then a
+/// cell per language.
+std::vector<text_column> columns_by_language(const std::vector<lang>& langs,
+                                             const std::vector<language_line>& lines) {
   constexpr std::size_t cw = 24;
   std::size_t w = 12;
   for (const auto& line : lines) w = std::max(w, line.prop->name.size() + 5);
@@ -146,6 +166,12 @@ void table_by_language(std::ostream& out, const std::vector<lang>& langs,
   // the differences below the table).
   std::vector<text_column> cols = {{.width = w}};
   cols.insert(cols.end(), langs.size(), text_column{.width = cw, .cut = true});
+  return cols;
+}
+
+void table_by_language(std::ostream& out, const std::vector<lang>& langs,
+                       const std::vector<language_line>& lines) {
+  const std::vector<text_column> cols = columns_by_language(langs, lines);
   std::vector<std::string> head = {""};
   for (lang l : langs) head.push_back(display_name(l));
   out << text_row("  ", cols, head) << "\n";
@@ -169,8 +195,7 @@ std::string text_by_language(const matrix& m) {
   std::ostringstream out;
   const std::vector<lang> langs = m.languages();
   for (std::size_t c = 0; c < m.columns.size(); ++c) {
-    out << "flushcheck matrix: toolchain " << m.columns[c].name << " (" << m.columns[c].summary()
-        << ")\n\n";
+    toolchain_heading(out, m, c);
     const auto lines = m.by_language(c);
     table_by_language(out, langs, lines);
     out << "\n" << m.case_count(c) << " cases, " << m.failure_count(c) << " FAIL\n";

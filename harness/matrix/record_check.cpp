@@ -50,22 +50,25 @@ void check_tally(const json& column, const std::string& where) {
   }
 }
 
+/// Column C at WHERE: its name (not one of NAMES, the columns' before it),
+/// its fields, its tally.
+void check_column(const json& c, const std::string& where, std::set<std::string>& names) {
+  if (!c.is_object()) wrong(where, c, "an object");
+  if (!c.contains("name") || !c["name"].is_string())
+    wrong(where + ".name", c.value("name", json()), "a string");
+  if (!names.insert(c["name"].get<std::string>()).second)
+    throw usage_error(where + ".name: '" + c["name"].get<std::string>() + "' twice");
+  strings(c, where, {"libc", "cxxlib", "version"});
+  for (const char* k : {"cases", "failures"}) optional_field(c, where, k, is_count, "a count");
+  optional_field(
+      c, where, "runtimes", [](const json& v) { return v.is_array(); }, "an array");
+  check_tally(c, where);
+}
+
 void check_columns(const json& record) {
   std::set<std::string> names;
-  for (std::size_t i = 0; i < record["columns"].size(); ++i) {
-    const json& c = record["columns"][i];
-    const std::string where = "columns[" + std::to_string(i) + "]";
-    if (!c.is_object()) wrong(where, c, "an object");
-    if (!c.contains("name") || !c["name"].is_string())
-      wrong(where + ".name", c.value("name", json()), "a string");
-    if (!names.insert(c["name"].get<std::string>()).second)
-      throw usage_error(where + ".name: '" + c["name"].get<std::string>() + "' twice");
-    strings(c, where, {"libc", "cxxlib", "version"});
-    for (const char* k : {"cases", "failures"}) optional_field(c, where, k, is_count, "a count");
-    optional_field(
-        c, where, "runtimes", [](const json& v) { return v.is_array(); }, "an array");
-    check_tally(c, where);
-  }
+  for (std::size_t i = 0; i < record["columns"].size(); ++i)
+    check_column(record["columns"][i], "columns[" + std::to_string(i) + "]", names);
 }
 
 void check_cell(const json& cell, const std::string& where) {
