@@ -29,46 +29,83 @@
 
 namespace flushcheck::cli {
 
+namespace {
+
+/// The suites to run, and the toolchain sets of stdio and iostream.
+void add_suite_options(bench_command& c) {
+  add_option_with_values(c.app, "suite", c.suites, "suites to run, in order (default: all)",
+                         word_values(bench_suite_names()));
+  c.app
+      ->add_option("--toolchain", c.toolchain,
+                   "toolchain set for stdio and iostream: default, all, or a set's name")
+      ->default_str("default");
+}
+
+/// --repeat, --timeout and --quick: how the suites run.
+void add_run_options(bench_command& c) {
+  c.app->add_option("--repeat", c.repeat, "untraced runs per row (min / median / max)")
+      ->default_val(3);
+  c.app
+      ->add_option("--timeout", c.timeout_ms,
+                   "deadline in ms of each run of a program: one still running then is killed, "
+                   "and its row FAILS")
+      ->capture_default_str()
+      ->check(in_range(1, 86400000));
+  c.app->add_flag("--quick", c.quick, "small sizes: every suite in a few seconds");
+}
+
+/// --json, --html and --markdown: the report files.
+void add_report_options(bench_command& c) {
+  add_report_flag(c.app, "--json", c.json_file, "the report as JSON (docs/bench.md)");
+  c.app->add_option("--html", c.html_file, "write one self-contained HTML page with the plots");
+  add_report_flag(c.app, "--markdown", c.markdown_file,
+                  "the report as Markdown, its plots as SVG files in a bench/ directory beside "
+                  "it (docs/bench.md)");
+}
+
+/// --compare and --threshold: which rows moved against a saved report.
+void add_compare_options(bench_command& c) {
+  c.app->add_option("--compare", c.compare_file,
+                    "a saved --json report: flag each row whose ratio moved by more than the "
+                    "threshold, or whose write count changed");
+  c.app->add_option("--threshold", c.threshold, "--compare's threshold, a fraction")
+      ->default_val(0.2);
+}
+
+/// --program: the program suite's command.
+void add_program_option(bench_command& c) {
+  c.app->add_option(
+      "--program", c.program,
+      "a program of yours that says 'bench ns=T ops=N' on stderr (docs/bench.md): "
+      "the program suite runs it on a file and a pipe beside plain stdio lines; "
+      "split into words as sh would (quotes; variables, ~ and globs expanded; no command "
+      "substitution)");
+}
+
+std::string bench_footer() {
+  return exit_footer({{exit_ok, "measured (and nothing moved, with --compare)"},
+                      {exit_failed, "a row moved"},
+                      {exit_usage,
+                       "a bad flag, suite, toolchain set, saved report or output path (before "
+                       "anything runs)"},
+                      {exit_spawn, "a bench program could not start"},
+                      {exit_harness, "a bench program failed (no report file is written)"}});
+}
+
+}  // namespace
+
 bench_command::bench_command(CLI::App& parent) {
   app = parent.add_subcommand("bench",
                               "Measure the seeds' workloads (stdio, iostream, pipe, pagecache), "
                               "the harness's own costs (tracer, capture) and your own (--program): "
                               "times, write counts, the "
                               "seeds' claims, plots");
-  add_option_with_values(app, "suite", suites, "suites to run, in order (default: all)",
-                         word_values(bench_suite_names()));
-  app->add_option("--toolchain", toolchain,
-                  "toolchain set for stdio and iostream: default, all, or a set's name")
-      ->default_str("default");
-  app->add_option("--repeat", repeat, "untraced runs per row (min / median / max)")->default_val(3);
-  app->add_option("--timeout", timeout_ms,
-                  "deadline in ms of each run of a program: one still running then is killed, "
-                  "and its row FAILS")
-      ->capture_default_str()
-      ->check(in_range(1, 86400000));
-  app->add_flag("--quick", quick, "small sizes: every suite in a few seconds");
-  add_report_flag(app, "--json", json_file, "the report as JSON (docs/bench.md)");
-  app->add_option("--html", html_file, "write one self-contained HTML page with the plots");
-  add_report_flag(app, "--markdown", markdown_file,
-                  "the report as Markdown, its plots as SVG files in a bench/ directory beside "
-                  "it (docs/bench.md)");
-  app->add_option("--compare", compare_file,
-                  "a saved --json report: flag each row whose ratio moved by more than the "
-                  "threshold, or whose write count changed");
-  app->add_option("--threshold", threshold, "--compare's threshold, a fraction")->default_val(0.2);
-  app->add_option(
-      "--program", program,
-      "a program of yours that says 'bench ns=T ops=N' on stderr (docs/bench.md): "
-      "the program suite runs it on a file and a pipe beside plain stdio lines; "
-      "split into words as sh would (quotes; variables, ~ and globs expanded; no command "
-      "substitution)");
-  app->footer(exit_footer({{exit_ok, "measured (and nothing moved, with --compare)"},
-                           {exit_failed, "a row moved"},
-                           {exit_usage,
-                            "a bad flag, suite, toolchain set, saved report or output path (before "
-                            "anything runs)"},
-                           {exit_spawn, "a bench program could not start"},
-                           {exit_harness, "a bench program failed (no report file is written)"}}));
+  add_suite_options(*this);
+  add_run_options(*this);
+  add_report_options(*this);
+  add_compare_options(*this);
+  add_program_option(*this);
+  app->footer(bench_footer());
 }
 
 namespace {
@@ -99,12 +136,9 @@ bool has_bench_programs(const target_set& set) {
   return ::access(bench_program(set, "bench_stdio").c_str(), X_OK) == 0;
 }
 
-/// The sets NAME asks for ("all": each with bench programs; ci/distro's sets
-/// have none), and the default set.
-std::pair<std::vector<target_set>, target_set> toolchains(const std::string& name) {
-  auto sets = discover_target_sets(targets_dir_to_run());
-  if (sets.empty() || !has_bench_programs(sets.front()))
-    throw usage_error("the bench programs are not built (build the project first)");
+/// The sets of SETS with bench programs that NAME asks for ("all": each);
+/// throws usage_error, naming those built, when there is none.
+std::vector<target_set> chosen_sets(const std::vector<target_set>& sets, const std::string& name) {
   std::vector<target_set> chosen;
   std::string known;
   for (const auto& s : sets) {
@@ -117,7 +151,16 @@ std::pair<std::vector<target_set>, target_set> toolchains(const std::string& nam
                       ": no toolchain set of that name with bench "
                       "programs is built (built: " +
                       known + ")");
-  return {chosen, sets.front()};
+  return chosen;
+}
+
+/// The sets NAME asks for ("all": each with bench programs; ci/distro's sets
+/// have none), and the default set.
+std::pair<std::vector<target_set>, target_set> toolchains(const std::string& name) {
+  auto sets = discover_target_sets(targets_dir_to_run());
+  if (sets.empty() || !has_bench_programs(sets.front()))
+    throw usage_error("the bench programs are not built (build the project first)");
+  return {chosen_sets(sets, name), sets.front()};
 }
 
 /// The plot directory of --markdown FILE: bench/ beside it, made now.
@@ -162,14 +205,31 @@ bool compare(const bench_report& before, const bench_report& now, double thresho
   return !result.moved.empty();
 }
 
+/// The flags' values that bench_options does not check: --threshold, --repeat,
+/// and the program suite without --program; throws usage_error.
+void check_flags(const bench_command& c) {
+  if (!(c.threshold > 0) || !std::isfinite(c.threshold))
+    throw usage_error("--threshold must be a number above 0");
+  if (c.repeat < 1) throw usage_error("--repeat must be at least 1");
+  if (c.program.empty() && std::find(c.suites.begin(), c.suites.end(), "program") != c.suites.end())
+    throw usage_error("the program suite needs --program=COMMAND");
+}
+
+/// The saved report in PATH (--compare's); throws usage_error naming the flag.
+bench_report read_saved_report(const std::string& path) {
+  try {
+    return bench_from_json(read_input_file(path, std::size_t{16} << 20));
+  } catch (const usage_error& e) {
+    const std::string what = e.what();
+    if (what.starts_with("--compare=")) throw;
+    throw usage_error("--compare=" + printable(path, 200) + ": " + what);
+  }
+}
+
 }  // namespace
 
 bench_options bench_command::options() const {
-  if (!(threshold > 0) || !std::isfinite(threshold))
-    throw usage_error("--threshold must be a number above 0");
-  if (repeat < 1) throw usage_error("--repeat must be at least 1");
-  if (program.empty() && std::find(suites.begin(), suites.end(), "program") != suites.end())
-    throw usage_error("the program suite needs --program=COMMAND");
+  check_flags(*this);
   bench_options o;
   o.suites = suites_with_program(suites, !program.empty());
   if (!program.empty()) o.program = words(program);
@@ -183,14 +243,7 @@ bench_options bench_command::options() const {
 
 std::optional<bench_report> bench_command::saved_report(const bench_options& o) const {
   if (compare_file.empty()) return std::nullopt;
-  bench_report before;
-  try {
-    before = bench_from_json(read_input_file(compare_file, std::size_t{16} << 20));
-  } catch (const usage_error& e) {
-    const std::string what = e.what();
-    if (what.starts_with("--compare=")) throw;
-    throw usage_error("--compare=" + printable(compare_file, 200) + ": " + what);
-  }
+  bench_report before = read_saved_report(compare_file);
   if (before.quick != quick)
     throw usage_error("--compare=" + compare_file + ": saved " +
                       (before.quick ? "with" : "without") + " --quick, and this run is " +
@@ -200,6 +253,37 @@ std::optional<bench_report> bench_command::saved_report(const bench_options& o) 
     if (std::find(run_now.begin(), run_now.end(), s.name) != run_now.end()) return before;
   throw usage_error("--compare=" + compare_file + ": none of its suites is run now");
 }
+
+namespace {
+
+/// Runs O's suites: --program's command found first (or exit 3), each row
+/// said on stderr as it ends when that is a terminal.
+bench_report run_suites(bench_options& o) {
+  if (!o.program.empty()) resolve_program(o.program.front(), clean_environment());  // or exit 3
+  if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
+  return run_bench(o);
+}
+
+/// Prints R's text to TEXT when it goes there, or when a bench program
+/// failed (its FAILED rows); false, said on stderr, when one did.
+bool print_text(const bench_report& r, std::ostream& text) {
+  if (&text == &std::cout || any_failed(r)) text << to_text(r);
+  if (!any_failed(r)) return true;
+  std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
+               "file was written\n";
+  return false;
+}
+
+/// R's report files asked for; with --markdown, its plots first, in PLOTS.
+void write_reports(const bench_report& r, report_file& json, report_file& html, report_file& md,
+                   const std::string& plots) {
+  json.commit([&] { return dump_json(to_json(r), 2); });
+  html.commit([&] { return to_html(r); });
+  if (md) write_plots(r, plots);
+  md.commit([&] { return to_markdown(r, "bench"); });
+}
+
+}  // namespace
 
 int bench_command::execute() {
   bench_options o = options();
@@ -211,19 +295,9 @@ int bench_command::execute() {
   // A report on stdout takes the text's place; the text's comparison goes to stderr.
   std::ostream& text = json.on_stdout() || md.on_stdout() ? std::cerr : std::cout;
   std::string plots = md ? plot_dir(md.on_stdout() ? "" : markdown_file) : "";
-  if (!o.program.empty()) resolve_program(o.program.front(), clean_environment());  // or exit 3
-  if (::isatty(2)) o.progress = [](const std::string& row) { std::cerr << "  " << row << "\n"; };
-  bench_report r = run_bench(o);
-  if (&text == &std::cout || any_failed(r)) text << to_text(r);
-  if (any_failed(r)) {
-    std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
-                 "file was written\n";
-    return exit_harness;
-  }
-  json.commit([&] { return dump_json(to_json(r), 2); });
-  html.commit([&] { return to_html(r); });
-  if (md) write_plots(r, plots);
-  md.commit([&] { return to_markdown(r, "bench"); });
+  bench_report r = run_suites(o);
+  if (!print_text(r, text)) return exit_harness;
+  write_reports(r, json, html, md, plots);
   return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }
 

@@ -30,12 +30,17 @@ void write_values(std::ostream& out, const std::string& verb, const std::string&
       << " ;;\n";
 }
 
-void write_tables(std::ostream& out, const CLI::App& app) {
+/// _flushcheck_options VERB: the options of VERB, or of the top app.
+void write_options_table(std::ostream& out, const CLI::App& app) {
   out << "_flushcheck_options() {  # VERB: its options\n  case $1 in\n";
   for (const CLI::App* verb : app.get_subcommands({}))
     out << "    " << verb->get_name() << ") echo '" << option_names(verb) << "' ;;\n";
-  out << "    *) echo '" << option_names(&app) << "' ;;\n  esac\n}\n\n"
-      << "_flushcheck_values() {  # VERB OPTION: _fc_words, _fc_after (after @), _fc_comma\n"
+  out << "    *) echo '" << option_names(&app) << "' ;;\n  esac\n}\n\n";
+}
+
+/// _flushcheck_values VERB OPTION: the values of each option that has them.
+void write_values_table(std::ostream& out, const CLI::App& app) {
+  out << "_flushcheck_values() {  # VERB OPTION: _fc_words, _fc_after (after @), _fc_comma\n"
       << "  case \"$1 $2\" in\n";
   for (const CLI::App* verb : app.get_subcommands({}))
     for (const CLI::Option* opt : verb->get_options())
@@ -150,7 +155,8 @@ std::string bash_completion(const CLI::App& app) {
   std::vector<std::string> verbs;
   for (const CLI::App* verb : app.get_subcommands({})) verbs.push_back(verb->get_name());
   out << joined(verbs, " ") << "'\n\n";
-  write_tables(out, app);
+  write_options_table(out, app);
+  write_values_table(out, app);
   out << k_engine;
   return out.str();
 }

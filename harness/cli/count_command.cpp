@@ -45,23 +45,36 @@ trace_backend chosen_backend(const std::string& name, bool faults, std::string& 
   return name == "perf" ? trace_backend::perf : trace_backend::bpf;
 }
 
-}  // namespace
-
-count_command::count_command(CLI::App& parent) {
-  app = parent.add_subcommand(
-      "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
-  add_option_with_values(app, "--backend", backend,
+/// --backend, --stdout and --timeout: how PROG is counted, where its stdout goes, its deadline.
+void add_run_options(count_command& c) {
+  add_option_with_values(c.app, "--backend", c.backend,
                          "ptrace (exact, per destination, a stop per call), bpf (exact, per "
                          "destination, counted in the kernel: root), perf (totals and fd 1 only) "
                          "or auto (bpf where it loads, else ptrace; the report says which)",
                          word_values({"ptrace", "bpf", "perf", "auto"}))
       ->capture_default_str();
-  add_option_with_values(app, "--stdout", stdout_kind, "sink for stdout: " + listed(sink_values()),
-                         sink_values())
+  add_option_with_values(c.app, "--stdout", c.stdout_kind,
+                         "sink for stdout: " + listed(sink_values()), sink_values())
       ->capture_default_str();
-  app->add_option("--timeout", timeout_ms, "deadline in ms (1 .. 86400000)")
+  c.app->add_option("--timeout", c.timeout_ms, "deadline in ms (1 .. 86400000)")
       ->capture_default_str()
       ->check(in_range(1, 86400000));
+}
+
+std::string count_footer() {
+  return "Calls counted (the write family, the syncs, the fd calls, clone):\n" +
+         traced_call_list() +
+         "Counts are exact: with ptrace every call stops the program once (seccomp + ptrace);\n"
+         "with bpf none does (the kernel counts them).\n" +
+         exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}});
+}
+
+}  // namespace
+
+count_command::count_command(CLI::App& parent) {
+  app = parent.add_subcommand(
+      "count", "Count PROG's write-family syscalls per destination and call, like strace -c");
+  add_run_options(*this);
   app->add_flag("--all", all,
                 "one row per destination and call, also for destinations never "
                 "written to");
@@ -69,26 +82,33 @@ count_command::count_command(CLI::App& parent) {
   add_report_flag(app, "--json", json,
                   "{\"exit\", \"writes\", \"totals\", \"faults\"} as one JSON object");
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer(
-      "Calls counted (the write family, the syncs, the fd calls, clone):\n" + traced_call_list() +
-      "Counts are exact: with ptrace every call stops the program once (seccomp + ptrace);\n"
-      "with bpf none does (the kernel counts them).\n" +
-      exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}}));
+  app->footer(count_footer());
 }
+
+namespace {
+
+/// C's flags as the run's options, traced; FALLBACK says why not bpf (auto).
+/// Throws usage_error.
+run_options to_run_options(const count_command& c, std::string& fallback) {
+  run_options o;
+  o.faults = parse_faults(c.faults);
+  o.backend = chosen_backend(c.backend, !o.faults.empty(), fallback);
+  auto out = parse_sink_kind(c.stdout_kind);
+  if (!out) throw usage_error("--stdout=" + c.stdout_kind + ": not a sink kind");
+  o.stdout_sink = *out;
+  o.trace = true;
+  o.argv = c.command;
+  use_caller_environment(o);
+  o.timeout = std::chrono::milliseconds(c.timeout_ms);
+  return o;
+}
+
+}  // namespace
 
 int count_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  run_options o;
-  o.faults = parse_faults(faults);
-  std::string fallback;  // auto: why not bpf
-  o.backend = chosen_backend(backend, !o.faults.empty(), fallback);
-  auto out = parse_sink_kind(stdout_kind);
-  if (!out) throw usage_error("--stdout=" + stdout_kind + ": not a sink kind");
-  o.stdout_sink = *out;
-  o.trace = true;
-  o.argv = command;
-  use_caller_environment(o);
-  o.timeout = std::chrono::milliseconds(timeout_ms);
+  std::string fallback;                  // auto: why not bpf
+  run_options o = to_run_options(*this, fallback);
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);
   remember_child(0);

@@ -13,62 +13,95 @@
 
 namespace flushcheck::cli {
 
+namespace {
+
+/// --stdout, --stderr, --stdin and --input: where the streams go and what stdin gives.
+void add_stream_options(explore_command& c) {
+  const auto sinks = without(sink_values(true), "full");  // no cut point on /dev/full
+  add_option_with_values(
+      c.app, "--stdout", c.stdout_kinds,
+      "sinks to explore the stream on (see --stream), comma-separated: " + listed(sinks), sinks)
+      ->capture_default_str();
+  add_option_with_values(c.app, "--stderr", c.stderr_kind, "a sink kind, or 'stdout' (2>&1)",
+                         stderr_values())
+      ->capture_default_str();
+  add_option_with_values(c.app, "--stdin", c.stdin_kind, listed(stdin_values()), stdin_values())
+      ->capture_default_str();
+  c.app->add_option("--input", c.input, "bytes written to a pipe or pty stdin");
+}
+
+/// --signal and --faults: what each cut does, a signal or a fault.
+void add_cut_options(explore_command& c) {
+  add_option_with_values(c.app, "--signal", c.signals,
+                         "signals to cut with, comma-separated (KILL, TERM, ...)",
+                         signal_values(true))
+      ->capture_default_str();
+  add_option_with_values(c.app, "--faults", c.faults,
+                         "faults to inject at each write to stdout, one run each, comma-separated: "
+                         "EAGAIN, ENOSPC, EINTR, ..., short:K (the WHAT of run --fault); alone, no "
+                         "signal cuts are made (add --signal for both)",
+                         fault_what_values());
+}
+
+/// --max-cuts and --stream: how many cut points, in the writes of which stream.
+void add_cut_point_options(explore_command& c) {
+  c.app
+      ->add_option("--max-cuts", c.max_cuts,
+                   "per sink: more cuts than this are sampled evenly (and the report says so)")
+      ->capture_default_str()
+      ->check(in_range(2, 100000));
+  add_option_with_values(c.app, "--stream", c.stream,
+                         "the stream cut at its writes and compared: stdout, or stderr (with "
+                         "--stdout the sinks it goes to; stdout then goes to a pipe)",
+                         word_values({"stdout", "stderr"}))
+      ->capture_default_str();
+}
+
+/// --keep and --timeout: each run's bounds, what it keeps and how long it may last.
+void add_bounds_options(explore_command& c) {
+  add_option_with_values(
+      c.app, "--keep", c.keep,
+      "what each cut keeps of its output, of a torn line and of the lines it lost, "
+      "as run --keep (counts are always whole; the uncut run keeps ends:8M)",
+      keep_values())
+      ->capture_default_str();
+  c.app->add_option("--timeout", c.timeout_ms, "deadline in ms for each run")
+      ->capture_default_str()
+      ->check(in_range(1, 86400000));
+}
+
+/// --html and --json: the reports besides the text.
+void add_report_options(explore_command& c) {
+  c.app->add_option("--html", c.html,
+                    "write one self-contained HTML page: the loss map (a column per cut point, a "
+                    "row per sink and signal, the pty first: it is added to the sinks) and the "
+                    "table");
+  add_report_flag(c.app, "--json", c.json,
+                  "one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
+}
+
+std::string explore_footer() {
+  return "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
+         "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"
+         "those of the uncut run; a cut keeps the lines before it, maybe a torn one, and loses\n"
+         "the rest.\n" +
+         exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}});
+}
+
+}  // namespace
+
 explore_command::explore_command(CLI::App& parent) {
   app = parent.add_subcommand(
       "explore",
       "Run PROG once traced, then cut it at every marker and every write boundary of its "
       "stdout with each signal, and report what survived and which lines were lost");
-  const auto sinks = without(sink_values(true), "full");  // no cut point on /dev/full
-  add_option_with_values(
-      app, "--stdout", stdout_kinds,
-      "sinks to explore the stream on (see --stream), comma-separated: " + listed(sinks), sinks)
-      ->capture_default_str();
-  add_option_with_values(app, "--stderr", stderr_kind, "a sink kind, or 'stdout' (2>&1)",
-                         stderr_values())
-      ->capture_default_str();
-  add_option_with_values(app, "--stdin", stdin_kind, listed(stdin_values()), stdin_values())
-      ->capture_default_str();
-  app->add_option("--input", input, "bytes written to a pipe or pty stdin");
-  add_option_with_values(app, "--signal", signals,
-                         "signals to cut with, comma-separated (KILL, TERM, ...)",
-                         signal_values(true))
-      ->capture_default_str();
-  add_option_with_values(app, "--faults", faults,
-                         "faults to inject at each write to stdout, one run each, comma-separated: "
-                         "EAGAIN, ENOSPC, EINTR, ..., short:K (the WHAT of run --fault); alone, no "
-                         "signal cuts are made (add --signal for both)",
-                         fault_what_values());
-  app->add_option("--max-cuts", max_cuts,
-                  "per sink: more cuts than this are sampled evenly (and the report says so)")
-      ->capture_default_str()
-      ->check(in_range(2, 100000));
-  add_option_with_values(app, "--stream", stream,
-                         "the stream cut at its writes and compared: stdout, or stderr (with "
-                         "--stdout the sinks it goes to; stdout then goes to a pipe)",
-                         word_values({"stdout", "stderr"}))
-      ->capture_default_str();
-  add_option_with_values(
-      app, "--keep", keep,
-      "what each cut keeps of its output, of a torn line and of the lines it lost, "
-      "as run --keep (counts are always whole; the uncut run keeps ends:8M)",
-      keep_values())
-      ->capture_default_str();
-  app->add_option("--timeout", timeout_ms, "deadline in ms for each run")
-      ->capture_default_str()
-      ->check(in_range(1, 86400000));
-  app->add_option("--html", html,
-                  "write one self-contained HTML page: the loss map (a column per cut point, a "
-                  "row per sink and signal, the pty first: it is added to the sinks) and the "
-                  "table");
-  add_report_flag(app, "--json", json,
-                  "one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
+  add_stream_options(*this);
+  add_cut_options(*this);
+  add_cut_point_options(*this);
+  add_bounds_options(*this);
+  add_report_options(*this);
   app->add_option("command", command, "-- PROG [ARG...]")->required();
-  app->footer(
-      "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
-      "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"
-      "those of the uncut run; a cut keeps the lines before it, maybe a torn one, and loses\n"
-      "the rest.\n" +
-      exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}}));
+  app->footer(explore_footer());
 }
 
 namespace {
@@ -124,32 +157,46 @@ std::vector<std::string> parse_fault_whats(const std::string& whats) {
   return faults;
 }
 
-}  // namespace
+/// --stdout's sinks, the pty first with --html (the loss map's baseline row).
+std::vector<sink_kind> sinks_to_explore(const std::string& kinds, bool html) {
+  std::vector<sink_kind> sinks = parse_sinks(kinds);
+  if (html && std::find(sinks.begin(), sinks.end(), sink_kind::pty) == sinks.end())
+    sinks.insert(sinks.begin(), sink_kind::pty);  // the loss map's baseline row
+  return sinks;
+}
 
-int explore_command::execute() {
-  report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  report_file html_out = report_file::page("--html", html);
-  explore_options e;
-  e.sinks = parse_sinks(stdout_kinds);
-  if (!html.empty() && std::find(e.sinks.begin(), e.sinks.end(), sink_kind::pty) == e.sinks.end())
-    e.sinks.insert(e.sinks.begin(), sink_kind::pty);  // the loss map's baseline row
-  if (stream != "stdout" && stream != "stderr")
-    throw usage_error("--stream=" + stream + ": expected stdout or stderr");
-  e.on_stderr = stream == "stderr";
-  e.signals = parse_signals(signals);
-  if (!faults.empty()) {
-    e.faults = parse_fault_whats(faults);
-    if (app->count("--signal") == 0) e.signals.clear();  // alone, faults replace the cuts
+/// The cuts C asks for into E: the sinks, the stream, the signals, the faults, how many.
+void apply_cuts(explore_options& e, const explore_command& c) {
+  e.sinks = sinks_to_explore(c.stdout_kinds, !c.html.empty());
+  if (c.stream != "stdout" && c.stream != "stderr")
+    throw usage_error("--stream=" + c.stream + ": expected stdout or stderr");
+  e.on_stderr = c.stream == "stderr";
+  e.signals = parse_signals(c.signals);
+  if (!c.faults.empty()) {
+    e.faults = parse_fault_whats(c.faults);
+    if (c.app->count("--signal") == 0) e.signals.clear();  // alone, faults replace the cuts
   }
-  e.max_cuts = max_cuts;
-  apply_stderr_and_stdin(e.base, stderr_kind, stdin_kind, input);
-  e.base.timeout = std::chrono::milliseconds(timeout_ms);
+  e.max_cuts = c.max_cuts;
+}
+
+/// C's flags as explore's options; throws usage_error.
+explore_options to_explore_options(const explore_command& c) {
+  explore_options e;
+  apply_cuts(e, c);
+  apply_stderr_and_stdin(e.base, c.stderr_kind, c.stdin_kind, c.input);
+  e.base.timeout = std::chrono::milliseconds(c.timeout_ms);
   // Each cut's output is compared, as it arrives, with the whole reference
   // output (spooled to a file): what is kept is only what is shown.
-  e.keep = flag_value("--keep", [&] { return keep_policy::parse(keep); });
+  e.keep = flag_value("--keep", [&] { return keep_policy::parse(c.keep); });
   if (e.on_stderr && !e.base.stderr_sink)
     throw usage_error("--stream=stderr with --stderr=stdout: stderr would be stdout's stream");
-  e.base.argv = command;
+  e.base.argv = c.command;
+  return e;
+}
+
+/// Explores E in the caller's environment; each reference run's notes begin
+/// with the variables of it that change buffering.
+std::vector<explored_sink> explore_in_caller_environment(explore_options& e) {
   use_caller_environment(e.base);
   e.base.on_spawn = remember_child;
   auto result = explore(e);
@@ -157,6 +204,16 @@ int explore_command::execute() {
   const auto notes = environment_notes(e.base.argv, e.base.env);
   for (auto& s : result)
     s.reference.notes.insert(s.reference.notes.begin(), notes.begin(), notes.end());
+  return result;
+}
+
+}  // namespace
+
+int explore_command::execute() {
+  report_file json_out("--json", json);  // before the run: a bad path is a usage error
+  report_file html_out = report_file::page("--html", html);
+  explore_options e = to_explore_options(*this);
+  auto result = explore_in_caller_environment(e);
   if (!json_out.on_stdout()) std::cout << to_text(result);
   json_out.commit([&] { return dump_json(to_json(result)); });
   if (html_out)

@@ -49,18 +49,23 @@ bool is_portable() { return FLUSHCHECK_PORTABLE != 0; }
 
 std::string portable_sources_dir() { return beside_binary("../share/flushcheck/targets"); }
 
-std::string machine_targets_dir() {
+namespace {
+
+/// The user's cache directory: XDG_CACHE_HOME, else HOME/.cache (absolute paths only).
+std::string cache_dir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
-  std::string cache;
-  if (xdg != nullptr && xdg[0] == '/')
-    cache = xdg;
-  else if (home != nullptr && home[0] == '/')
-    cache = std::string(home) + "/.cache";
-  else
-    throw usage_error(
-        "neither XDG_CACHE_HOME nor HOME names a directory: the portable "
-        "flushcheck keeps this machine's targets there");
+  if (xdg != nullptr && xdg[0] == '/') return xdg;
+  if (home != nullptr && home[0] == '/') return std::string(home) + "/.cache";
+  throw usage_error(
+      "neither XDG_CACHE_HOME nor HOME names a directory: the portable "
+      "flushcheck keeps this machine's targets there");
+}
+
+}  // namespace
+
+std::string machine_targets_dir() {
+  const std::string cache = cache_dir();
   xxh3_stream h;
   h.update(toolchain_stamp());
   return cache + "/flushcheck/targets/" + h.hex_digest();
@@ -72,9 +77,11 @@ std::string default_targets_dir() {
   return FLUSHCHECK_BUILD_TARGETS_DIR;
 }
 
-std::string targets_dir_to_run() {
-  const std::string dir = default_targets_dir();
-  if (!is_portable() || ::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
+namespace {
+
+/// Builds this machine's targets into DIR, as a portable flushcheck does on
+/// first use; throws when the default set did not build.
+void build_machine_targets(const std::string& dir) {
   std::cerr << "flushcheck: building this machine's targets into " << dir
             << " (once per toolchain; `flushcheck targets build` does it again)\n";
   // Built beside it and renamed into place: a flushcheck started meanwhile
@@ -88,6 +95,14 @@ std::string targets_dir_to_run() {
   if (::access((dir + "/stdio_script").c_str(), X_OK) != 0)
     throw std::runtime_error("this machine's default targets did not build (" + dir +
                              ": flushcheck targets build says why)");
+}
+
+}  // namespace
+
+std::string targets_dir_to_run() {
+  const std::string dir = default_targets_dir();
+  if (!is_portable() || ::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
+  build_machine_targets(dir);
   return dir;
 }
 

@@ -102,17 +102,8 @@ class arguments {
   std::vector<char*> pointers_;
 };
 
-/// --version, --manpage and --completion=SHELL: each prints and exits 0
-/// (CLI11's CallForVersion carries the text), whatever else is on the line.
-void add_self_description(CLI::App& app) {
-  app.set_version_flag(
-      "--version",
-      [] { return flushcheck::cli::version_text(flushcheck::cli::default_targets_dir()); },
-      "Print the version, the commit and the toolchain sets, and exit");
-  app.add_flag_callback(
-         "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
-         "Print the man page flushcheck(1) (man(7) markup) and exit")
-      ->trigger_on_parse();  // CLI11 2.6 checks require_subcommand before other callbacks
+/// --completion=SHELL: prints the completion script for SHELL (bash) and exits 0.
+void add_completion_option(CLI::App& app) {
   flushcheck::cli::with_values(
       app.add_option_function<std::string>(
              "--completion",
@@ -124,6 +115,20 @@ void add_self_description(CLI::App& app) {
              "Print the bash completion script (for SHELL=bash) and exit")
           ->trigger_on_parse(),
       flushcheck::cli::word_values({"bash"}));
+}
+
+/// --version, --manpage and --completion=SHELL: each prints and exits 0
+/// (CLI11's CallForVersion carries the text), whatever else is on the line.
+void add_self_description(CLI::App& app) {
+  app.set_version_flag(
+      "--version",
+      [] { return flushcheck::cli::version_text(flushcheck::cli::default_targets_dir()); },
+      "Print the version, the commit and the toolchain sets, and exit");
+  app.add_flag_callback(
+         "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
+         "Print the man page flushcheck(1) (man(7) markup) and exit")
+      ->trigger_on_parse();  // CLI11 2.6 checks require_subcommand before other callbacks
+  add_completion_option(app);
 }
 
 /// Parses ARGV into APP: nullopt to go on to the verb, or the exit status
@@ -149,11 +154,9 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   return std::nullopt;
 }
 
-/// The CLI: set-up, the flags, the verb.
-int run_cli(int argc, char** argv) {
-  arguments args(argc, argv);  // old spellings in today's words
-  argc = args.count();
-  argv = args.pointers();
+/// The process's set-up before any flag is read: the standard fds, the
+/// interrupts, SIGPIPE, the program repro lines run.
+void set_up_process() {
   hold_closed_standard_fds();
   // Descendants that leave the program's process group (setsid) and outlive
   // their parent become ours: the run kills them at its end (child.hpp), and
@@ -162,24 +165,45 @@ int run_cli(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);  // the child's dispositions are reset at spawn
   // repro lines run this binary when pasted
   flushcheck::set_repro_program(flushcheck::cli::this_binary());
+}
 
-  CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
+/// The top app: one verb required, --help-all, the help's format (which the verbs inherit).
+void set_up_app(CLI::App& app) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   app.formatter(std::make_shared<flushcheck::cli::help_formatter>());
-  flushcheck::cli::run_command run_cmd(app);
-  flushcheck::cli::matrix_command matrix_cmd(app);
-  flushcheck::cli::count_command count_cmd(app);
-  flushcheck::cli::explore_command explore_cmd(app);
-  flushcheck::cli::gate_command gate_cmd(app);
-  flushcheck::cli::bench_command bench_cmd(app);
-  flushcheck::cli::doctor_command doctor_cmd(app);
-  flushcheck::cli::model_command model_cmd(app);
-  flushcheck::cli::targets_command targets_cmd(app);
-  const std::vector<verb> verbs = {as_verb(run_cmd),     as_verb(matrix_cmd), as_verb(count_cmd),
-                                   as_verb(explore_cmd), as_verb(gate_cmd),   as_verb(bench_cmd),
-                                   as_verb(doctor_cmd),  as_verb(model_cmd),  as_verb(targets_cmd)};
-  add_self_description(app);
+}
+
+/// Every verb's command, each adding its subcommand to the app in this order.
+struct commands {
+  explicit commands(CLI::App& app)
+      : run(app),
+        matrix(app),
+        count(app),
+        explore(app),
+        gate(app),
+        bench(app),
+        doctor(app),
+        model(app),
+        targets(app) {}
+  std::vector<verb> verbs() {
+    return {as_verb(run),   as_verb(matrix), as_verb(count), as_verb(explore), as_verb(gate),
+            as_verb(bench), as_verb(doctor), as_verb(model), as_verb(targets)};
+  }
+  flushcheck::cli::run_command run;
+  flushcheck::cli::matrix_command matrix;
+  flushcheck::cli::count_command count;
+  flushcheck::cli::explore_command explore;
+  flushcheck::cli::gate_command gate;
+  flushcheck::cli::bench_command bench;
+  flushcheck::cli::doctor_command doctor;
+  flushcheck::cli::model_command model;
+  flushcheck::cli::targets_command targets;
+};
+
+/// The usage errors found before CLI11 parses, which it would say less well:
+/// an empty value after '=', a verb that is not one.
+std::optional<int> early_usage_error(CLI::App& app, int argc, char** argv) {
   if (const char* empty = empty_option_value(argc, argv)) {
     std::cerr << "flushcheck: " << flushcheck::error_line(empty)
               << ": empty value (see flushcheck --help)\n";
@@ -189,7 +213,11 @@ int run_cli(int argc, char** argv) {
     std::cerr << "flushcheck: " << flushcheck::error_line(*bad) << "\n";
     return flushcheck::cli::exit_usage;
   }
-  if (auto done = parse(app, argc, argv)) return *done;
+  return std::nullopt;
+}
+
+/// Runs the verb APP got; an error it throws is one line on stderr and its exit status.
+int execute_verb(CLI::App& app, const std::vector<verb>& verbs) {
   try {
     return with_report_written(execute(app, verbs));
   } catch (const flushcheck::usage_error& e) {
@@ -203,6 +231,22 @@ int run_cli(int argc, char** argv) {
     return flushcheck::cli::exit_harness;
   }
   return flushcheck::cli::exit_usage;
+}
+
+/// The CLI: set-up, the flags, the verb.
+int run_cli(int argc, char** argv) {
+  arguments args(argc, argv);  // old spellings in today's words
+  argc = args.count();
+  argv = args.pointers();
+  set_up_process();
+  CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
+  set_up_app(app);
+  commands cmds(app);
+  const std::vector<verb> verbs = cmds.verbs();
+  add_self_description(app);
+  if (auto early = early_usage_error(app, argc, argv)) return *early;
+  if (auto done = parse(app, argc, argv)) return *done;
+  return execute_verb(app, verbs);
 }
 }  // namespace
 

@@ -214,25 +214,40 @@ void write_verb(std::ostream& out, const CLI::App* verb) {
   for (std::string line; std::getline(footer, line);) out << roff(line) << "\n";
 }
 
+/// SYNOPSIS: a line per verb, with its arguments.
+void write_synopsis(std::ostream& out, const CLI::App& app) {
+  out << ".SH SYNOPSIS\n";
+  for (const CLI::App* verb : app.get_subcommands({}))
+    out << ".B flushcheck " << verb->get_name() << "\n" << verb_arguments(verb) << "\n.br\n";
+}
+
+/// EXIT STATUS: what each status means, whichever verb returns it.
+void write_exit_statuses(std::ostream& out) {
+  out << ".SH \"EXIT STATUS\"\nEach verb's own are in its section above.\n";
+  for (const auto& [code, meaning] : exit_statuses())
+    out << ".TP\n.B " << code << "\n" << roff(meaning) << "\n";
+}
+
+/// ENVIRONMENT: TMPDIR, then the variables that change buffering.
+void write_environment(std::ostream& out) {
+  out << k_environment;
+  for (const auto& v : buffering_variables())
+    out << ".TP\n.B " << roff(v.name) << "\n" << roff(v.what) << "\n";
+}
+
 }  // namespace
 
 std::string man_page(const CLI::App& app) {
   std::ostringstream out;
   out << ".TH FLUSHCHECK 1 \"\" \"flushcheck " << FLUSHCHECK_VERSION << "\" \"User Commands\"\n"
-      << ".SH NAME\nflushcheck \\- " << roff(without_prefix(app.get_description())) << "\n"
-      << ".SH SYNOPSIS\n";
-  for (const CLI::App* verb : app.get_subcommands({}))
-    out << ".B flushcheck " << verb->get_name() << "\n" << verb_arguments(verb) << "\n.br\n";
+      << ".SH NAME\nflushcheck \\- " << roff(without_prefix(app.get_description())) << "\n";
+  write_synopsis(out, app);
   out << k_description << ".SH COMMANDS\n";
   for (const CLI::App* verb : app.get_subcommands({})) write_verb(out, verb);
   out << ".SH OPTIONS\nThese come before the command.\n";
   for (const CLI::Option* opt : app.get_options()) write_option(out, opt);
-  out << ".SH \"EXIT STATUS\"\nEach verb's own are in its section above.\n";
-  for (const auto& [code, meaning] : exit_statuses())
-    out << ".TP\n.B " << code << "\n" << roff(meaning) << "\n";
-  out << k_environment;
-  for (const auto& v : buffering_variables())
-    out << ".TP\n.B " << roff(v.name) << "\n" << roff(v.what) << "\n";
+  write_exit_statuses(out);
+  write_environment(out);
   out << ".SH FILES\n" << k_files << k_examples << k_see_also;
   return out.str();
 }

@@ -41,11 +41,10 @@ column_results run_all_cases(const target_set& set, bool progress) {
   return ran;
 }
 
-/// The sets to run: with --all every one found; with --html alone the first
-/// (the default set); otherwise the one in DIR, named "default" unless
-/// --targets named it. With --all or --runtimes the first set gets the
-/// runtimes; with --runtimes alone it keeps only them.
-std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string& dir) {
+/// The sets found: with --all every one; with --html alone the first (the
+/// default set); otherwise the one in DIR, named "default" unless --targets
+/// named it. Throws usage_error when there is none.
+std::vector<target_set> sets_found(const matrix_command& cmd, const std::string& dir) {
   std::vector<target_set> sets;
   if (cmd.all || !cmd.html.empty()) {
     sets = discover_target_sets(dir);
@@ -55,6 +54,13 @@ std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string
   }
   if (sets.empty())
     throw usage_error("--targets=" + dir + ": no stdio_script there (build the project first)");
+  return sets;
+}
+
+/// The sets to run (sets_found). With --all or --runtimes the first set gets
+/// the runtimes; with --runtimes alone it keeps only them.
+std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string& dir) {
+  std::vector<target_set> sets = sets_found(cmd, dir);
   if (cmd.all)  // a set not built here, or not in the package: say so, not a silent gap
     for (const auto& [name, why] : skipped_target_sets(dir))
       std::cerr << "note: toolchain set " << name << " not run: " << why << "\n";
@@ -87,8 +93,15 @@ nlohmann::json read_record(const std::string& path, const std::string& option) {
   }
 }
 
+/// The cell_verdict of case C run once more on SET, made by the JSON reporter
+/// as the record's cells are.
+std::string verdict_of_rerun(const property_case& c, const target_set& set) {
+  const matrix one = make_matrix({column_results{matrix_column::of(set), {run_case(c, set)}}});
+  return cell_verdict(to_json(one)["rows"][0]["cells"][0]);
+}
+
 /// CHANGE's case run again on its set (one of SETS), TIMES times: each
-/// run's cell_verdict, made by the JSON reporter as the record's cells are.
+/// run's cell_verdict.
 std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const cell_change& change,
                                     int times) {
   std::vector<std::string> seen;
@@ -97,18 +110,11 @@ std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const c
   if (set == sets.end()) return seen;
   for (const auto& c : cases(*set)) {
     if (c.id() != change.id) continue;
-    for (int i = 0; i < times; ++i) {
-      const matrix one =
-          make_matrix({column_results{matrix_column::of(*set), {run_case(c, *set)}}});
-      seen.push_back(cell_verdict(to_json(one)["rows"][0]["cells"][0]));
-    }
+    for (int i = 0; i < times; ++i) seen.push_back(verdict_of_rerun(c, *set));
   }
   return seen;
 }
 
-/// --baseline: the record given by --record, or this machine's run (each
-/// change then run 4 times more: one that does not repeat varies), against
-/// the saved one. Exit 1 when a cell changed for good.
 /// The targets' directory CMD runs: --targets, else the default (which a
 /// portable flushcheck builds first). Only a verb that runs asks for it:
 /// --merge, --properties and --baseline with --record run nothing.
@@ -116,19 +122,26 @@ std::string targets_to_run(const matrix_command& cmd) {
   return cmd.targets_dir.empty() ? targets_dir_to_run() : cmd.targets_dir;
 }
 
+/// The changes from BEFORE, the saved record WHAT names: to the record given
+/// by --record, or to this machine's run (each change then run 4 times more:
+/// one that does not repeat varies).
+record_changes changes_since(const nlohmann::json& before, const std::string& what,
+                             const matrix_command& cmd, bool progress) {
+  if (!cmd.record.empty())
+    return compare_records(before, read_record(cmd.record, "--record"), what);
+  const auto sets = sets_to_run(cmd, targets_to_run(cmd));
+  std::vector<column_results> ran;
+  for (const auto& set : sets) ran.push_back(run_all_cases(set, progress));
+  return compare_records(before, to_json(make_matrix(std::move(ran))), what,
+                         [&](const cell_change& c) { return rerun_case(sets, c, 4); });
+}
+
+/// --baseline: the saved record against the one given by --record or this
+/// machine's run (changes_since). Exit 1 when a cell changed for good.
 int compare_with_baseline(const matrix_command& cmd, bool progress, report_file& json_out) {
   const auto before = read_record(cmd.baseline, "--baseline");
   const std::string what = "--baseline=" + cmd.baseline;
-  record_changes changes;
-  if (!cmd.record.empty()) {
-    changes = compare_records(before, read_record(cmd.record, "--record"), what);
-  } else {
-    const auto sets = sets_to_run(cmd, targets_to_run(cmd));
-    std::vector<column_results> ran;
-    for (const auto& set : sets) ran.push_back(run_all_cases(set, progress));
-    changes = compare_records(before, to_json(make_matrix(std::move(ran))), what,
-                              [&](const cell_change& c) { return rerun_case(sets, c, 4); });
-  }
+  const record_changes changes = changes_since(before, what, cmd, progress);
   if (!json_out.on_stdout()) std::cout << record_changes_text(changes);
   json_out.commit([&] { return record_changes_json(changes); });
   if (changes.compared == 0) {  // nothing held is not a pass
@@ -148,6 +161,18 @@ std::string label_of(const std::string& path) {
   return name;
 }
 
+/// RECORDS side by side; the cells this flushcheck does not know are left
+/// out, and said so on stderr.
+matrix merged_matrix(const std::vector<labelled_record>& records) {
+  std::size_t unknown = 0;
+  matrix m = merge_records(records, unknown);
+  if (unknown > 0)
+    std::cerr << "flushcheck: " << unknown
+              << " cells of properties, languages or sinks this flushcheck does not know were "
+                 "left out\n";
+  return m;
+}
+
 /// --merge: the records side by side, a column per record and set, printed
 /// by the reporter of the format asked for. Exit 1 when a cell FAILs.
 int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
@@ -155,18 +180,50 @@ int merge(const matrix_command& cmd, report_file& json_out, report_file& md_out,
   std::vector<labelled_record> records;
   for (const auto& path : cmd.merge)
     records.push_back({label_of(path), read_record(path, "--merge")});
-  std::size_t unknown = 0;
-  const matrix m = merge_records(records, unknown);
-  if (unknown > 0)
-    std::cerr << "flushcheck: " << unknown
-              << " cells of properties, languages or sinks this flushcheck does not know were "
-                 "left out\n";
+  const matrix m = merged_matrix(records);
   if (html_out) write_html(html_out, cmd.html, m);
   if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out)
     std::cout << to_text(m, matrix_layout::by_column);
   json_out.commit([&] { return dump_json(to_json(m, records), 2); });
   md_out.commit([&] { return to_markdown(m, matrix_layout::by_column); });
   return m.failures.empty() ? 0 : 1;
+}
+
+/// --all, --runtimes and --html: which sets and which rows run.
+void add_set_options(matrix_command& c) {
+  c.app->add_flag("--all", c.all,
+                  "every toolchain set: the default targets and each directory under them "
+                  "with a stdio_script (musl, clang-libcxx, ...), side by side");
+  c.app->add_flag("--runtimes", c.runtimes,
+                  "the runtimes' rows (Python, Node.js, Perl, Ruby, Java, Go, Rust: "
+                  "docs/runtimes.md) instead of the C and C++ ones; --all has both");
+  c.app->add_option("--html", c.html,
+                    "write the matrix as one self-contained HTML page to FILE (with --all: every "
+                    "toolchain set)");
+}
+
+/// --baseline, --merge and --record: saved records, compared or side by side.
+void add_record_options(matrix_command& c) {
+  c.app->add_option("--baseline", c.baseline,
+                    "compare with a saved record (matrix --json > FILE): each cell whose verdict "
+                    "or observed value changed, with both values and its repro; exit 1 if any");
+  c.app
+      ->add_option("--merge", c.merge,
+                   "print saved records (matrix --json > NAME.json) side by side, a column per "
+                   "record and set (NAME/SET), in the format asked for; run nothing")
+      ->expected(1, -1);
+  c.app->add_option("--record", c.record,
+                    "with --baseline: compare this saved record instead of running the matrix");
+}
+
+std::string matrix_footer() {
+  return "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
+         "in parentheses where a documented property is not asserted for this profile.\n" +
+         exit_footer({{exit_ok, "all asserted cells pass"},
+                      {exit_failed, "some FAIL (with --baseline: some cell changed)"},
+                      {exit_usage, ""},
+                      {exit_harness, ""},
+                      {exit_no_verdict, "(--baseline) no cell in both records"}});
 }
 
 }  // namespace
@@ -179,36 +236,57 @@ matrix_command::matrix_command(CLI::App& parent) {
   add_report_flag(app, "--markdown", markdown, "a Markdown table (docs/matrix.md)");
   app->add_flag("--properties", properties,
                 "list the properties (tier, clause or source, claim) as Markdown; run nothing");
-  app->add_flag("--all", all,
-                "every toolchain set: the default targets and each directory under them "
-                "with a stdio_script (musl, clang-libcxx, ...), side by side");
-  app->add_flag("--runtimes", runtimes,
-                "the runtimes' rows (Python, Node.js, Perl, Ruby, Java, Go, Rust: "
-                "docs/runtimes.md) instead of the C and C++ ones; --all has both");
-  app->add_option("--html", html,
-                  "write the matrix as one self-contained HTML page to FILE (with --all: every "
-                  "toolchain set)");
-  app->add_option("--baseline", baseline,
-                  "compare with a saved record (matrix --json > FILE): each cell whose verdict "
-                  "or observed value changed, with both values and its repro; exit 1 if any");
-  app->add_option("--merge", merge,
-                  "print saved records (matrix --json > NAME.json) side by side, a column per "
-                  "record and set (NAME/SET), in the format asked for; run nothing")
-      ->expected(1, -1);
-  app->add_option("--record", record,
-                  "with --baseline: compare this saved record instead of running the matrix");
+  add_set_options(*this);
+  add_record_options(*this);
   app->add_option("--targets", targets_dir,
                   "directory with stdio_script and iostream_script (default: the targets "
                   "beside flushcheck, BIN/../lib/flushcheck, or its build tree's)");
-  app->footer(
-      "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
-      "in parentheses where a documented property is not asserted for this profile.\n" +
-      exit_footer({{exit_ok, "all asserted cells pass"},
-                   {exit_failed, "some FAIL (with --baseline: some cell changed)"},
-                   {exit_usage, ""},
-                   {exit_harness, ""},
-                   {exit_no_verdict, "(--baseline) no cell in both records"}}));
+  app->footer(matrix_footer());
 }
+
+namespace {
+
+/// The matrix of the sets CMD runs, every case of each run here.
+matrix run_sets(const matrix_command& cmd, bool progress) {
+  std::vector<column_results> ran;
+  for (const auto& set : sets_to_run(cmd, targets_to_run(cmd)))
+    ran.push_back(run_all_cases(set, progress));
+  return make_matrix(std::move(ran));
+}
+
+/// --all and --html put the sets side by side, even when only one was found;
+/// --runtimes alone the languages.
+matrix_layout layout_of(const matrix_command& cmd) {
+  return cmd.all || !cmd.html.empty() ? matrix_layout::by_column
+         : cmd.runtimes               ? matrix_layout::by_language
+                                      : matrix_layout::by_sink;
+}
+
+/// The matrix of this machine, printed by the reporter of the format asked
+/// for. Exit 1 when an asserted property fails.
+int run_matrix(const matrix_command& cmd, bool progress, report_file& json_out, report_file& md_out,
+               report_file& html_out) {
+  const matrix m = run_sets(cmd, progress);
+  const auto layout = layout_of(cmd);
+  if (html_out) write_html(html_out, cmd.html, m);
+  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out) std::cout << to_text(m, layout);
+  json_out.commit([&] { return dump_json(to_json(m), 2); });
+  md_out.commit([&] { return to_markdown(m, layout); });
+  return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
+}
+
+/// With the report files open: --baseline, --merge, or a run of the matrix.
+int compare_merge_or_run(const matrix_command& cmd, report_file& json_out, report_file& md_out,
+                         report_file& html_out) {
+  const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);
+  if (!cmd.record.empty() && cmd.baseline.empty())
+    throw usage_error("--record=" + cmd.record + ": compared only with a --baseline");
+  if (!cmd.baseline.empty()) return compare_with_baseline(cmd, progress, json_out);
+  if (!cmd.merge.empty()) return cli::merge(cmd, json_out, md_out, html_out);
+  return run_matrix(cmd, progress, json_out, md_out, html_out);
+}
+
+}  // namespace
 
 int matrix_command::execute() {
   if (properties) {
@@ -221,25 +299,7 @@ int matrix_command::execute() {
   report_file json_out("--json", json), md_out("--markdown", markdown);  // before any run
   report_file html_out = report_file::page("--html", html);
   one_on_stdout(json_out, md_out, "--json and --markdown");
-  const bool progress = !json_out.on_stdout() && !md_out.on_stdout() && ::isatty(2);
-  if (!record.empty() && baseline.empty())
-    throw usage_error("--record=" + record + ": compared only with a --baseline");
-  if (!baseline.empty()) return compare_with_baseline(*this, progress, json_out);
-  if (!merge.empty()) return cli::merge(*this, json_out, md_out, html_out);
-  std::vector<column_results> ran;
-  for (const auto& set : sets_to_run(*this, targets_to_run(*this)))
-    ran.push_back(run_all_cases(set, progress));
-  const matrix m = make_matrix(std::move(ran));
-  // --all and --html put the sets side by side, even when only one was found;
-  // --runtimes alone the languages.
-  const auto layout = all || !html.empty() ? matrix_layout::by_column
-                      : runtimes           ? matrix_layout::by_language
-                                           : matrix_layout::by_sink;
-  if (html_out) write_html(html_out, html, m);
-  if (!json_out.on_stdout() && !md_out.on_stdout() && !html_out) std::cout << to_text(m, layout);
-  json_out.commit([&] { return dump_json(to_json(m), 2); });
-  md_out.commit([&] { return to_markdown(m, layout); });
-  return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
+  return compare_merge_or_run(*this, json_out, md_out, html_out);
 }
 
 }  // namespace flushcheck::cli

@@ -34,6 +34,17 @@ std::vector<target_set> sets_named(const std::string& name, const std::string& d
   return sets;
 }
 
+std::string model_footer() {
+  return "Each property runs generated scripts of the targets' stdio or iostreams on real\n"
+         "sinks, cut at markers, writes and their own endings, with and without --fault plans,\n"
+         "and checks every run against the model of the set's libraries (docs/model.md).\n" +
+         exit_footer(
+             {{exit_ok, "every property held"},
+              {exit_failed, "one was falsified (shrunk, with the command that runs it again)"},
+              {exit_usage, ""},
+              {exit_harness, ""}});
+}
+
 }  // namespace
 
 model_command::model_command(CLI::App& parent) {
@@ -49,42 +60,56 @@ model_command::model_command(CLI::App& parent) {
   app->add_option("--targets", targets_dir,
                   "directory of the targets (default: as matrix; a portable flushcheck builds "
                   "this machine's first)");
-  app->footer(
-      "Each property runs generated scripts of the targets' stdio or iostreams on real\n"
-      "sinks, cut at markers, writes and their own endings, with and without --fault plans,\n"
-      "and checks every run against the model of the set's libraries (docs/model.md).\n" +
-      exit_footer({{exit_ok, "every property held"},
-                   {exit_failed, "one was falsified (shrunk, with the command that runs it again)"},
-                   {exit_usage, ""},
-                   {exit_harness, ""}}));
+  app->footer(model_footer());
 }
 
-int model_command::execute() {
+namespace {
+
+/// --only names a model property, or none (all of them); throws usage_error.
+void check_only(const std::string& only) {
   const auto names = property_names();
   if (!only.empty() && std::find(names.begin(), names.end(), only) == names.end())
     throw usage_error("--only=" + only + ": not a model property (" + listed(word_values(names)) +
                       ")");
+}
+
+/// The command that checks property NAME on SET again, with the same cases and SEED.
+std::string again_command(long cases, std::uint64_t seed, const std::string& name,
+                          const std::string& set, const std::string& dir) {
+  return command_line({this_binary(), "model", "--cases", std::to_string(cases), "--seed",
+                       std::to_string(seed), "--only", name, "--set", set, "--targets", dir},
+                      4096);
+}
+
+/// P checked on TARGETS (DIR's), CASES cases from SEED, its result printed;
+/// false when it was falsified or a case was flaky.
+bool check_property(const model_property& p, const target_set& targets, long cases,
+                    std::uint64_t seed, const std::string& dir) {
+  const std::string title = targets.name + "/" + p.name;
+  if (p.language == lang::cxx && targets.iostream_script.empty()) {
+    std::cout << title << ": skipped: the set has no C++ target\n";
+    return true;
+  }
+  const std::string again = again_command(cases, seed, p.name, targets.name, dir);
+  const auto r = check_against_model(p, targets, static_cast<int>(cases), seed, again);
+  std::cout << targets.name << "/" << r.message;
+  if (r.passed) std::cout << " (seed " << seed << ", " << targets.profile.version << ")";
+  std::cout << "\n";
+  for (const auto& f : r.flaky) std::cout << "  flaky case: " << f << "\n";
+  return r.passed && r.flaky.empty();
+}
+
+}  // namespace
+
+int model_command::execute() {
+  check_only(only);
   const std::string dir = targets_dir.empty() ? targets_dir_to_run() : targets_dir;
   const std::uint64_t s = seed ? *seed : std::random_device{}();
   bool all_held = true;
   for (const auto& targets : sets_named(set, dir)) {
     for (const auto& p : model_properties()) {
       if (!only.empty() && p.name != only) continue;
-      const std::string title = targets.name + "/" + p.name;
-      if (p.language == lang::cxx && targets.iostream_script.empty()) {
-        std::cout << title << ": skipped: the set has no C++ target\n";
-        continue;
-      }
-      const std::string again = command_line(
-          {this_binary(), "model", "--cases", std::to_string(cases), "--seed", std::to_string(s),
-           "--only", p.name, "--set", targets.name, "--targets", dir},
-          4096);
-      const auto r = check_against_model(p, targets, static_cast<int>(cases), s, again);
-      std::cout << targets.name << "/" << r.message;
-      if (r.passed) std::cout << " (seed " << s << ", " << targets.profile.version << ")";
-      std::cout << "\n";
-      for (const auto& f : r.flaky) std::cout << "  flaky case: " << f << "\n";
-      all_held = all_held && r.passed && r.flaky.empty();
+      if (!check_property(p, targets, cases, s, dir)) all_held = false;
     }
   }
   return all_held ? exit_ok : exit_failed;

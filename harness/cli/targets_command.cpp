@@ -12,6 +12,40 @@
 
 namespace flushcheck::cli {
 
+namespace {
+
+/// --into and --sources: where the targets go, and where their sources are.
+void add_directory_options(targets_command& c) {
+  c.app->add_option("--into", c.into,
+                    "directory of the targets (default: this machine's, where a portable "
+                    "flushcheck keeps them: ~/.cache/flushcheck/targets/HASH)");
+  c.app->add_option("--sources", c.sources,
+                    "the targets' sources, a copy of the tree targets/ (default: the portable "
+                    "build's BIN/../share/flushcheck/targets)");
+}
+
+/// --sets and --no-runtimes: which toolchain sets and targets are built.
+void add_selection_options(targets_command& c) {
+  c.app
+      ->add_option("--sets", c.sets,
+                   "build only these toolchain sets (" + set_names() + "), comma-separated")
+      ->delimiter(',');
+  c.app->add_flag("--no-runtimes", c.no_runtimes,
+                  "leave out the runtimes' targets (Python, Node.js, ..., Java, Go, Rust): for a "
+                  "root whose runtimes are not this machine's");
+}
+
+std::string targets_footer() {
+  return "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
+         "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"
+         "empty: the default set is C only), as make and CMake take them.\n" +
+         exit_footer({{exit_ok, "the default set built (with --sets: every set named)"},
+                      {exit_usage, "usage (no targets' sources there, no such set)"},
+                      {exit_harness, "a set that had to build did not"}});
+}
+
+}  // namespace
+
 targets_command::targets_command(CLI::App& parent) {
   app = parent.add_subcommand("targets", "Build the targets with this machine's compilers");
   add_option_with_values(app, "action", action,
@@ -19,25 +53,9 @@ targets_command::targets_command(CLI::App& parent) {
                          "c++, musl-gcc, clang with libc++ and libstdc++, static glibc)",
                          word_values({"build"}))
       ->required();
-  app->add_option("--into", into,
-                  "directory of the targets (default: this machine's, where a portable "
-                  "flushcheck keeps them: ~/.cache/flushcheck/targets/HASH)");
-  app->add_option("--sources", sources,
-                  "the targets' sources, a copy of the tree targets/ (default: the portable "
-                  "build's BIN/../share/flushcheck/targets)");
-  app->add_option("--sets", sets,
-                  "build only these toolchain sets (" + set_names() + "), comma-separated")
-      ->delimiter(',');
-  app->add_flag("--no-runtimes", no_runtimes,
-                "leave out the runtimes' targets (Python, Node.js, ..., Java, Go, Rust): for a "
-                "root whose runtimes are not this machine's");
-  app->footer(
-      "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
-      "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"
-      "empty: the default set is C only), as make and CMake take them.\n" +
-      exit_footer({{exit_ok, "the default set built (with --sets: every set named)"},
-                   {exit_usage, "usage (no targets' sources there, no such set)"},
-                   {exit_harness, "a set that had to build did not"}}));
+  add_directory_options(*this);
+  add_selection_options(*this);
+  app->footer(targets_footer());
 }
 
 int targets_command::execute() {
