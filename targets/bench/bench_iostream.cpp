@@ -84,36 +84,84 @@ int stdin_ended(long long got, long long n) {
   return bench_error("stdin ended after %lld of the %lld bytes tied needs\n", got, n);
 }
 
+// The loops of run, one per op, each over the A.n lines.
+void endl_lines(const args& a, std::ostream& os) {
+  for (long long i = 0; i < a.n; ++i) os << "123456789" << std::endl;
+}
+
+void nl_lines(const args& a, std::ostream& os) {
+  for (long long i = 0; i < a.n; ++i) os << "123456789" << '\n';
+}
+
+void nl_flush_lines(const args& a, std::ostream& os) {
+  for (long long i = 1; i <= a.n; ++i) {
+    os << "123456789" << '\n';
+    if (i % a.every == 0) os.flush();
+  }
+}
+
+// fprintf's lines through C stdio, then its fflush; 0, or the exit status of
+// the failure (reported).
+int fprintf_lines(const args& a) {
+  for (long long i = 0; i < a.n; ++i)
+    if (std::fprintf(stdout, "%s\n", "123456789") < 0) return bench_fail("fprintf", errno_or_eio());
+  if (std::fflush(stdout) != 0) return bench_fail("fflush", errno_or_eio());
+  return 0;
+}
+
+// tied's lines, each after one byte of stdin; 0, or the exit status of the
+// failure (reported).
+int tied_lines(const args& a, std::ostream& os) {
+  for (long long i = 0; i < a.n; ++i) {
+    if (std::cin.get() == std::char_traits<char>::eof()) return stdin_ended(i, a.n);
+    os << "123456789" << '\n';
+  }
+  return 0;
+}
+
 // The loop of A.what on OS and the final flush; 0, or the exit status of the
 // failure (reported). A stream gone bad is left to the caller.
 int run(const args& a, std::ostream& os) {
+  int rc = 0;
   switch (a.what) {
-    case op::endl:
-      for (long long i = 0; i < a.n; ++i) os << "123456789" << std::endl;
-      break;
-    case op::nl:
-      for (long long i = 0; i < a.n; ++i) os << "123456789" << '\n';
-      break;
-    case op::nl_flush:
-      for (long long i = 1; i <= a.n; ++i) {
-        os << "123456789" << '\n';
-        if (i % a.every == 0) os.flush();
-      }
-      break;
-    case op::fprintf:
-      for (long long i = 0; i < a.n; ++i)
-        if (std::fprintf(stdout, "%s\n", "123456789") < 0)
-          return bench_fail("fprintf", errno_or_eio());
-      if (std::fflush(stdout) != 0) return bench_fail("fflush", errno_or_eio());
-      break;
-    case op::tied:
-      for (long long i = 0; i < a.n; ++i) {
-        if (std::cin.get() == std::char_traits<char>::eof()) return stdin_ended(i, a.n);
-        os << "123456789" << '\n';
-      }
-      break;
+    case op::endl: endl_lines(a, os); break;
+    case op::nl: nl_lines(a, os); break;
+    case op::nl_flush: nl_flush_lines(a, os); break;
+    case op::fprintf: rc = fprintf_lines(a); break;
+    case op::tied: rc = tied_lines(a, os); break;
   }
+  if (rc != 0) return rc;
   os.flush();
+  return 0;
+}
+
+// The stream of A: std::cout, or FILE opened on /proc/self/fd/1 with
+// --ofstream (nullptr, reported, when it cannot be); --unitbuf and --untie
+// applied.
+std::ostream* open_stream(const args& a, std::ofstream& file) {
+  std::ostream* os = &std::cout;
+  if (a.ofstream) {
+    errno = 0;
+    file.open("/proc/self/fd/1");
+    if (!file) {
+      bench_fail("opening /proc/self/fd/1", errno_or_eio());
+      return nullptr;
+    }
+    os = &file;
+  }
+  if (a.unitbuf) *os << std::unitbuf;
+  if (a.untie) std::cin.tie(nullptr);
+  return os;
+}
+
+// The measured part, run() on OS, timed into NS; 0, or the exit status of the
+// failure (reported).
+int timed_run(const args& a, std::ostream& os, std::int64_t& ns) {
+  errno = 0;
+  std::int64_t start = bench_now_ns();
+  if (int rc = run(a, os); rc != 0) return rc;
+  std::int64_t end = bench_now_ns();
+  ns = end - start;
   return 0;
 }
 
@@ -125,20 +173,11 @@ int main(int argc, char** argv) {
   if (int rc = parse_args(argc, argv, a); rc != 0) return rc;
   if (a.unsync) std::ios::sync_with_stdio(false);  // before any stream is used
   std::ofstream file;
-  std::ostream* os = &std::cout;
-  if (a.ofstream) {
-    errno = 0;
-    file.open("/proc/self/fd/1");
-    if (!file) return bench_fail("opening /proc/self/fd/1", errno_or_eio());
-    os = &file;
-  }
-  if (a.unitbuf) *os << std::unitbuf;
-  if (a.untie) std::cin.tie(nullptr);
-  errno = 0;
-  std::int64_t start = bench_now_ns();
-  if (int rc = run(a, *os); rc != 0) return rc;
-  std::int64_t end = bench_now_ns();
+  std::ostream* os = open_stream(a, file);
+  if (os == nullptr) return 1;
+  std::int64_t ns = 0;
+  if (int rc = timed_run(a, *os, ns); rc != 0) return rc;
   if (!*os) return bench_fail("writing to the stream", errno_or_eio());
-  bench_line("bench ns=%lld bytes=%lld\n", static_cast<long long>(end - start), a.n * k_line_len);
+  bench_line("bench ns=%lld bytes=%lld\n", static_cast<long long>(ns), a.n * k_line_len);
   return 0;
 }

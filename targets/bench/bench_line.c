@@ -14,23 +14,35 @@ static const char* g_name = "bench";
 
 void bench_line_init(const char* name) { g_name = name; }
 
+/* "PREFIX: " into LINE (SIZE bytes), cut to fit, when PREFIX is not NULL:
+ * its length (0 without one), or -1. */
+static int put_prefix(char* line, size_t size, const char* prefix) {
+  if (prefix == NULL) return 0;
+  int p = snprintf(line, size, "%s: ", prefix);
+  if (p < 0) return -1;
+  return (size_t)p < size ? p : (int)(size - 1);
+}
+
+/* The length of a line of LEN bytes formatted into LINE (SIZE bytes): one
+ * cut short is SIZE - 1 bytes and still ends in '\n'. */
+static size_t fit_line(char* line, size_t size, size_t len) {
+  if (len >= size) {
+    len = size - 1;
+    line[len - 1] = '\n';
+  }
+  return len;
+}
+
 /* "PREFIX: " (when PREFIX is not NULL) and FORMAT to fd 2 with one write; a
  * line cut short still ends in '\n'. */
 static void put_line(const char* prefix, const char* format, va_list ap) {
   char line[512];
-  size_t start = 0;
-  if (prefix != NULL) {
-    int p = snprintf(line, sizeof line, "%s: ", prefix);
-    if (p < 0) return;
-    start = (size_t)p < sizeof line ? (size_t)p : sizeof line - 1;
-  }
+  int p = put_prefix(line, sizeof line, prefix);
+  if (p < 0) return;
+  size_t start = (size_t)p;
   int n = vsnprintf(line + start, sizeof line - start, format, ap);
   if (n < 0) return;
-  size_t len = start + (size_t)n;
-  if (len >= sizeof line) {
-    len = sizeof line - 1;
-    line[len - 1] = '\n';
-  }
+  size_t len = fit_line(line, sizeof line, start + (size_t)n);
   ssize_t r = write(2, line, len);
   (void)r;
 }

@@ -58,6 +58,18 @@ static int usage(const char* why) {
       why);
 }
 
+/* SIZE and BLOCK (ARGV[3], ARGV[4]) into A, whose HOW is parsed; 0, or 64 (usage). */
+static int parse_sizes(char** argv, struct args* a) {
+  a->size = bench_count(argv[3], 1, SSIZE_MAX);
+  a->block = bench_count(argv[4], 1, SSIZE_MAX);
+  if (a->size < 0 || a->block < 0) return usage("SIZE and BLOCK: whole numbers > 0");
+  if (a->size % a->block != 0 || a->size % ALIGN != 0)
+    return usage("SIZE must be a multiple of BLOCK and of 4096");
+  if (a->how == DIRECT && a->block % ALIGN != 0)
+    return usage("direct needs BLOCK a multiple of 4096");
+  return 0;
+}
+
 static int parse_args(int argc, char** argv, struct args* a) {
   static const char* const hows[] = {"warm", "cold", "direct", "buffered"};
   if (argc != 5) return usage("4 arguments");
@@ -69,14 +81,7 @@ static int parse_args(int argc, char** argv, struct args* a) {
   if (a->how < 0 || (a->writing && (a->how == WARM || a->how == COLD)) ||
       (!a->writing && a->how == BUFFERED))
     return usage("read takes warm|cold|direct, write buffered|direct");
-  a->size = bench_count(argv[3], 1, SSIZE_MAX);
-  a->block = bench_count(argv[4], 1, SSIZE_MAX);
-  if (a->size < 0 || a->block < 0) return usage("SIZE and BLOCK: whole numbers > 0");
-  if (a->size % a->block != 0 || a->size % ALIGN != 0)
-    return usage("SIZE must be a multiple of BLOCK and of 4096");
-  if (a->how == DIRECT && a->block % ALIGN != 0)
-    return usage("direct needs BLOCK a multiple of 4096");
-  return 0;
+  return parse_sizes(argv, a);
 }
 
 static int check_sink(void) {
@@ -120,6 +125,18 @@ static long long pages_of(long long size) {
   return (size + page - 1) / page;
 }
 
+/* The pages in the page cache of the SIZE bytes (PAGES pages) mapped at
+ * MAP, into *COUNT; 0, or 1 (reported). */
+static int count_mapped(void* map, long long size, size_t pages, long long* count) {
+  unsigned char* vec = malloc(pages);
+  if (vec == NULL) return bench_fail("malloc", errno);
+  if (mincore(map, (size_t)size, vec) != 0) return bench_fail("mincore", errno);
+  *count = 0;
+  for (size_t i = 0; i < pages; ++i) *count += vec[i] & 1;
+  free(vec);
+  return 0;
+}
+
 /* The pages of the file's first SIZE bytes in the page cache, into *COUNT. */
 static int resident(long long size, long long* count) {
   size_t pages = (size_t)pages_of(size);
@@ -128,13 +145,25 @@ static int resident(long long size, long long* count) {
   void* map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (map == MAP_FAILED) return bench_fail("mmap of the file", errno);
-  unsigned char* vec = malloc(pages);
-  if (vec == NULL) return bench_fail("malloc", errno);
-  if (mincore(map, (size_t)size, vec) != 0) return bench_fail("mincore", errno);
-  *count = 0;
-  for (size_t i = 0; i < pages; ++i) *count += vec[i] & 1;
-  free(vec);
+  int rc = count_mapped(map, size, pages, count);
+  if (rc != 0) return rc;
   munmap(map, (size_t)size);
+  return 0;
+}
+
+/* move's loop: SIZE bytes on FD in BLOCK-byte read(2)s or write(2)s from or
+ * into BUF, counted in IO; 0, or as move returns. */
+static int move_blocks(int fd, int writing, char* buf, long long size, long long block,
+                       struct io* io) {
+  while (io->done < size) {
+    size_t want = (size_t)(size - io->done < block ? size - io->done : block);
+    ssize_t n = writing ? write(fd, buf, want) : read(fd, buf, want);
+    if (n < 0 && errno == EINTR) continue;
+    io->what = writing ? "write" : "read";
+    if (n <= 0) return n == 0 ? ENDED_EARLY : errno; /* the fd is left to exit */
+    io->done += n;
+    io->at_start = 0;
+  }
   return 0;
 }
 
@@ -147,15 +176,8 @@ static int move(int flags, int writing, char* buf, long long size, long long blo
   io->at_start = 1;
   io->done = 0;
   if (fd < 0) return errno;
-  while (io->done < size) {
-    size_t want = (size_t)(size - io->done < block ? size - io->done : block);
-    ssize_t n = writing ? write(fd, buf, want) : read(fd, buf, want);
-    if (n < 0 && errno == EINTR) continue;
-    io->what = writing ? "write" : "read";
-    if (n <= 0) return n == 0 ? ENDED_EARLY : errno; /* the fd is left to exit */
-    io->done += n;
-    io->at_start = 0;
-  }
+  int err = move_blocks(fd, writing, buf, size, block, io);
+  if (err != 0) return err;
   io->what = "close";
   return close(fd) != 0 ? errno : 0;
 }
@@ -178,16 +200,25 @@ static int timed_move(const struct args* a, char* buf, struct io* io) {
   return SKIPPED;
 }
 
+/* Warm: the file read once (untimed); cold and direct: its pages dropped.
+ * 0, or 1 (reported). */
+static int warm_or_drop(const struct args* a, char* buf) {
+  struct io io;
+  int rc = 0;
+  if (a->how == WARM && (rc = move(O_RDONLY, 0, buf, a->size, a->block, &io)) != 0)
+    return move_failed(&io, rc, a->size);
+  if (a->how != WARM && (rc = posix_fadvise(1, 0, 0, POSIX_FADV_DONTNEED)) != 0)
+    return bench_fail("posix_fadvise DONTNEED of fd 1", rc);
+  return 0;
+}
+
 /* Read: fill, warm or drop, count, time, count. */
 static int bench_read(const struct args* a, char* buf) {
   struct io io;
   long long before = 0, after = 0;
   int rc = fill(a->size);
   if (rc != 0) return rc;
-  if (a->how == WARM && (rc = move(O_RDONLY, 0, buf, a->size, a->block, &io)) != 0)
-    return move_failed(&io, rc, a->size);
-  if (a->how != WARM && (rc = posix_fadvise(1, 0, 0, POSIX_FADV_DONTNEED)) != 0)
-    return bench_fail("posix_fadvise DONTNEED of fd 1", rc);
+  if ((rc = warm_or_drop(a, buf)) != 0) return rc;
   if ((rc = resident(a->size, &before)) != 0 || (rc = timed_move(a, buf, &io)) != 0 ||
       (rc = resident(a->size, &after)) != 0)
     return rc;

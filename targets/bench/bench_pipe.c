@@ -42,6 +42,12 @@ static int usage(const char* why) {
       why);
 }
 
+/* The skip line of a split placement in SET, which has fewer than 2 CPUs; SKIPPED. */
+static int skip_split(const cpu_set_t* set) {
+  bench_line("bench skip: split placement needs 2 CPUs, this process may use %d\n", CPU_COUNT(set));
+  return SKIPPED;
+}
+
 /* The CPUs of the writer and the reader, same or SPLIT, among those this
  * process may use; 0, SKIPPED, or 1 (reported). */
 static int place(int split, struct placement* p) {
@@ -50,11 +56,7 @@ static int place(int split, struct placement* p) {
   if (sched_getaffinity(0, sizeof set, &set) != 0) return bench_fail("sched_getaffinity", errno);
   for (int cpu = 0; cpu < CPU_SETSIZE && count < 2; ++cpu)
     if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
-  if (split && count < 2) {
-    bench_line("bench skip: split placement needs 2 CPUs, this process may use %d\n",
-               CPU_COUNT(&set));
-    return SKIPPED;
-  }
+  if (split && count < 2) return skip_split(&set);
   p->writer_cpu = cpus[0];
   p->reader_cpu = split ? cpus[1] : cpus[0];
   return 0;
@@ -78,6 +80,19 @@ static int wait_child(pid_t pid) {
   return bench_error("reader child exited %d\n", WEXITSTATUS(status));
 }
 
+/* The reader's reads of FD into BUF, BLOCK bytes each, until EOF: the bytes
+ * read (a failed read ends the child, reported). */
+static long long read_to_eof(int fd, char* buf, long long block) {
+  long long got = 0;
+  for (;;) {
+    ssize_t n = read(fd, buf, (size_t)block);
+    if (n == 0) break;
+    if (n < 0 && errno != EINTR) _exit(bench_fail("read (reader)", errno));
+    if (n > 0) got += n;
+  }
+  return got;
+}
+
 /* The throughput reader: pins itself, makes its buffer, says so by closing
  * READY (a close, not a write: the tracer counts this program's writes, and
  * they must be the blocks alone), then reads FD until EOF. Exits 0 when it
@@ -88,13 +103,7 @@ static _Noreturn void reader(int fd, int ready, int cpu, long long block, long l
   if (buf == NULL) _exit(bench_fail("malloc (reader)", errno));
   memset(buf, 0, (size_t)block);
   close(ready);
-  long long got = 0;
-  for (;;) {
-    ssize_t n = read(fd, buf, (size_t)block);
-    if (n == 0) break;
-    if (n < 0 && errno != EINTR) _exit(bench_fail("read (reader)", errno));
-    if (n > 0) got += n;
-  }
+  long long got = read_to_eof(fd, buf, block);
   if (got == total) _exit(0);
   _exit(bench_error("reader got %lld bytes of %lld\n", got, total));
 }
@@ -124,14 +133,19 @@ static int write_all(int fd, const char* buf, long long block, long long total) 
   return 0;
 }
 
-/* Forks the reader of DATA[0] on CPU; its pid once it is ready, or -1 (reported). */
-static pid_t start_reader(int data[2], int cpu, long long block, long long total) {
-  int ready[2];
-  char c;
-  if (pipe(ready) != 0) {
+/* The data pipe into DATA, its size set as pipe_size does; its size, or -1
+ * (reported). */
+static int data_pipe(int data[2], long long size) {
+  if (pipe(data) != 0) {
     bench_fail("pipe", errno);
     return -1;
   }
+  return pipe_size(data[1], size);
+}
+
+/* Forks the reader child, on the read ends of DATA and READY; its pid, or
+ * -1 (reported). */
+static pid_t fork_reader(int data[2], int ready[2], int cpu, long long block, long long total) {
   pid_t pid = fork();
   if (pid < 0) {
     bench_fail("fork", errno);
@@ -142,42 +156,96 @@ static pid_t start_reader(int data[2], int cpu, long long block, long long total
     close(ready[0]);
     reader(data[0], ready[1], cpu, block, total);
   }
-  close(data[0]);
-  close(ready[1]);
+  return pid;
+}
+
+/* The reader PID never said it was ready (ERR): reported, killed, reaped; -1. */
+static pid_t abandon_reader(pid_t pid, int err) {
+  int status;
+  bench_fail("read (reader ready)", err);
+  kill(pid, SIGKILL); /* it would wait for EOF on the data pipe, whose end we hold */
+  waitpid(pid, &status, 0);
+  return -1;
+}
+
+/* Waits until the reader PID closes its end of READY; PID when it is ready
+ * and running, or -1 (reported). */
+static pid_t await_reader(pid_t pid, int ready) {
+  char c;
   ssize_t n;
-  while ((n = read(ready[0], &c, 1)) < 0 && errno == EINTR) {
+  while ((n = read(ready, &c, 1)) < 0 && errno == EINTR) {
   }
-  close(ready[0]);
+  close(ready);
   int status;
   pid_t ended = n == 0 ? waitpid(pid, &status, WNOHANG) : 0;
   if (n == 0 && ended == 0) return pid; /* ready, and running */
   if (ended == pid) return -1;          /* it failed in its set-up and said so */
-  bench_fail("read (reader ready)", n < 0 ? errno : EPIPE);
-  kill(pid, SIGKILL); /* it would wait for EOF on the data pipe, whose end we hold */
-  waitpid(pid, &status, 0);
-  return -1;
+  return abandon_reader(pid, n < 0 ? errno : EPIPE);
+}
+
+/* Forks the reader of DATA[0] on CPU; its pid once it is ready, or -1 (reported). */
+static pid_t start_reader(int data[2], int cpu, long long block, long long total) {
+  int ready[2];
+  if (pipe(ready) != 0) {
+    bench_fail("pipe", errno);
+    return -1;
+  }
+  pid_t pid = fork_reader(data, ready, cpu, block, total);
+  if (pid < 0) return -1;
+  close(data[0]);
+  close(ready[1]);
+  return await_reader(pid, ready[0]);
+}
+
+/* The writer's buffer, BLOCK bytes of 'p', then the writer pinned to CPU;
+ * NULL (reported) on failure. */
+static char* prepare_writer(long long block, int cpu) {
+  char* buf = malloc((size_t)block);
+  if (buf == NULL) {
+    bench_fail("malloc", errno);
+    return NULL;
+  }
+  memset(buf, 'p', (size_t)block);
+  if (pin(cpu) != 0) {
+    bench_fail("sched_setaffinity (writer)", errno);
+    return NULL;
+  }
+  return buf;
+}
+
+/* The measured part: TOTAL bytes of BUF to FD in write(2)s of BLOCK bytes,
+ * then FD closed and the reader PID reaped; its nanoseconds, or -1 (reported). */
+static int64_t timed_writes(int fd, const char* buf, long long block, long long total, pid_t pid) {
+  int64_t start = bench_now_ns();
+  int err = write_all(fd, buf, block, total);
+  close(fd);
+  if (wait_child(pid) != 0) return -1;
+  if (err != 0) {
+    bench_fail("write", err);
+    return -1;
+  }
+  int64_t end = bench_now_ns();
+  return end - start;
+}
+
+static void report_throughput(int64_t ns, long long total, int actual, struct placement p) {
+  bench_line("bench ns=%lld bytes=%lld pipe_size=%d writer_cpu=%d reader_cpu=%d\n", (long long)ns,
+             total, actual, p.writer_cpu, p.reader_cpu);
 }
 
 static int throughput(long long block, long long total, long long size, int split) {
   struct placement p;
   int data[2], rc = place(split, &p);
   if (rc != 0) return rc;
-  if (pipe(data) != 0) return bench_fail("pipe", errno);
-  int actual = pipe_size(data[1], size);
+  int actual = data_pipe(data, size);
   if (actual < 0) return 1;
-  char* buf = malloc((size_t)block);
-  if (buf == NULL) return bench_fail("malloc", errno);
-  memset(buf, 'p', (size_t)block);
-  if (pin(p.writer_cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
+  char* buf = prepare_writer(block, p.writer_cpu);
+  if (buf == NULL) return 1;
   pid_t pid = start_reader(data, p.reader_cpu, block, total);
   if (pid < 0) return 1;
-  int64_t start = bench_now_ns();
-  int err = write_all(data[1], buf, block, total);
-  close(data[1]);
-  if ((rc = wait_child(pid)) != 0 || err != 0) return rc != 0 ? rc : bench_fail("write", err);
-  int64_t end = bench_now_ns();
-  bench_line("bench ns=%lld bytes=%lld pipe_size=%d writer_cpu=%d reader_cpu=%d\n",
-             (long long)(end - start), total, actual, p.writer_cpu, p.reader_cpu);
+  int64_t ns = timed_writes(data[1], buf, block, total, pid);
+  if (ns < 0) return 1;
+  report_throughput(ns, total, actual, p);
   return 0;
 }
 
@@ -237,6 +305,34 @@ static int64_t round_trips(int to, int from, int64_t* rt, long long n) {
   return err != 0 ? -err : end - first;
 }
 
+/* Forks the echo child on CPU, on the read end of TO and the write end of
+ * BACK; its pid, or -1 (reported). */
+static pid_t fork_echo(int to[2], int back[2], int cpu) {
+  pid_t pid = fork();
+  if (pid < 0) {
+    bench_fail("fork", errno);
+    return -1;
+  }
+  if (pid == 0) {
+    close(to[1]);
+    close(back[0]);
+    echo(to[0], back[1], cpu);
+  }
+  return pid;
+}
+
+/* The measured round trips with the echo child PID (to it by TO, back by
+ * FROM), then TO closed, the child reaped and the line; 0, or 1 (reported). */
+static int measure_pingpong(pid_t pid, int to, int from, int64_t* rt, long long n,
+                            struct placement p) {
+  int64_t total = round_trips(to, from, rt, n);
+  close(to);
+  int rc = wait_child(pid);
+  if (rc != 0 || total < 0) return rc != 0 ? rc : bench_fail("round trip", (int)-total);
+  report_pingpong(rt, n, total, p);
+  return 0;
+}
+
 static int pingpong(long long n, int split) {
   struct placement p;
   int to[2], back[2], rc = place(split, &p);
@@ -245,21 +341,11 @@ static int pingpong(long long n, int split) {
   if (rt == NULL) return bench_fail("malloc", errno);
   if (pipe(to) != 0 || pipe(back) != 0) return bench_fail("pipe", errno);
   if (pin(p.writer_cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
-  pid_t pid = fork();
-  if (pid < 0) return bench_fail("fork", errno);
-  if (pid == 0) {
-    close(to[1]);
-    close(back[0]);
-    echo(to[0], back[1], p.reader_cpu);
-  }
+  pid_t pid = fork_echo(to, back, p.reader_cpu);
+  if (pid < 0) return 1;
   close(to[0]);
   close(back[1]);
-  int64_t total = round_trips(to[1], back[0], rt, n);
-  close(to[1]);
-  if ((rc = wait_child(pid)) != 0 || total < 0)
-    return rc != 0 ? rc : bench_fail("round trip", (int)-total);
-  report_pingpong(rt, n, total, p);
-  return 0;
+  return measure_pingpong(pid, to[1], back[0], rt, n, p);
 }
 
 /* "same" 0, "split" 1, else -1. */
@@ -268,24 +354,30 @@ static int placement_arg(const char* s) {
   return strcmp(s, "split") == 0 ? 1 : -1;
 }
 
+/* throughput BLOCK TOTAL PIPESIZE (ARGV[2..4]), SPLIT its placement_arg. */
+static int run_throughput(char** argv, int split) {
+  long long block = bench_count(argv[2], 1, INT_MAX);
+  long long total = bench_count(argv[3], 1, LLONG_MAX);
+  long long size = bench_count(argv[4], 0, INT_MAX);
+  if (block < 0 || total < 0 || size < 0) return usage("BLOCK, TOTAL > 0; PIPESIZE >= 0");
+  if (total % block != 0) return usage("TOTAL must be a multiple of BLOCK");
+  if (split < 0) return usage("same or split");
+  return throughput(block, total, size, split);
+}
+
+/* pingpong N (ARGV[2]), SPLIT its placement_arg. */
+static int run_pingpong(char** argv, int split) {
+  long long n = bench_count(argv[2], 1, (long long)(SIZE_MAX / sizeof(int64_t)) / 1000);
+  if (n < 0) return usage("N: a whole number > 0");
+  if (split < 0) return usage("same or split");
+  return pingpong(n, split);
+}
+
 static int run(int argc, char** argv) {
   const char* what = argc > 1 ? argv[1] : "";
   int split = placement_arg(argv[argc - 1]);
-  if (strcmp(what, "throughput") == 0 && argc == 6) {
-    long long block = bench_count(argv[2], 1, INT_MAX);
-    long long total = bench_count(argv[3], 1, LLONG_MAX);
-    long long size = bench_count(argv[4], 0, INT_MAX);
-    if (block < 0 || total < 0 || size < 0) return usage("BLOCK, TOTAL > 0; PIPESIZE >= 0");
-    if (total % block != 0) return usage("TOTAL must be a multiple of BLOCK");
-    if (split < 0) return usage("same or split");
-    return throughput(block, total, size, split);
-  }
-  if (strcmp(what, "pingpong") == 0 && argc == 4) {
-    long long n = bench_count(argv[2], 1, (long long)(SIZE_MAX / sizeof(int64_t)) / 1000);
-    if (n < 0) return usage("N: a whole number > 0");
-    if (split < 0) return usage("same or split");
-    return pingpong(n, split);
-  }
+  if (strcmp(what, "throughput") == 0 && argc == 6) return run_throughput(argv, split);
+  if (strcmp(what, "pingpong") == 0 && argc == 4) return run_pingpong(argv, split);
   return usage("throughput or pingpong, and its arguments");
 }
 

@@ -43,13 +43,19 @@ static int usage(const char* why) {
   return bench_usage("bench_stdio default|none|line|full SIZE putc|fwrite1|line|printf N", why);
 }
 
-static int parse_args(int argc, char** argv, struct args* a) {
+/* MODE's setvbuf mode (-1: default, no setvbuf), or -2 when it is none of them. */
+static int mode_arg(const char* s) {
   static const char* const modes[] = {"default", "none", "line", "full"};
   static const int mode_values[] = {-1, _IONBF, _IOLBF, _IOFBF};
-  if (argc != 5) return usage("4 arguments");
-  a->mode = -2;
+  int mode = -2;
   for (int i = 0; i < 4; ++i)
-    if (strcmp(argv[1], modes[i]) == 0) a->mode = mode_values[i];
+    if (strcmp(s, modes[i]) == 0) mode = mode_values[i];
+  return mode;
+}
+
+static int parse_args(int argc, char** argv, struct args* a) {
+  if (argc != 5) return usage("4 arguments");
+  a->mode = mode_arg(argv[1]);
   if (a->mode == -2) return usage("unknown MODE");
   if ((a->size = bench_count(argv[2], 0, (long long)(SIZE_MAX >> 1))) < 0)
     return usage("SIZE: a whole number >= 0");
@@ -75,28 +81,41 @@ static int set_buffering(const struct args* a) {
   return 0;
 }
 
+/* The loops of run_ops, one per op: N calls; the bytes they wrote, or -1. */
+static long long putc_n(long long n) {
+  for (long long i = 0; i < n; ++i)
+    if (putc('x', stdout) == EOF) return -1;
+  return n;
+}
+
+static long long fwrite1_n(long long n, size_t one) {
+  for (long long i = 0; i < n; ++i)
+    if (fwrite("x", 1, one, stdout) != one) return -1;
+  return n;
+}
+
+static long long line_n(long long n) {
+  for (long long i = 0; i < n; ++i)
+    if (fwrite("123456789\n", 1, LINE_LEN, stdout) != LINE_LEN) return -1;
+  return n * LINE_LEN;
+}
+
+static long long printf_n(long long n, const char* format) {
+  for (long long i = 0; i < n; ++i)
+    if (printf(format, k_line) != LINE_LEN) return -1;
+  return n * LINE_LEN;
+}
+
 /* N calls of OP; the bytes they wrote, or -1 with errno set. One loop per op,
  * so that no dispatch is timed with the call. */
 static long long run_ops(int op, long long n) {
   const char* format = g_printf_format;
   size_t one = g_one;
   switch (op) {
-    case OP_PUTC:
-      for (long long i = 0; i < n; ++i)
-        if (putc('x', stdout) == EOF) return -1;
-      return n;
-    case OP_FWRITE1:
-      for (long long i = 0; i < n; ++i)
-        if (fwrite("x", 1, one, stdout) != one) return -1;
-      return n;
-    case OP_LINE:
-      for (long long i = 0; i < n; ++i)
-        if (fwrite("123456789\n", 1, LINE_LEN, stdout) != LINE_LEN) return -1;
-      return n * LINE_LEN;
-    default:
-      for (long long i = 0; i < n; ++i)
-        if (printf(format, k_line) != LINE_LEN) return -1;
-      return n * LINE_LEN;
+    case OP_PUTC: return putc_n(n);
+    case OP_FWRITE1: return fwrite1_n(n, one);
+    case OP_LINE: return line_n(n);
+    default: return printf_n(n, format);
   }
 }
 

@@ -76,6 +76,17 @@ boost::shared_ptr<sinks::text_file_backend> file_backend(const std::string& file
                                                       keywords::auto_flush = flush_each);
 }
 
+/// CONFIG's sink over text_file_backend: async_file's asynchronous_sink (kept
+/// in the_async_sink too), or a synchronous_sink.
+boost::shared_ptr<sinks::sink> make_file_sink(const std::string& config, const std::string& file) {
+  if (config == "async_file") {
+    auto async = boost::make_shared<async_file_sink>(file_backend(file, true));
+    the_async_sink = async;
+    return async;
+  }
+  return boost::make_shared<file_sink>(file_backend(file, config == "file_auto_flush"));
+}
+
 /// Adds CONFIG's sink to the core (valid() said CONFIG is known).
 void add_sink(const std::string& config, const std::string& file) {
   if (config == "console" || config == "console_auto_flush") {
@@ -85,16 +96,20 @@ void add_sink(const std::string& config, const std::string& file) {
     the_sink = logging::add_console_log(std::cout, keywords::auto_flush = flush_each);
     return;
   }
-  boost::shared_ptr<sinks::sink> sink;
-  if (config == "async_file") {
-    auto async = boost::make_shared<async_file_sink>(file_backend(file, true));
-    the_async_sink = async;
-    sink = async;
-  } else {
-    sink = boost::make_shared<file_sink>(file_backend(file, config == "file_auto_flush"));
-  }
+  boost::shared_ptr<sinks::sink> sink = make_file_sink(config, file);
   logging::core::get()->add_sink(sink);
   the_sink = sink;
+}
+
+/// stop_flush_exit (async_file only): the async sink removed from the core,
+/// stopped and flushed, then _exit.
+[[noreturn]] void stop_flush_exit() {
+  if (auto sink = the_async_sink.lock()) {
+    logging::core::get()->remove_sink(sink);
+    sink->stop();   // ends the feeding loop; records may stay queued
+    sink->flush();  // feeds what is queued, then flushes the backend
+  }
+  _exit(0);
 }
 
 /// Ends the process as DEATH says; returns main's status for "return".
@@ -108,15 +123,21 @@ int die(const std::string& death) {
     if (auto sink = the_sink.lock()) sink->flush();
     _exit(0);
   }
-  if (death == "stop_flush_exit") {
-    if (auto sink = the_async_sink.lock()) {
-      logging::core::get()->remove_sink(sink);
-      sink->stop();   // ends the feeding loop; records may stay queued
-      sink->flush();  // feeds what is queued, then flushes the backend
-    }
-    _exit(0);
-  }
+  if (death == "stop_flush_exit") stop_flush_exit();
   return 0;
+}
+
+/// One workload record at its trivial severity (level 0 debug, 1 info, 2
+/// warning, 3 error).
+void log_at_level(int level, const std::string& message) {
+  if (level == 0)
+    BOOST_LOG_TRIVIAL(debug) << message;
+  else if (level == 1)
+    BOOST_LOG_TRIVIAL(info) << message;
+  else if (level == 2)
+    BOOST_LOG_TRIVIAL(warning) << message;
+  else
+    BOOST_LOG_TRIVIAL(error) << message;
 }
 
 /// The workload mode (docs/workload.md): CONFIG's sink, each record at its
@@ -128,19 +149,8 @@ int workload(int argc, char** argv) {
     return 64;
   }
   add_sink(argv[1], logger_main::log_file());
-  return logger_main::run_workload(
-      argc, argv, "boost_log_logger",
-      [](int level, const std::string& message) {
-        if (level == 0)
-          BOOST_LOG_TRIVIAL(debug) << message;
-        else if (level == 1)
-          BOOST_LOG_TRIVIAL(info) << message;
-        else if (level == 2)
-          BOOST_LOG_TRIVIAL(warning) << message;
-        else
-          BOOST_LOG_TRIVIAL(error) << message;
-      },
-      [] { logging::core::get()->flush(); });
+  return logger_main::run_workload(argc, argv, "boost_log_logger", log_at_level,
+                                   [] { logging::core::get()->flush(); });
 }
 
 }  // namespace

@@ -79,6 +79,16 @@ bool valid(const std::string& config, const std::string& death) {
   return false;
 }
 
+/// CONFIG's LogFlushThreshold into CONF, and the ImmediateFlush flag for
+/// immediate_flush.
+void configure_flushing(const std::string& config, el::Configurations& conf) {
+  if (config == "threshold_16")
+    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "16");
+  if (config == "threshold_100" || config == "immediate_flush")
+    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "100");
+  if (config == "immediate_flush") el::Loggers::addFlag(el::LoggingFlag::ImmediateFlush);
+}
+
 /// Reconfigures the default logger as CONFIG says (valid() said it is known).
 void configure(const std::string& config, const std::string& file) {
   el::Configurations conf;
@@ -90,11 +100,7 @@ void configure(const std::string& config, const std::string& file) {
   conf.set(el::Level::Global, el::ConfigurationType::ToFile, to_stdout ? "false" : "true");
   conf.set(el::Level::Global, el::ConfigurationType::ToStandardOutput,
            to_stdout ? "true" : "false");
-  if (config == "threshold_16")
-    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "16");
-  if (config == "threshold_100" || config == "immediate_flush")
-    conf.set(el::Level::Global, el::ConfigurationType::LogFlushThreshold, "100");
-  if (config == "immediate_flush") el::Loggers::addFlag(el::LoggingFlag::ImmediateFlush);
+  configure_flushing(config, conf);
   el::Loggers::reconfigureLogger("default", conf);
 }
 
@@ -113,6 +119,17 @@ int die(const std::string& death) {
   return 0;
 }
 
+/// One workload record at its level: error ERROR, warn WARNING, info and
+/// debug INFO (DEBUG is compiled out where NDEBUG is set).
+void log_at_level(int level, const std::string& message) {
+  if (level >= 3)
+    LOG(ERROR) << message;
+  else if (level == 2)
+    LOG(WARNING) << message;
+  else
+    LOG(INFO) << message;
+}
+
 /// The workload mode (docs/workload.md): CONFIG's default logger, each
 /// record at its level (debug is INFO: DEBUG is compiled out where NDEBUG
 /// is set), `flush` as Loggers::flushAll() ("to flush all log files for all
@@ -123,17 +140,8 @@ int workload(int argc, char** argv) {
     return 64;
   }
   configure(argv[1], logger_main::log_file());
-  return logger_main::run_workload(
-      argc, argv, "easyloggingpp_logger",
-      [](int level, const std::string& message) {
-        if (level >= 3)
-          LOG(ERROR) << message;
-        else if (level == 2)
-          LOG(WARNING) << message;
-        else
-          LOG(INFO) << message;
-      },
-      [] { el::Loggers::flushAll(); });
+  return logger_main::run_workload(argc, argv, "easyloggingpp_logger", log_at_level,
+                                   [] { el::Loggers::flushAll(); });
 }
 
 }  // namespace

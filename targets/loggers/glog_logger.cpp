@@ -26,14 +26,20 @@
 
 namespace {
 
+/// glog started: its files in $FLUSHCHECK_LOG_DIR, and with HANDLER its
+/// failure signal handler installed.
+void start_glog(bool handler) {
+  if (const char* dir = std::getenv("FLUSHCHECK_LOG_DIR")) FLAGS_log_dir = dir;
+  google::InitGoogleLogging("glog_logger");
+  if (handler) google::InstallFailureSignalHandler();
+}
+
 /// The workload mode (docs/workload.md), CONFIG "default" or "handler"
 /// (InstallFailureSignalHandler); glog's other settings are its GLOG_*
 /// variables. debug and info are INFO; `flush` is FlushLogFiles(INFO),
 /// every severity's file.
 int workload(int argc, char** argv) {
-  if (const char* dir = std::getenv("FLUSHCHECK_LOG_DIR")) FLAGS_log_dir = dir;
-  google::InitGoogleLogging("glog_logger");
-  if (std::strcmp(argv[1], "handler") == 0) google::InstallFailureSignalHandler();
+  start_glog(std::strcmp(argv[1], "handler") == 0);
   return logger_main::run_workload(
       argc, argv, "glog_logger",
       [](int level, const std::string& message) {
@@ -47,6 +53,28 @@ int workload(int argc, char** argv) {
       [] { google::FlushLogFiles(google::GLOG_INFO); });
 }
 
+/// RECORDS records "rec N", every 5th a WARNING, the rest INFO.
+void log_records(long records) {
+  for (long i = 0; i < records; ++i) {
+    if (i % 5 == 4)
+      LOG(WARNING) << "rec " << i << " warning";
+    else
+      LOG(INFO) << "rec " << i << " info";
+  }
+}
+
+/// Ends the process as DEATH says; returns main's status for "return".
+int die(const std::string& death) {
+  if (death == "exit") std::exit(0);
+  if (death == "_exit") _exit(0);
+  if (death == "term") std::raise(SIGTERM);
+  if (death == "segv") {
+    volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
+    *bad = 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,23 +85,9 @@ int main(int argc, char** argv) {
   }
   const long records = std::atol(argv[1]);
   const std::string death = argv[2];
-  if (const char* dir = std::getenv("FLUSHCHECK_LOG_DIR")) FLAGS_log_dir = dir;
-  google::InitGoogleLogging("glog_logger");
-  if (argc > 3 && std::strcmp(argv[3], "handler") == 0) google::InstallFailureSignalHandler();
+  start_glog(argc > 3 && std::strcmp(argv[3], "handler") == 0);
   flushcheck_marker_init();
-  for (long i = 0; i < records; ++i) {
-    if (i % 5 == 4)
-      LOG(WARNING) << "rec " << i << " warning";
-    else
-      LOG(INFO) << "rec " << i << " info";
-  }
+  log_records(records);
   flushcheck_marker("logged");
-  if (death == "exit") std::exit(0);
-  if (death == "_exit") _exit(0);
-  if (death == "term") std::raise(SIGTERM);
-  if (death == "segv") {
-    volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
-    *bad = 1;
-  }
-  return 0;
+  return die(death);
 }

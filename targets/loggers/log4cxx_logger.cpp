@@ -70,6 +70,19 @@ AppenderPtr make_appender(const std::string& config, const std::string& file) {
   return file_appender(config, file);
 }
 
+/// One workload record through LOG at its level (0 DEBUG, 1 INFO, 2 WARN,
+/// 3 ERROR).
+void log_at_level(const LoggerPtr& log, int level, const std::string& message) {
+  if (level == 0)
+    LOG4CXX_DEBUG(log, message);
+  else if (level == 1)
+    LOG4CXX_INFO(log, message);
+  else if (level == 2)
+    LOG4CXX_WARN(log, message);
+  else
+    LOG4CXX_ERROR(log, message);
+}
+
 /// The workload mode (docs/workload.md): CONFIG's appender on logger "app",
 /// each record at its level. log4cxx 1.0's Logger has no flush: `flush`
 /// does nothing.
@@ -80,17 +93,19 @@ int workload(int argc, char** argv) {
   }
   LoggerPtr log = Logger::getLogger("app");
   log->addAppender(make_appender(argv[1], logger_main::log_file()));
-  return logger_main::run_workload(argc, argv, "log4cxx_logger",
-                                   [log](int level, const std::string& message) {
-                                     if (level == 0)
-                                       LOG4CXX_DEBUG(log, message);
-                                     else if (level == 1)
-                                       LOG4CXX_INFO(log, message);
-                                     else if (level == 2)
-                                       LOG4CXX_WARN(log, message);
-                                     else
-                                       LOG4CXX_ERROR(log, message);
-                                   });
+  return logger_main::run_workload(
+      argc, argv, "log4cxx_logger",
+      [log](int level, const std::string& message) { log_at_level(log, level, message); });
+}
+
+/// Ends the process as DEATH says; returns main's status for "return".
+int die(const std::string& death) {
+  logger_main::common_death(death);
+  if (death == "shutdown_exit") {
+    LogManager::shutdown();
+    _exit(0);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -107,10 +122,5 @@ int main(int argc, char** argv) {
     else
       LOG4CXX_INFO(log, "rec " << i << " info");
   });
-  logger_main::common_death(args.death);
-  if (args.death == "shutdown_exit") {
-    LogManager::shutdown();
-    _exit(0);
-  }
-  return 0;
+  return die(args.death);
 }

@@ -36,6 +36,20 @@
 
 namespace {
 
+/// CONFIG async_block or async_overrun: an async_logger over a file sink,
+/// registered.
+std::shared_ptr<spdlog::logger> make_async_logger(const std::string& config,
+                                                  const std::string& file) {
+  // A small queue, so that overrun_oldest really drops under a burst.
+  spdlog::init_thread_pool(config == "async_block" ? 8192 : 16, 1);
+  auto policy = config == "async_block" ? spdlog::async_overflow_policy::block
+                                        : spdlog::async_overflow_policy::overrun_oldest;
+  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, true);
+  auto l = std::make_shared<spdlog::async_logger>("app", sink, spdlog::thread_pool(), policy);
+  spdlog::register_logger(l);
+  return l;
+}
+
 std::shared_ptr<spdlog::logger> make_logger(const std::string& config, const std::string& file) {
   if (config == "file_st") return spdlog::basic_logger_st("app", file, true);
   if (config == "stdout_st") return spdlog::stdout_logger_st("app");
@@ -43,16 +57,7 @@ std::shared_ptr<spdlog::logger> make_logger(const std::string& config, const std
   if (config == "stdout") return spdlog::stdout_logger_mt("app");
   if (config == "stdout_color") return spdlog::stdout_color_mt("app");
   if (config == "stderr") return spdlog::stderr_logger_mt("app");
-  if (config == "async_block" || config == "async_overrun") {
-    // A small queue, so that overrun_oldest really drops under a burst.
-    spdlog::init_thread_pool(config == "async_block" ? 8192 : 16, 1);
-    auto policy = config == "async_block" ? spdlog::async_overflow_policy::block
-                                          : spdlog::async_overflow_policy::overrun_oldest;
-    auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(file, true);
-    auto l = std::make_shared<spdlog::async_logger>("app", sink, spdlog::thread_pool(), policy);
-    spdlog::register_logger(l);
-    return l;
-  }
+  if (config == "async_block" || config == "async_overrun") return make_async_logger(config, file);
   auto l = spdlog::basic_logger_mt("app", file, true);
   if (config == "file_flush_on_error") l->flush_on(spdlog::level::err);
   if (config == "file_flush_on_info") l->flush_on(spdlog::level::info);
@@ -85,6 +90,50 @@ int workload(int argc, char** argv) {
       [log] { log->flush(); });
 }
 
+/// RECORDS records from THREADS threads at once, this one and THREADS - 1
+/// more, joined before it returns.
+void log_from_threads(spdlog::logger& log, long threads, long records) {
+  std::vector<std::thread> others;
+  for (long t = 1; t < threads; ++t)
+    others.emplace_back(log_records, std::ref(log), t, threads, records);
+  log_records(log, 0, threads, records);
+  for (auto& t : others) t.join();
+}
+
+/// Ends the process as DEATH says, when it is a death that ends it here;
+/// returns for the others (return, wait). LOG is the application's logger.
+void die(const std::string& death, std::shared_ptr<spdlog::logger>& log) {
+  if (death == "exit") std::exit(0);
+  if (death == "_exit") _exit(0);
+  if (death == "abort") std::abort();
+  if (death == "shutdown_exit") {  // the application still holds its logger
+    spdlog::shutdown();
+    _exit(0);
+  }
+  if (death == "release_shutdown_exit") {  // drops its logger first
+    log.reset();
+    spdlog::shutdown();
+    _exit(0);
+  }
+}
+
+/// The records of CONFIG's logger from THREADS threads, the marker
+/// "logged", then DEATH; main's status.
+int log_then_die(const std::string& config, long records, const std::string& death, long threads) {
+  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
+  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
+  flushcheck_marker_init();
+  auto log = make_logger(config, file);
+  log_from_threads(*log, threads, records);
+  flushcheck_marker("logged");
+  die(death, log);
+  if (death == "wait") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    flushcheck_marker("waited");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -100,31 +149,5 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "spdlog_logger: THREADS is 1 to 64\n");
     return 64;
   }
-  const char* dir = std::getenv("FLUSHCHECK_LOG_DIR");
-  const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
-  flushcheck_marker_init();
-  auto log = make_logger(config, file);
-  std::vector<std::thread> others;
-  for (long t = 1; t < threads; ++t)
-    others.emplace_back(log_records, std::ref(*log), t, threads, records);
-  log_records(*log, 0, threads, records);
-  for (auto& t : others) t.join();
-  flushcheck_marker("logged");
-  if (death == "exit") std::exit(0);
-  if (death == "_exit") _exit(0);
-  if (death == "abort") std::abort();
-  if (death == "shutdown_exit") {  // the application still holds its logger
-    spdlog::shutdown();
-    _exit(0);
-  }
-  if (death == "release_shutdown_exit") {  // drops its logger first
-    log.reset();
-    spdlog::shutdown();
-    _exit(0);
-  }
-  if (death == "wait") {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    flushcheck_marker("waited");
-  }
-  return 0;
+  return log_then_die(config, records, death, threads);
 }

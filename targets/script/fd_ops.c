@@ -36,6 +36,19 @@ static void do_reopen(int index, const struct fc_op* op) {
   close(fresh);
 }
 
+/* One write(2) of the op's N bytes at BUF; a failed or short one is reported. */
+static void write_once(int index, const struct fc_op* op, const char* buf) {
+  ssize_t put = write(fd_of(op), buf, (size_t)op->n);
+  if (put < 0) {
+    fc_report(index, op, "write", errno);
+  } else if (put != op->n) {
+    char what[100];
+    snprintf(what, sizeof what, "write: short, %ld of %ld bytes", (long)put, op->n);
+    fc_say(index, op, what);
+    fc_io_error = 1;
+  }
+}
+
 static void do_syswrite(int index, const struct fc_op* op) {
   const long page = sysconf(_SC_PAGESIZE);
   void* block = NULL;
@@ -45,15 +58,7 @@ static void do_syswrite(int index, const struct fc_op* op) {
     return;
   }
   memset((char*)block + op->offset, fc_payload_char(index), (size_t)op->n);
-  ssize_t put = write(fd_of(op), (char*)block + op->offset, (size_t)op->n);
-  if (put < 0) {
-    fc_report(index, op, "write", errno);
-  } else if (put != op->n) {
-    char what[100];
-    snprintf(what, sizeof what, "write: short, %ld of %ld bytes", (long)put, op->n);
-    fc_say(index, op, what);
-    fc_io_error = 1;
-  }
+  write_once(index, op, (char*)block + op->offset);
   free(block);
 }
 
@@ -65,6 +70,22 @@ static void do_fadvise(int index, const struct fc_op* op) {
   if (err != 0) fc_report(index, op, "posix_fadvise", err);
 }
 
+/* Maps the LEN bytes (PAGES pages) of the file behind FD and adds those of
+ * its pages in the page cache to *RESIDENT; NULL, or the call that failed
+ * (errno set). */
+static const char* count_mapped(int fd, size_t len, long pages, long* resident) {
+  void* map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED) return "mmap";
+  unsigned char* vec = malloc((size_t)pages);
+  const char* failed = vec == NULL ? "malloc" : mincore(map, len, vec) != 0 ? "mincore" : NULL;
+  const int err = errno;
+  for (long i = 0; failed == NULL && i < pages; ++i) *resident += vec[i] & 1;
+  free(vec);
+  munmap(map, len);
+  errno = err;
+  return failed;
+}
+
 /* Pages of the LEN-byte file behind FD in the page cache, into *RESIDENT
  * and *PAGES; on failure the call that failed, errno set; else NULL. */
 static const char* count_resident(int fd, size_t len, long* resident, long* pages) {
@@ -72,16 +93,14 @@ static const char* count_resident(int fd, size_t len, long* resident, long* page
   *pages = (long)((len + page - 1) / page);
   *resident = 0;
   if (len == 0) return NULL;
-  void* map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-  if (map == MAP_FAILED) return "mmap";
-  unsigned char* vec = malloc((size_t)*pages);
-  const char* failed = vec == NULL ? "malloc" : mincore(map, len, vec) != 0 ? "mincore" : NULL;
-  const int err = errno;
-  for (long i = 0; failed == NULL && i < *pages; ++i) *resident += vec[i] & 1;
-  free(vec);
-  munmap(map, len);
-  errno = err;
-  return failed;
+  return count_mapped(fd, len, *pages, resident);
+}
+
+/* "R of P pages resident", said on fd 2. */
+static void say_resident(int index, const struct fc_op* op, long resident, long pages) {
+  char what[100];
+  snprintf(what, sizeof what, "%ld of %ld pages resident", resident, pages);
+  fc_say(index, op, what);
 }
 
 static void do_resident(int index, const struct fc_op* op) {
@@ -96,9 +115,7 @@ static void do_resident(int index, const struct fc_op* op) {
     fc_report(index, op, failed, err);
     return;
   }
-  char what[100];
-  snprintf(what, sizeof what, "%ld of %ld pages resident", resident, pages);
-  fc_say(index, op, what);
+  say_resident(index, op, resident, pages);
 }
 
 int fc_run_fd_op(int index, const struct fc_op* op) {

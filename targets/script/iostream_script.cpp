@@ -37,11 +37,16 @@ void check(int index, const fc_op& op, std::ostream& os, const char* call) {
   if (g_clear) os.clear();
 }
 
-void put_bytes(int index, const fc_op& op, long n, bool newline) {
-  char* buf = fc_payload(index, n, newline ? 1 : 0);
-  const std::streamsize want = n + (newline ? 1 : 0);
-  std::ostream& os = stream_of(op.stream);
-  errno = 0;
+// putc: the N bytes of BUF in N calls of ostream::put, until OS goes bad.
+void put_each(int index, const fc_op& op, std::ostream& os, const char* buf, long n) {
+  for (long i = 0; i < n && os; ++i) os.put(buf[i]);
+  check(index, op, os, "ostream::put");
+}
+
+// BUF, N payload bytes (WANT with its newline), on OS or C's stream by the
+// op's own call.
+void put_payload(int index, const fc_op& op, std::ostream& os, const char* buf, long n,
+                 std::streamsize want) {
   switch (op.kind) {
     case FC_PRINTF:
       if (std::printf("%s", buf) < 0) fc_report(index, &op, "printf", errno);
@@ -49,12 +54,17 @@ void put_bytes(int index, const fc_op& op, long n, bool newline) {
     case FC_FPUTS:
       if (std::fputs(buf, c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fputs", errno);
       break;
-    case FC_PUTC:
-      for (long i = 0; i < n && os; ++i) os.put(buf[i]);
-      check(index, op, os, "ostream::put");
-      break;
+    case FC_PUTC: put_each(index, op, os, buf, n); break;
     default: os.write(buf, want); check(index, op, os, "ostream::write");
   }
+}
+
+void put_bytes(int index, const fc_op& op, long n, bool newline) {
+  char* buf = fc_payload(index, n, newline ? 1 : 0);
+  const std::streamsize want = n + (newline ? 1 : 0);
+  std::ostream& os = stream_of(op.stream);
+  errno = 0;
+  put_payload(index, op, os, buf, n, want);
   std::free(buf);
 }
 
@@ -101,63 +111,106 @@ void tie(const fc_op& op) {
     stream_of(op.stream).tie(to);
 }
 
-// Runs op INDEX; returns true when the op is "return from main" (code in rc).
-bool run_op(int index, const fc_op& op, int& rc) {
+void put_newline(int index, const fc_op& op) {
+  stream_of(op.stream) << '\n';
+  check(index, op, stream_of(op.stream), "operator<<");
+}
+
+void put_endl(int index, const fc_op& op) {
+  errno = 0;
+#ifdef FC_BUG_ENDL_NO_FLUSH  // injected bug (tests only): endl without its flush
+  stream_of(op.stream) << '\n';
+  return;
+#endif
+  stream_of(op.stream) << std::endl;
+  check(index, op, stream_of(op.stream), "std::endl");
+}
+
+void set_unitbuf(const fc_op& op) {
+  if (op.n)
+    stream_of(op.stream) << std::unitbuf;
+  else
+    stream_of(op.stream) << std::nounitbuf;
+}
+
+void do_close(int index, const fc_op& op) {
+  errno = 0;
+  if (std::fclose(c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fclose", errno);
+}
+
+void crash() {
+  volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
+  *bad = 1;  // a real fault
+}
+
+// Runs op INDEX if it puts bytes on a stream; true if it ran.
+bool run_put_op(int index, const fc_op& op) {
   switch (op.kind) {
     case FC_WRITE:
     case FC_PUTC:
     case FC_PRINTF:
-    case FC_FPUTS: put_bytes(index, op, op.n, false); break;
-    case FC_LINE: put_bytes(index, op, op.n, true); break;
-    case FC_NEWLINE:
-      stream_of(op.stream) << '\n';
-      check(index, op, stream_of(op.stream), "operator<<");
-      break;
-    case FC_ENDL: errno = 0;
-#ifdef FC_BUG_ENDL_NO_FLUSH  // injected bug (tests only): endl without its flush
-      stream_of(op.stream) << '\n';
-      break;
-#endif
-      stream_of(op.stream) << std::endl;
-      check(index, op, stream_of(op.stream), "std::endl");
-      break;
-    case FC_FLUSH: flush(index, op); break;
-    case FC_SETVBUF: do_setvbuf(index, op); break;
-    case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); break;
-    case FC_TIE: tie(op); break;
-    case FC_UNITBUF:
-      if (op.n)
-        stream_of(op.stream) << std::unitbuf;
-      else
-        stream_of(op.stream) << std::nounitbuf;
-      break;
+    case FC_FPUTS: put_bytes(index, op, op.n, false); return true;
+    case FC_LINE: put_bytes(index, op, op.n, true); return true;
+    case FC_NEWLINE: put_newline(index, op); return true;
+    case FC_ENDL: put_endl(index, op); return true;
+    default: return false;
+  }
+}
+
+// Runs op INDEX if it flushes, buffers, ties, reads, clears or closes a
+// stream, or syncs the streams with stdio; true if it ran.
+bool run_stream_op(int index, const fc_op& op) {
+  switch (op.kind) {
+    case FC_FLUSH: flush(index, op); return true;
+    case FC_SETVBUF: do_setvbuf(index, op); return true;
+    case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); return true;
+    case FC_TIE: tie(op); return true;
+    case FC_UNITBUF: set_unitbuf(op); return true;
     case FC_READ:
-    case FC_GETLINE: do_read(index, op); break;
-    case FC_MARKER: flushcheck_marker(op.label); break;
-    case FC_SLEEP: fc_sleep_ms(op.n); break;
-    case FC_CLOSE:
-      errno = 0;
-      if (std::fclose(c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fclose", errno);
-      break;
+    case FC_GETLINE: do_read(index, op); return true;
+    case FC_CLEAR: g_clear = op.n != 0; return true;
+    case FC_CLOSE: do_close(index, op); return true;
+    default: return false;
+  }
+}
+
+// Runs OP if it waits: for the harness, for a time, for the other threads;
+// true if it ran.
+bool run_wait_op(const fc_op& op) {
+  switch (op.kind) {
+    case FC_MARKER: flushcheck_marker(op.label); return true;
+    case FC_SLEEP: fc_sleep_ms(op.n); return true;
+    case FC_BARRIER: fc_barrier(); return true;
+    default: return false;
+  }
+}
+
+// Runs op INDEX if it ends, signals or forks the process; true if it ran
+// and returned.
+bool run_process_op(int index, const fc_op& op) {
+  switch (op.kind) {
     case FC_EXIT: std::exit(static_cast<int>(op.n));
     case FC_UEXIT: _exit(static_cast<int>(op.n));
     case FC_QUICK_EXIT: std::quick_exit(static_cast<int>(op.n));
     case FC_ABORT: std::abort();
-    case FC_RETURN: rc = static_cast<int>(op.n); return true;
-    case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
-    case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); break;
-    case FC_CLEAR: g_clear = op.n != 0; break;
-    case FC_FORK: fc_fork(index, &op); break;
-    case FC_THREADS: break;  // run_ops starts them
-    case FC_BARRIER: fc_barrier(); break;
-    case FC_CRASH: {
-      volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
-      *bad = 1;  // a real fault
-      break;
-    }
+    case FC_RAISE: std::raise(static_cast<int>(op.n)); return true;
+    case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); return true;
+    case FC_FORK: fc_fork(index, &op); return true;
+    case FC_CRASH: crash(); return true;
     case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
+    default: return false;
+  }
+}
+
+// Runs op INDEX; returns true when the op is "return from main" (code in rc).
+bool run_op(int index, const fc_op& op, int& rc) {
+  switch (op.kind) {
+    case FC_RETURN: rc = static_cast<int>(op.n); return true;
+    case FC_THREADS: break;  // run_ops starts them
     default:
-      if (!fc_run_fd_op(index, &op)) fc_run_c_stream_op(index, &op);
+      if (!run_put_op(index, op) && !run_stream_op(index, op) && !run_wait_op(op) &&
+          !run_process_op(index, op) && !fc_run_fd_op(index, &op))
+        fc_run_c_stream_op(index, &op);
   }
   return false;
 }
@@ -186,27 +239,23 @@ void run_rest(int from) {
   run_ops(from, rc);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  fc_script script{};
-  int rc = 0;
-  fc_program_name = "iostream_script";
-  if ((rc = fc_load(argc, argv, &script)) < 0) {  // --version
-    fc_print_libc();
+// --version's second line: "cxxlib=libstdc++ 12 (20220819)".
+void print_cxxlib() {
 #if defined(_LIBCPP_VERSION) && _LIBCPP_VERSION >= 160000  // MMmmpp from LLVM 16 on
-    std::printf("cxxlib=libc++ %d.%d.%d\n", _LIBCPP_VERSION / 10000, _LIBCPP_VERSION / 100 % 100,
-                _LIBCPP_VERSION % 100);
+  std::printf("cxxlib=libc++ %d.%d.%d\n", _LIBCPP_VERSION / 10000, _LIBCPP_VERSION / 100 % 100,
+              _LIBCPP_VERSION % 100);
 #elif defined(_LIBCPP_VERSION)  // MM000 up to LLVM 15: the major release only
-    std::printf("cxxlib=libc++ %d\n", _LIBCPP_VERSION / 1000);
+  std::printf("cxxlib=libc++ %d\n", _LIBCPP_VERSION / 1000);
 #elif defined(__GLIBCXX__)      // the GCC release, and the date of its libstdc++
-    std::printf("cxxlib=libstdc++ %d (%d)\n", _GLIBCXX_RELEASE, __GLIBCXX__);
+  std::printf("cxxlib=libstdc++ %d (%d)\n", _GLIBCXX_RELEASE, __GLIBCXX__);
 #else
-    std::printf("cxxlib=unknown\n");
+  std::printf("cxxlib=unknown\n");
 #endif
-    return 0;
-  }
-  if (rc != 0) return rc;
+}
+
+// Runs SCRIPT from its first op; main's exit code.
+int run_script(const fc_script& script) {
+  int rc = 0;
   flushcheck_marker_init();
 #ifdef FC_BUG_CERR_UNTIED  // injected bug (tests only): cerr no longer flushes cout
   std::cerr.tie(nullptr);
@@ -216,4 +265,19 @@ int main(int argc, char** argv) {
   fc_join_threads();
   if (returned) return rc;
   return fc_io_error ? FC_EXIT_IO_ERROR : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fc_script script{};
+  int rc = 0;
+  fc_program_name = "iostream_script";
+  if ((rc = fc_load(argc, argv, &script)) < 0) {  // --version
+    fc_print_libc();
+    print_cxxlib();
+    return 0;
+  }
+  if (rc != 0) return rc;
+  return run_script(script);
 }

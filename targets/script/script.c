@@ -170,6 +170,11 @@ static int parse_tie(const char* tok, enum fc_stream* out) {
 }
 
 static const char k_bad_count[] = "expects a count (0 to 1000000000)";
+static const char k_bad_stream[] = "stream must be out, err, log or all";
+static const char k_bad_open_mode[] = "mode must be plain, append or direct";
+static const char k_bad_advice[] =
+    "advice must be normal, sequential, random, willneed, dontneed or noreuse";
+static const char k_bad_signal[] = "expects a signal name or number";
 
 /* An optional argument is there when it is present and looks like one: a
  * sign starts a number too ("exit -1" is a bad count, not a stream). */
@@ -180,38 +185,49 @@ static int optional_present(char shape, const char* a) {
   return 1; /* 'S' */
 }
 
-/* Parses A (NULL when absent), the argument of shape SHAPE, into OP, and
- * sets *TOOK to whether it used A. NULL, or why A is wrong. */
-static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* took) {
-  *took = shape == 'n' || shape == 'o' || shape == 'S' ? optional_present(shape, a) : 1;
+/* A present optional argument, A, of shape 'n' (a count), 'o' (an offset)
+ * or 'S' (a stream) into OP. NULL, or why A is wrong. */
+static const char* parse_optional(char shape, const char* a, struct fc_op* op) {
+  switch (shape) {
+    case 'n': return parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
+    case 'o': return parse_count(a, &op->offset) == 0 ? NULL : k_bad_count;
+    default: return parse_stream(a, &op->stream) == 0 ? NULL : k_bad_stream; /* 'S' */
+  }
+}
+
+/* A marker's label, A (NULL when absent), into OP. NULL, or why A is wrong. */
+static const char* parse_label(const char* a, struct fc_op* op) {
+  if (a == NULL) return "expects a label";
+  if (strlen(a) >= sizeof op->label) return "label too long";
+  strcpy(op->label, a);
+  return NULL;
+}
+
+/* A required argument A (NULL: missing) into OP: NULL, or why A is wrong. */
+static const char* parse_required(char shape, const char* a, struct fc_op* op, int* took) {
   switch (shape) {
     case 'N': return a != NULL && parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
-    case 'n': return !*took || parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
-    case 'o': return !*took || parse_count(a, &op->offset) == 0 ? NULL : k_bad_count;
-    case 'O':
-      return parse_word(a, k_open_modes, &op->mode) == 0 ? NULL
-                                                         : "mode must be plain, append or direct";
-    case 'A':
-      return parse_word(a, k_advice, &op->mode) == 0
-                 ? NULL
-                 : "advice must be normal, sequential, random, willneed, dontneed or noreuse";
-    case 'S':
-      return !*took || parse_stream(a, &op->stream) == 0 ? NULL
-                                                         : "stream must be out, err, log or all";
+    case 'O': return parse_word(a, k_open_modes, &op->mode) == 0 ? NULL : k_bad_open_mode;
+    case 'A': return parse_word(a, k_advice, &op->mode) == 0 ? NULL : k_bad_advice;
     case 'M': return parse_mode(a, &op->mode) == 0 ? NULL : "mode must be full, line or none";
     case 'B': return parse_on_off(a, &op->n) == 0 ? NULL : "expects on or off";
     case 'T': return parse_tie(a, &op->stream) == 0 ? NULL : "tie takes in, err or log";
-    case 'L':
-      if (a == NULL) return "expects a label";
-      if (strlen(a) >= sizeof op->label) return "label too long";
-      strcpy(op->label, a);
-      return NULL;
-    case 'G':
-      return a != NULL && (op->n = fc_signal_number(a)) >= 0 ? NULL
-                                                             : "expects a signal name or number";
+    case 'L': return parse_label(a, op);
+    case 'G': return a != NULL && (op->n = fc_signal_number(a)) >= 0 ? NULL : k_bad_signal;
   }
-  *took = 0;
+  *took = 0; /* a SHAPE it does not know: no argument */
   return NULL;
+}
+
+/* Parses A (NULL when absent), the argument of shape SHAPE, into OP, and
+ * sets *TOOK to whether it used A. NULL, or why A is wrong. */
+static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* took) {
+  if (shape == 'n' || shape == 'o' || shape == 'S') {
+    *took = optional_present(shape, a);
+    return *took ? parse_optional(shape, a, op) : NULL;
+  }
+  *took = 1;
+  return parse_required(shape, a, op, took);
 }
 
 int fc_is_fd_op(enum fc_op_kind kind) {
@@ -223,38 +239,97 @@ int fc_is_c_stream_op(enum fc_op_kind kind) {
   return kind == FC_LOCK || kind == FC_UNLOCK || kind == FC_PUTC_UNLOCKED;
 }
 
+/* The arguments TOK[1..NTOK-1] by the shapes of DEF into OP. NULL, or why
+ * they are wrong. */
+static const char* parse_args(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op) {
+  const char* shape;
+  int t = 1;
+  for (shape = def->args; *shape; ++shape) {
+    int took = 0;
+    const char* why = parse_arg(*shape, t < ntok ? tok[t] : NULL, op, &took);
+    if (why != NULL) return why;
+    t += took;
+  }
+  return t < ntok ? "too many arguments" : NULL;
+}
+
+/* Why OP, its arguments parsed, is still not allowed (its stream, its
+ * numbers); NULL when it is. */
+static const char* check_op(const struct fc_op* op) {
+  if (op->stream == FC_ALL && op->kind != FC_FLUSH) return "'all' is only for flush";
+  if (op->kind == FC_SETVBUF && op->stream == FC_LOG) return "setvbuf takes out or err";
+  if (fc_is_fd_op(op->kind) && op->stream == FC_LOG) return "an op on the fd takes out or err";
+  if (fc_is_c_stream_op(op->kind) && op->stream == FC_LOG) return "C's stdio: out or err";
+  if (op->kind == FC_SYSWRITE && op->offset > 65536) return "the offset is 0 to 65536";
+  if (op->kind == FC_FORK && (op->n < 2 || op->n > 64)) return "fork takes 2 to 64 processes";
+  if (op->kind == FC_THREADS && (op->n < 2 || op->n > 64)) return "threads takes 2 to 64 threads";
+  return NULL;
+}
+
 /* Parses the tokens of one op against its definition. */
 static int parse_op(const struct fc_opdef* def, char** tok, int ntok, struct fc_op* op, char* err,
                     unsigned errlen, int index) {
-  const char* shape;
-  int t = 1;
+  const char* why;
   op->kind = def->kind;
   op->stream = FC_OUT;
   op->n = 0;
   op->offset = 0;
   op->mode = FC_BUF_FULL;
   op->label[0] = '\0';
-  for (shape = def->args; *shape; ++shape) {
-    int took = 0;
-    const char* why = parse_arg(*shape, t < ntok ? tok[t] : NULL, op, &took);
-    if (why != NULL) return fail(err, errlen, index, op->text, why);
-    t += took;
+  why = parse_args(def, tok, ntok, op);
+  if (why == NULL) why = check_op(op);
+  return why == NULL ? 0 : fail(err, errlen, index, op->text, why);
+}
+
+/* The definition of the op named NAME, or NULL. */
+static const struct fc_opdef* find_op(const char* name) {
+  size_t i;
+  for (i = 0; i < sizeof k_ops / sizeof k_ops[0]; ++i)
+    if (strcmp(name, k_ops[i].name) == 0) return &k_ops[i];
+  return NULL;
+}
+
+/* S (modified in place) from its first non-blank into OP->text, as written,
+ * then cut into its tokens in TOK (8 at most): their number, or -1 when
+ * there are more. */
+static int split_op(char* s, struct fc_op* op, char** tok) {
+  int ntok = 0;
+  char* p;
+  char* save = NULL;
+  while (*s == ' ' || *s == '\t') ++s;
+  snprintf(op->text, sizeof op->text, "%s", s);
+  for (p = strtok_r(s, " \t\r", &save); p != NULL; p = strtok_r(NULL, " \t\r", &save)) {
+    if (ntok == 8) return -1;
+    tok[ntok++] = p;
   }
-  if (t < ntok) return fail(err, errlen, index, op->text, "too many arguments");
-  if (op->stream == FC_ALL && op->kind != FC_FLUSH)
-    return fail(err, errlen, index, op->text, "'all' is only for flush");
-  if (op->kind == FC_SETVBUF && op->stream == FC_LOG)
-    return fail(err, errlen, index, op->text, "setvbuf takes out or err");
-  if (fc_is_fd_op(op->kind) && op->stream == FC_LOG)
-    return fail(err, errlen, index, op->text, "an op on the fd takes out or err");
-  if (fc_is_c_stream_op(op->kind) && op->stream == FC_LOG)
-    return fail(err, errlen, index, op->text, "C's stdio: out or err");
-  if (op->kind == FC_SYSWRITE && op->offset > 65536)
-    return fail(err, errlen, index, op->text, "the offset is 0 to 65536");
-  if (op->kind == FC_FORK && (op->n < 2 || op->n > 64))
-    return fail(err, errlen, index, op->text, "fork takes 2 to 64 processes");
-  if (op->kind == FC_THREADS && (op->n < 2 || op->n > 64))
-    return fail(err, errlen, index, op->text, "threads takes 2 to 64 threads");
+  return ntok;
+}
+
+/* Parses S, one op's text, into the next op of OUT (which has room for it)
+ * and appends it, unless S is empty. 0, or -1 (ERR says why). */
+static int parse_one(char* s, struct fc_script* out, char* err, unsigned errlen) {
+  struct fc_op* op = &out->ops[out->count];
+  char* tok[8];
+  const int ntok = split_op(s, op, tok);
+  const struct fc_opdef* def;
+  if (ntok < 0) return fail(err, errlen, out->count, op->text, "too many arguments");
+  if (ntok == 0) return 0; /* empty op: "a;;b" or a trailing ';' */
+  def = find_op(tok[0]);
+  if (def == NULL) return fail(err, errlen, out->count, op->text, "unknown operation");
+  if (parse_op(def, tok, ntok, op, err, errlen, out->count) != 0) return -1;
+  ++out->count;
+  return 0;
+}
+
+/* Room in OUT for one more op, its array doubled (*CAPACITY) when full. 0,
+ * or -1 (ERR says why). */
+static int make_room(struct fc_script* out, int* capacity, char* err, unsigned errlen) {
+  struct fc_op* grown;
+  if (out->count != *capacity) return 0;
+  *capacity *= 2;
+  grown = realloc(out->ops, sizeof(struct fc_op) * (size_t)*capacity);
+  if (grown == NULL) return fail(err, errlen, out->count, "", "out of memory");
+  out->ops = grown;
   return 0;
 }
 
@@ -264,35 +339,10 @@ static int parse_ops(char* buf, struct fc_script* out, char* err, unsigned errle
   char* cursor = buf;
   while (cursor != NULL) {
     char* end = strpbrk(cursor, ";\n");
-    char* tok[8];
-    int ntok = 0;
-    size_t i;
-    char* p;
-    char* save = NULL;
-    struct fc_op* op;
     if (end != NULL) *end = '\0';
-    if (out->count == capacity) {
-      struct fc_op* grown;
-      capacity *= 2;
-      grown = realloc(out->ops, sizeof(struct fc_op) * (size_t)capacity);
-      if (grown == NULL) return fail(err, errlen, out->count, "", "out of memory");
-      out->ops = grown;
-    }
-    op = &out->ops[out->count];
-    while (*cursor == ' ' || *cursor == '\t') ++cursor;
-    snprintf(op->text, sizeof op->text, "%s", cursor);
-    for (p = strtok_r(cursor, " \t\r", &save); p != NULL; p = strtok_r(NULL, " \t\r", &save)) {
-      if (ntok == 8) return fail(err, errlen, out->count, op->text, "too many arguments");
-      tok[ntok++] = p;
-    }
+    if (make_room(out, &capacity, err, errlen) != 0) return -1;
+    if (parse_one(cursor, out, err, errlen) != 0) return -1;
     cursor = end != NULL ? end + 1 : NULL;
-    if (ntok == 0) continue; /* empty op: "a;;b" or a trailing ';' */
-    for (i = 0; i < sizeof k_ops / sizeof k_ops[0]; ++i)
-      if (strcmp(tok[0], k_ops[i].name) == 0) break;
-    if (i == sizeof k_ops / sizeof k_ops[0])
-      return fail(err, errlen, out->count, op->text, "unknown operation");
-    if (parse_op(&k_ops[i], tok, ntok, op, err, errlen, out->count) != 0) return -1;
-    ++out->count;
   }
   return 0;
 }
@@ -310,61 +360,87 @@ static int check_barriers(const struct fc_script* s, char* err, unsigned errlen)
   return 0;
 }
 
+/* Parses BUF, made a copy of SRC's LEN + 1 bytes, into OUT, when BUF and
+ * OUT's ops were allocated. 0, or -1 (ERR says why). */
+static int parse_copy(char* buf, const char* src, size_t len, struct fc_script* out, char* err,
+                      unsigned errlen) {
+  int rc;
+  if (buf == NULL || out->ops == NULL) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  memcpy(buf, src, len + 1);
+  rc = parse_ops(buf, out, err, errlen);
+  if (rc == 0) rc = check_barriers(out, err, errlen);
+  return rc;
+}
+
+/* OUT emptied, its ops freed. */
+static void discard_ops(struct fc_script* out) {
+  free(out->ops);
+  out->ops = NULL;
+  out->count = 0;
+}
+
 /* On error nothing stays allocated (out->ops is NULL): the harness parses
  * scripts in-process, many times (found by ci/fuzz: the copy leaked). */
 int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
   size_t len = strlen(src);
   char* buf = malloc(len + 1);
-  int rc = -1;
+  int rc;
   out->count = 0;
   out->ops = malloc(sizeof(struct fc_op) * 16);
-  if (buf == NULL || out->ops == NULL) {
-    snprintf(err, errlen, "out of memory");
-  } else {
-    memcpy(buf, src, len + 1);
-    rc = parse_ops(buf, out, err, errlen);
-    if (rc == 0) rc = check_barriers(out, err, errlen);
-  }
+  rc = parse_copy(buf, src, len, out, err, errlen);
   free(buf);
-  if (rc != 0) {
-    free(out->ops);
-    out->ops = NULL;
-    out->count = 0;
-  }
+  if (rc != 0) discard_ops(out);
   return rc;
 }
 
 const char* fc_program_name = "script";
 int fc_io_error = 0;
 
-int fc_load(int argc, char** argv, struct fc_script* script) {
-  char err[256];
+/* argv[1..], each followed by ';', in one string to free; NULL when out of
+ * memory. */
+static char* join_args(int argc, char** argv) {
   size_t len = 1;
   char* joined;
-  int rc;
-  if (argc == 2 && strcmp(argv[1], "--version") == 0) return -1;
-  if (argc < 2) {
-    fprintf(stderr, "%s: usage: %s SCRIPT... (ops separated by ';', see docs/script.md)\n",
-            fc_program_name, fc_program_name);
-    return FC_EXIT_USAGE;
-  }
   for (int i = 1; i < argc; ++i) len += strlen(argv[i]) + 1;
   joined = calloc(len, 1);
-  if (joined == NULL) {
-    fprintf(stderr, "%s: out of memory\n", fc_program_name);
-    return FC_EXIT_INTERNAL;
-  }
+  if (joined == NULL) return NULL;
   for (int i = 1; i < argc; ++i) {
     strcat(joined, argv[i]);
     strcat(joined, ";");
   }
-  rc = fc_parse(joined, script, err, sizeof err);
+  return joined;
+}
+
+/* Parses JOINED into SCRIPT, then frees it; on error prints one line to
+ * stderr and returns FC_EXIT_USAGE, else 0. */
+static int parse_joined(char* joined, struct fc_script* script) {
+  char err[256];
+  int rc = fc_parse(joined, script, err, sizeof err);
   free(joined);
   if (rc != 0) {
     fprintf(stderr, "%s: bad script: %s\n", fc_program_name, err);
     return FC_EXIT_USAGE;
   }
   return 0;
+}
+
+int fc_load(int argc, char** argv, struct fc_script* script) {
+  char* joined;
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) return -1;
+  if (argc < 2) {
+    fprintf(stderr, "%s: usage: %s SCRIPT... (ops separated by ';', see docs/script.md)\n",
+            fc_program_name, fc_program_name);
+    return FC_EXIT_USAGE;
+  }
+  joined = join_args(argc, argv);
+  if (joined == NULL) {
+    fprintf(stderr, "%s: out of memory\n", fc_program_name);
+    return FC_EXIT_INTERNAL;
+  }
+  return parse_joined(joined, script);
 }
 
 void fc_say(int index, const struct fc_op* op, const char* what) {
@@ -418,22 +494,35 @@ static pthread_barrier_t g_barrier;
 
 void fc_barrier(void) { pthread_barrier_wait(&g_barrier); }
 
+/* A new thread's start, REST(FROM), to free; NULL when out of memory. */
+static struct fc_thread_start* new_thread_start(void (*rest)(int from), int from) {
+  struct fc_thread_start* start = malloc(sizeof *start);
+  if (start != NULL) {
+    start->rest = rest;
+    start->from = from;
+  }
+  return start;
+}
+
+/* Starts a thread that calls REST(FROM), counted in g_threads: 0, or the
+ * error (nothing started). */
+static int start_thread(void (*rest)(int from), int from) {
+  struct fc_thread_start* start = new_thread_start(rest, from);
+  int err = start == NULL ? ENOMEM : 0;
+  pthread_mutex_lock(&g_threads_lock);
+  if (err == 0 && g_thread_count == (int)(sizeof g_threads / sizeof g_threads[0])) err = EAGAIN;
+  if (err == 0) err = pthread_create(&g_threads[g_thread_count], NULL, fc_thread_main, start);
+  if (err == 0) ++g_thread_count;
+  pthread_mutex_unlock(&g_threads_lock);
+  if (err != 0) free(start);
+  return err;
+}
+
 void fc_start_threads(int index, const struct fc_op* op, void (*rest)(int from)) {
   pthread_barrier_init(&g_barrier, NULL, (unsigned)op->n);
   for (long i = 1; i < op->n; ++i) {
-    struct fc_thread_start* start = malloc(sizeof *start);
-    int err = start == NULL ? ENOMEM : 0;
-    if (start != NULL) {
-      start->rest = rest;
-      start->from = index + 1;
-    }
-    pthread_mutex_lock(&g_threads_lock);
-    if (err == 0 && g_thread_count == (int)(sizeof g_threads / sizeof g_threads[0])) err = EAGAIN;
-    if (err == 0) err = pthread_create(&g_threads[g_thread_count], NULL, fc_thread_main, start);
-    if (err == 0) ++g_thread_count;
-    pthread_mutex_unlock(&g_threads_lock);
+    const int err = start_thread(rest, index + 1);
     if (err != 0) {
-      free(start);
       fc_report(index, op, "pthread_create", err);
       return;
     }

@@ -22,6 +22,38 @@ static int g_closed[2] = {0, 0};
 
 static FILE* stream_of(enum fc_stream s) { return s == FC_ERR ? stderr : stdout; }
 
+/* putc: the N bytes of BUF in N calls; the first that fails is reported. */
+static void putc_each(int index, const struct fc_op* op, FILE* f, const char* buf, long n) {
+  for (long i = 0; i < n; ++i)
+    if (putc(buf[i], f) == EOF) {
+      fc_report(index, op, "putc", errno);
+      return;
+    }
+}
+
+/* write, line, newline: the WANT bytes of BUF in one fwrite. */
+static void fwrite_once(int index, const struct fc_op* op, FILE* f, const char* buf, size_t want) {
+  if (want > 0 && fwrite(buf, 1, want, f) != want) fc_report(index, op, "fwrite", errno);
+#ifdef FC_BUG_DOUBLE_BYTE /* injected bug (tests only): an fwrite's last byte goes out twice */
+  if (want > 0) fwrite(buf + want - 1, 1, 1, f);
+#endif
+}
+
+/* BUF, N payload bytes (WANT with its newline), on F by the op's own call. */
+static void put_payload(int index, const struct fc_op* op, FILE* f, const char* buf, long n,
+                        size_t want) {
+  switch (op->kind) {
+    case FC_PRINTF:
+      if (printf("%s", buf) < 0) fc_report(index, op, "printf", errno);
+      break;
+    case FC_FPUTS:
+      if (fputs(buf, f) == EOF) fc_report(index, op, "fputs", errno);
+      break;
+    case FC_PUTC: putc_each(index, op, f, buf, n); break;
+    default: fwrite_once(index, op, f, buf, want);
+  }
+}
+
 static void put_bytes(int index, const struct fc_op* op, long n, int newline) {
   FILE* f = stream_of(op->stream);
   size_t want = (size_t)n + (newline ? 1 : 0);
@@ -32,26 +64,7 @@ static void put_bytes(int index, const struct fc_op* op, long n, int newline) {
   }
   buf = fc_payload(index, n, newline);
   errno = 0;
-  switch (op->kind) {
-    case FC_PRINTF:
-      if (printf("%s", buf) < 0) fc_report(index, op, "printf", errno);
-      break;
-    case FC_FPUTS:
-      if (fputs(buf, f) == EOF) fc_report(index, op, "fputs", errno);
-      break;
-    case FC_PUTC:
-      for (long i = 0; i < n; ++i)
-        if (putc(buf[i], f) == EOF) {
-          fc_report(index, op, "putc", errno);
-          break;
-        }
-      break;
-    default:
-      if (want > 0 && fwrite(buf, 1, want, f) != want) fc_report(index, op, "fwrite", errno);
-#ifdef FC_BUG_DOUBLE_BYTE /* injected bug (tests only): an fwrite's last byte goes out twice */
-      if (want > 0) fwrite(buf + want - 1, 1, 1, f);
-#endif
-  }
+  put_payload(index, op, f, buf, n, want);
   free(buf);
 }
 
@@ -82,48 +95,83 @@ static int cxx_only(const struct fc_op* op) {
          op->stream == FC_LOG;
 }
 
-/* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
-static int run_op(int index, const struct fc_op* op, int* rc) {
+static void do_flush(int index, const struct fc_op* op) {
+#ifdef FC_BUG_NO_FFLUSH /* injected bug (tests only): the flush is dropped */
+  return;
+#endif
+  if (fflush(op->stream == FC_ALL ? NULL : stream_of(op->stream)) == EOF)
+    fc_report(index, op, "fflush", errno);
+}
+
+static void do_close(int index, const struct fc_op* op) {
+  if (fclose(stream_of(op->stream)) == EOF) fc_report(index, op, "fclose", errno);
+  g_closed[op->stream == FC_ERR] = 1;
+}
+
+static void do_crash(void) {
+  volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
+  *bad = 1;
+}
+
+/* Runs op INDEX if it puts payload bytes on a stream; 1 if it ran. */
+static int run_put_op(int index, const struct fc_op* op) {
   switch (op->kind) {
     case FC_WRITE:
     case FC_PUTC:
     case FC_PRINTF:
-    case FC_FPUTS: put_bytes(index, op, op->n, 0); break;
-    case FC_LINE: put_bytes(index, op, op->n, 1); break;
-    case FC_NEWLINE: put_bytes(index, op, 0, 1); break;
-    case FC_FLUSH:
-#ifdef FC_BUG_NO_FFLUSH /* injected bug (tests only): the flush is dropped */
-      break;
-#endif
-      if (fflush(op->stream == FC_ALL ? NULL : stream_of(op->stream)) == EOF)
-        fc_report(index, op, "fflush", errno);
-      break;
-    case FC_SETVBUF: do_setvbuf(index, op); break;
+    case FC_FPUTS: put_bytes(index, op, op->n, 0); return 1;
+    case FC_LINE: put_bytes(index, op, op->n, 1); return 1;
+    case FC_NEWLINE: put_bytes(index, op, 0, 1); return 1;
+    default: return 0;
+  }
+}
+
+/* Runs op INDEX if it flushes, buffers, reads or closes a stream; 1 if it ran. */
+static int run_stream_op(int index, const struct fc_op* op) {
+  switch (op->kind) {
+    case FC_FLUSH: do_flush(index, op); return 1;
+    case FC_SETVBUF: do_setvbuf(index, op); return 1;
     case FC_READ:
-    case FC_GETLINE: do_read(index, op); break;
-    case FC_MARKER: flushcheck_marker(op->label); break;
-    case FC_SLEEP: fc_sleep_ms(op->n); break;
-    case FC_CLOSE:
-      if (fclose(stream_of(op->stream)) == EOF) fc_report(index, op, "fclose", errno);
-      g_closed[op->stream == FC_ERR] = 1;
-      break;
+    case FC_GETLINE: do_read(index, op); return 1;
+    case FC_CLOSE: do_close(index, op); return 1;
+    default: return 0;
+  }
+}
+
+/* Runs OP if it waits: for the harness, for a time, for the other threads; 1 if it ran. */
+static int run_wait_op(const struct fc_op* op) {
+  switch (op->kind) {
+    case FC_MARKER: flushcheck_marker(op->label); return 1;
+    case FC_SLEEP: fc_sleep_ms(op->n); return 1;
+    case FC_BARRIER: fc_barrier(); return 1;
+    default: return 0;
+  }
+}
+
+/* Runs op INDEX if it ends, signals or forks the process; 1 if it ran and returned. */
+static int run_process_op(int index, const struct fc_op* op) {
+  switch (op->kind) {
     case FC_EXIT: exit((int)op->n);
     case FC_UEXIT: _exit((int)op->n);
     case FC_QUICK_EXIT: quick_exit((int)op->n);
     case FC_ABORT: abort();
+    case FC_RAISE: raise((int)op->n); return 1;
+    case FC_IGNORE: signal((int)op->n, SIG_IGN); return 1;
+    case FC_FORK: fc_fork(index, op); return 1;
+    case FC_CRASH: do_crash(); return 1;
+    default: return 0;
+  }
+}
+
+/* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
+static int run_op(int index, const struct fc_op* op, int* rc) {
+  switch (op->kind) {
     case FC_RETURN: *rc = (int)op->n; return 1;
-    case FC_RAISE: raise((int)op->n); break;
-    case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
-    case FC_FORK: fc_fork(index, op); break;
     case FC_THREADS: break; /* run_ops starts them */
-    case FC_BARRIER: fc_barrier(); break;
-    case FC_CRASH: {
-      volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
-      *bad = 1;
-      break;
-    }
     default:
-      if (!fc_run_fd_op(index, op)) fc_run_c_stream_op(index, op);
+      if (!run_put_op(index, op) && !run_stream_op(index, op) && !run_wait_op(op) &&
+          !run_process_op(index, op) && !fc_run_fd_op(index, op))
+        fc_run_c_stream_op(index, op);
       break;
   }
   return 0;
@@ -152,22 +200,19 @@ static void run_rest(int from) {
   run_ops(from, &rc);
 }
 
-int main(int argc, char** argv) {
-  struct fc_script script;
-  int rc = 0;
-  fc_program_name = "stdio_script";
-  if ((rc = fc_load(argc, argv, &script)) < 0) { /* --version */
-    fc_print_libc();
-    return 0;
-  }
-  if (rc != 0) return rc;
-  for (int i = 0; i < script.count; ++i)
-    if (cxx_only(&script.ops[i])) {
+/* 1, said on stderr, when SCRIPT has an op that only iostream_script has. */
+static int has_cxx_only_op(const struct fc_script* script) {
+  for (int i = 0; i < script->count; ++i)
+    if (cxx_only(&script->ops[i])) {
       fprintf(stderr, "%s: bad script: op %d '%s': only iostream_script has it\n", fc_program_name,
-              i + 1, script.ops[i].text);
-      return FC_EXIT_USAGE;
+              i + 1, script->ops[i].text);
+      return 1;
     }
-  flushcheck_marker_init();
+  return 0;
+}
+
+/* The injected bugs (tests only) in stdout's buffering, before the script runs. */
+static void inject_buffer_bugs(void) {
 #ifdef FC_BUG_LINEBUF_STDOUT /* injected bug (tests only): stdout always line buffered */
   setvbuf(stdout, NULL, _IOLBF, 0);
 #endif
@@ -178,12 +223,33 @@ int main(int argc, char** argv) {
       setvbuf(stdout, malloc((size_t)st.st_blksize + 1), _IOFBF, (size_t)st.st_blksize + 1);
   }
 #endif
+}
+
+/* Runs SCRIPT from its first op, after the injected bugs (tests only) that
+ * act before it; main's exit code. */
+static int run_script(const struct fc_script* script) {
+  int rc = 0;
+  flushcheck_marker_init();
+  inject_buffer_bugs();
 #ifdef FC_BUG_EXIT_NO_FLUSH /* injected bug (tests only): exit behaves like _exit */
-  for (int i = 0; i < script.count; ++i)
-    if (script.ops[i].kind == FC_EXIT) script.ops[i].kind = FC_UEXIT;
+  for (int i = 0; i < script->count; ++i)
+    if (script->ops[i].kind == FC_EXIT) script->ops[i].kind = FC_UEXIT;
 #endif
-  g_script = script;
+  g_script = *script;
   const int returned = run_ops(0, &rc);
   fc_join_threads();
   return returned ? rc : fc_io_error ? FC_EXIT_IO_ERROR : 0;
+}
+
+int main(int argc, char** argv) {
+  struct fc_script script;
+  int rc = 0;
+  fc_program_name = "stdio_script";
+  if ((rc = fc_load(argc, argv, &script)) < 0) { /* --version */
+    fc_print_libc();
+    return 0;
+  }
+  if (rc != 0) return rc;
+  if (has_cxx_only_op(&script)) return FC_EXIT_USAGE;
+  return run_script(&script);
 }

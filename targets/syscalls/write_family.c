@@ -166,13 +166,21 @@ static int by_clone3_untraced(void) {
   return parent_waits((pid_t)pid);
 }
 
-int main(int argc, char** argv) {
-  const char* how = argc > 1 ? argv[1] : "";
+/* HOW done by a call of the write family proper (write, writev, pwrite*):
+ * the exit status, or -1 when HOW is none of them. */
+static int by_write_call(const char* how) {
   if (strcmp(how, "write") == 0) return by_write();
   if (strcmp(how, "writev") == 0) return by_writev();
   if (strcmp(how, "pwrite64") == 0) return by_pwrite64();
   if (strcmp(how, "pwritev") == 0) return by_pwritev();
   if (strcmp(how, "pwritev2") == 0) return by_pwritev2();
+  return -1;
+}
+
+/* HOW done by a call that moves the line from a socket, file or pipe
+ * (send*, sendfile, splice, tee, vmsplice, copy_file_range): the exit
+ * status, or -1 when HOW is none of them. */
+static int by_transfer(const char* how) {
   if (strcmp(how, "sendto") == 0) return by_socket(0);
   if (strcmp(how, "sendmsg") == 0) return by_socket(1);
   if (strcmp(how, "sendfile") == 0) return by_sendfile();
@@ -180,13 +188,25 @@ int main(int argc, char** argv) {
   if (strcmp(how, "tee") == 0) return by_tee();
   if (strcmp(how, "vmsplice") == 0) return by_vmsplice();
   if (strcmp(how, "copy_file_range") == 0) return by_copy_file_range();
-  if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
-  if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
-  if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
+  return -1;
+}
+
+static int usage(void) {
   fprintf(stderr,
           "usage: write_family write|writev|pwrite64|pwritev|pwritev2|sendto|sendmsg\n"
           "       write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
           "       write_family close_range PATH_A PATH_B\n"
           "       write_family clone_untraced|clone3_untraced\n");
   return 2;
+}
+
+int main(int argc, char** argv) {
+  const char* how = argc > 1 ? argv[1] : "";
+  int rc = by_write_call(how);
+  if (rc < 0) rc = by_transfer(how);
+  if (rc >= 0) return rc;
+  if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
+  if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
+  if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
+  return usage();
 }

@@ -61,38 +61,53 @@ static inline int flushcheck_marker_enabled(void) {
   return flushcheck_marker_state_()->marker_fd >= 0;
 }
 
-/* Emits marker LABEL (no '\n' inside) and waits for the harness to release
- * it. Returns 0, or -1 when the channel is gone (harness ended). */
-static inline int flushcheck_marker(const char* label) {
-  struct flushcheck_marker_fds* st = flushcheck_marker_state_();
-  char line[256];
+/* LABEL as a marker line in LINE (SIZE bytes): a '\n' inside becomes ' ',
+ * a long label is cut, and the line ends in '\n'. Its length. */
+static inline size_t flushcheck_marker_line_(const char* label, char* line, size_t size) {
   size_t n = 0;
-  char released;
-  ssize_t r;
-  int saved_errno = errno; /* a signal handler may call this */
-  int rc = 0;
-  flushcheck_marker_init();
-  if (st->marker_fd < 0) return 0;
-  while (label[n] != '\0' && n < sizeof line - 1) {
+  while (label[n] != '\0' && n < size - 1) {
     line[n] = label[n] == '\n' ? ' ' : label[n];
     ++n;
   }
   line[n++] = '\n';
+  return n;
+}
+
+/* Writes marker LABEL's line to FD, through EINTR and short writes. 0, or
+ * -1 when the channel is gone. */
+static inline int flushcheck_marker_emit_(int fd, const char* label) {
+  char line[256];
+  size_t n = flushcheck_marker_line_(label, line, sizeof line);
   for (size_t off = 0; off < n;) {
-    r = write(st->marker_fd, line + off, n - off);
+    ssize_t r = write(fd, line + off, n - off);
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) {
-      errno = saved_errno;
-      return -1;
-    }
+    if (r <= 0) return -1;
     off += (size_t)r;
   }
-  if (st->release_fd >= 0) {
-    do {
-      r = read(st->release_fd, &released, 1);
-    } while (r < 0 && errno == EINTR);
-    rc = r == 1 ? 0 : -1;
-  }
+  return 0;
+}
+
+/* Reads the release byte from FD, through EINTR. 0, or -1 when the channel
+ * is gone. */
+static inline int flushcheck_marker_wait_(int fd) {
+  char released;
+  ssize_t r;
+  do {
+    r = read(fd, &released, 1);
+  } while (r < 0 && errno == EINTR);
+  return r == 1 ? 0 : -1;
+}
+
+/* Emits marker LABEL (no '\n' inside) and waits for the harness to release
+ * it. Returns 0, or -1 when the channel is gone (harness ended). */
+static inline int flushcheck_marker(const char* label) {
+  struct flushcheck_marker_fds* st = flushcheck_marker_state_();
+  int saved_errno = errno; /* a signal handler may call this */
+  int rc;
+  flushcheck_marker_init();
+  if (st->marker_fd < 0) return 0;
+  rc = flushcheck_marker_emit_(st->marker_fd, label);
+  if (rc == 0 && st->release_fd >= 0) rc = flushcheck_marker_wait_(st->release_fd);
   errno = saved_errno;
   return rc;
 }

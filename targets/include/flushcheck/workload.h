@@ -91,23 +91,25 @@ enum {
   FLUSHCHECK_W_MAX_THREADS = 64
 };
 
+/* The signals flushcheck_signal_number knows by name. */
+static const struct flushcheck_signame_ {
+  const char* name;
+  int number;
+} flushcheck_signames_[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"TRAP", SIGTRAP},
+    {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"USR1", SIGUSR1},
+    {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM},
+    {"CHLD", SIGCHLD}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU},
+    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS}};
+
 /* SIG's number from a name with or without "SIG" (TERM, SIGKILL) or a number
  * from 1 to 64; -1 for anything else. */
 static inline int flushcheck_signal_number(const char* name) {
-  static const struct {
-    const char* name;
-    int number;
-  } k[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-           {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
-           {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
-           {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CHLD", SIGCHLD},
-           {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU},
-           {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS}};
   size_t i;
   long v = 0;
   if (strncmp(name, "SIG", 3) == 0) name += 3;
-  for (i = 0; i < sizeof k / sizeof k[0]; ++i)
-    if (strcmp(name, k[i].name) == 0) return k[i].number;
+  for (i = 0; i < sizeof flushcheck_signames_ / sizeof flushcheck_signames_[0]; ++i)
+    if (strcmp(name, flushcheck_signames_[i].name) == 0) return flushcheck_signames_[i].number;
   for (i = 0; name[i] != '\0' && i < 3; ++i) {
     if (name[i] < '0' || name[i] > '9') return -1;
     v = v * 10 + (name[i] - '0');
@@ -136,50 +138,70 @@ static inline int flushcheck_w_level_(const char* text) {
   return -1;
 }
 
-/* The op named by TOKENS[0] with its COUNT tokens into OP: NULL, or why not. */
-static inline const char* flushcheck_w_op_(char** tokens, int count, struct flushcheck_w_op* op) {
-  static const struct {
-    const char* name;
-    enum flushcheck_workload_op kind;
-    long max; /* its one number's bound; 0: no argument; -1: a level and BYTES; -2: a label; -3: a
-                 signal */
-  } k[] = {{"log", FLUSHCHECK_W_LOG, -1},
-           {"flush", FLUSHCHECK_W_FLUSH, 0},
-           {"sleep", FLUSHCHECK_W_SLEEP, FLUSHCHECK_W_MAX_SLEEP_MS},
-           {"marker", FLUSHCHECK_W_MARKER, -2},
-           {"threads", FLUSHCHECK_W_THREADS, FLUSHCHECK_W_MAX_THREADS},
-           {"return", FLUSHCHECK_W_RETURN, 255},
-           {"exit", FLUSHCHECK_W_EXIT, 255},
-           {"_exit", FLUSHCHECK_W_UEXIT, 255},
-           {"abort", FLUSHCHECK_W_ABORT, 0},
-           {"raise", FLUSHCHECK_W_RAISE, -3}};
+/* The ops by name. */
+static const struct flushcheck_w_opdef_ {
+  const char* name;
+  enum flushcheck_workload_op kind;
+  long max; /* its one number's bound; 0: no argument; -1: a level and BYTES; -2: a label; -3: a
+               signal */
+} flushcheck_w_opdefs_[] = {{"log", FLUSHCHECK_W_LOG, -1},
+                            {"flush", FLUSHCHECK_W_FLUSH, 0},
+                            {"sleep", FLUSHCHECK_W_SLEEP, FLUSHCHECK_W_MAX_SLEEP_MS},
+                            {"marker", FLUSHCHECK_W_MARKER, -2},
+                            {"threads", FLUSHCHECK_W_THREADS, FLUSHCHECK_W_MAX_THREADS},
+                            {"return", FLUSHCHECK_W_RETURN, 255},
+                            {"exit", FLUSHCHECK_W_EXIT, 255},
+                            {"_exit", FLUSHCHECK_W_UEXIT, 255},
+                            {"abort", FLUSHCHECK_W_ABORT, 0},
+                            {"raise", FLUSHCHECK_W_RAISE, -3}};
+
+/* The op named NAME, or NULL. */
+static inline const struct flushcheck_w_opdef_* flushcheck_w_find_(const char* name) {
   size_t i;
-  for (i = 0; i < sizeof k / sizeof k[0] && strcmp(tokens[0], k[i].name) != 0; ++i) {
-  }
-  if (i == sizeof k / sizeof k[0]) return "unknown operation";
-  op->kind = k[i].kind;
-  if (count != (k[i].max == 0 ? 1 : k[i].max == -1 ? 3 : 2))
-    return k[i].max == 0    ? "takes no argument"
-           : k[i].max == -1 ? "expects a level (debug, info, warn, error) and a size in bytes"
-                            : "expects one argument";
-  if (k[i].max == -1) {
-    op->level = flushcheck_w_level_(tokens[1]);
-    if (op->level < 0) return "expects a level: debug, info, warn or error";
-    return flushcheck_w_count_(tokens[2], FLUSHCHECK_W_MAX_BYTES, &op->n)
-               ? NULL
-               : "expects a size in bytes, at most 1048576";
-  }
-  if (k[i].max == -2) {
-    if (strlen(tokens[1]) >= sizeof op->label) return "expects a label under 64 bytes";
-    strcpy(op->label, tokens[1]);
-    return NULL;
-  }
-  if (k[i].max == -3)
+  for (i = 0; i < sizeof flushcheck_w_opdefs_ / sizeof flushcheck_w_opdefs_[0]; ++i)
+    if (strcmp(name, flushcheck_w_opdefs_[i].name) == 0) return &flushcheck_w_opdefs_[i];
+  return NULL;
+}
+
+/* `log LEVEL BYTES`: TOKENS[1] and TOKENS[2] into OP: NULL, or why not. */
+static inline const char* flushcheck_w_log_args_(char** tokens, struct flushcheck_w_op* op) {
+  op->level = flushcheck_w_level_(tokens[1]);
+  if (op->level < 0) return "expects a level: debug, info, warn or error";
+  return flushcheck_w_count_(tokens[2], FLUSHCHECK_W_MAX_BYTES, &op->n)
+             ? NULL
+             : "expects a size in bytes, at most 1048576";
+}
+
+/* `marker LABEL`: LABEL into OP: NULL, or why not. */
+static inline const char* flushcheck_w_label_(const char* label, struct flushcheck_w_op* op) {
+  if (strlen(label) >= sizeof op->label) return "expects a label under 64 bytes";
+  strcpy(op->label, label);
+  return NULL;
+}
+
+/* The arguments TOKENS[1..] of an op whose argument is MAX (as in
+ * flushcheck_w_opdefs_) into OP: NULL, or why not. */
+static inline const char* flushcheck_w_args_(long max, char** tokens, struct flushcheck_w_op* op) {
+  if (max == -1) return flushcheck_w_log_args_(tokens, op);
+  if (max == -2) return flushcheck_w_label_(tokens[1], op);
+  if (max == -3)
     return (op->n = flushcheck_signal_number(tokens[1])) > 0 ? NULL
                                                              : "expects a signal name or number";
-  if (k[i].max == 0) return NULL;
-  if (!flushcheck_w_count_(tokens[1], k[i].max, &op->n)) return "expects a number in range";
+  if (max == 0) return NULL;
+  if (!flushcheck_w_count_(tokens[1], max, &op->n)) return "expects a number in range";
   return op->kind == FLUSHCHECK_W_THREADS && op->n < 2 ? "expects 2 to 64 threads" : NULL;
+}
+
+/* The op named by TOKENS[0] with its COUNT tokens into OP: NULL, or why not. */
+static inline const char* flushcheck_w_op_(char** tokens, int count, struct flushcheck_w_op* op) {
+  const struct flushcheck_w_opdef_* def = flushcheck_w_find_(tokens[0]);
+  if (def == NULL) return "unknown operation";
+  op->kind = def->kind;
+  if (count != (def->max == 0 ? 1 : def->max == -1 ? 3 : 2))
+    return def->max == 0    ? "takes no argument"
+           : def->max == -1 ? "expects a level (debug, info, warn, error) and a size in bytes"
+                            : "expects one argument";
+  return flushcheck_w_args_(def->max, tokens, op);
 }
 
 /* Why the ops parsed so far cannot take OP (an end not last, a marker after
@@ -198,23 +220,28 @@ static inline const char* flushcheck_w_order_(const struct flushcheck_workload* 
   return NULL;
 }
 
-/* One op's text (TEXT is changed: tokens are cut in place) into W. */
-static inline const char* flushcheck_w_add_(struct flushcheck_workload* w, char* text) {
-  char* tokens[4];
+/* TEXT cut in place into its TOKENS (4 at most): their number, or -1 when
+ * there are more. */
+static inline int flushcheck_w_tokens_(char* text, char** tokens) {
   int count = 0;
-  const char* why;
-  struct flushcheck_w_op op;
-  memset(&op, 0, sizeof op);
   for (;;) {
     text += strspn(text, " \t\r");
     if (*text == '\0') break;
-    if (count == 4) return "too many arguments";
+    if (count == 4) return -1;
     tokens[count++] = text;
     text += strcspn(text, " \t\r");
     if (*text != '\0') *text++ = '\0';
   }
-  if (count == 0) return NULL; /* an empty op: "a;;b" */
-  if (w->count == FLUSHCHECK_W_MAX_OPS) return "more than 100000 ops";
+  return count;
+}
+
+/* The op that TOKENS (COUNT of them) spell, appended to W after the ops
+ * before it (a log op numbered): NULL, or why not. */
+static inline const char* flushcheck_w_push_(struct flushcheck_workload* w, char** tokens,
+                                             int count) {
+  const char* why;
+  struct flushcheck_w_op op;
+  memset(&op, 0, sizeof op);
   if ((why = flushcheck_w_op_(tokens, count, &op)) != NULL) return why;
   if ((why = flushcheck_w_order_(w, &op)) != NULL) return why;
   if (op.kind == FLUSHCHECK_W_LOG) op.record = w->records++;
@@ -222,12 +249,21 @@ static inline const char* flushcheck_w_add_(struct flushcheck_workload* w, char*
   return NULL;
 }
 
-/* Parses TEXT (ops separated by ';' or newlines) into W, which the caller
- * frees with free(W->ops). 0, or -1 after one line on stderr:
- * "NAME: bad workload: op 2 'log loud 3': expects a level: ...". */
-static inline int flushcheck_workload_parse(const char* name, const char* text,
-                                            struct flushcheck_workload* w) {
-  size_t length = strlen(text), start = 0, i;
+/* One op's text (TEXT is changed: tokens are cut in place) into W. */
+static inline const char* flushcheck_w_add_(struct flushcheck_workload* w, char* text) {
+  char* tokens[4];
+  const int count = flushcheck_w_tokens_(text, tokens);
+  if (count < 0) return "too many arguments";
+  if (count == 0) return NULL; /* an empty op: "a;;b" */
+  if (w->count == FLUSHCHECK_W_MAX_OPS) return "more than 100000 ops";
+  return flushcheck_w_push_(w, tokens, count);
+}
+
+/* W emptied, with room for the ops of TEXT (LENGTH bytes), and a copy of
+ * TEXT to cut in place, to free; exits 70 after a line on stderr naming
+ * NAME when out of memory. */
+static inline char* flushcheck_w_alloc_(const char* name, const char* text, size_t length,
+                                        struct flushcheck_workload* w) {
   char* copy = (char*)malloc(length + 1);
   memset(w, 0, sizeof *w);
   w->ops = (struct flushcheck_w_op*)calloc(length / 2 + 1, sizeof *w->ops);
@@ -236,26 +272,50 @@ static inline int flushcheck_workload_parse(const char* name, const char* text,
     exit(70);
   }
   memcpy(copy, text, length + 1);
+  return copy;
+}
+
+/* The op at OP_TEXT (cut from the copy of TEXT, where it is as written) into
+ * W: 0, or -1 after its line on stderr. */
+static inline int flushcheck_w_add_or_say_(const char* name, const char* text, char* op_text,
+                                           struct flushcheck_workload* w) {
+  char shown[80];
+  const char* why;
+  snprintf(shown, sizeof shown, "%s", text + strspn(text, " \t\r"));
+  shown[strcspn(shown, ";\n")] = '\0';
+  if ((why = flushcheck_w_add_(w, op_text)) == NULL) return 0;
+  fprintf(stderr, "%s: bad workload: op %zu '%s': %s\n", name, w->count, shown, why);
+  return -1;
+}
+
+/* Each op of COPY (TEXT's LENGTH bytes, cut in place at each ';' or newline)
+ * into W: 0, or -1 after the line of the first bad one on stderr. */
+static inline int flushcheck_w_add_all_(const char* name, const char* text, char* copy,
+                                        size_t length, struct flushcheck_workload* w) {
+  size_t start = 0, i;
   for (i = 0; i <= length; ++i) {
     if (copy[i] != ';' && copy[i] != '\n' && copy[i] != '\0') continue;
     copy[i] = '\0';
-    {
-      char shown[80];
-      const char* why;
-      snprintf(shown, sizeof shown, "%s", text + start + strspn(text + start, " \t\r"));
-      shown[strcspn(shown, ";\n")] = '\0';
-      if ((why = flushcheck_w_add_(w, copy + start)) != NULL) {
-        fprintf(stderr, "%s: bad workload: op %zu '%s': %s\n", name, w->count, shown, why);
-        free(copy);
-        free(w->ops);
-        w->ops = NULL;
-        return -1;
-      }
-    }
+    if (flushcheck_w_add_or_say_(name, text + start, copy + start, w) != 0) return -1;
     start = i + 1;
   }
-  free(copy);
   return 0;
+}
+
+/* Parses TEXT (ops separated by ';' or newlines) into W, which the caller
+ * frees with free(W->ops). 0, or -1 after one line on stderr:
+ * "NAME: bad workload: op 2 'log loud 3': expects a level: ...". */
+static inline int flushcheck_workload_parse(const char* name, const char* text,
+                                            struct flushcheck_workload* w) {
+  size_t length = strlen(text);
+  char* copy = flushcheck_w_alloc_(name, text, length, w);
+  const int rc = flushcheck_w_add_all_(name, text, copy, length, w);
+  free(copy);
+  if (rc != 0) {
+    free(w->ops);
+    w->ops = NULL;
+  }
+  return rc;
 }
 
 /* Record N's message for `log LEVEL BYTES` into BUF (BYTES + 32 bytes at
@@ -285,24 +345,40 @@ struct flushcheck_w_share_ {
   long thread, threads;
 };
 
+/* Share S's part of OP: its record when the log ops before it (*PLACE of
+ * them, counted here) make it S's, with BUF for the message; every flush,
+ * sleep and marker. */
+static inline void flushcheck_w_share_op_(const struct flushcheck_w_share_* s,
+                                          const struct flushcheck_w_op* op, long* place,
+                                          char* buf) {
+  if (op->kind == FLUSHCHECK_W_LOG && (*place)++ % s->threads == s->thread) {
+    size_t n = flushcheck_w_message(op->record, op->n, buf);
+    s->d->log(s->d->context, op->level, op->record, buf, n);
+  }
+  if (op->kind == FLUSHCHECK_W_FLUSH && s->d->flush != NULL) s->d->flush(s->d->context);
+  if (op->kind == FLUSHCHECK_W_SLEEP) flushcheck_w_sleep_(op->n);
+  if (op->kind == FLUSHCHECK_W_MARKER) flushcheck_marker(op->label);
+}
+
 static inline void* flushcheck_w_share_run_(void* arg) {
   const struct flushcheck_w_share_* s = (const struct flushcheck_w_share_*)arg;
   long place = 0;
   size_t i;
   char* buf = (char*)malloc(FLUSHCHECK_W_MAX_BYTES + 32);
   if (buf == NULL) exit(70);
-  for (i = s->from; i < s->w->count && s->w->ops[i].kind < FLUSHCHECK_W_THREADS; ++i) {
-    const struct flushcheck_w_op* op = &s->w->ops[i];
-    if (op->kind == FLUSHCHECK_W_LOG && place++ % s->threads == s->thread) {
-      size_t n = flushcheck_w_message(op->record, op->n, buf);
-      s->d->log(s->d->context, op->level, op->record, buf, n);
-    }
-    if (op->kind == FLUSHCHECK_W_FLUSH && s->d->flush != NULL) s->d->flush(s->d->context);
-    if (op->kind == FLUSHCHECK_W_SLEEP) flushcheck_w_sleep_(op->n);
-    if (op->kind == FLUSHCHECK_W_MARKER) flushcheck_marker(op->label);
-  }
+  for (i = s->from; i < s->w->count && s->w->ops[i].kind < FLUSHCHECK_W_THREADS; ++i)
+    flushcheck_w_share_op_(s, &s->w->ops[i], &place, buf);
   free(buf);
   return NULL;
+}
+
+/* A thread into *THREAD that runs SHARE; exits 70 after a line on stderr
+ * when it cannot start. */
+static inline void flushcheck_w_start_(pthread_t* thread, struct flushcheck_w_share_* share) {
+  if (pthread_create(thread, NULL, flushcheck_w_share_run_, share) != 0) {
+    fprintf(stderr, "flushcheck workload: pthread_create failed\n");
+    exit(70);
+  }
 }
 
 /* W's ops from FROM on K threads (K = 1: this one), joined before it returns. */
@@ -314,10 +390,7 @@ static inline void flushcheck_w_threads_(const struct flushcheck_workload* w,
   for (t = 0; t < k; ++t) {
     struct flushcheck_w_share_ s = {w, d, from, t, k};
     shares[t] = s;
-    if (k > 1 && pthread_create(&threads[t], NULL, flushcheck_w_share_run_, &shares[t]) != 0) {
-      fprintf(stderr, "flushcheck workload: pthread_create failed\n");
-      exit(70);
-    }
+    if (k > 1) flushcheck_w_start_(&threads[t], &shares[t]);
   }
   if (k == 1) flushcheck_w_share_run_(&shares[0]);
   for (t = 0; k > 1 && t < k; ++t) pthread_join(threads[t], NULL);
@@ -337,6 +410,35 @@ static inline int flushcheck_w_end_(const struct flushcheck_workload* w) {
   }
 }
 
+/* PARTS (COUNT of them) joined with ';' and parsed into W, as
+ * flushcheck_workload_parse does; exits 70 when out of memory. */
+static inline int flushcheck_w_parse_parts_(const char* name, int count, char* const* parts,
+                                            struct flushcheck_workload* w) {
+  size_t length = 1;
+  char* text;
+  int status, p;
+  for (p = 0; p < count; ++p) length += strlen(parts[p]) + 1;
+  if ((text = (char*)calloc(length, 1)) == NULL) exit(70);
+  for (p = 0; p < count; ++p) strcat(strcat(text, p > 0 ? ";" : ""), parts[p]);
+  status = flushcheck_workload_parse(name, text, w);
+  free(text);
+  return status;
+}
+
+/* W's ops with driver D: those before `threads` on this thread, then the
+ * rest on its K threads. */
+static inline void flushcheck_w_run_ops_(const struct flushcheck_workload* w,
+                                         const struct flushcheck_driver* d) {
+  size_t i, threaded = 0;
+  long k = 1;
+  for (i = 0; i < w->count && w->ops[i].kind != FLUSHCHECK_W_THREADS; ++i) {
+  }
+  threaded = i;
+  flushcheck_w_threads_(w, d, 0, 1); /* the ops before `threads` (all, without one) */
+  if (threaded < w->count) k = w->ops[threaded].n;
+  if (threaded < w->count) flushcheck_w_threads_(w, d, threaded + 1, k);
+}
+
 /* Runs the workload that PARTS (COUNT of them, joined with ';') spell with
  * driver D. Returns what main should return: N for `return N` (main's return
  * runs the library's destructors and atexit handlers, as a program's end
@@ -345,24 +447,10 @@ static inline int flushcheck_w_end_(const struct flushcheck_workload* w) {
 static inline int flushcheck_workload_run(const char* name, int count, char* const* parts,
                                           const struct flushcheck_driver* d) {
   struct flushcheck_workload w;
-  size_t length = 1, i, threaded = 0;
-  long k = 1;
-  char* text;
-  int status, p;
-  for (p = 0; p < count; ++p) length += strlen(parts[p]) + 1;
-  if ((text = (char*)calloc(length, 1)) == NULL) exit(70);
-  for (p = 0; p < count; ++p) strcat(strcat(text, p > 0 ? ";" : ""), parts[p]);
-  status = flushcheck_workload_parse(name, text, &w);
-  free(text);
-  if (status != 0) return 64;
+  if (flushcheck_w_parse_parts_(name, count, parts, &w) != 0) return 64;
   flushcheck_marker_init();
-  for (i = 0; i < w.count && w.ops[i].kind != FLUSHCHECK_W_THREADS; ++i) {
-  }
-  threaded = i;
-  flushcheck_w_threads_(&w, d, 0, 1); /* the ops before `threads` (all, without one) */
-  if (threaded < w.count) k = w.ops[threaded].n;
-  if (threaded < w.count) flushcheck_w_threads_(&w, d, threaded + 1, k);
-  status = flushcheck_w_end_(&w);
+  flushcheck_w_run_ops_(&w, d);
+  const int status = flushcheck_w_end_(&w);
   free(w.ops);
   return status;
 }
