@@ -7,9 +7,9 @@ at its matching "}"; its length counts the lines from its first signature line
 to that brace. Lambdas and classes are inside their function or skipped.
 Prints, per tree, the number of functions, the median, the 90th percentile and
 the longest, then every function longer than --max. Exit 1 when one is longer
-than --max, 0 otherwise.
+than --max, or when a tree's 90th percentile is over --p90; 0 otherwise.
 
-Usage: code_shape.py [--max N] DIR...     (default --max 60)
+Usage: code_shape.py [--max N] [--p90 N] DIR...     (default --max 60, no --p90 bar)
 """
 import os
 import re
@@ -34,7 +34,7 @@ def functions(path):
         opens, closes = line.count("{"), line.count("}")
         if start is None and line.rstrip().endswith("{") and not CONTROL.match(line):
             head = " ".join(l.strip() for l in lines[max(0, i - 3):i + 1])
-            if SKIP.match(line) or "=" in line.split("(")[0] or "(" not in head:
+            if (SKIP.match(line) and "(" not in line) or "=" in line.split("(")[0] or "(" not in head:
                 scopes.append(depth)
             else:
                 first = i
@@ -67,17 +67,19 @@ def percentile(sorted_lengths, q):
 
 
 def main(argv):
-    limit, dirs = 60, []
+    limit, p90_bar, dirs = 60, None, []
     while argv:
         a = argv.pop(0)
         if a == "--max" and argv:
             limit = int(argv.pop(0))
+        elif a == "--p90" and argv:
+            p90_bar = int(argv.pop(0))
         else:
             dirs.append(a)
     if not dirs:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    over = []
+    over, wide = [], []
     for root in dirs:
         fns = tree(root)
         lengths = sorted(n for *_, n in fns)
@@ -87,9 +89,13 @@ def main(argv):
         print(f"{root}: {len(lengths)} functions, median {percentile(lengths, 0.5)} lines, "
               f"p90 {percentile(lengths, 0.9)}, longest {lengths[-1]}")
         over += [f for f in fns if f[3] > limit]
+        if p90_bar is not None and percentile(lengths, 0.9) > p90_bar:
+            wide.append(f"{root}: p90 {percentile(lengths, 0.9)} is over {p90_bar}")
     for path, name, line, n in sorted(over, key=lambda f: -f[3]):
         print(f"  over {limit}: {path}:{line} {name} ({n} lines)")
-    return 1 if over else 0
+    for line in wide:
+        print(line)
+    return 1 if over or wide else 0
 
 
 if __name__ == "__main__":
