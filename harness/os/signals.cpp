@@ -1,8 +1,11 @@
 #include "signals.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+
+#include "parse_number.hpp"
 
 namespace flushcheck {
 namespace {
@@ -23,16 +26,6 @@ constexpr named_signal k_signals[] = {
     {"IO", SIGIO},     {"PWR", SIGPWR},       {"STKFLT", SIGSTKFLT},
 };
 
-/// The number DIGITS spells in decimal (a few digits); nullopt if one is not a digit.
-std::optional<int> decimal(std::string_view digits) {
-  int v = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return std::nullopt;
-    v = v * 10 + (c - '0');
-  }
-  return v;
-}
-
 /// "RTMIN+3" -> SIGRTMIN + 3, "RTMAX-1" -> SIGRTMAX - 1, "RTMIN", "RTMAX".
 std::optional<int> parse_realtime(std::string_view name) {
   bool min = name.starts_with("RTMIN"), max = name.starts_with("RTMAX");
@@ -41,9 +34,9 @@ std::optional<int> parse_realtime(std::string_view name) {
   name.remove_prefix(5);
   if (name.empty()) return base;
   if (name.size() < 2 || name.size() > 3 || name[0] != (min ? '+' : '-')) return std::nullopt;
-  std::optional<int> k = decimal(name.substr(1));
+  auto k = detail::parse_number(name.substr(1), 0, 99);
   if (!k) return std::nullopt;
-  int sig = min ? base + *k : base - *k;
+  int sig = min ? base + static_cast<int>(*k) : base - static_cast<int>(*k);
   if (sig < SIGRTMIN || sig > SIGRTMAX) return std::nullopt;
   return sig;
 }
@@ -51,9 +44,9 @@ std::optional<int> parse_realtime(std::string_view name) {
 /// "9" -> 9: one or two digits, a signal of this system.
 std::optional<int> parse_signal_number(std::string_view name) {
   if (name.empty() || name.size() > 2) return std::nullopt;
-  std::optional<int> v = decimal(name);
-  if (!v || *v < 1 || *v > SIGRTMAX) return std::nullopt;
-  return *v;
+  auto v = detail::parse_number(name, 1, static_cast<std::uint64_t>(SIGRTMAX));
+  if (!v) return std::nullopt;
+  return static_cast<int>(*v);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "error.hpp"
+
 namespace flushcheck {
 
 std::size_t file_target_end(std::string_view rest, const std::vector<std::string_view>& whens) {
@@ -16,6 +18,17 @@ std::size_t file_target_end(std::string_view rest, const std::vector<std::string
         break;
       }
   return at;
+}
+
+std::optional<file_target> parse_file_target(std::string_view rest,
+                                             const std::vector<std::string_view>& whens,
+                                             std::string_view whole) {
+  const auto end = file_target_end(rest, whens);
+  if (end == std::string_view::npos || end == 0) return std::nullopt;
+  const std::string_view path = rest.substr(0, end);
+  if (path.find('\0') != std::string_view::npos)
+    throw usage_error(std::string(whole) + ": a path cannot hold a NUL byte");
+  return file_target{absolute_glob(path), rest.substr(end + 1)};
 }
 
 std::string absolute_glob(std::string_view path) {

@@ -1,6 +1,7 @@
 #include "kill_plan.hpp"
 
 #include <cstdint>
+#include <utility>
 
 #include "error.hpp"
 #include "file_target.hpp"
@@ -11,29 +12,25 @@ namespace flushcheck {
 
 namespace {
 
+/// TEXT's error: "TEXT: WHY".
+usage_error bad(std::string_view text, const std::string& why) {
+  return usage_error(std::string(text) + ": " + why);
+}
+
 long parse_count(std::string_view text, std::string_view whole, long max) {
   auto v = detail::parse_number(text, 0, static_cast<std::uint64_t>(max));
   if (!v)
-    throw usage_error(std::string(whole) + ": '" + std::string(text) +
-                      "' is not a number from 0 to " + std::to_string(max));
+    throw bad(whole,
+              "'" + std::string(text) + "' is not a number from 0 to " + std::to_string(max));
   return static_cast<long>(*v);
-}
-
-/// TEXT's error: "TEXT: WHY".
-usage_error bad_dest(std::string_view text, const std::string& why) {
-  return usage_error(std::string(text) + ": " + why);
 }
 
 /// Takes "file:PATH:" off the front of WHEN into PLAN; returns the rest.
 std::string_view parse_file_dest(kill_plan& plan, std::string_view when, std::string_view text) {
-  const std::string_view rest = when.substr(5);
-  const auto end = file_target_end(rest, {"write:", "after-write:"});
-  if (end == std::string_view::npos || end == 0)
-    throw bad_dest(text, "expected file:PATH:write:N or file:PATH:after-write:N");
-  if (rest.substr(0, end).find('\0') != std::string_view::npos)
-    throw bad_dest(text, "a path cannot hold a NUL byte");
-  plan.file = absolute_glob(rest.substr(0, end));
-  return rest.substr(end + 1);
+  auto target = parse_file_target(when.substr(5), {"write:", "after-write:"}, text);
+  if (!target) throw bad(text, "expected file:PATH:write:N or file:PATH:after-write:N");
+  plan.file = std::move(target->glob);
+  return target->when;
 }
 
 /// Takes "stdout:", "stderr:" or "file:PATH:" off the front of WHEN, which
@@ -49,7 +46,7 @@ std::string_view parse_dest(kill_plan& plan, std::string_view when, std::string_
     return when;
   }
   if (!when.starts_with("write:") && !when.starts_with("after-write:"))
-    throw bad_dest(text, std::string(dest) + " goes with write:N or after-write:N only");
+    throw bad(text, std::string(dest) + " goes with write:N or after-write:N only");
   return when;
 }
 
@@ -59,14 +56,12 @@ struct signal_and_when {
   std::string_view when;
 };
 
-signal_and_when split_at_sign(std::string_view text) {
+/// TEXT's SIG, parsed and checked, and its WHEN.
+signal_and_when parse_signal_at(std::string_view text) {
   auto at = text.find('@');
-  if (at == std::string_view::npos)
-    throw usage_error(std::string(text) + ": expected SIG@WHEN, e.g. KILL@marker:2");
+  if (at == std::string_view::npos) throw bad(text, "expected SIG@WHEN, e.g. KILL@marker:2");
   auto sig = parse_signal(text.substr(0, at));
-  if (!sig)
-    throw usage_error(std::string(text) + ": unknown signal '" + std::string(text.substr(0, at)) +
-                      "'");
+  if (!sig) throw bad(text, "unknown signal '" + std::string(text.substr(0, at)) + "'");
   return {*sig, text.substr(at + 1)};
 }
 
@@ -74,15 +69,15 @@ signal_and_when split_at_sign(std::string_view text) {
 /// from 1).
 kill_plan::when_kind when_of(std::string_view what, long n, std::string_view text) {
   if (what == "marker") {
-    if (n < 1) throw usage_error(std::string(text) + ": markers count from 1");
+    if (n < 1) throw bad(text, "markers count from 1");
     return kill_plan::when_kind::marker;
   }
   if (what == "time") return kill_plan::when_kind::time;
   if (what == "write" || what == "after-write") {
-    if (n < 1) throw usage_error(std::string(text) + ": writes count from 1");
+    if (n < 1) throw bad(text, "writes count from 1");
     return what == "write" ? kill_plan::when_kind::write : kill_plan::when_kind::after_write;
   }
-  throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
+  throw bad(text, "WHEN is marker:N, time:MS, write:N or after-write:N");
 }
 
 }  // namespace
@@ -96,7 +91,7 @@ const std::vector<std::string_view>& kill_plan::when_forms() {
 
 kill_plan kill_plan::parse(std::string_view text) {
   if (text == "never") return {};
-  const signal_and_when sig_when = split_at_sign(text);
+  const signal_and_when sig_when = parse_signal_at(text);
   kill_plan plan;
   plan.signal = sig_when.signal;
   std::string_view when = parse_dest(plan, sig_when.when, text);
@@ -104,7 +99,7 @@ kill_plan kill_plan::parse(std::string_view text) {
   std::string_view what = when.substr(0, colon);
   if (what == "never" && colon == std::string_view::npos) return {};
   if (colon == std::string_view::npos)
-    throw usage_error(std::string(text) + ": WHEN is marker:N, time:MS, write:N or after-write:N");
+    throw bad(text, "WHEN is marker:N, time:MS, write:N or after-write:N");
   plan.n = parse_count(when.substr(colon + 1), text, what == "time" ? max_time_ms : max_count);
   plan.when = when_of(what, plan.n, text);
   return plan;

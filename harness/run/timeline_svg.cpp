@@ -114,22 +114,32 @@ struct bin {
   std::int64_t calls = 0, bytes = 0, first_us = INT64_MAX, last_us = 0;
 };
 
-std::vector<bin> binned(const svg::axis& a, const timeline_lane& l) {
-  std::vector<bin> bins(static_cast<std::size_t>((x1 - x0) / bin_px) + 1);
+/// A dense lane's bins, and the calls of its busiest one.
+struct lane_bins {
+  std::vector<bin> all;
+  double most = 0;
+};
+
+lane_bins binned(const svg::axis& a, const timeline_lane& l) {
+  lane_bins dense{std::vector<bin>(static_cast<std::size_t>((x1 - x0) / bin_px) + 1), 0};
   for (const auto& m : l.marks) {
     if (m.stopped) continue;
-    bin& b = bins[static_cast<std::size_t>((px(a, m.t_us) - x0) / bin_px)];
+    bin& b = dense.all[static_cast<std::size_t>((px(a, m.t_us) - x0) / bin_px)];
     ++b.calls, b.bytes += m.bytes;
     b.first_us = std::min(b.first_us, m.t_us), b.last_us = std::max(b.last_us, m.t_us);
   }
-  return bins;
+  for (const auto& b : dense.all) dense.most = std::max(dense.most, static_cast<double>(b.calls));
+  return dense;
 }
 
-/// Bin B at X, its height by its calls against the lane's busiest bin (MOST).
-void one_bin(svg::drawing& d, const timeline_lane& l, const bin& b, double x, double y,
-             double most) {
+/// Bin I of lane L (its I-th bin_px pixels) in the lane at Y, its height by
+/// its calls against the lane's busiest bin.
+void one_bin(svg::drawing& d, const timeline_lane& l, const lane_bins& dense, std::size_t i,
+             double y) {
+  const bin& b = dense.all[i];
+  const double x = x0 + bin_px * static_cast<double>(i);
   const char* what = l.kind == "write" ? " calls, " : " reads, ";
-  const double h = height_of(static_cast<double>(b.calls), most);
+  const double h = height_of(static_cast<double>(b.calls), dense.most);
   d.rect(x, y + lane_h - 2 - h, bin_px, h,
          " class=\"bin " + l.kind + "\"" + attr("fill", lane_colour(l)) +
              attr("data-calls", std::to_string(b.calls)) +
@@ -139,12 +149,9 @@ void one_bin(svg::drawing& d, const timeline_lane& l, const bin& b, double x, do
 }
 
 void bins(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
-  const std::vector<bin> all = binned(a, l);
-  std::int64_t most = 0;
-  for (const auto& b : all) most = std::max(most, b.calls);
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (all[i].calls != 0)
-      one_bin(d, l, all[i], x0 + bin_px * static_cast<double>(i), y, static_cast<double>(most));
+  const lane_bins dense = binned(a, l);
+  for (std::size_t i = 0; i < dense.all.size(); ++i)
+    if (dense.all[i].calls != 0) one_bin(d, l, dense, i, y);
 }
 
 void lane(svg::drawing& d, const svg::axis& a, const timeline_lane& l, double y) {
@@ -224,9 +231,11 @@ std::string reached_bar(svg::drawing& d, const stream_observation& s, const std:
   return reached;
 }
 
-/// The part of the bar that was LOST, after REACHED_W px; returns what it says.
+/// The part of the bar that was lost (what PRODUCED has past S), after
+/// REACHED_W px; returns what it says.
 std::string lost_bar(svg::drawing& d, const stream_observation& s, const produced_output& produced,
-                     std::uint64_t lost, double reached_w, double y) {
+                     double reached_w, double y) {
+  const std::uint64_t lost = produced.bytes > s.bytes ? produced.bytes - s.bytes : 0;
   const auto lines = lines_of(s);
   const std::uint64_t lost_lines = lines && produced.lines > *lines ? produced.lines - *lines : 0;
   const std::string l = amount(lost, lost_lines) + " lost (by " + produced.source + ")";
@@ -242,7 +251,7 @@ void end_bar(svg::drawing& d, const stream_observation& s, const std::string& st
   const double reached_w = (x1 - x0) * static_cast<double>(s.bytes) / total;
   std::string text = reached_bar(d, s, stream, reached_w, y);
   if (produced && lost > 0) {
-    text += "; " + lost_bar(d, s, *produced, lost, reached_w, y);
+    text += "; " + lost_bar(d, s, *produced, reached_w, y);
   } else if (!produced && primary) {
     text += "; what was lost is not known here (explore and doctor compare with an uncut run)";
   } else if (produced) {

@@ -246,26 +246,29 @@ stream_observation sink::finish(std::int64_t end_us) {
 
   reader_.reset();
   child_.reset();
-  stream_observation o = seen(end_us);
-  o.kept = capture_.policy().text();
-  o.dropped_at = capture_.dropped_at();
-  o.dropped = capture_.dropped();
-  o.data = capture_.take_data();
+  stream_observation o;
+  take_reads(o, end_us);
+  take_capture(o);
   return o;
 }
 
-stream_observation sink::seen(std::int64_t end_us) {
-  stream_observation o;
+void sink::take_reads(stream_observation& o, std::int64_t end_us) {
   o.sink = std::string(to_string(kind_));
-  o.bytes = capture_.total();
   o.reads = kind_ == sink_kind::file ? 1 : reads_;
   o.chunks = std::move(chunks_);
-  if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(o.bytes)}};
-  o.hash = capture_.hash();
+  if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(capture_.total())}};
   o.pipe_size = pipe_size_;
   o.fs = fs_;
   o.reader = kind_ == sink_kind::pipe || is_pty() ? policy_.text() : "";
-  return o;
+}
+
+void sink::take_capture(stream_observation& o) {
+  o.bytes = capture_.total();
+  o.hash = capture_.hash();
+  o.kept = capture_.policy().text();
+  o.dropped_at = capture_.dropped_at();
+  o.dropped = capture_.dropped();
+  o.data = capture_.take_data();  // last: it empties the capture (dropped() changes)
 }
 
 void sink::read_file() {

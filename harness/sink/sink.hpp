@@ -116,8 +116,12 @@ class sink {
   /// The reader closes its end (reader_policy: close-after, paused-then-close);
   /// false, as drain returns at end of data.
   bool close_reader();
-  /// finish's stream_observation without what the capture kept.
-  stream_observation seen(std::int64_t end_us);
+  /// finish: what the sink and its reader give O (its kind, reads, pipe size,
+  /// file system, reader policy) and its chunks, moved out (a file: one, at END_US).
+  void take_reads(stream_observation& o, std::int64_t end_us);
+  /// finish: what the capture gives O (bytes, hash, keep policy, what it
+  /// dropped), its kept bytes last, moved out.
+  void take_capture(stream_observation& o);
   void read_file();
   std::size_t read_size(std::size_t buffer,
                         std::chrono::steady_clock::time_point now) const noexcept;

@@ -99,9 +99,9 @@ struct loaded_object {
   bool compat = false;  ///< the _compat pair of programs was loaded
 };
 
-/// Leaves the pair of programs not chosen out of the load: COMPAT chooses
-/// the pair that reads by helper calls.
-void load_one_pair(write_counter_bpf* skel, bool compat) {
+/// Turns off autoload for the pair of programs not chosen, so that only the
+/// chosen pair loads: COMPAT chooses the pair that reads by helper calls.
+void autoload_only_pair(write_counter_bpf* skel, bool compat) {
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
                             false);
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
@@ -116,7 +116,7 @@ write_counter_bpf* open_and_load(bool compat, std::string& refusal) {
     refusal = std::string("cannot open the BPF object: ") + std::strerror(errno);
     return nullptr;
   }
-  load_one_pair(skel, compat);
+  autoload_only_pair(skel, compat);
   if (write_counter_bpf__load(skel) == 0) return skel;
   refusal = "the kernel refused to load it: " + std::string(std::strerror(errno)) + " (" +
             last_libbpf_line() + "; it needs CAP_BPF and CAP_PERFMON, or root)";

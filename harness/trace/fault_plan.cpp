@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdint>
+#include <utility>
 
 #include "error.hpp"
 #include "file_target.hpp"
@@ -47,14 +48,11 @@ void parse_what(fault_plan& f, std::string_view what, std::string_view whole) {
 
 /// file:PATH:WHEN, REST after "file:": the path into F; returns WHEN.
 std::string_view parse_file_dest(fault_plan& f, std::string_view rest, std::string_view whole) {
-  const auto end = file_target_end(rest, {"write:", "random=", "every"});
-  if (end == std::string_view::npos || end == 0)
-    bad(whole, "expected file:PATH:WHEN, e.g. file:/tmp/app.log:write:2");
+  auto target = parse_file_target(rest, {"write:", "random=", "every"}, whole);
+  if (!target) bad(whole, "expected file:PATH:WHEN, e.g. file:/tmp/app.log:write:2");
   f.where = fault_plan::target::file;
-  if (rest.substr(0, end).find('\0') != std::string_view::npos)
-    bad(whole, "a path cannot hold a NUL byte");
-  f.path = absolute_glob(rest.substr(0, end));
-  return rest.substr(end + 1);
+  f.path = std::move(target->glob);
+  return target->when;
 }
 
 std::string_view parse_dest(fault_plan& f, std::string_view rest, std::string_view whole) {

@@ -209,7 +209,6 @@ struct tracer::state {
   void set_up(const tracer_options& options);
   void main(spawn_request req, std::promise<pid_t>& started);
   std::optional<pid_t> start_and_tell(spawn_request& req, std::promise<pid_t>& started);
-  pid_t start_catching(spawn_request& req, std::exception_ptr& failed);
   pid_t start(spawn_request& req);
   void follow(pid_t p);
   void loop();
@@ -281,26 +280,18 @@ void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {
 std::optional<pid_t> tracer::state::start_and_tell(spawn_request& req,
                                                    std::promise<pid_t>& started) {
   std::exception_ptr failed;
-  const pid_t p = start_catching(req, failed);
-  if (failed) {
-    // The exception moves to the caller, and this thread keeps no reference
-    // to it once `done` is set (ThreadSanitizer saw this thread free it
-    // while the caller printed it).
-    started.set_exception(std::move(failed));
-    return std::nullopt;
-  }
-  started.set_value(p);
-  return p;
-}
-
-/// start(REQ), or -1 with what it threw in FAILED.
-pid_t tracer::state::start_catching(spawn_request& req, std::exception_ptr& failed) {
   try {
-    return start(req);
+    const pid_t p = start(req);
+    started.set_value(p);
+    return p;
   } catch (...) {
     failed = std::current_exception();
   }
-  return -1;
+  // The exception moves to the caller, and this thread keeps no reference
+  // to it once `done` is set (ThreadSanitizer saw this thread free it
+  // while the caller printed it).
+  started.set_exception(std::move(failed));
+  return std::nullopt;
 }
 
 /// Follows the started child P until every traced process has ended; an

@@ -252,7 +252,7 @@ static __always_inline void add_bytes(struct fc_counts* v, __u64 n) {
 }
 
 /* The calls table's entry for syscall NR, or 0 past the table. */
-static __always_inline struct fc_call* call_entry(long nr) {
+static __always_inline struct fc_call* lookup_call(long nr) {
   if (nr < 0 || nr >= FC_MAX_CALLS) return 0;
   __u32 n = (__u32)nr;
   return bpf_map_lookup_elem(&calls, &n);
@@ -272,33 +272,46 @@ static __always_inline int is_dupfd(const struct pt_regs* regs, int fast) {
   return cmd == 0 /* F_DUPFD */ || cmd == 1030 /* F_DUPFD_CLOEXEC */;
 }
 
-/* Call C's bytes into V: at its exit (finish_call) for a result call of
- * thread TID, which KEY then names; the others' now, from its arguments. */
-static __always_inline void count_bytes(const struct fc_call* c, const struct pt_regs* regs,
-                                        int fast, struct fc_counts* v, const struct fc_key* key,
-                                        __u32 tid) {
-  if (c->bytes == FC_BYTES_RESULT) {
-    struct fc_pending p = {.key = *key};
+/* A traced call as it enters, for the helpers that count it: C, its entry
+ * in the calls table; REGS, the syscall's registers (a BTF pointer when
+ * FAST); TID, the calling thread; KEY, what it is counted under. KEY lives
+ * apart, on count_if_tracked's stack: its address goes to the map helpers,
+ * while the entry, whose address never does, stays in registers, so FAST
+ * stays a constant of each program (no plain loads in the _compat pair). */
+struct fc_entry {
+  const struct fc_call* c;
+  const struct pt_regs* regs;
+  int fast;
+  __u32 tid;
+  struct fc_key* key;
+};
+
+/* E's bytes into V: at its exit (finish_call) for a result call, which E's
+ * key then names; the others' now, from its arguments. */
+static __always_inline void count_bytes(const struct fc_entry* e, struct fc_counts* v) {
+  if (e->c->bytes == FC_BYTES_RESULT) {
+    struct fc_pending p = {.key = *e->key};
+    __u32 tid = e->tid; /* a copy: the map helper gets a pointer to it */
     if (bpf_map_update_elem(&pending, &tid, &p, BPF_ANY) != 0) __sync_fetch_and_add(&lost, 1);
-  } else if (c->bytes != FC_BYTES_NONE) {
-    add_bytes(v, requested_bytes(c, regs, fast));
+  } else if (e->c->bytes != FC_BYTES_NONE) {
+    add_bytes(v, requested_bytes(e->c, e->regs, e->fast));
   }
 }
 
-/* Call C of thread TID, counted under KEY (its run and number) and the
- * file its fd names. */
-static __always_inline void count_for_file(const struct fc_call* c, const struct pt_regs* regs,
-                                           int fast, struct fc_key* key, __u32 tid) {
-  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg(regs, c->fd_arg, fast) : -1;
+/* Call E, counted under its key (its run and number) and the file its fd
+ * names. */
+static __always_inline void count_for_file(const struct fc_entry* e) {
+  const struct fc_call* c = e->c;
+  int fd = c->fd_arg >= 0 && c->fd_arg < 6 ? (int)arg(e->regs, c->fd_arg, e->fast) : -1;
   struct file* file = open_file(fd);
-  if (file != 0) identify(file, key, fast);
-  struct fc_counts* v = counts_of(key, file);
+  if (file != 0) identify(file, e->key, e->fast);
+  struct fc_counts* v = counts_of(e->key, file);
   if (v == 0) return;
   /* Atomic though per CPU: a preemptible kernel (CONFIG_PREEMPT_DYNAMIC, and
    * syscall tracepoints that may fault) can switch tasks inside a program. */
   __sync_fetch_and_add(&v->calls, 1);
   if (file != 0 && fd < 64) __sync_fetch_and_or(&v->fd_mask, 1ULL << fd);
-  count_bytes(c, regs, fast, v, key, tid);
+  count_bytes(e, v);
 }
 
 /* Traced call C (syscall NR) enters: counted if its process is tracked. */
@@ -308,10 +321,11 @@ static __always_inline void count_if_tracked(struct bpf_raw_tracepoint_args* ctx
   __u32 tgid = id >> 32, tid = (__u32)id;
   __u32* run = bpf_map_lookup_elem(&tracked, &tgid);
   if (run == 0) return;
-  const struct pt_regs* regs = regs_of(ctx, fast);
-  if (c->dupfd_only && !is_dupfd(regs, fast)) return;
+  struct fc_entry e = {.c = c, .regs = regs_of(ctx, fast), .fast = fast, .tid = tid};
+  if (c->dupfd_only && !is_dupfd(e.regs, fast)) return;
   struct fc_key key = {.run = *run, .nr = nr};
-  count_for_file(c, regs, fast, &key, tid);
+  e.key = &key;
+  count_for_file(&e);
 }
 
 /* A traced call of a tracked process enters: count it for its destination. */
@@ -319,7 +333,7 @@ static __always_inline int count_call(struct bpf_raw_tracepoint_args* ctx, int f
   /* The call first, by an array lookup: most syscalls of the machine stop
    * here, before the hash lookup of the process. */
   long nr = (long)ctx->args[1];
-  struct fc_call* c = call_entry(nr);
+  struct fc_call* c = lookup_call(nr);
   if (c != 0 && c->counted) count_if_tracked(ctx, fast, c, (__u32)nr);
   return 0;
 }
@@ -349,7 +363,7 @@ static __always_inline void finish_pending(struct bpf_raw_tracepoint_args* ctx) 
 static __always_inline int finish_call(struct bpf_raw_tracepoint_args* ctx, int fast) {
   const struct pt_regs* regs = regs_of(ctx, fast);
   long nr = (long)REG(regs, orig_ax, fast);
-  struct fc_call* c = call_entry(nr);
+  struct fc_call* c = lookup_call(nr);
   if (c == 0 || c->bytes != FC_BYTES_RESULT) return 0;
   finish_pending(ctx);
   return 0;
