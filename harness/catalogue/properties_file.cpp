@@ -13,7 +13,7 @@ const std::vector<sink_kind> file_only = {sink_kind::file};
 
 /// Fails V, if it passed so far, unless the tracer counted one write (WRITES)
 /// and with SYNC one fsync (SYNCS) on stdout's file.
-void require_one_write(verdict& v, bool sync, std::int64_t writes, std::int64_t syncs) {
+void require_one_write_and_fsync(verdict& v, bool sync, std::int64_t writes, std::int64_t syncs) {
   if (v.pass && (writes != 1 || syncs != (sync ? 1 : 0))) {
     v.pass = false;
     v.explanation = "the tracer counted " + v.observed + " on stdout's file; want 1 write and " +
@@ -32,7 +32,7 @@ verdict flushed_line_only(const observation& obs, bool sync) {
       data_is(obs, stream::out, payload(0, 99) + "\n", "the flushed line, not the buffered one"));
   v.observed = std::to_string(obs.out.bytes) + " bytes, " + std::to_string(writes) + " write, " +
                std::to_string(syncs) + " fsync";
-  require_one_write(v, sync, writes, syncs);
+  require_one_write_and_fsync(v, sync, writes, syncs);
   v.figures = {{"bytes", static_cast<std::int64_t>(obs.out.bytes)}, {"fsyncs", syncs}};
   return v;
 }

@@ -85,7 +85,7 @@ std::string cut_spec(const context& cx, const toml::node& v, std::string_view k)
 }
 
 /// The keys of how the run is cut, faulted and bounded: cut, faults, timeout_ms, traced.
-bool cut_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c) {
+bool ending_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c) {
   if (k == "cut")
     c.cut = cut_spec(cx, v, k);
   else if (k == "faults")
@@ -103,7 +103,7 @@ bool cut_key(const context& cx, std::string_view k, const toml::node& v, gate_ca
 /// the command afterwards. False: not a key of a run.
 bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c,
              std::vector<std::string>& args) {
-  return command_key(cx, k, v, c, args) || output_key(cx, k, v, c) || cut_key(cx, k, v, c);
+  return command_key(cx, k, v, c, args) || output_key(cx, k, v, c) || ending_key(cx, k, v, c);
 }
 
 /// A flag's value: true (false checks nothing).
@@ -273,12 +273,6 @@ gate_row parse_row(const context& cx, const toml::table& t) {
   return r;
 }
 
-/// IN names a file this case watches ("file:NAME").
-bool watched(const gate_case& c, const std::string& in) {
-  return in.rfind("file:", 0) == 0 &&
-         std::find(c.watch.begin(), c.watch.end(), in.substr(5)) != c.watch.end();
-}
-
 /// "in" names a stream this case has and can read: stdout, stderr unless
 /// merged, a watched file; not a sink that keeps nothing (null, full).
 void check_source(const context& cx, const gate_case& c, const std::string& in, int line) {
@@ -292,7 +286,7 @@ void check_source(const context& cx, const gate_case& c, const std::string& in, 
       cx.fail(line, "in = \"stderr\", but stderr = \"stdout\" merges it into stdout");
     return;
   }
-  if (watched(c, in)) return;
+  if (watches(c.watch, in)) return;
   cx.fail(line, "in = \"" + in + "\": expected stdout, stderr or file:NAME with NAME in watch");
 }
 

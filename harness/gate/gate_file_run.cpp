@@ -75,11 +75,10 @@ std::optional<loggers::row> row_of(const gate_file& f, const gate_case& c, const
                       c.row->note};
 }
 
-/// Into OUT, C's run R of FILE, which started at START: how long it took
-/// and how it ended, each check's outcome, the records and the row.
+/// Into OUT, C's run R of FILE: how it ended, each check's outcome, the
+/// records and the row.
 void add_run(const gate_file& file, const gate_case& c, const gate_result& r,
-             std::chrono::steady_clock::time_point start, gate_case_result& out) {
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+             gate_case_result& out) {
   out.status = r.obs.status.describe();
   out.repro = r.repro;
   for (std::size_t i = 0; i < c.expect.size(); ++i)
@@ -102,7 +101,8 @@ gate_case_result run_gate_case(const gate_file& file, const gate_case& c,
     out.error = std::string("cannot start ") + e.what();
     return out;
   }
-  add_run(file, c, r, start, out);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  add_run(file, c, r, out);
   return out;
 }
 

@@ -107,4 +107,9 @@ void check_test_name(const context& cx, const std::string& name, int line, std::
                       " needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
 }
 
+bool watches(const std::vector<std::string>& watch, const std::string& in) {
+  return in.rfind("file:", 0) == 0 &&
+         std::find(watch.begin(), watch.end(), in.substr(5)) != watch.end();
+}
+
 }  // namespace flushcheck::gate_toml

@@ -53,6 +53,9 @@ std::string sink_name(const context& cx, const toml::node& v, std::string_view k
 /// one: what may name a WHAT ("case", "property"), as it names a ctest test.
 void check_test_name(const context& cx, const std::string& name, int line, std::string_view what);
 
+/// IN is "file:NAME" with NAME in WATCH.
+bool watches(const std::vector<std::string>& watch, const std::string& in);
+
 /// Runs PARSE(VALUE) under the key's line: a usage_error from the harness's
 /// own parsers (kill_plan, fault_plan, reader_policy) gets the file and line.
 template <typename F>

@@ -77,7 +77,8 @@ double ratio(const context& cx, const toml::node& v) {
 }
 
 /// One key of a promise's table: a level, a pattern, a ratio, a count, or a term = true.
-void table_key(const context& cx, const std::string& k, const toml::node& value, promise& p) {
+void promise_table_key(const context& cx, const std::string& k, const toml::node& value,
+                       promise& p) {
   if (k == "through_last_level")
     p.through_last_level = level_of(cx, value, k);
   else if (k == "no_torn_record")
@@ -94,7 +95,7 @@ void table_key(const context& cx, const std::string& k, const toml::node& value,
 /// A promise's table: { through_last_level = "error", prefix = true, max_writes_per_record = 1 }.
 promise promise_table(const context& cx, const toml::table& t) {
   promise p;
-  for (auto&& [key, value] : t) table_key(cx, std::string(key.str()), value, p);
+  for (auto&& [key, value] : t) promise_table_key(cx, std::string(key.str()), value, p);
   return p;
 }
 
@@ -183,8 +184,8 @@ bool generated_key(const context& cx, std::string_view k, const toml::node& v, p
 }
 
 /// The promise's keys: promise, and always (into ALWAYS).
-bool promise_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
-                 promise& always) {
+bool promises_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
+                  promise& always) {
   if (k == "promise") {
     p.promises = parse_promises(cx, table(cx, v, k));
   } else if (k == "always") {
@@ -196,7 +197,7 @@ bool promise_key(const context& cx, std::string_view k, const toml::node& v, pro
 }
 
 /// The keys of how the cases run: timeout_ms, traced, holds, cases.
-bool run_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
+bool limits_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "timeout_ms") {
     p.timeout_ms = integer_in(cx, v, k, 1, 600000);
   } else if (k == "traced") {
@@ -215,15 +216,13 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, propert
 bool property_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
                   promise& always) {
   return driver_key(cx, k, v, p) || stream_key(cx, k, v, p) || generated_key(cx, k, v, p) ||
-         promise_key(cx, k, v, p, always) || run_key(cx, k, v, p);
+         promises_key(cx, k, v, p, always) || limits_key(cx, k, v, p);
 }
 
 /// IN names a stream the property can read: stdout, stderr on a sink
 /// that keeps it, or a watched file. WHAT begins each message.
 void check_in(const context& cx, const property_spec& p, const std::string& what) {
-  const bool watched = p.in.rfind("file:", 0) == 0 &&
-                       std::find(p.watch.begin(), p.watch.end(), p.in.substr(5)) != p.watch.end();
-  if (p.in != "stdout" && p.in != "stderr" && !watched)
+  if (p.in != "stdout" && p.in != "stderr" && !watches(p.watch, p.in))
     cx.fail(p.line, what + "in = \"" + p.in +
                         "\": expected stdout, stderr or file:NAME with NAME in watch");
   if (p.in == "stderr" && p.stderr_sink != "pipe" && p.stderr_sink != "pty" &&

@@ -39,11 +39,11 @@ void add_through_terms(const property_spec& spec, const promise& p, const case_p
                    on(spec, "records_through", plan.through_level[*p.through_last_level] - 1)});
 }
 
-/// The terms of promise P at C's end. Records logged after `threads` are
-/// promised only as a set (each once). Where a cut leaves the count of
-/// records logged unknown (a write or a time), only prefix is checked, and
-/// `all` as a prefix: every record logged before the cut, on one thread, is
-/// records 0..k-1 for some k, whatever k was.
+/// The terms of promise P on which records arrive. Records logged after
+/// `threads` are promised only as a set (each once). Where a cut leaves the
+/// count of records logged unknown (a write or a time), only prefix is
+/// checked, and `all` as a prefix: every record logged before the cut, on one
+/// thread, is records 0..k-1 for some k, whatever k was.
 void add_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
@@ -81,8 +81,8 @@ std::vector<promised_check> promised_checks(const property_spec& spec, const wor
   const auto it = spec.promises.find(c.end);
   const promise none;
   const promise& p = it != spec.promises.end() ? it->second : none;
-  add_terms(spec, p, plan, " at " + end_name(c.end), out);
   const std::string at = " at " + end_name(c.end);
+  add_terms(spec, p, plan, at, out);
   add_write_terms(spec, p, plan, at, out);
   return out;
 }

@@ -52,13 +52,13 @@ class judge {
 };
 
 /// The first of CURRENT's shrinks that still fails; nullopt when none does,
-/// or when SECONDS from START are up (CE says so).
+/// or when DEADLINE is past (CE says so).
 std::optional<rc::Shrinkable<workload_case>> first_failing(
     const rc::Shrinkable<workload_case>& current, judge& j, counterexample& ce,
-    clock::time_point start, double seconds) {
+    clock::time_point deadline) {
   auto shrinks = current.shrinks();
   while (auto next = shrinks.next()) {
-    if (since(start) > seconds) {
+    if (clock::now() > deadline) {
       ce.shrink_stopped = true;
       return std::nullopt;
     }
@@ -68,25 +68,61 @@ std::optional<rc::Shrinkable<workload_case>> first_failing(
 }
 
 /// Walks SHRINKABLE's shrinks: the first that still fails becomes the case,
-/// and its shrinks are walked in turn, until none fails or time is up.
+/// and its shrinks are walked in turn, until none fails or SECONDS are up.
 rc::Shrinkable<workload_case> shrink(rc::Shrinkable<workload_case> current, judge& j,
                                      counterexample& ce, double seconds) {
-  const auto start = clock::now();
-  while (auto next = first_failing(current, j, ce, start, seconds)) {
+  const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
+                                           std::chrono::duration<double>(seconds));
+  while (auto next = first_failing(current, j, ce, deadline)) {
     if (j.key(next->value()) != j.key(current.value())) ++ce.shrink_steps;  // else unused fields
     current = *next;
   }
   return current;
 }
 
-/// Runs C o.rate_runs times, counting in CE the runs and those that break
-/// the promise as FOUND did: the first of those, or FOUND if none does.
-workload_outcome rerun(const property_spec& spec, const workload_case& c,
-                       const workload_outcome& found, const search_options& o, counterexample& ce) {
+/// One property's search: what it searches (the spec, the options), when it
+/// started, and the result it fills in.
+class searcher {
+ public:
+  searcher(const property_spec& spec, const search_options& o, clock::time_point start,
+           property_result& r)
+      : spec_(spec), o_(o), start_(start), r_(r) {}
+  /// Generates and runs o.cases cases from o.seed until one ends the search
+  /// or o.max_seconds from the start are up.
+  void search();
+
+ private:
+  /// Runs case I (SHRINKABLE); true: stop the search, because it could not
+  /// run (the result's error) or it broke the promise (its counterexample).
+  bool run_case(long i, const rc::Shrinkable<workload_case>& shrinkable);
+  /// SHRINKABLE, which broke the promise as OUT, shrunk and described;
+  /// FOUND_AT: its case's number.
+  counterexample counterexample_of(const rc::Shrinkable<workload_case>& shrinkable,
+                                   const workload_outcome& out, long found_at) const;
+  /// FOUND_CASE's report, the case as found (it broke the promise as OUT),
+  /// for the shrunk case CE that did not break it again.
+  counterexample as_found(const workload_case& found_case, const workload_outcome& out,
+                          const counterexample& ce) const;
+  /// The shrunk case's report: what broke, what arrived, how often, how to repeat it.
+  /// FOUND is the run that first broke it, what the report shows if C never breaks again.
+  void describe(const workload_case& c, const workload_outcome& found, counterexample& ce) const;
+  /// Runs C o.rate_runs times, counting in CE the runs and those that break
+  /// the promise as FOUND did: the first of those, or FOUND if none does.
+  workload_outcome rerun(const workload_case& c, const workload_outcome& found,
+                         counterexample& ce) const;
+
+  const property_spec& spec_;
+  const search_options& o_;
+  clock::time_point start_;
+  property_result& r_;
+};
+
+workload_outcome searcher::rerun(const workload_case& c, const workload_outcome& found,
+                                 counterexample& ce) const {
   const std::string way = found.broken();
   workload_outcome first = found;
-  for (int i = 0; i < o.rate_runs; ++i) {
-    workload_outcome run = run_workload_case(spec, c, o.on_spawn);
+  for (int i = 0; i < o_.rate_runs; ++i) {
+    workload_outcome run = run_workload_case(spec_, c, o_.on_spawn);
     ++ce.runs;
     if (run.broken() != way) continue;
     if (ce.failed_runs++ == 0) first = std::move(run);
@@ -94,11 +130,9 @@ workload_outcome rerun(const property_spec& spec, const workload_case& c,
   return first;
 }
 
-/// The shrunk case's report: what broke, what arrived, how often, how to repeat it.
-/// FOUND is the run that first broke it, what the report shows if C never breaks again.
-void describe(const property_spec& spec, const workload_case& c, const workload_outcome& found,
-              const search_options& o, counterexample& ce) {
-  const workload_outcome first = rerun(spec, c, found, o, ce);
+void searcher::describe(const workload_case& c, const workload_outcome& found,
+                        counterexample& ce) const {
+  const workload_outcome first = rerun(c, found, ce);
   const auto i = first.first_broken();
   ce.end = first.plan.end;
   ce.sink = first.plan.sink;
@@ -109,71 +143,57 @@ void describe(const property_spec& spec, const workload_case& c, const workload_
   ce.promise = first.terms[*i];
   ce.check = first.checks[*i].expect.describe();
   ce.failure = first.checks[*i].outcome.why;
-  ce.case_toml = case_toml(spec, c, first.checks[*i].expect, spec.name + "_counterexample");
+  ce.case_toml = case_toml(spec_, c, first.checks[*i].expect, spec_.name + "_counterexample");
 }
 
-/// FOUND_CASE's report, the case as found (it broke the promise as OUT),
-/// for the shrunk case CE that did not break it again.
-counterexample as_found(const property_spec& spec, const search_options& o,
-                        const workload_case& found_case, const workload_outcome& out,
-                        const counterexample& ce) {
+counterexample searcher::as_found(const workload_case& found_case, const workload_outcome& out,
+                                  const counterexample& ce) const {
   counterexample found = ce;
   found.failed_runs = found.runs = 0;
   found.workload.clear();
-  describe(spec, found_case, out, o, found);
+  describe(found_case, out, found);
   found.note = "the shrunk case (" + ce.workload + ") did not break it again in " +
                std::to_string(ce.runs) + " runs: this is the case as found";
   return found;
 }
 
-/// SHRINKABLE, which broke the promise as OUT, shrunk and described; FOUND_AT:
-/// its case's number, START: the search's.
-counterexample counterexample_of(const property_spec& spec, const search_options& o,
-                                 const rc::Shrinkable<workload_case>& shrinkable,
-                                 const workload_outcome& out, long found_at,
-                                 clock::time_point start) {
+counterexample searcher::counterexample_of(const rc::Shrinkable<workload_case>& shrinkable,
+                                           const workload_outcome& out, long found_at) const {
   counterexample ce;
   ce.found_at = found_at;
-  ce.seconds_to_find = since(start);
-  judge j(spec, o, out.broken());
-  const auto shrunk = shrink(shrinkable, j, ce, o.max_seconds);
+  ce.seconds_to_find = since(start_);
+  judge j(spec_, o_, out.broken());
+  const auto shrunk = shrink(shrinkable, j, ce, o_.max_seconds);
   ce.shrink_tries = j.tries;
-  describe(spec, shrunk.value(), out, o, ce);
+  describe(shrunk.value(), out, ce);
   if (ce.failed_runs == 0 && ce.shrink_steps > 0)  // a race's luck took it: show the case found
-    ce = as_found(spec, o, shrinkable.value(), out, ce);
+    ce = as_found(shrinkable.value(), out, ce);
   return ce;
 }
 
-/// Runs case I (SHRINKABLE); true when it ends the search: it could not
-/// run (R's error) or it broke the promise (R's counterexample).
-bool ends_search(const property_spec& spec, const search_options& o,
-                 const rc::Shrinkable<workload_case>& shrinkable, long i, clock::time_point start,
-                 property_result& r) {
-  const workload_outcome out = run_workload_case(spec, shrinkable.value(), o.on_spawn);
-  ++r.cases;
+bool searcher::run_case(long i, const rc::Shrinkable<workload_case>& shrinkable) {
+  const workload_outcome out = run_workload_case(spec_, shrinkable.value(), o_.on_spawn);
+  ++r_.cases;
   if (!out.error.empty()) {
-    r.error = "case " + std::to_string(i + 1) + ": " + out.error +
-              (out.repro.empty() ? "" : "; repeat: " + out.repro);
+    r_.error = "case " + std::to_string(i + 1) + ": " + out.error +
+               (out.repro.empty() ? "" : "; repeat: " + out.repro);
     return true;
   }
   if (out.kept()) return false;
-  r.found = counterexample_of(spec, o, shrinkable, out, i + 1, start);
+  r_.found = counterexample_of(shrinkable, out, i + 1);
   return true;
 }
 
-/// Generates and runs o.cases cases from o.seed until one ends the search or
-/// o.max_seconds from START are up.
-void search_cases(const property_spec& spec, const search_options& o, clock::time_point start,
-                  property_result& r) {
-  const auto gen = gen_workload_case(spec);
-  rc::Random random(o.seed);
-  for (long i = 0; i < o.cases; ++i) {
-    if (since(start) > o.max_seconds) {
-      r.budget_hit = true;
+void searcher::search() {
+  const auto gen = gen_workload_case(spec_);
+  rc::Random random(o_.seed);
+  for (long i = 0; i < o_.cases; ++i) {
+    if (since(start_) > o_.max_seconds) {
+      r_.budget_hit = true;
       break;
     }
     const auto shrinkable = gen(random.split(), static_cast<int>(i % 81));
-    if (ends_search(spec, o, shrinkable, i, start, r)) break;
+    if (run_case(i, shrinkable)) break;
   }
 }
 
@@ -192,7 +212,7 @@ property_result search_property(const property_spec& spec, const search_options&
   r.must_break = !spec.holds;
   r.repeat = o.repeat + " --seed " + std::to_string(o.seed);
   const auto start = clock::now();
-  search_cases(spec, o, start, r);
+  searcher(spec, o, start, r).search();
   r.seconds = since(start);
   return r;
 }
