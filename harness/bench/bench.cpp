@@ -116,6 +116,10 @@ double throughput_of(const bench_suite& s, const std::string& name) {
   return r ? r->throughput() : 0;
 }
 
+bench_plot log_log_plot(std::string title, std::string x_label, std::string y_label) {
+  return {std::move(title), std::move(x_label), std::move(y_label), true, true, {}};
+}
+
 bench_series series_of(const bench_suite& s, const std::string& name,
                        double (*y)(const bench_row&)) {
   bench_series out{name, {}};

@@ -56,6 +56,7 @@ json plot_json(const bench_plot& p) {
           {"log_x", p.log_x}, {"log_y", p.log_y},     {"series", series}};
 }
 
+/// One claim: its seed's words, whether it was checked and holds, what was seen.
 json claim_json(const bench_claim& c) {
   return {{"seed", c.seed},
           {"kind", c.kind},
@@ -73,25 +74,23 @@ json array_of(const std::vector<T>& xs, F as_json) {
 }
 
 json suite_json(const bench_suite& s) {
-  json rows = array_of(s.rows, row_json), claims = array_of(s.claims, claim_json);
-  json plots = array_of(s.plots, plot_json), notes = array_of(s.notes, text);
   return {{"name", s.name},
           {"title", s.title},
           {"seed", s.seed},
           {"baseline", text(s.baseline)},
           {"placement", s.placement},
-          {"notes", notes},
-          {"rows", rows},
-          {"claims", claims},
-          {"plots", plots}};
+          {"notes", strings_json(s.notes)},
+          {"rows", array_of(s.rows, row_json)},
+          {"claims", array_of(s.claims, claim_json)},
+          {"plots", array_of(s.plots, plot_json)}};
 }
 
 /// A number that JSON may hold as null (a non-finite value).
 double number_or_zero(const json& j) { return j.is_number() ? j.get<double>() : 0.0; }
 
 /// What a run of row J said into R: its times, ratio, writes and values,
-/// or why it was skipped; and its repro line.
-void read_measured(const json& j, bench_row& r) {
+/// why it was skipped, whether it failed, and its repro line.
+void read_results(const json& j, bench_row& r) {
   for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
   r.ratio = number_or_zero(j.at("ratio"));
   r.write_calls = j.at("write_calls").get<std::int64_t>();
@@ -110,7 +109,7 @@ bench_row row_from(const json& j) {
   r.x = number_or_zero(j.at("x"));
   r.bytes = j.at("bytes").get<std::int64_t>();
   r.ops = j.at("ops").get<std::int64_t>();
-  read_measured(j, r);
+  read_results(j, r);
   return r;
 }
 

@@ -121,12 +121,8 @@ double ms(const bench_row& r) { return r.median() * 1e3; }
 
 /// Time by lines per flush to an ofstream, a line per set of SETS.
 void add_flush_plot(bench_suite& s, const std::vector<const target_set*>& sets) {
-  bench_plot plot{"lines to an ofstream: time by lines per flush (1: std::endl)",
-                  "lines per flush",
-                  "median time (ms)",
-                  true,
-                  true,
-                  {}};
+  bench_plot plot = log_log_plot("lines to an ofstream: time by lines per flush (1: std::endl)",
+                                 "lines per flush", "median time (ms)");
   for (const auto* set : sets) plot.series.push_back(series_of(s, set->name, ms));
   s.plots = {plot};
 }

@@ -131,17 +131,14 @@ void add_claims(bench_suite& s) {
   add_throughput_claims(s);
 }
 
-/// A plot titled TITLE of throughput by block size, without its series.
-bench_plot block_size_plot(const std::string& title) {
-  return {title, "block size (bytes)", "throughput (MB/s)", true, true, {}};
-}
-
 void add_plots(bench_suite& s) {
   auto mbs = [](const bench_row& r) { return r.throughput() / 1e6; };
-  bench_plot read = block_size_plot("reading a file: throughput by block size");
+  bench_plot read = log_log_plot("reading a file: throughput by block size", "block size (bytes)",
+                                 "throughput (MB/s)");
   for (const char* m : {"warm", "cold", "direct"})
     read.series.push_back(series_of(s, std::string("read ") + m, mbs));
-  bench_plot write = block_size_plot("writing a file: throughput by block size");
+  bench_plot write = log_log_plot("writing a file: throughput by block size", "block size (bytes)",
+                                  "throughput (MB/s)");
   for (const char* m : {"buffered", "direct"})
     write.series.push_back(series_of(s, std::string("write ") + m, mbs));
   s.plots = {read, write};

@@ -182,8 +182,8 @@ void add_claims(bench_suite& s) {
 
 /// Throughput by block size, a line per placement and pipe size.
 bench_plot throughput_plot(const bench_suite& s) {
-  bench_plot thr{
-      "pipe throughput by block size", "block size (bytes)", "throughput (MB/s)", true, true, {}};
+  bench_plot thr =
+      log_log_plot("pipe throughput by block size", "block size (bytes)", "throughput (MB/s)");
   for (const char* p : {"same", "split"})
     for (long size : {64 * k_kib, k_mib})
       thr.series.push_back(series_of(s, series_name(p, size),

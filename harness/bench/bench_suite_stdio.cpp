@@ -133,17 +133,12 @@ void add_claims(const bench_context& ctx, bench_suite& s, const std::string& t) 
                            "4 KiB takes " + significant(c) + "x the time of 1 MiB [" + t + "]"));
 }
 
-/// A plot of the setvbuf sweep, titled TITLE, its Y_LABEL by buffer size,
-/// without its series.
-bench_plot sweep_plot(const std::string& title, const std::string& y_label) {
-  return {title, "buffer size (bytes)", y_label, true, true, {}};
-}
-
 /// The sweep's time and write() calls by buffer size, a line per toolchain set.
 void add_plots(const bench_context& ctx, bench_suite& s) {
-  bench_plot time = sweep_plot("putc into a file: time by setvbuf buffer size", "median time (ms)");
-  bench_plot writes =
-      sweep_plot("putc into a file: write() calls by setvbuf buffer size", "write() calls");
+  bench_plot time = log_log_plot("putc into a file: time by setvbuf buffer size",
+                                 "buffer size (bytes)", "median time (ms)");
+  bench_plot writes = log_log_plot("putc into a file: write() calls by setvbuf buffer size",
+                                   "buffer size (bytes)", "write() calls");
   for (const auto& set : ctx.options.toolchains) {
     time.series.push_back(series_of(s, set.name, ms));
     writes.series.push_back(series_of(s, set.name, calls));

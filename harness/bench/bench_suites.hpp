@@ -39,6 +39,9 @@ double time_ratio(const bench_row* slow, const bench_row* fast);
 /// The throughput of S's row NAME (bytes per second); 0 when not measured.
 double throughput_of(const bench_suite& s, const std::string& name);
 
+/// A plot titled TITLE of Y_LABEL by X_LABEL, both axes logarithmic, without its series.
+bench_plot log_log_plot(std::string title, std::string x_label, std::string y_label);
+
 /// Series NAME of the plot: (x, y(row)) of every measured row in that series, by x.
 bench_series series_of(const bench_suite& s, const std::string& name,
                        double (*y)(const bench_row&));

@@ -82,6 +82,7 @@ void add_program_option(bench_command& c) {
       "substitution)");
 }
 
+/// The help's footer: what each exit status of bench means.
 std::string bench_footer() {
   return exit_footer({{exit_ok, "measured (and nothing moved, with --compare)"},
                       {exit_failed, "a row moved"},
@@ -264,14 +265,17 @@ bench_report run_suites(bench_options& o) {
   return run_bench(o);
 }
 
-/// Prints R's text to TEXT when it goes there, or when a bench program
-/// failed (its FAILED rows); false, said on stderr, when one did.
-bool print_text(const bench_report& r, std::ostream& text) {
-  if (&text == &std::cout || any_failed(r)) text << to_text(r);
-  if (!any_failed(r)) return true;
+/// Where the text goes: stdout, or stderr when a report takes stdout.
+std::ostream& text_stream(const report_file& json, const report_file& md) {
+  // A report on stdout takes the text's place; the text's comparison goes to stderr.
+  return json.on_stdout() || md.on_stdout() ? std::cerr : std::cout;
+}
+
+/// Says on stderr that a bench program failed and no report was written: exit_harness.
+int report_failed() {
   std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
                "file was written\n";
-  return false;
+  return exit_harness;
 }
 
 /// R's report files asked for; with --markdown, its plots first, in PLOTS.
@@ -292,11 +296,11 @@ int bench_command::execute() {
   report_file html = report_file::page("--html", html_file);
   report_file md("--markdown", markdown_file);
   one_on_stdout(json, md, "--json and --markdown");
-  // A report on stdout takes the text's place; the text's comparison goes to stderr.
-  std::ostream& text = json.on_stdout() || md.on_stdout() ? std::cerr : std::cout;
+  std::ostream& text = text_stream(json, md);
   std::string plots = md ? plot_dir(md.on_stdout() ? "" : markdown_file) : "";
   bench_report r = run_suites(o);
-  if (!print_text(r, text)) return exit_harness;
+  if (&text == &std::cout || any_failed(r)) text << to_text(r);
+  if (any_failed(r)) return report_failed();
   write_reports(r, json, html, md, plots);
   return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }

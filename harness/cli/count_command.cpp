@@ -61,6 +61,7 @@ void add_run_options(count_command& c) {
       ->check(in_range(1, 86400000));
 }
 
+/// The help's footer: the calls counted, how exact, and the exit statuses.
 std::string count_footer() {
   return "Calls counted (the write family, the syncs, the fd calls, clone):\n" +
          traced_call_list() +

@@ -31,6 +31,7 @@ void add_run_options(doctor_command& c) {
       ->check(in_range(2, 1000));
 }
 
+/// The help's footer: the runs' environment, the streams diagnosed, the exit statuses.
 std::string doctor_footer() {
   return "PROG runs in a clean environment (PATH and LANG only), as a service manager starts it.\n"
          "Each stream it writes is diagnosed: stdout, stderr, and both on one sink (2>&1).\n" +

@@ -80,6 +80,7 @@ void add_report_options(explore_command& c) {
                   "one JSON object: {\"runs\": [{\"stdout\", \"cuts\", ...}]}");
 }
 
+/// The help's footer: the cuts, the lines, and the exit statuses.
 std::string explore_footer() {
   return "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
          "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"

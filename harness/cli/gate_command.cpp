@@ -43,6 +43,7 @@ void add_property_options(gate_command& c) {
       ->check(CLI::Range(0.0, 86400.0));
 }
 
+/// The help's footer: what each exit status of gate means.
 std::string gate_footer() {
   return exit_footer({{exit_ok, "every case passed and every property kept its promise"},
                       {exit_failed, "a case failed or a property found a counterexample"},

@@ -216,6 +216,7 @@ void add_record_options(matrix_command& c) {
                     "with --baseline: compare this saved record instead of running the matrix");
 }
 
+/// The help's footer: what the cells say, and the exit statuses.
 std::string matrix_footer() {
   return "Cells: pass / FAIL for asserted properties; the observed value for observed ones,\n"
          "in parentheses where a documented property is not asserted for this profile.\n" +

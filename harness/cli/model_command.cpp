@@ -34,6 +34,7 @@ std::vector<target_set> sets_named(const std::string& name, const std::string& d
   return sets;
 }
 
+/// The help's footer: what each property runs and checks, and the exit statuses.
 std::string model_footer() {
   return "Each property runs generated scripts of the targets' stdio or iostreams on real\n"
          "sinks, cut at markers, writes and their own endings, with and without --fault plans,\n"

@@ -76,6 +76,7 @@ std::vector<fault_plan> parse_faults(const std::vector<std::string>& faults) {
 
 namespace {
 
+/// The help's footer: the child's environment, and the exit statuses.
 std::string run_footer() {
   return "The child's environment is this one, plus FLUSHCHECK_MARKER_FD and\n"
          "FLUSHCHECK_RELEASE_FD (the marker protocol, docs/markers.md).\n" +

@@ -35,6 +35,7 @@ void add_selection_options(targets_command& c) {
                   "root whose runtimes are not this machine's");
 }
 
+/// The help's footer: where the targets come from, the default set's compilers, the exit statuses.
 std::string targets_footer() {
   return "A portable flushcheck builds them on first use; a build tree or a package has them.\n"
          "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"

@@ -191,39 +191,45 @@ run_options on_sink(const run_options& base, const doctor_sink& s) {
 
 /// A cut at write:K or after-write:K, K one of the WRITES the reference run made.
 bool is_write_cut(const explored_cut& c, std::size_t writes) {
-  return !(c.fault || !c.cut.needs_tracer() || c.cut.n < 1 ||
-           static_cast<std::size_t>(c.cut.n) > writes);
+  return !c.fault && c.cut.needs_tracer() && c.cut.n >= 1 &&
+         static_cast<std::size_t>(c.cut.n) <= writes;
 }
 
-/// Write cut C on sink S, whose writes end at ENDS: the program had produced
+/// What every write cut on a sink is judged with, the same for all of them.
+struct write_cut_context {
+  std::vector<write_end> ends;      ///< where the sink's writes end
+  std::vector<write_end> pty_ends;  ///< where the pty's writes end
+  std::string_view pty_data;        ///< what the pty got
+  const run_options& base;          ///< the runs' options, before their sink
+};
+
+/// Write cut C on sink S, whose writes end at W.ends: the program had produced
 /// the output up to the end of write K, and a pty reader had what the pty's
-/// writes (PTY_ENDS) had delivered of it by then.
-doctor_cut judge_write_cut(const explored_cut& c, const std::vector<write_end>& ends,
-                           const std::vector<write_end>& pty_ends, std::string_view pty_data,
-                           const run_options& base, const doctor_sink& s) {
-  const std::size_t had = ends[static_cast<std::size_t>(c.cut.n) - 1].end;
-  run_options r = on_sink(base, s);
+/// writes (W.pty_ends) had delivered of it by then.
+doctor_cut judge_write_cut(const explored_cut& c, const write_cut_context& w,
+                           const doctor_sink& s) {
+  const std::size_t had = w.ends[static_cast<std::size_t>(c.cut.n) - 1].end;
+  run_options r = on_sink(w.base, s);
   r.kill = c.cut;
   const bool returned = c.cut.when == kill_plan::when_kind::after_write;
-  const std::size_t pty_had = whole_lines_end(pty_data, delivered_by(pty_ends, had, returned));
+  const std::size_t pty_had = whole_lines_end(w.pty_data, delivered_by(w.pty_ends, had, returned));
   // Whole lines of the output that arrived (explore matched them), or bytes.
-  const auto got = static_cast<std::size_t>(in_lines(pty_data) ? c.whole_bytes : c.bytes);
-  return compare(s.sink, c.cut.text(), pty_data, had, pty_had, got, r);
+  const auto got = static_cast<std::size_t>(in_lines(w.pty_data) ? c.whole_bytes : c.bytes);
+  return compare(s.sink, c.cut.text(), w.pty_data, had, pty_had, got, r);
 }
 
 /// Write cuts: at write:K (or after-write:K) the program had produced the
 /// output up to the end of write K.
 void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
                 const run_options& base, doctor_sink& s) {
-  const auto ends = write_ends(s), pty_ends = write_ends(pty);
-  const std::string_view pty_data = pty.output().data;
+  const write_cut_context w{write_ends(s), write_ends(pty), pty.output().data, base};
   for (const auto& c : cuts) {
-    if (!is_write_cut(c, ends.size())) continue;
+    if (!is_write_cut(c, w.ends.size())) continue;
     if (!c.delivered) {
       ++s.unreached;
       continue;
     }
-    s.cuts.push_back(judge_write_cut(c, ends, pty_ends, pty_data, base, s));
+    s.cuts.push_back(judge_write_cut(c, w, s));
   }
 }
 
@@ -243,7 +249,8 @@ std::size_t had_before_deadline(const doctor_options& o, const doctor_sink& pty)
                          delivered_before(write_ends(pty), o.deadline.count() * 1000 - margin_us));
 }
 
-/// S's run for a cut at the deadline: untimed, its own limit 5 s later.
+/// S's run for a cut at the deadline: without the timeline (no stop at each
+/// write's exit), its own time limit 5 s after the deadline.
 run_options deadline_run(const doctor_options& o, const doctor_sink& s) {
   run_options r = on_sink(base_run(o), s);
   r.timeline = false;
@@ -333,9 +340,9 @@ explore_options exploration_of(const doctor_options& o) {
 }
 
 /// The pipe's and the file's runs, cut by SIGKILL and SIGTERM, onto D's
-/// sinks after the pty's; the cuts of each.
+/// sinks after the pty's; the cuts of each. E: the pty's exploration, set here for them.
 std::vector<std::vector<explored_cut>> explore_pipe_and_file(const doctor_options& o,
-                                                             explore_options& e, diagnosis& d) {
+                                                             explore_options e, diagnosis& d) {
   e.sinks = {sink_kind::pipe, sink_kind::file};
   e.signals = {SIGKILL, SIGTERM};
   e.max_cuts = 2 * o.max_cuts;

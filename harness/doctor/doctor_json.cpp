@@ -63,19 +63,11 @@ nlohmann::json program_json(const program_kind& k) {
           {"describe", bytes_as_code_points(k.describe())}};
 }
 
-/// A command line, each argument as code points.
-nlohmann::json argv_json(const std::vector<std::string>& argv) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& a : argv) out.push_back(bytes_as_code_points(a));
-  return out;
-}
-
 /// The program's own switch for a plain terminal, or null.
 nlohmann::json plain_terminal_json(const doctor_report& r) {
   if (!r.plain_terminal) return nullptr;
-  nlohmann::json argv = argv_json(r.plain_terminal->argv);
   return {{"args", r.plain_terminal->args},
-          {"argv", argv},
+          {"argv", strings_json(r.plain_terminal->argv)},
           {"effect", r.plain_terminal->effect},
           {"source", r.plain_terminal->source}};
 }
@@ -107,7 +99,7 @@ std::int64_t latest_ms(const doctor_report& r) {
 nlohmann::json report_json(const doctor_report& r) {
   nlohmann::json views = nlohmann::json::array();
   for (const auto& d : r.views) views.push_back(view_json(r.kind, d));
-  return {{"argv", argv_json(r.argv)},
+  return {{"argv", strings_json(r.argv)},
           {"program", program_json(r.kind)},
           {"deadline_ms", r.deadline.count()},
           {"verdict", std::string(to_string(r.verdict()))},

@@ -51,6 +51,7 @@ void no_reference_text(std::ostream& out, const doctor_report& r, const diagnosi
         << d.no_reference_why << ".\n";
 }
 
+/// When output was held on every sink: when the first write came, and why.
 void held_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   if (d.held())
     out << "HELD: on every sink, a terminal too, its first write came " << d.held_ms
@@ -60,6 +61,7 @@ void held_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
         << why(r.kind, d) << "\n";
 }
 
+/// When lines came late on a pipe or a file: by how much, and why.
 void late_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   if (d.late())
     out << "LATE: lines reach a pipe or a file up to " << d.late_ms()
@@ -67,6 +69,7 @@ void late_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
         << "\n";
 }
 
+/// When nothing was lost, held or late: what every cut left.
 void safe_text(std::ostream& out, const diagnosis& d) {
   if (d.safe())
     out << "SAFE: every cut reached left at the reader what a pty reader had at the same point"

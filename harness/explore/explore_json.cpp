@@ -8,13 +8,6 @@ namespace flushcheck {
 
 namespace {
 
-/// The first lines a cut lost, as many as KEEP's bytes hold.
-nlohmann::json lost_json(const explored_cut& c) {
-  nlohmann::json lost = nlohmann::json::array();
-  for (const auto& l : c.lost) lost.push_back(bytes_as_code_points(l));
-  return lost;
-}
-
 /// One cut (or fault run): where it cut, how the run ended, what survived and what was lost.
 nlohmann::json cut_json(const explored_cut& c) {
   return {{"cut", c.fault ? std::string("never") : c.cut.when_text()},
@@ -26,7 +19,7 @@ nlohmann::json cut_json(const explored_cut& c) {
           {"bytes", c.bytes},
           {"lines", c.lines_survived},
           {"lines_lost", c.lines_lost},
-          {"lost", lost_json(c)},
+          {"lost", strings_json(c.lost)},
           {"torn", bytes_as_code_points(c.torn)},
           {"prefix", c.prefix},
           {"repro", bytes_as_code_points(c.repro)}};
