@@ -321,16 +321,23 @@ static pid_t fork_echo(int to[2], int back[2], int cpu) {
   return pid;
 }
 
-/* The measured round trips with the echo child PID (to it by TO, back by
- * FROM), then TO closed, the child reaped and the line; 0, or 1 (reported). */
-static int measure_pingpong(pid_t pid, int to, int from, int64_t* rt, long long n,
-                            struct placement p) {
-  int64_t total = round_trips(to, from, rt, n);
-  close(to);
-  int rc = wait_child(pid);
-  if (rc != 0 || total < 0) return rc != 0 ? rc : bench_fail("round trip", (int)-total);
-  report_pingpong(rt, n, total, p);
+/* The pipes TO and BACK, then this process pinned to CPU; 0, or 1 (reported). */
+static int pipes_and_pin(int to[2], int back[2], int cpu) {
+  if (pipe(to) != 0 || pipe(back) != 0) return bench_fail("pipe", errno);
+  if (pin(cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
   return 0;
+}
+
+/* The pipes TO and BACK (pipes_and_pin, on P's writer CPU), then the echo
+ * child forked on P's reader CPU, its ends of them closed here; its pid, or
+ * -1 (reported). */
+static pid_t start_echo(int to[2], int back[2], struct placement p) {
+  if (pipes_and_pin(to, back, p.writer_cpu) != 0) return -1;
+  pid_t pid = fork_echo(to, back, p.reader_cpu);
+  if (pid < 0) return -1;
+  close(to[0]);
+  close(back[1]);
+  return pid;
 }
 
 static int pingpong(long long n, int split) {
@@ -339,13 +346,14 @@ static int pingpong(long long n, int split) {
   if (rc != 0) return rc;
   int64_t* rt = malloc((size_t)n * sizeof *rt);
   if (rt == NULL) return bench_fail("malloc", errno);
-  if (pipe(to) != 0 || pipe(back) != 0) return bench_fail("pipe", errno);
-  if (pin(p.writer_cpu) != 0) return bench_fail("sched_setaffinity (writer)", errno);
-  pid_t pid = fork_echo(to, back, p.reader_cpu);
+  pid_t pid = start_echo(to, back, p);
   if (pid < 0) return 1;
-  close(to[0]);
-  close(back[1]);
-  return measure_pingpong(pid, to[1], back[0], rt, n, p);
+  int64_t total = round_trips(to[1], back[0], rt, n);
+  close(to[1]);
+  if ((rc = wait_child(pid)) != 0 || total < 0)
+    return rc != 0 ? rc : bench_fail("round trip", (int)-total);
+  report_pingpong(rt, n, total, p);
+  return 0;
 }
 
 /* "same" 0, "split" 1, else -1. */

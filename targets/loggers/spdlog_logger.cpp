@@ -91,29 +91,35 @@ int workload(int argc, char** argv) {
 }
 
 /// RECORDS records from THREADS threads at once, this one and THREADS - 1
-/// more, joined before it returns.
-void log_from_threads(spdlog::logger& log, long threads, long records) {
-  std::vector<std::thread> others;
+/// more, started into OTHERS and joined before it returns.
+void log_from_threads(spdlog::logger& log, long threads, long records,
+                      std::vector<std::thread>& others) {
   for (long t = 1; t < threads; ++t)
     others.emplace_back(log_records, std::ref(log), t, threads, records);
   log_records(log, 0, threads, records);
   for (auto& t : others) t.join();
 }
 
-/// Ends the process as DEATH says, when it is a death that ends it here;
-/// returns for the others (return, wait). LOG is the application's logger.
+/// spdlog::shutdown(), then _exit(0); RELEASE drops the application's
+/// logger, LOG, first (its last reference).
+[[noreturn]] void shutdown_exit(std::shared_ptr<spdlog::logger>& log, bool release) {
+  if (release) log.reset();
+  spdlog::shutdown();
+  _exit(0);
+}
+
+/// DEATH: ends the process here (exit, _exit, abort, shutdown_exit,
+/// release_shutdown_exit), or marks "waited" after 1.5 s and returns (wait),
+/// or returns at once (return). LOG is the application's logger.
 void die(const std::string& death, std::shared_ptr<spdlog::logger>& log) {
   if (death == "exit") std::exit(0);
   if (death == "_exit") _exit(0);
   if (death == "abort") std::abort();
-  if (death == "shutdown_exit") {  // the application still holds its logger
-    spdlog::shutdown();
-    _exit(0);
-  }
-  if (death == "release_shutdown_exit") {  // drops its logger first
-    log.reset();
-    spdlog::shutdown();
-    _exit(0);
+  if (death == "shutdown_exit") shutdown_exit(log, false);         // still holds its logger
+  if (death == "release_shutdown_exit") shutdown_exit(log, true);  // drops its logger first
+  if (death == "wait") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    flushcheck_marker("waited");
   }
 }
 
@@ -124,13 +130,10 @@ int log_then_die(const std::string& config, long records, const std::string& dea
   const std::string file = std::string(dir != nullptr ? dir : ".") + "/app.log";
   flushcheck_marker_init();
   auto log = make_logger(config, file);
-  log_from_threads(*log, threads, records);
+  std::vector<std::thread> others;  // as main held it: it outlives the marker and DEATH
+  log_from_threads(*log, threads, records, others);
   flushcheck_marker("logged");
   die(death, log);
-  if (death == "wait") {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    flushcheck_marker("waited");
-  }
   return 0;
 }
 

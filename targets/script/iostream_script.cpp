@@ -4,7 +4,6 @@
 #include <unistd.h>
 #include <cerrno>
 #include <csignal>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -38,14 +37,14 @@ void check(int index, const fc_op& op, std::ostream& os, const char* call) {
 }
 
 // putc: the N bytes of BUF in N calls of ostream::put, until OS goes bad.
-void put_each(int index, const fc_op& op, std::ostream& os, const char* buf, long n) {
-  for (long i = 0; i < n && os; ++i) os.put(buf[i]);
+void put_each(int index, const fc_op& op, std::ostream& os, const char* buf, std::streamsize n) {
+  for (std::streamsize i = 0; i < n && os; ++i) os.put(buf[i]);
   check(index, op, os, "ostream::put");
 }
 
-// BUF, N payload bytes (WANT with its newline), on OS or C's stream by the
-// op's own call.
-void put_payload(int index, const fc_op& op, std::ostream& os, const char* buf, long n,
+// BUF, its WANT bytes (the payload and any newline; putc has none), on OS or
+// C's stream by the op's own call.
+void put_payload(int index, const fc_op& op, std::ostream& os, const char* buf,
                  std::streamsize want) {
   switch (op.kind) {
     case FC_PRINTF:
@@ -54,7 +53,7 @@ void put_payload(int index, const fc_op& op, std::ostream& os, const char* buf, 
     case FC_FPUTS:
       if (std::fputs(buf, c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fputs", errno);
       break;
-    case FC_PUTC: put_each(index, op, os, buf, n); break;
+    case FC_PUTC: put_each(index, op, os, buf, want); break;
     default: os.write(buf, want); check(index, op, os, "ostream::write");
   }
 }
@@ -64,7 +63,7 @@ void put_bytes(int index, const fc_op& op, long n, bool newline) {
   const std::streamsize want = n + (newline ? 1 : 0);
   std::ostream& os = stream_of(op.stream);
   errno = 0;
-  put_payload(index, op, os, buf, n, want);
+  put_payload(index, op, os, buf, want);
   std::free(buf);
 }
 
@@ -138,79 +137,41 @@ void do_close(int index, const fc_op& op) {
   if (std::fclose(c_stream_of(op.stream)) == EOF) fc_report(index, &op, "fclose", errno);
 }
 
-void crash() {
-  volatile int* volatile bad = reinterpret_cast<volatile int*>(std::uintptr_t{16});
-  *bad = 1;  // a real fault
-}
-
-// Runs op INDEX if it puts bytes on a stream; true if it ran.
-bool run_put_op(int index, const fc_op& op) {
+// Runs op INDEX; returns true when the op is "return from main" (code in rc).
+bool run_op(int index, const fc_op& op, int& rc) {
   switch (op.kind) {
     case FC_WRITE:
     case FC_PUTC:
     case FC_PRINTF:
-    case FC_FPUTS: put_bytes(index, op, op.n, false); return true;
-    case FC_LINE: put_bytes(index, op, op.n, true); return true;
-    case FC_NEWLINE: put_newline(index, op); return true;
-    case FC_ENDL: put_endl(index, op); return true;
-    default: return false;
-  }
-}
-
-// Runs op INDEX if it flushes, buffers, ties, reads, clears or closes a
-// stream, or syncs the streams with stdio; true if it ran.
-bool run_stream_op(int index, const fc_op& op) {
-  switch (op.kind) {
-    case FC_FLUSH: flush(index, op); return true;
-    case FC_SETVBUF: do_setvbuf(index, op); return true;
-    case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); return true;
-    case FC_TIE: tie(op); return true;
-    case FC_UNITBUF: set_unitbuf(op); return true;
+    case FC_FPUTS: put_bytes(index, op, op.n, false); break;
+    case FC_LINE: put_bytes(index, op, op.n, true); break;
+    case FC_NEWLINE: put_newline(index, op); break;
+    case FC_ENDL: put_endl(index, op); break;
+    case FC_FLUSH: flush(index, op); break;
+    case FC_SETVBUF: do_setvbuf(index, op); break;
+    case FC_SYNC: std::ios::sync_with_stdio(op.n != 0); break;
+    case FC_TIE: tie(op); break;
+    case FC_UNITBUF: set_unitbuf(op); break;
     case FC_READ:
-    case FC_GETLINE: do_read(index, op); return true;
-    case FC_CLEAR: g_clear = op.n != 0; return true;
-    case FC_CLOSE: do_close(index, op); return true;
-    default: return false;
-  }
-}
-
-// Runs OP if it waits: for the harness, for a time, for the other threads;
-// true if it ran.
-bool run_wait_op(const fc_op& op) {
-  switch (op.kind) {
-    case FC_MARKER: flushcheck_marker(op.label); return true;
-    case FC_SLEEP: fc_sleep_ms(op.n); return true;
-    case FC_BARRIER: fc_barrier(); return true;
-    default: return false;
-  }
-}
-
-// Runs op INDEX if it ends, signals or forks the process; true if it ran
-// and returned.
-bool run_process_op(int index, const fc_op& op) {
-  switch (op.kind) {
+    case FC_GETLINE: do_read(index, op); break;
+    case FC_MARKER: flushcheck_marker(op.label); break;
+    case FC_SLEEP: fc_sleep_ms(op.n); break;
+    case FC_CLOSE: do_close(index, op); break;
     case FC_EXIT: std::exit(static_cast<int>(op.n));
     case FC_UEXIT: _exit(static_cast<int>(op.n));
     case FC_QUICK_EXIT: std::quick_exit(static_cast<int>(op.n));
     case FC_ABORT: std::abort();
-    case FC_RAISE: std::raise(static_cast<int>(op.n)); return true;
-    case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); return true;
-    case FC_FORK: fc_fork(index, &op); return true;
-    case FC_CRASH: crash(); return true;
-    case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
-    default: return false;
-  }
-}
-
-// Runs op INDEX; returns true when the op is "return from main" (code in rc).
-bool run_op(int index, const fc_op& op, int& rc) {
-  switch (op.kind) {
     case FC_RETURN: rc = static_cast<int>(op.n); return true;
+    case FC_RAISE: std::raise(static_cast<int>(op.n)); break;
+    case FC_IGNORE: std::signal(static_cast<int>(op.n), SIG_IGN); break;
+    case FC_CLEAR: g_clear = op.n != 0; break;
+    case FC_FORK: fc_fork(index, &op); break;
     case FC_THREADS: break;  // run_ops starts them
+    case FC_BARRIER: fc_barrier(); break;
+    case FC_CRASH: fc_crash(); break;
+    case FC_THROW: throw std::runtime_error("iostream_script: uncaught by design");
     default:
-      if (!run_put_op(index, op) && !run_stream_op(index, op) && !run_wait_op(op) &&
-          !run_process_op(index, op) && !fc_run_fd_op(index, &op))
-        fc_run_c_stream_op(index, &op);
+      if (!fc_run_fd_op(index, &op)) fc_run_c_stream_op(index, &op);
   }
   return false;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,8 +204,12 @@ static const char* parse_label(const char* a, struct fc_op* op) {
   return NULL;
 }
 
-/* A required argument A (NULL: missing) into OP: NULL, or why A is wrong. */
-static const char* parse_required(char shape, const char* a, struct fc_op* op, int* took) {
+/* The shapes of the required arguments, those parse_required knows. */
+static const char k_required_shapes[] = "NOAMBTLG";
+
+/* A required argument A (NULL: missing) of a shape in k_required_shapes into
+ * OP: NULL, or why A is wrong. */
+static const char* parse_required(char shape, const char* a, struct fc_op* op) {
   switch (shape) {
     case 'N': return a != NULL && parse_count(a, &op->n) == 0 ? NULL : k_bad_count;
     case 'O': return parse_word(a, k_open_modes, &op->mode) == 0 ? NULL : k_bad_open_mode;
@@ -215,8 +220,7 @@ static const char* parse_required(char shape, const char* a, struct fc_op* op, i
     case 'L': return parse_label(a, op);
     case 'G': return a != NULL && (op->n = fc_signal_number(a)) >= 0 ? NULL : k_bad_signal;
   }
-  *took = 0; /* a SHAPE it does not know: no argument */
-  return NULL;
+  return NULL; /* a SHAPE it does not know: no argument (parse_arg takes none) */
 }
 
 /* Parses A (NULL when absent), the argument of shape SHAPE, into OP, and
@@ -226,8 +230,8 @@ static const char* parse_arg(char shape, const char* a, struct fc_op* op, int* t
     *took = optional_present(shape, a);
     return *took ? parse_optional(shape, a, op) : NULL;
   }
-  *took = 1;
-  return parse_required(shape, a, op, took);
+  *took = shape != '\0' && strchr(k_required_shapes, shape) != NULL;
+  return parse_required(shape, a, op);
 }
 
 int fc_is_fd_op(enum fc_op_kind kind) {
@@ -360,17 +364,10 @@ static int check_barriers(const struct fc_script* s, char* err, unsigned errlen)
   return 0;
 }
 
-/* Parses BUF, made a copy of SRC's LEN + 1 bytes, into OUT, when BUF and
- * OUT's ops were allocated. 0, or -1 (ERR says why). */
-static int parse_copy(char* buf, const char* src, size_t len, struct fc_script* out, char* err,
-                      unsigned errlen) {
-  int rc;
-  if (buf == NULL || out->ops == NULL) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  memcpy(buf, src, len + 1);
-  rc = parse_ops(buf, out, err, errlen);
+/* Parses BUF (modified in place) into OUT, then checks its barriers. 0, or
+ * -1 (ERR says why). */
+static int parse_and_check(char* buf, struct fc_script* out, char* err, unsigned errlen) {
+  int rc = parse_ops(buf, out, err, errlen);
   if (rc == 0) rc = check_barriers(out, err, errlen);
   return rc;
 }
@@ -385,12 +382,14 @@ static void discard_ops(struct fc_script* out) {
 /* On error nothing stays allocated (out->ops is NULL): the harness parses
  * scripts in-process, many times (found by ci/fuzz: the copy leaked). */
 int fc_parse(const char* src, struct fc_script* out, char* err, unsigned errlen) {
-  size_t len = strlen(src);
-  char* buf = malloc(len + 1);
-  int rc;
+  char* buf = malloc(strlen(src) + 1);
+  int rc = -1;
   out->count = 0;
   out->ops = malloc(sizeof(struct fc_op) * 16);
-  rc = parse_copy(buf, src, len, out, err, errlen);
+  if (buf == NULL || out->ops == NULL)
+    snprintf(err, errlen, "out of memory");
+  else
+    rc = parse_and_check(strcpy(buf, src), out, err, errlen);
   free(buf);
   if (rc != 0) discard_ops(out);
   return rc;
@@ -574,6 +573,11 @@ int fc_run_c_stream_op(int index, const struct fc_op* op) {
     case FC_PUTC_UNLOCKED: putc_unlocked_n(index, op, f); return 1;
     default: return 0;
   }
+}
+
+void fc_crash(void) {
+  volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
+  *bad = 1;
 }
 
 void fc_sleep_ms(long ms) {

@@ -151,6 +151,9 @@ int fc_is_c_stream_op(enum fc_op_kind kind);
  * holds, or none). 1 if it ran, 0 if OP is another kind. */
 int fc_run_c_stream_op(int index, const struct fc_op* op);
 
+/* crash: a real invalid memory write (SIGSEGV), in either target. */
+void fc_crash(void);
+
 /* "libc=glibc 2.36": FC_LIBC_NAME when the build names it (musl has no
  * macro of its own), else glibc's version, else "unknown". */
 void fc_print_libc(void);

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +22,8 @@ static int g_closed[2] = {0, 0};
 static FILE* stream_of(enum fc_stream s) { return s == FC_ERR ? stderr : stdout; }
 
 /* putc: the N bytes of BUF in N calls; the first that fails is reported. */
-static void putc_each(int index, const struct fc_op* op, FILE* f, const char* buf, long n) {
-  for (long i = 0; i < n; ++i)
+static void putc_each(int index, const struct fc_op* op, FILE* f, const char* buf, size_t n) {
+  for (size_t i = 0; i < n; ++i)
     if (putc(buf[i], f) == EOF) {
       fc_report(index, op, "putc", errno);
       return;
@@ -39,9 +38,9 @@ static void fwrite_once(int index, const struct fc_op* op, FILE* f, const char* 
 #endif
 }
 
-/* BUF, N payload bytes (WANT with its newline), on F by the op's own call. */
-static void put_payload(int index, const struct fc_op* op, FILE* f, const char* buf, long n,
-                        size_t want) {
+/* BUF, its WANT bytes (the payload and any newline; putc has none), on F by
+ * the op's own call. */
+static void put_payload(int index, const struct fc_op* op, FILE* f, const char* buf, size_t want) {
   switch (op->kind) {
     case FC_PRINTF:
       if (printf("%s", buf) < 0) fc_report(index, op, "printf", errno);
@@ -49,7 +48,7 @@ static void put_payload(int index, const struct fc_op* op, FILE* f, const char* 
     case FC_FPUTS:
       if (fputs(buf, f) == EOF) fc_report(index, op, "fputs", errno);
       break;
-    case FC_PUTC: putc_each(index, op, f, buf, n); break;
+    case FC_PUTC: putc_each(index, op, f, buf, want); break;
     default: fwrite_once(index, op, f, buf, want);
   }
 }
@@ -64,7 +63,7 @@ static void put_bytes(int index, const struct fc_op* op, long n, int newline) {
   }
   buf = fc_payload(index, n, newline);
   errno = 0;
-  put_payload(index, op, f, buf, n, want);
+  put_payload(index, op, f, buf, want);
   free(buf);
 }
 
@@ -108,70 +107,35 @@ static void do_close(int index, const struct fc_op* op) {
   g_closed[op->stream == FC_ERR] = 1;
 }
 
-static void do_crash(void) {
-  volatile int* volatile bad = (volatile int*)(uintptr_t)16; /* a real fault */
-  *bad = 1;
-}
-
-/* Runs op INDEX if it puts payload bytes on a stream; 1 if it ran. */
-static int run_put_op(int index, const struct fc_op* op) {
+/* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
+static int run_op(int index, const struct fc_op* op, int* rc) {
   switch (op->kind) {
     case FC_WRITE:
     case FC_PUTC:
     case FC_PRINTF:
-    case FC_FPUTS: put_bytes(index, op, op->n, 0); return 1;
-    case FC_LINE: put_bytes(index, op, op->n, 1); return 1;
-    case FC_NEWLINE: put_bytes(index, op, 0, 1); return 1;
-    default: return 0;
-  }
-}
-
-/* Runs op INDEX if it flushes, buffers, reads or closes a stream; 1 if it ran. */
-static int run_stream_op(int index, const struct fc_op* op) {
-  switch (op->kind) {
-    case FC_FLUSH: do_flush(index, op); return 1;
-    case FC_SETVBUF: do_setvbuf(index, op); return 1;
+    case FC_FPUTS: put_bytes(index, op, op->n, 0); break;
+    case FC_LINE: put_bytes(index, op, op->n, 1); break;
+    case FC_NEWLINE: put_bytes(index, op, 0, 1); break;
+    case FC_FLUSH: do_flush(index, op); break;
+    case FC_SETVBUF: do_setvbuf(index, op); break;
     case FC_READ:
-    case FC_GETLINE: do_read(index, op); return 1;
-    case FC_CLOSE: do_close(index, op); return 1;
-    default: return 0;
-  }
-}
-
-/* Runs OP if it waits: for the harness, for a time, for the other threads; 1 if it ran. */
-static int run_wait_op(const struct fc_op* op) {
-  switch (op->kind) {
-    case FC_MARKER: flushcheck_marker(op->label); return 1;
-    case FC_SLEEP: fc_sleep_ms(op->n); return 1;
-    case FC_BARRIER: fc_barrier(); return 1;
-    default: return 0;
-  }
-}
-
-/* Runs op INDEX if it ends, signals or forks the process; 1 if it ran and returned. */
-static int run_process_op(int index, const struct fc_op* op) {
-  switch (op->kind) {
+    case FC_GETLINE: do_read(index, op); break;
+    case FC_MARKER: flushcheck_marker(op->label); break;
+    case FC_SLEEP: fc_sleep_ms(op->n); break;
+    case FC_CLOSE: do_close(index, op); break;
     case FC_EXIT: exit((int)op->n);
     case FC_UEXIT: _exit((int)op->n);
     case FC_QUICK_EXIT: quick_exit((int)op->n);
     case FC_ABORT: abort();
-    case FC_RAISE: raise((int)op->n); return 1;
-    case FC_IGNORE: signal((int)op->n, SIG_IGN); return 1;
-    case FC_FORK: fc_fork(index, op); return 1;
-    case FC_CRASH: do_crash(); return 1;
-    default: return 0;
-  }
-}
-
-/* Runs op INDEX; returns 1 when the op is "return from main" (code in *rc). */
-static int run_op(int index, const struct fc_op* op, int* rc) {
-  switch (op->kind) {
     case FC_RETURN: *rc = (int)op->n; return 1;
+    case FC_RAISE: raise((int)op->n); break;
+    case FC_IGNORE: signal((int)op->n, SIG_IGN); break;
+    case FC_FORK: fc_fork(index, op); break;
     case FC_THREADS: break; /* run_ops starts them */
+    case FC_BARRIER: fc_barrier(); break;
+    case FC_CRASH: fc_crash(); break;
     default:
-      if (!run_put_op(index, op) && !run_stream_op(index, op) && !run_wait_op(op) &&
-          !run_process_op(index, op) && !fc_run_fd_op(index, op))
-        fc_run_c_stream_op(index, op);
+      if (!fc_run_fd_op(index, op)) fc_run_c_stream_op(index, op);
       break;
   }
   return 0;
@@ -227,7 +191,7 @@ static void inject_buffer_bugs(void) {
 
 /* Runs SCRIPT from its first op, after the injected bugs (tests only) that
  * act before it; main's exit code. */
-static int run_script(const struct fc_script* script) {
+static int run_script(struct fc_script* script) {
   int rc = 0;
   flushcheck_marker_init();
   inject_buffer_bugs();

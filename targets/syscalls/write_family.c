@@ -191,6 +191,16 @@ static int by_transfer(const char* how) {
   return -1;
 }
 
+/* HOW done by moving an fd (close_range, with ARGV's two paths) or by a
+ * child made with CLONE_UNTRACED: the exit status, or -1 when HOW is none of
+ * them (or close_range lacks its two paths). */
+static int by_fd_or_clone(const char* how, int argc, char** argv) {
+  if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
+  if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
+  if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
+  return -1;
+}
+
 static int usage(void) {
   fprintf(stderr,
           "usage: write_family write|writev|pwrite64|pwritev|pwritev2|sendto|sendmsg\n"
@@ -200,13 +210,12 @@ static int usage(void) {
   return 2;
 }
 
+/* HOW (ARGV[1]) by the group that has it, each -1 for a HOW not its own:
+ * no by_* function returns a negative status, so -1 only ever means that. */
 int main(int argc, char** argv) {
   const char* how = argc > 1 ? argv[1] : "";
   int rc = by_write_call(how);
   if (rc < 0) rc = by_transfer(how);
-  if (rc >= 0) return rc;
-  if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
-  if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
-  if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
-  return usage();
+  if (rc < 0) rc = by_fd_or_clone(how, argc, argv);
+  return rc >= 0 ? rc : usage();
 }

@@ -138,22 +138,30 @@ static inline int flushcheck_w_level_(const char* text) {
   return -1;
 }
 
+/* An op's arguments in flushcheck_w_opdefs_, when they are not one number
+ * (whose bound, > 0, stands for them there). */
+enum flushcheck_w_args_shape_ {
+  FLUSHCHECK_W_NO_ARGUMENT = 0,
+  FLUSHCHECK_W_LEVEL_AND_BYTES = -1,
+  FLUSHCHECK_W_LABEL = -2,
+  FLUSHCHECK_W_SIGNAL = -3
+};
+
 /* The ops by name. */
 static const struct flushcheck_w_opdef_ {
   const char* name;
   enum flushcheck_workload_op kind;
-  long max; /* its one number's bound; 0: no argument; -1: a level and BYTES; -2: a label; -3: a
-               signal */
-} flushcheck_w_opdefs_[] = {{"log", FLUSHCHECK_W_LOG, -1},
-                            {"flush", FLUSHCHECK_W_FLUSH, 0},
+  long max; /* its one number's bound, or an enum flushcheck_w_args_shape_ */
+} flushcheck_w_opdefs_[] = {{"log", FLUSHCHECK_W_LOG, FLUSHCHECK_W_LEVEL_AND_BYTES},
+                            {"flush", FLUSHCHECK_W_FLUSH, FLUSHCHECK_W_NO_ARGUMENT},
                             {"sleep", FLUSHCHECK_W_SLEEP, FLUSHCHECK_W_MAX_SLEEP_MS},
-                            {"marker", FLUSHCHECK_W_MARKER, -2},
+                            {"marker", FLUSHCHECK_W_MARKER, FLUSHCHECK_W_LABEL},
                             {"threads", FLUSHCHECK_W_THREADS, FLUSHCHECK_W_MAX_THREADS},
                             {"return", FLUSHCHECK_W_RETURN, 255},
                             {"exit", FLUSHCHECK_W_EXIT, 255},
                             {"_exit", FLUSHCHECK_W_UEXIT, 255},
-                            {"abort", FLUSHCHECK_W_ABORT, 0},
-                            {"raise", FLUSHCHECK_W_RAISE, -3}};
+                            {"abort", FLUSHCHECK_W_ABORT, FLUSHCHECK_W_NO_ARGUMENT},
+                            {"raise", FLUSHCHECK_W_RAISE, FLUSHCHECK_W_SIGNAL}};
 
 /* The op named NAME, or NULL. */
 static inline const struct flushcheck_w_opdef_* flushcheck_w_find_(const char* name) {
@@ -182,12 +190,12 @@ static inline const char* flushcheck_w_label_(const char* label, struct flushche
 /* The arguments TOKENS[1..] of an op whose argument is MAX (as in
  * flushcheck_w_opdefs_) into OP: NULL, or why not. */
 static inline const char* flushcheck_w_args_(long max, char** tokens, struct flushcheck_w_op* op) {
-  if (max == -1) return flushcheck_w_log_args_(tokens, op);
-  if (max == -2) return flushcheck_w_label_(tokens[1], op);
-  if (max == -3)
+  if (max == FLUSHCHECK_W_LEVEL_AND_BYTES) return flushcheck_w_log_args_(tokens, op);
+  if (max == FLUSHCHECK_W_LABEL) return flushcheck_w_label_(tokens[1], op);
+  if (max == FLUSHCHECK_W_SIGNAL)
     return (op->n = flushcheck_signal_number(tokens[1])) > 0 ? NULL
                                                              : "expects a signal name or number";
-  if (max == 0) return NULL;
+  if (max == FLUSHCHECK_W_NO_ARGUMENT) return NULL;
   if (!flushcheck_w_count_(tokens[1], max, &op->n)) return "expects a number in range";
   return op->kind == FLUSHCHECK_W_THREADS && op->n < 2 ? "expects 2 to 64 threads" : NULL;
 }
@@ -197,10 +205,10 @@ static inline const char* flushcheck_w_op_(char** tokens, int count, struct flus
   const struct flushcheck_w_opdef_* def = flushcheck_w_find_(tokens[0]);
   if (def == NULL) return "unknown operation";
   op->kind = def->kind;
-  if (count != (def->max == 0 ? 1 : def->max == -1 ? 3 : 2))
-    return def->max == 0    ? "takes no argument"
-           : def->max == -1 ? "expects a level (debug, info, warn, error) and a size in bytes"
-                            : "expects one argument";
+  if (def->max == FLUSHCHECK_W_NO_ARGUMENT) return count == 1 ? NULL : "takes no argument";
+  if (def->max == FLUSHCHECK_W_LEVEL_AND_BYTES && count != 3)
+    return "expects a level (debug, info, warn, error) and a size in bytes";
+  if (def->max != FLUSHCHECK_W_LEVEL_AND_BYTES && count != 2) return "expects one argument";
   return flushcheck_w_args_(def->max, tokens, op);
 }
 
