@@ -11,6 +11,9 @@ record and flushes; the rest is done here:
         LEVELS[level], message), lambda: [h.flush() for h in log.handlers])
 
 A malformed workload is one line on stderr and exit 64, before anything runs.
+`throw` raises RuntimeError out of run(), uncaught: Python prints the
+traceback, runs its atexit handlers (logging.shutdown is one) and exits 1
+(Python's docs for sys.exit and atexit).
 """
 import os
 import signal
@@ -21,37 +24,59 @@ import time
 from flushcheck_marker import marker
 
 LEVELS = ("debug", "info", "warn", "error")
-ENDS = ("return", "exit", "_exit", "abort", "raise")
+ENDS = ("return", "exit", "_exit", "abort", "raise", "throw")
 MAX_OPS, MAX_BYTES, MAX_SLEEP_MS, MAX_THREADS = 100000, 1 << 20, 600000, 64
 SIGNALS = {name: int(getattr(signal, "SIG" + name)) for name in (
     "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV",
-    "USR2", "PIPE", "ALRM", "TERM", "CHLD", "CONT", "STOP", "TSTP", "XCPU", "XFSZ", "SYS")}
+    "USR2", "PIPE", "ALRM", "TERM", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "XCPU",
+    "XFSZ", "SYS")}
+# Signals whose default action stops the program: a driver stopped for good.
+STOPS = (signal.SIGSTOP, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
 
 
 class BadWorkload(Exception):
     pass
 
 
+def number(token, most):
+    """TOKEN's value if it is ASCII digits (leading zeros too, as workload.h
+    takes them) no larger than MOST, else None. The digits are counted before
+    int() converts them: int() refuses more than 4300 by default
+    (sys.get_int_max_str_digits())."""
+    if token is None or not (token.isascii() and token.isdigit()):
+        return None
+    digits = token.lstrip("0") or "0"
+    if len(digits) > len(str(most)) or int(digits) > most:
+        return None
+    return int(digits)
+
+
 def count(token, most):
-    if token is None or not (token.isascii() and token.isdigit()) or int(token) > most:
+    value = number(token, most)
+    if value is None:
         raise BadWorkload("expects a number in range")
-    return int(token)
+    return value
 
 
 def signal_number(token):
     name = token[3:] if token.startswith("SIG") else token
     if name in SIGNALS:
-        return SIGNALS[name]
-    if name.isascii() and name.isdigit() and len(name) <= 3 and 1 <= int(name) <= 64:
-        return int(name)
-    raise BadWorkload("expects a signal name or number")
+        sig = SIGNALS[name]
+    elif name.isascii() and name.isdigit() and len(name) <= 3 and 1 <= int(name) <= 64:
+        sig = int(name)
+    else:
+        raise BadWorkload("expects a signal name or number")
+    if sig in STOPS:
+        raise BadWorkload("expects a signal that ends or is ignored, not one that stops the "
+                          "program (STOP, TSTP, TTIN, TTOU)")
+    return sig
 
 
 def parse_op(tokens):
     """One op's tokens: (name, argument) as workload.h takes them."""
     name, args = tokens[0], tokens[1:]
     shapes = {"log": 2, "flush": 0, "sleep": 1, "marker": 1, "threads": 1, "return": 1,
-              "exit": 1, "_exit": 1, "abort": 0, "raise": 1}
+              "exit": 1, "_exit": 1, "abort": 0, "raise": 1, "throw": 0}
     if name not in shapes:
         raise BadWorkload("unknown operation")
     if len(args) != shapes[name]:
@@ -61,9 +86,10 @@ def parse_op(tokens):
     if name == "log":
         if args[0] not in LEVELS:
             raise BadWorkload("expects a level: debug, info, warn or error")
-        if not (args[1].isascii() and args[1].isdigit()) or int(args[1]) > MAX_BYTES:
+        size = number(args[1], MAX_BYTES)
+        if size is None:
             raise BadWorkload("expects a size in bytes, at most 1048576")
-        return name, (args[0], int(args[1]))
+        return name, (args[0], size)
     if name == "marker":
         if len(os.fsencode(args[0])) >= 64:
             raise BadWorkload("expects a label under 64 bytes")
@@ -76,10 +102,11 @@ def parse_op(tokens):
     return name, count(args[0], most) if args else None
 
 
-def check_order(ops, op):
+def check_order(ops, op, threaded):
+    """Whether OPS (THREADED: one is `threads`) can take OP, in constant time:
+    only the last op can be an end."""
     if ops and ops[-1][0] in ENDS:
         raise BadWorkload("comes after the workload's end")
-    threaded = any(name == "threads" for name, _ in ops)
     if threaded and op[0] == "threads":
         raise BadWorkload("a second threads")
     if threaded and op[0] == "marker":
@@ -88,24 +115,25 @@ def check_order(ops, op):
 
 def parse(text, prog):
     """TEXT's ops, each (name, argument); exits 64 after one line for a bad one."""
-    ops = []
+    ops, threaded = [], False
     for piece in text.replace("\n", ";").split(";"):
         tokens = piece.replace("\t", " ").replace("\r", " ").split(" ")
         tokens = [t for t in tokens if t]
         if not tokens:
             continue
         try:
-            if len(tokens) > 4:
-                raise BadWorkload("too many arguments")
             if len(ops) == MAX_OPS:
                 raise BadWorkload("more than 100000 ops")
+            if len(tokens) > 4:
+                raise BadWorkload("too many arguments")
             op = parse_op(tokens)
-            check_order(ops, op)
+            check_order(ops, op, threaded)
         except BadWorkload as why:
             shown = piece.lstrip(" \t\r")[:79]
             sys.stderr.write(f"{prog}: bad workload: op {len(ops)} '{shown}': {why}\n")
             sys.exit(64)
         ops.append(op)
+        threaded = threaded or op[0] == "threads"
     return ops
 
 
@@ -134,8 +162,10 @@ def steps(ops, records, log, flush, thread=0, threads=1):
 
 def end(op):
     """Ends the program as OP says ("return" and "exit" are sys.exit: Python
-    has no other ordinary end)."""
+    has no other ordinary end; "throw" an exception nobody catches)."""
     name, arg = op
+    if name == "throw":
+        raise RuntimeError("flushcheck workload: throw")
     if name == "_exit":
         os._exit(arg)
     if name == "abort":
@@ -148,7 +178,9 @@ def end(op):
 
 def run(parts, log, flush=None, prog=None):
     """Runs the workload PARTS spell (joined with ';'): LOG(level, n, message)
-    for each record, FLUSH() for each flush; then ends the program."""
+    for each record, FLUSH() for each flush; then ends the program (`throw`
+    raises RuntimeError from here, on the calling thread, after the threads
+    are joined)."""
     ops = parse(";".join(parts), prog or os.path.basename(sys.argv[0]))
     records, n = [], 0
     for name, _ in ops:

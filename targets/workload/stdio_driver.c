@@ -1,6 +1,6 @@
 /* A workload driver whose "library" is C stdio on stdout: LEVEL MESSAGE
  * lines by fprintf, `flush` by fflush (docs/workload.md). The tests run it,
- * and its Python and Node twins, with the same workloads. */
+ * and its C++, Python and Node twins, with the same workloads. */
 #include <flushcheck/workload.h>
 #include <stdio.h>
 

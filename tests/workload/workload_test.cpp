@@ -1,12 +1,16 @@
 // The workload helpers (docs/workload.md) as a driver uses them: C's
-// flushcheck/workload.h, Python's flushcheck_workload and Node's, each
-// behind a driver whose library is the runtime's own stdout (targets/workload/).
-// The same workloads give the same records, ends and refusals in all three.
+// flushcheck/workload.h (compiled as C and as C++), Python's
+// flushcheck_workload and Node's, each behind a driver whose library is the
+// runtime's own stdout (targets/workload/). The same workloads give the same
+// records, ends and refusals in all of them; `throw` is each language's own.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clean_environment.hpp"
@@ -16,39 +20,85 @@
 namespace flushcheck {
 namespace {
 
+/// What `throw` does in a driver's language.
+enum class throw_end {
+  refused,         ///< C has no exceptions: exit 64 before anything runs
+  terminate,       ///< C++: std::terminate, SIGABRT
+  exit_1_flushed,  ///< Python: traceback, the interpreter's end (stdout flushed), exit 1
+  exit_1,          ///< Node: the uncaught exception printed, exit 1
+};
+
 struct driver {
   std::string name;
   std::vector<std::string> command;  // the driver, before its workload
   bool threads = true;               // false: refuses `threads` (Node)
+  throw_end throws = throw_end::exit_1;
 };
 
 void PrintTo(const driver& d, std::ostream* os) { *os << d.name; }
 
+const driver& node_driver() {
+  static const driver node{
+      "node", {"/usr/bin/node", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.js"}, false};
+  return node;
+}
+
 const std::vector<driver>& drivers() {
   static const std::vector<driver> all = {
-      {"c", {FLUSHCHECK_TARGET_STDIO_DRIVER}},
-      {"python", {"/usr/bin/python3", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.py"}},
-      {"node", {"/usr/bin/node", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.js"}, false}};
+      {"c", {FLUSHCHECK_TARGET_STDIO_DRIVER}, true, throw_end::refused},
+      {"cpp", {FLUSHCHECK_TARGET_STDIO_DRIVER_CPP}, true, throw_end::terminate},
+      {"python",
+       {"/usr/bin/python3", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.py"},
+       true,
+       throw_end::exit_1_flushed},
+      node_driver()};
   return all;
+}
+
+/// Why driver D cannot run here (its runtime is not installed), or "".
+std::string missing_runtime(const driver& d) {
+  const std::string& runtime = d.command[0];
+  if (runtime[0] == '/' && ::access(runtime.c_str(), X_OK) != 0)
+    return runtime + " is not installed (ci/setup installs python3 and nodejs)";
+  return "";
+}
+
+/// A run of driver D with the workload PARTS spell (its arguments, which
+/// the helper joins with ';'), its helpers found where the build put them.
+run_options options_for(const driver& d, const std::vector<std::string>& parts) {
+  run_options o;
+  o.argv = d.command;
+  o.argv.insert(o.argv.end(), parts.begin(), parts.end());
+  o.env = clean_environment();
+  o.env.push_back("PYTHONPATH=" FLUSHCHECK_RUNTIMES_DIR);
+  o.env.push_back("NODE_PATH=" FLUSHCHECK_RUNTIMES_DIR);
+  o.timeout = std::chrono::seconds(20);
+  return o;
+}
+
+/// The line on stderr after the driver's name: "bad workload: op ...".
+std::string after_name(const std::string& err) { return err.substr(err.find(": ") + 2); }
+
+/// COUNT `log info 0` ops as arguments of 1000 ops each (Linux takes an
+/// argument of 128 KiB at most, MAX_ARG_STRLEN), which the helper joins.
+std::vector<std::string> log_ops(long count) {
+  std::vector<std::string> parts;
+  for (long first = 0; first < count; first += 1000) {
+    std::string part = "log info 0";
+    for (long i = first + 1; i < std::min(count, first + 1000); ++i) part += ";log info 0";
+    parts.push_back(std::move(part));
+  }
+  return parts;
 }
 
 class helper : public ::testing::TestWithParam<driver> {
  protected:
   void SetUp() override {
-    const std::string& runtime = GetParam().command[0];
-    if (runtime[0] == '/' && ::access(runtime.c_str(), X_OK) != 0)
-      GTEST_SKIP() << runtime << " is not installed (ci/setup installs python3 and nodejs)";
+    if (const std::string why = missing_runtime(GetParam()); !why.empty()) GTEST_SKIP() << why;
   }
-  /// A run of the driver with WORKLOAD, its helpers found where the build put them.
+  /// A run of the driver with WORKLOAD.
   run_options with(const std::string& workload) const {
-    run_options o;
-    o.argv = GetParam().command;
-    o.argv.push_back(workload);
-    o.env = clean_environment();
-    o.env.push_back("PYTHONPATH=" FLUSHCHECK_RUNTIMES_DIR);
-    o.env.push_back("NODE_PATH=" FLUSHCHECK_RUNTIMES_DIR);
-    o.timeout = std::chrono::seconds(20);
-    return o;
+    return options_for(GetParam(), {workload});
   }
 };
 
@@ -117,20 +167,133 @@ TEST_P(helper, refuses_a_bad_workload_in_one_line_with_64) {
       {"frob", "op 0 'frob': unknown operation"},
       {"marker " + std::string(64, 'm'),
        "op 0 'marker " + std::string(64, 'm') + "': expects a label under 64 bytes"},
+      // an op's own fault before its place: every helper parses it first
+      {"exit 3; frob", "op 1 'frob': unknown operation"},
+      // more digits than Python's int() takes (4,300): counted, not converted
+      {"sleep " + std::string(5000, '9'),
+       "op 0 'sleep " + std::string(73, '9') + "': expects a number in range"},
+      {"log info " + std::string(5000, '9'),
+       "op 0 'log info " + std::string(70, '9') + "': expects a size in bytes, at most 1048576"},
   };
   for (const auto& [workload, why] : bad) {
     const auto obs = run(with("log info 1; " + workload));
     EXPECT_EQ(obs.status, wait_status::exited(64)) << workload;
     EXPECT_EQ(obs.out.data, "") << workload;
-    const std::string line = obs.err.data.substr(obs.err.data.find(": ") + 2);
+    const std::string line = after_name(obs.err.data);
     std::string shifted = why;  // "log info 1" is op 0
     shifted[3] = static_cast<char>(shifted[3] + 1);
     EXPECT_EQ(line, "bad workload: " + shifted + "\n") << workload;
   }
 }
 
+// A number is its digits, however many (leading zeros too): C and Node read
+// 5,000 of them, and so must Python, whose int() refuses more than 4,300.
+TEST_P(helper, reads_a_number_of_any_length) {
+  const std::string zeros(5000, '0');
+  const auto obs = run(with("log info " + zeros + "12; return " + zeros + "3"));
+  EXPECT_EQ(obs.status, wait_status::exited(3)) << obs.err.data;
+  EXPECT_EQ(obs.out.data, "INFO rec 0 xxxxxx\n");
+  EXPECT_EQ(obs.err.data, "");
+}
+
+// A signal whose default action stops the program would stop the driver
+// for good (its run could only time out): each is refused, by name with or
+// without SIG and by this system's number.
+TEST_P(helper, refuses_a_signal_that_stops_the_program) {
+  std::vector<std::string> signals = {"STOP", "SIGTSTP", "TTIN", "SIGTTOU"};
+  for (const int sig : {SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU}) signals.push_back(std::to_string(sig));
+  for (const auto& sig : signals) {
+    auto o = with("log info 1; raise " + sig);
+    o.timeout = std::chrono::seconds(5);  // a refusal comes at once; a stopped driver never ends
+    const auto obs = run(o);
+    EXPECT_EQ(obs.status, wait_status::exited(64)) << sig << ": " << obs.status.describe();
+    EXPECT_EQ(obs.out.data, "") << sig;
+    EXPECT_EQ(after_name(obs.err.data),
+              "bad workload: op 1 'raise " + sig +
+                  "': expects a signal that ends or is ignored, not one that stops the program "
+                  "(STOP, TSTP, TTIN, TTOU)\n")
+        << sig;
+  }
+}
+
+// Each helper parses in linear time: the most ops a workload may have
+// (100,000) run within the usual deadline, where a helper that went over
+// the ops before each one took minutes; and one more op is refused, as
+// promptly, before anything runs. (No timing is asserted: the run must end
+// by itself.)
+TEST_P(helper, runs_the_most_ops_and_refuses_one_more) {
+  const auto most = run(options_for(GetParam(), log_ops(100000)));
+  ASSERT_EQ(most.status, wait_status::exited(0)) << most.status.describe() << "\n"
+                                                 << most.err.data.substr(0, 500);
+  EXPECT_TRUE(records_through(most.out.data, 99999)) << records_through(most.out.data, 99999);
+  EXPECT_EQ(record_numbers(most.out.data).size(), 100000u);
+  const auto over = run(options_for(GetParam(), log_ops(100001)));
+  EXPECT_EQ(over.status, wait_status::exited(64)) << over.status.describe();
+  EXPECT_EQ(over.out.data, "");
+  EXPECT_EQ(after_name(over.err.data),
+            "bad workload: op 100000 'log info 0': more than 100000 ops\n");
+}
+
+// `throw` is an exception nobody catches, in the helper's own language. C
+// has none and refuses it. In C++ it reaches std::terminate: SIGABRT. In
+// Python the traceback, then the interpreter's end (atexit handlers, stdout
+// flushed) and exit 1. In Node exit 1, "Uncaught Fatal Exception"
+// (doc/api/process.md, "Exit codes"), whether thrown at the top level or
+// from a callback; with unhandled rejections set to only warn, that exit 1
+// is no promise rejection.
+TEST_P(helper, throw_is_an_uncaught_exception_of_its_language) {
+  for (const char* workload :
+       {"log info 0; throw", "log info 0; sleep 0; throw", "log info 0; flush; throw"}) {
+    auto o = with(workload);
+    o.env.push_back("NODE_OPTIONS=--unhandled-rejections=warn");
+    const auto obs = run(o);
+    const wait_status& st = obs.status;
+    switch (GetParam().throws) {
+      case throw_end::refused:
+        EXPECT_EQ(st, wait_status::exited(64)) << workload << ": " << st.describe();
+        EXPECT_EQ(obs.out.data, "") << workload;
+        EXPECT_NE(obs.err.data.find("'throw': expects a C++ driver: C has no exceptions\n"),
+                  std::string::npos)
+            << workload << ": " << obs.err.data;
+        break;
+      case throw_end::terminate:
+        EXPECT_EQ(st.type(), wait_status::kind::signaled) << workload << ": " << st.describe();
+        EXPECT_EQ(st.signal(), SIGABRT) << workload << ": " << st.describe();
+        EXPECT_NE(obs.err.data.find("flushcheck workload: throw"), std::string::npos)
+            << workload << ": " << obs.err.data;
+        break;
+      case throw_end::exit_1_flushed:
+        EXPECT_EQ(obs.out.data, "INFO rec 0\n") << workload;
+        [[fallthrough]];
+      case throw_end::exit_1:
+        EXPECT_EQ(st, wait_status::exited(1)) << workload << ": " << st.describe();
+        EXPECT_NE(obs.err.data.find("Error: flushcheck workload: throw"), std::string::npos)
+            << workload << ": " << obs.err.data;
+        break;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(drivers, helper, ::testing::ValuesIn(drivers()),
                          [](const auto& p) { return p.param.name; });
+
+// Node runs a workload synchronously until an op must wait: a `throw`
+// before any wait is thrown out of run() to the driver's top level (the
+// stack names the driver's line that calls run()); after a `sleep`, or a
+// `flush` whose promise is awaited, from a callback (the driver is not on
+// the stack).
+TEST(node_helper, throws_at_the_top_level_until_the_workload_waits) {
+  const driver& node = node_driver();
+  if (const std::string why = missing_runtime(node); !why.empty()) GTEST_SKIP() << why;
+  for (const auto& [workload, top_level] : {std::pair{"log info 0; throw", true},
+                                            {"log info 0; sleep 0; throw", false},
+                                            {"log info 0; flush; throw", false}}) {
+    const auto obs = run(options_for(node, {workload}));
+    EXPECT_EQ(obs.status, wait_status::exited(1)) << workload << ": " << obs.status.describe();
+    const bool from_driver = obs.err.data.find("stdio_driver.js:") != std::string::npos;
+    EXPECT_EQ(from_driver, top_level) << workload << ":\n" << obs.err.data;
+  }
+}
 
 }  // namespace
 }  // namespace flushcheck

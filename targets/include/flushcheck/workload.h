@@ -18,6 +18,9 @@
  * Record N's message is "rec N", then (when BYTES asks for more) a space and
  * 'x' up to BYTES bytes: what the gate's checks count. Plain C99 and POSIX
  * threads; link with -pthread where the C library wants it (glibc < 2.34).
+ * Compiled as C++, the `throw` op throws a std::runtime_error out of
+ * flushcheck_workload_run (uncaught, std::terminate aborts the program);
+ * compiled as C, which has no exceptions, `throw` is refused.
  */
 #ifndef FLUSHCHECK_WORKLOAD_H
 #define FLUSHCHECK_WORKLOAD_H
@@ -37,6 +40,15 @@
 #include <unistd.h>
 
 #include "marker.h"
+
+#ifdef __cplusplus
+#include <stdexcept>
+#endif
+
+/* `throw` needs C++ exceptions (not C, not -fno-exceptions). */
+#if defined(__cplusplus) && (defined(__cpp_exceptions) || defined(__EXCEPTIONS))
+#define FLUSHCHECK_W_EXCEPTIONS_ 1
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,7 +78,8 @@ enum flushcheck_workload_op {
   FLUSHCHECK_W_EXIT,
   FLUSHCHECK_W_UEXIT,
   FLUSHCHECK_W_ABORT,
-  FLUSHCHECK_W_RAISE
+  FLUSHCHECK_W_RAISE,
+  FLUSHCHECK_W_THROW
 };
 
 struct flushcheck_w_op {
@@ -81,6 +94,7 @@ struct flushcheck_workload {
   struct flushcheck_w_op* ops;
   size_t count;
   long records; /* log ops */
+  int threaded; /* a `threads` op is among them */
 };
 
 /* Bounds: what a workload may ask (a bigger one is refused, not truncated). */
@@ -99,8 +113,8 @@ static const struct flushcheck_signame_ {
     {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},   {"TRAP", SIGTRAP},
     {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},   {"KILL", SIGKILL}, {"USR1", SIGUSR1},
     {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM},
-    {"CHLD", SIGCHLD}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"XCPU", SIGXCPU},
-    {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS}};
+    {"CHLD", SIGCHLD}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"TTIN", SIGTTIN},
+    {"TTOU", SIGTTOU}, {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ}, {"SYS", SIGSYS}};
 
 /* SIG's number from a name with or without "SIG" (TERM, SIGKILL) or a number
  * from 1 to 64; -1 for anything else. */
@@ -161,7 +175,8 @@ static const struct flushcheck_w_opdef_ {
                             {"exit", FLUSHCHECK_W_EXIT, 255},
                             {"_exit", FLUSHCHECK_W_UEXIT, 255},
                             {"abort", FLUSHCHECK_W_ABORT, FLUSHCHECK_W_NO_ARGUMENT},
-                            {"raise", FLUSHCHECK_W_RAISE, FLUSHCHECK_W_SIGNAL}};
+                            {"raise", FLUSHCHECK_W_RAISE, FLUSHCHECK_W_SIGNAL},
+                            {"throw", FLUSHCHECK_W_THROW, FLUSHCHECK_W_NO_ARGUMENT}};
 
 /* The op named NAME, or NULL. */
 static inline const struct flushcheck_w_opdef_* flushcheck_w_find_(const char* name) {
@@ -187,14 +202,33 @@ static inline const char* flushcheck_w_label_(const char* label, struct flushche
   return NULL;
 }
 
+/* `raise SIG`: SIG's number into OP: NULL, or why not. A signal whose
+ * default action stops the program would stop the driver for good. */
+static inline const char* flushcheck_w_signal_(const char* sig, struct flushcheck_w_op* op) {
+  if ((op->n = flushcheck_signal_number(sig)) <= 0) return "expects a signal name or number";
+  if (op->n == SIGSTOP || op->n == SIGTSTP || op->n == SIGTTIN || op->n == SIGTTOU)
+    return "expects a signal that ends or is ignored, not one that stops the program (STOP, "
+           "TSTP, TTIN, TTOU)";
+  return NULL;
+}
+
+/* Why this driver cannot `throw`, or NULL when it can. */
+static inline const char* flushcheck_w_no_throw_(void) {
+#if defined(FLUSHCHECK_W_EXCEPTIONS_)
+  return NULL;
+#elif defined(__cplusplus)
+  return "expects a C++ driver built with exceptions (not -fno-exceptions)";
+#else
+  return "expects a C++ driver: C has no exceptions";
+#endif
+}
+
 /* The arguments TOKENS[1..] of an op whose argument is MAX (as in
  * flushcheck_w_opdefs_) into OP: NULL, or why not. */
 static inline const char* flushcheck_w_args_(long max, char** tokens, struct flushcheck_w_op* op) {
   if (max == FLUSHCHECK_W_LEVEL_AND_BYTES) return flushcheck_w_log_args_(tokens, op);
   if (max == FLUSHCHECK_W_LABEL) return flushcheck_w_label_(tokens[1], op);
-  if (max == FLUSHCHECK_W_SIGNAL)
-    return (op->n = flushcheck_signal_number(tokens[1])) > 0 ? NULL
-                                                             : "expects a signal name or number";
+  if (max == FLUSHCHECK_W_SIGNAL) return flushcheck_w_signal_(tokens[1], op);
   if (max == FLUSHCHECK_W_NO_ARGUMENT) return NULL;
   if (!flushcheck_w_count_(tokens[1], max, &op->n)) return "expects a number in range";
   return op->kind == FLUSHCHECK_W_THREADS && op->n < 2 ? "expects 2 to 64 threads" : NULL;
@@ -205,6 +239,8 @@ static inline const char* flushcheck_w_op_(char** tokens, int count, struct flus
   const struct flushcheck_w_opdef_* def = flushcheck_w_find_(tokens[0]);
   if (def == NULL) return "unknown operation";
   op->kind = def->kind;
+  if (def->kind == FLUSHCHECK_W_THROW && flushcheck_w_no_throw_() != NULL)
+    return flushcheck_w_no_throw_();
   if (def->max == FLUSHCHECK_W_NO_ARGUMENT) return count == 1 ? NULL : "takes no argument";
   if (def->max == FLUSHCHECK_W_LEVEL_AND_BYTES && count != 3)
     return "expects a level (debug, info, warn, error) and a size in bytes";
@@ -213,17 +249,14 @@ static inline const char* flushcheck_w_op_(char** tokens, int count, struct flus
 }
 
 /* Why the ops parsed so far cannot take OP (an end not last, a marker after
- * threads, two threads ops), or NULL. */
+ * threads, two threads ops), or NULL. In constant time: only the last op
+ * can be an end, and W keeps whether one was `threads`. */
 static inline const char* flushcheck_w_order_(const struct flushcheck_workload* w,
                                               const struct flushcheck_w_op* op) {
-  size_t i;
-  int threaded = 0;
-  for (i = 0; i < w->count; ++i) {
-    if (w->ops[i].kind >= FLUSHCHECK_W_RETURN) return "comes after the workload's end";
-    threaded |= w->ops[i].kind == FLUSHCHECK_W_THREADS;
-  }
-  if (threaded && op->kind == FLUSHCHECK_W_THREADS) return "a second threads";
-  if (threaded && op->kind == FLUSHCHECK_W_MARKER)
+  if (w->count > 0 && w->ops[w->count - 1].kind >= FLUSHCHECK_W_RETURN)
+    return "comes after the workload's end";
+  if (w->threaded && op->kind == FLUSHCHECK_W_THREADS) return "a second threads";
+  if (w->threaded && op->kind == FLUSHCHECK_W_MARKER)
     return "a marker after threads (every thread would stop at it)";
   return NULL;
 }
@@ -253,6 +286,7 @@ static inline const char* flushcheck_w_push_(struct flushcheck_workload* w, char
   if ((why = flushcheck_w_op_(tokens, count, &op)) != NULL) return why;
   if ((why = flushcheck_w_order_(w, &op)) != NULL) return why;
   if (op.kind == FLUSHCHECK_W_LOG) op.record = w->records++;
+  w->threaded |= op.kind == FLUSHCHECK_W_THREADS;
   w->ops[w->count++] = op;
   return NULL;
 }
@@ -261,20 +295,22 @@ static inline const char* flushcheck_w_push_(struct flushcheck_workload* w, char
 static inline const char* flushcheck_w_add_(struct flushcheck_workload* w, char* text) {
   char* tokens[4];
   const int count = flushcheck_w_tokens_(text, tokens);
-  if (count < 0) return "too many arguments";
   if (count == 0) return NULL; /* an empty op: "a;;b" */
   if (w->count == FLUSHCHECK_W_MAX_OPS) return "more than 100000 ops";
+  if (count < 0) return "too many arguments";
   return flushcheck_w_push_(w, tokens, count);
 }
 
-/* W emptied, with room for the ops of TEXT (LENGTH bytes), and a copy of
- * TEXT to cut in place, to free; exits 70 after a line on stderr naming
- * NAME when out of memory. */
+/* W emptied, with room for the ops of TEXT (LENGTH bytes), up to the bound,
+ * and a copy of TEXT to cut in place, to free; exits 70 after a line on
+ * stderr naming NAME when out of memory. */
 static inline char* flushcheck_w_alloc_(const char* name, const char* text, size_t length,
                                         struct flushcheck_workload* w) {
+  size_t room = length / 2 + 1; /* an op and its ';' take 2 bytes at least */
   char* copy = (char*)malloc(length + 1);
+  if (room > FLUSHCHECK_W_MAX_OPS) room = FLUSHCHECK_W_MAX_OPS;
   memset(w, 0, sizeof *w);
-  w->ops = (struct flushcheck_w_op*)calloc(length / 2 + 1, sizeof *w->ops);
+  w->ops = (struct flushcheck_w_op*)calloc(room, sizeof *w->ops);
   if (copy == NULL || w->ops == NULL) {
     fprintf(stderr, "%s: out of memory\n", name);
     exit(70);
@@ -283,15 +319,23 @@ static inline char* flushcheck_w_alloc_(const char* name, const char* text, size
   return copy;
 }
 
+/* The op at the start of TEXT as written, without its leading blanks, into
+ * SHOWN (80 bytes): at most 79 bytes of it, up to its ';' or newline. */
+static inline void flushcheck_w_shown_(const char* text, char* shown) {
+  size_t n = 0;
+  text += strspn(text, " \t\r");
+  for (; n < 79 && text[n] != '\0' && text[n] != ';' && text[n] != '\n'; ++n) shown[n] = text[n];
+  shown[n] = '\0';
+}
+
 /* The op at OP_TEXT (cut from the copy of TEXT, where it is as written) into
  * W: 0, or -1 after its line on stderr. */
 static inline int flushcheck_w_add_or_say_(const char* name, const char* text, char* op_text,
                                            struct flushcheck_workload* w) {
   char shown[80];
-  const char* why;
-  snprintf(shown, sizeof shown, "%s", text + strspn(text, " \t\r"));
-  shown[strcspn(shown, ";\n")] = '\0';
-  if ((why = flushcheck_w_add_(w, op_text)) == NULL) return 0;
+  const char* why = flushcheck_w_add_(w, op_text);
+  if (why == NULL) return 0;
+  flushcheck_w_shown_(text, shown);
   fprintf(stderr, "%s: bad workload: op %zu '%s': %s\n", name, w->count, shown, why);
   return -1;
 }
@@ -404,17 +448,18 @@ static inline void flushcheck_w_threads_(const struct flushcheck_workload* w,
   for (t = 0; k > 1 && t < k; ++t) pthread_join(threads[t], NULL);
 }
 
-/* Ends the program as W's last op says; returns the status for `return N`
- * (and 0 for none, or a raised signal that did not end it). */
-static inline int flushcheck_w_end_(const struct flushcheck_workload* w) {
-  const struct flushcheck_w_op* last = w->count > 0 ? &w->ops[w->count - 1] : NULL;
-  if (last == NULL || last->kind < FLUSHCHECK_W_RETURN) return 0;
-  switch (last->kind) {
-    case FLUSHCHECK_W_EXIT: exit((int)last->n);
-    case FLUSHCHECK_W_UEXIT: _exit((int)last->n);
+/* Ends the program as END (a workload's end op) says; returns the status
+ * for `return N` (0 for a raised signal that did not end it). */
+static inline int flushcheck_w_end_(const struct flushcheck_w_op* end) {
+  switch (end->kind) {
+    case FLUSHCHECK_W_EXIT: exit((int)end->n);
+    case FLUSHCHECK_W_UEXIT: _exit((int)end->n);
     case FLUSHCHECK_W_ABORT: abort();
-    case FLUSHCHECK_W_RAISE: raise((int)last->n); return 0;
-    default: return (int)last->n;
+    case FLUSHCHECK_W_RAISE: raise((int)end->n); return 0;
+#ifdef FLUSHCHECK_W_EXCEPTIONS_
+    case FLUSHCHECK_W_THROW: throw std::runtime_error("flushcheck workload: throw");
+#endif
+    default: return (int)end->n;
   }
 }
 
@@ -422,12 +467,18 @@ static inline int flushcheck_w_end_(const struct flushcheck_workload* w) {
  * flushcheck_workload_parse does; exits 70 when out of memory. */
 static inline int flushcheck_w_parse_parts_(const char* name, int count, char* const* parts,
                                             struct flushcheck_workload* w) {
-  size_t length = 1;
+  size_t length = 1, at = 0;
   char* text;
   int status, p;
   for (p = 0; p < count; ++p) length += strlen(parts[p]) + 1;
-  if ((text = (char*)calloc(length, 1)) == NULL) exit(70);
-  for (p = 0; p < count; ++p) strcat(strcat(text, p > 0 ? ";" : ""), parts[p]);
+  if ((text = (char*)malloc(length)) == NULL) exit(70);
+  for (p = 0; p < count; ++p) { /* at a running offset: strcat would rescan TEXT */
+    const size_t n = strlen(parts[p]);
+    if (p > 0) text[at++] = ';';
+    memcpy(text + at, parts[p], n);
+    at += n;
+  }
+  text[at] = '\0';
   status = flushcheck_workload_parse(name, text, w);
   free(text);
   return status;
@@ -451,16 +502,20 @@ static inline void flushcheck_w_run_ops_(const struct flushcheck_workload* w,
  * driver D. Returns what main should return: N for `return N` (main's return
  * runs the library's destructors and atexit handlers, as a program's end
  * does), 0 without an end, 64 for a bad workload (one line on stderr naming
- * NAME); `exit`, `_exit`, `abort` and `raise` end the program here. */
+ * NAME); `exit`, `_exit`, `abort` and `raise` end the program here, and in
+ * C++ `throw` throws std::runtime_error from here, after every op ran. */
 static inline int flushcheck_workload_run(const char* name, int count, char* const* parts,
                                           const struct flushcheck_driver* d) {
   struct flushcheck_workload w;
+  struct flushcheck_w_op end;
+  memset(&end, 0, sizeof end);
+  end.kind = FLUSHCHECK_W_RETURN; /* without an end: return 0 */
   if (flushcheck_w_parse_parts_(name, count, parts, &w) != 0) return 64;
   flushcheck_marker_init();
   flushcheck_w_run_ops_(&w, d);
-  const int status = flushcheck_w_end_(&w);
+  if (w.count > 0 && w.ops[w.count - 1].kind >= FLUSHCHECK_W_RETURN) end = w.ops[w.count - 1];
   free(w.ops);
-  return status;
+  return flushcheck_w_end_(&end);
 }
 
 #ifdef __cplusplus
