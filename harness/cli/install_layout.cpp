@@ -13,8 +13,8 @@
 
 #include "capture.hpp"
 #include "error.hpp"
+#include "escape.hpp"
 #include "target_build.hpp"
-#include "temporary.hpp"
 
 namespace flushcheck::cli {
 namespace {
@@ -51,15 +51,35 @@ std::string portable_sources_dir() { return beside_binary("../share/flushcheck/t
 
 namespace {
 
-/// The user's cache directory: XDG_CACHE_HOME, else HOME/.cache (absolute paths only).
-std::string cache_dir() {
+/// Where the user's cache is: DIR, which BASE must hold, as VARIABLE names it.
+struct cache_place {
+  std::string dir, base, variable;
+};
+
+/// XDG_CACHE_HOME, else HOME/.cache (absolute paths only).
+cache_place cache_place_now() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
-  if (xdg != nullptr && xdg[0] == '/') return xdg;
-  if (home != nullptr && home[0] == '/') return std::string(home) + "/.cache";
+  if (xdg != nullptr && xdg[0] == '/')
+    return {xdg, std::filesystem::path(xdg).parent_path().string(),
+            std::string("XDG_CACHE_HOME=") + xdg};
+  if (home != nullptr && home[0] == '/')
+    return {std::string(home) + "/.cache", home, std::string("HOME=") + home};
   throw usage_error(
       "neither XDG_CACHE_HOME nor HOME names a directory: the portable "
       "flushcheck keeps this machine's targets there");
+}
+
+/// The user's cache directory. What it goes under must be there: a HOME
+/// that is not (HOME=/nonexistent, a system user's) is refused, never made.
+std::string cache_dir() {
+  const cache_place p = cache_place_now();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(p.base, ec))
+    throw usage_error(printable(p.variable, 200) + ": " + printable(p.base, 200) +
+                      " is not a directory, and is not made (targets build --into DIR "
+                      "builds elsewhere)");
+  return p.dir;
 }
 
 }  // namespace
@@ -77,21 +97,22 @@ std::string default_targets_dir() {
   return FLUSHCHECK_BUILD_TARGETS_DIR;
 }
 
+std::string runtimes_dir() {
+  return (is_portable() ? portable_sources_dir() : default_targets_dir()) + "/runtimes";
+}
+
 namespace {
 
 /// Builds this machine's targets into DIR, as a portable flushcheck does on
-/// first use; throws when the default set did not build.
+/// first use (build_target_sets builds them beside it and renames them into
+/// place: a flushcheck started meanwhile sees all of them or none); throws
+/// when the default set did not build.
 void build_machine_targets(const std::string& dir) {
-  std::cerr << "flushcheck: building this machine's targets into " << dir
+  std::cerr << "flushcheck: building this machine's targets into " << terminal_text(dir)
             << " (once per toolchain; `flushcheck targets build` does it again)\n";
-  // Built beside it and renamed into place: a flushcheck started meanwhile
-  // sees all of them or none, and of two that build at once the first wins.
-  std::filesystem::create_directories(std::filesystem::path(dir).parent_path());
-  const temporary_directory building(dir + ".building-");  // what is not renamed goes
-  for (const auto& set : build_target_sets(portable_sources_dir(), building.path(), set_recipes()))
-    if (!set.skipped.empty()) std::cerr << "  " << set.name << ": skipped: " << set.skipped << "\n";
-  if (::access((building.path() + "/stdio_script").c_str(), X_OK) == 0)
-    ::rename(building.path().c_str(), dir.c_str());
+  for (const auto& set : build_target_sets(portable_sources_dir(), dir, set_recipes()))
+    if (!set.skipped.empty())
+      std::cerr << "  " << terminal_text(set.name + ": skipped: " + set.skipped) << "\n";
   if (::access((dir + "/stdio_script").c_str(), X_OK) != 0)
     throw std::runtime_error("this machine's default targets did not build (" + dir +
                              ": flushcheck targets build says why)");
@@ -101,7 +122,9 @@ void build_machine_targets(const std::string& dir) {
 
 std::string targets_dir_to_run() {
   const std::string dir = default_targets_dir();
-  if (!is_portable() || ::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
+  if (!is_portable()) return dir;
+  check_own_directory(dir, dir);  // targets another user planted are never run
+  if (::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
   build_machine_targets(dir);
   return dir;
 }

@@ -29,6 +29,12 @@ std::string targets_dir_to_run();
 /// variable set.
 std::string machine_targets_dir();
 
+/// The workload helpers' directory (flushcheck_workload.py, .js, the
+/// marker protocol's modules; docs/workload.md), what a gate file's
+/// "{runtimes}" is: TARGETS/runtimes, and for the portable build the copy
+/// among its sources (there before its targets are built).
+std::string runtimes_dir();
+
 /// The targets' sources carried by a portable flushcheck:
 /// BIN/../share/flushcheck/targets.
 std::string portable_sources_dir();

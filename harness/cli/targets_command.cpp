@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "escape.hpp"
 #include "install_layout.hpp"
 #include "option_values.hpp"
 #include "target_build.hpp"
@@ -17,8 +18,9 @@ namespace {
 /// --into and --sources: where the targets go, and where their sources are.
 void add_directory_options(targets_command& c) {
   c.app->add_option("--into", c.into,
-                    "directory of the targets (default: this machine's, where a portable "
-                    "flushcheck keeps them: ~/.cache/flushcheck/targets/HASH)");
+                    "directory of the targets, built beside it and renamed over it (default: "
+                    "this machine's, where a portable flushcheck keeps them: "
+                    "~/.cache/flushcheck/targets/HASH)");
   c.app->add_option("--sources", c.sources,
                     "the targets' sources, a copy of the tree targets/ (default: the portable "
                     "build's BIN/../share/flushcheck/targets)");
@@ -41,7 +43,9 @@ std::string targets_footer() {
          "The default set's compilers are cc and c++, or those CC and CXX name (CXX set and\n"
          "empty: the default set is C only), as make and CMake take them.\n" +
          exit_footer({{exit_ok, "the default set built (with --sets: every set named)"},
-                      {exit_usage, "usage (no targets' sources there, no such set)"},
+                      {exit_usage,
+                       "usage (no targets' sources there, no such set, a blank CC or CXX, a "
+                       "directory that is a symlink or another user's, no HOME)"},
                       {exit_harness, "a set that had to build did not"}});
 }
 
@@ -61,14 +65,17 @@ targets_command::targets_command(CLI::App& parent) {
 
 int targets_command::execute() {
   if (action != "build") throw usage_error(action + ": not an action of targets (build)");
+  check_compiler_variables();
   const std::string dir = into.empty() ? machine_targets_dir() : into;
   const std::string src = sources.empty() ? portable_sources_dir() : sources;
   const auto recipes = sets.empty() ? set_recipes() : set_recipes(sets);
   const auto outcomes = build_target_sets(src, dir, recipes, !no_runtimes);
   bool ok = !outcomes.empty();
   for (const auto& o : outcomes) {
-    std::cout << o.name << ": "
-              << (o.skipped.empty() ? "built in " + o.dir : "skipped: " + o.skipped) << "\n";
+    // A compiler's message may hold any byte (an ESC): never raw to the terminal.
+    std::cout << terminal_text(o.name + ": " +
+                               (o.skipped.empty() ? "built in " + o.dir : "skipped: " + o.skipped))
+              << "\n";
     if (!o.skipped.empty() && (!sets.empty() || &o == &outcomes.front())) ok = false;
   }
   return ok ? exit_ok : exit_harness;

@@ -1,24 +1,31 @@
 // Building a machine's targets with its own compilers (target_build.hpp).
 #include "target_build.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
 #include "clean_environment.hpp"
 #include "error.hpp"
+#include "input_file.hpp"
+#include "retry_eintr.hpp"
 #include "run.hpp"
 #include "spawn.hpp"
 #include "target_set.hpp"
+#include "temporary.hpp"
+#include "unique_fd.hpp"
 
 namespace flushcheck {
 namespace {
@@ -31,6 +38,25 @@ std::vector<std::string> compile_environment() {
   for (const auto& v : current_environment())
     if (v.rfind("PATH=", 0) == 0) return {v, "LANG=C"};
   return clean_environment();
+}
+
+/// TEXT in PATH, a file made now (O_EXCL, O_NOFOLLOW: never through a file
+/// or a link that was there) with MODE (less the umask).
+void write_new_file(const std::string& path, std::string_view text, mode_t mode = 0666) {
+  const unique_fd f = open_fd(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  while (!text.empty()) {
+    const ssize_t n = retry_eintr([&] { return ::write(f.get(), text.data(), text.size()); });
+    if (n < 0) throw_errno("write " + path);
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+/// FROM's bytes and permissions in TO, a file made now (write_new_file).
+void copy_to_new_file(const std::string& from, const std::string& to) {
+  struct stat st {};
+  const auto text = read_file(from);
+  if (!text || ::stat(from.c_str(), &st) != 0) throw_errno("read " + from);
+  write_new_file(to, *text, st.st_mode & 0777);
 }
 
 std::vector<std::string> words(const std::string& text) {
@@ -165,13 +191,18 @@ std::string wrong_libc(const set_recipe& r, const std::string& dir) {
          to_string(got);
 }
 
+/// Where set NAME's targets are under ROOT: ROOT itself for the default set.
+std::string set_dir(const std::string& root, const std::string& name) {
+  return name == "default" ? root : root + "/" + name;
+}
+
 /// R's set built with CC and CXX into its directory under INTO: there, or
 /// skipped with why (and what it had built removed).
 set_outcome build_set(const std::string& sources, const std::string& into, const set_recipe& r,
                       const compiler& cc, const std::optional<compiler>& cxx) {
   set_outcome out{r.name, "", ""};
-  const std::string dir = r.name == "default" ? into : into + "/" + r.name;
-  fs::create_directories(dir);
+  const std::string dir = set_dir(into, r.name);
+  fs::create_directory(dir);
   set_build build(sources, dir, cc, cxx);
   const std::string failed = build.all(r.name == "default");
   out.skipped = failed.empty() ? wrong_libc(r, dir)
@@ -207,13 +238,10 @@ std::string rustc_version(const compiler& rustc) {
 
 /// TARGET's compiler said WHY it did not build it: kept beside it, in
 /// TARGET.why, where the language table's lookup reads it (an older javac
-/// or rustc than the scripts need says so, not "not built"). A build that
-/// worked leaves no reason of an earlier one.
+/// or rustc than the scripts need says so, not "not built"). The build's
+/// directory is new: no reason of an earlier build is there.
 void keep_why(const std::string& target, const std::string& why) {
-  if (why.empty())
-    fs::remove(target + ".why");
-  else
-    std::ofstream(target + ".why", std::ios::trunc) << why << '\n';
+  if (!why.empty()) write_new_file(target + ".why", why + "\n");
 }
 
 /// The Go target, with GO, in a build cache and GOPATH of its own under OUT
@@ -250,22 +278,21 @@ void compile_runtimes(const std::string& src, const std::string& out) {
 /// targets built, in INTO/runtimes, where the language table looks.
 void build_runtimes(const std::string& sources, const std::string& into) {
   const std::string out = into + "/runtimes";
-  fs::create_directories(out);
+  fs::create_directory(out);
   for (const auto& e : fs::directory_iterator(sources + "/runtimes")) {
     const auto ext = e.path().extension().string();
     if (e.is_regular_file() &&
         (ext == ".py" || ext == ".js" || ext == ".pl" || ext == ".rb" || ext == ".pm"))
-      fs::copy_file(e.path(), out + "/" + e.path().filename().string(),
-                    fs::copy_options::overwrite_existing);
+      copy_to_new_file(e.path().string(), out + "/" + e.path().filename().string());
   }
   compile_runtimes(sources + "/runtimes", out);
 }
 
 void write_skipped(const std::string& into, const std::vector<set_outcome>& outcomes) {
-  std::ofstream f(into + "/skipped-sets.txt", std::ios::trunc);
+  std::string text;
   for (const auto& o : outcomes)
-    if (!o.skipped.empty()) f << o.name << '\t' << o.skipped << '\n';
-  if (!f) throw_errno("write " + into + "/skipped-sets.txt");
+    if (!o.skipped.empty()) text += o.name + '\t' + o.skipped + '\n';
+  write_new_file(into + "/skipped-sets.txt", text);
 }
 
 /// "musl-gcc -O1" -> {"musl-gcc", "-O1"}: a compiler variable's program and flags.
@@ -276,15 +303,23 @@ std::pair<std::string, std::string> program_and_flags(const std::string& value) 
   return {w.empty() ? "" : w.front(), flags};
 }
 
+/// Is the variable NAME set to blanks only (not empty)?
+bool blank(const char* name) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' && words(v).empty();
+}
+
 /// The default set: cc and c++, or $CC and $CXX where set, as make and
-/// CMake take them (CXX set and empty: the set is C only).
+/// CMake take them (CXX set and empty: the set is C only). A blank CC is
+/// no compiler: cc (`targets build` refuses it, check_compiler_variables).
 set_recipe default_recipe() {
   set_recipe r{"default", "cc", "", "c++", "", "gcc and g++"};
   const char* cc = std::getenv("CC");
   const char* cxx = std::getenv("CXX");
-  if (cc && *cc) std::tie(r.cc, r.cflags) = program_and_flags(cc);
+  const bool cc_names_one = cc != nullptr && !words(cc).empty();
+  if (cc_names_one) std::tie(r.cc, r.cflags) = program_and_flags(cc);
   if (cxx) std::tie(r.cxx, r.cxxflags) = program_and_flags(cxx);
-  if ((cc && *cc) || cxx) r.packages = "what brings the compilers CC and CXX name";
+  if (cc_names_one || cxx) r.packages = "what brings the compilers CC and CXX name";
   return r;
 }
 
@@ -301,19 +336,128 @@ std::vector<set_recipe> set_recipes() {
   };
 }
 
+namespace {
+
+/// PARENT, where a build is made and renamed into place: no other user may
+/// rename what is in it (swap the build for a link). It is the caller's or
+/// root's, and sticky if anyone may write it (/tmp).
+void refuse_a_shared_parent(const std::string& parent) {
+  struct stat st {};
+  if (::stat(parent.c_str(), &st) != 0) throw_errno("stat " + parent);
+  if (st.st_uid != ::geteuid() && st.st_uid != 0)
+    throw usage_error(parent + ": owned by uid " + std::to_string(st.st_uid) +
+                      ", not by the caller or root (the targets are built in it and renamed)");
+  if ((st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0)
+    throw usage_error(parent + ": anyone may rename what is in it (not sticky, as /tmp is)");
+}
+
+/// DEST, which a build replaces whole, refused (usage_error naming it as
+/// SHOWN) unless it is not there, or is a directory of the caller's own,
+/// not a link, that is empty or holds a build (its stamp.txt).
+void refuse_what_a_build_may_not_replace(const std::string& dest, const std::string& shown) {
+  check_own_directory(dest, shown);
+  struct stat st {};
+  std::error_code ec;
+  if (::lstat(dest.c_str(), &st) == 0 && !fs::is_empty(dest, ec) &&
+      ::lstat((dest + "/stamp.txt").c_str(), &st) != 0)
+    throw usage_error(shown + ": holds what a build did not make (no stamp.txt), and a " +
+                      "build replaces the whole directory");
+}
+
+/// INTO, absolute, where the build goes; its parent made if missing. Both
+/// checked before anything is built.
+std::string destination(const std::string& into) {
+  fs::path dest = fs::absolute(into).lexically_normal();
+  if (!dest.has_filename()) dest = dest.parent_path();  // "DIR/"
+  if (dest == dest.root_path()) throw usage_error(into + ": the root directory");
+  std::error_code ec;
+  fs::create_directories(dest.parent_path(), ec);
+  if (ec) throw_error(ec, "create " + dest.parent_path().string());
+  refuse_a_shared_parent(dest.parent_path().string());
+  refuse_what_a_build_may_not_replace(dest.string(), into);
+  return dest.string();
+}
+
+/// PATH made a directory others may read (0777 less the umask): mkdtemp
+/// made it the caller's alone.
+void give_new_directory_mode(const std::string& path) {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::chmod(path.c_str(), 0777 & ~mask) != 0) throw_errno("chmod " + path);
+}
+
+/// No RENAME_EXCHANGE on DEST's file system: the old build goes first, into
+/// a fresh directory of its own, and is removed with it.
+void move_aside(const std::string& dest) {
+  const temporary_directory old(dest + ".old-");
+  if (::rename(dest.c_str(), old.path().c_str()) != 0 && errno != ENOENT)
+    throw_errno("rename " + dest + " to " + old.path());
+}
+
+/// BUILT, a directory of this build's own, put at DEST in one rename: a
+/// reader sees the old build or the new, whole. A DEST there already (a
+/// build of before, or of another flushcheck that finished first) is
+/// exchanged with it, and is then at BUILT's path, which its
+/// temporary_directory removes: the last build to finish stays.
+void put_in_place(const std::string& built, const std::string& dest) {
+  give_new_directory_mode(built);
+  for (int tries = 0; tries < 100; ++tries) {
+    if (::rename(built.c_str(), dest.c_str()) == 0) return;  // none there, or empty
+    if (errno != EEXIST && errno != ENOTEMPTY) throw_errno("rename " + built + " to " + dest);
+    if (::renameat2(AT_FDCWD, built.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) == 0) return;
+    if (errno == EINVAL || errno == ENOSYS)
+      move_aside(dest);
+    else if (errno != ENOENT)  // ENOENT: another build moved it aside meanwhile
+      throw_errno("exchange " + built + " with " + dest);
+  }
+  throw_error(std::make_error_code(std::errc::device_or_resource_busy), "rename to " + dest);
+}
+
+/// Each of SETS, and the runtimes, built in DIR, a directory of this build's own.
+std::vector<set_outcome> build_in(const std::string& sources, const std::string& dir,
+                                  const std::vector<set_recipe>& sets, bool runtimes) {
+  std::vector<set_outcome> outcomes;
+  for (const auto& r : sets) outcomes.push_back(build_one(sources, dir, r));
+  if (runtimes) build_runtimes(sources, dir);
+  write_skipped(dir, outcomes);
+  write_new_file(dir + "/stamp.txt", toolchain_stamp());
+  return outcomes;
+}
+
+}  // namespace
+
 std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
                                            const std::vector<set_recipe>& sets, bool runtimes) {
   if (::access((sources + "/script/stdio_script.c").c_str(), R_OK) != 0)
     throw usage_error(sources + " holds no targets' sources (script/stdio_script.c)");
-  std::error_code ec;
-  fs::create_directories(into, ec);
-  if (ec) throw_error(ec, "create " + into);
-  std::vector<set_outcome> outcomes;
-  for (const auto& r : sets) outcomes.push_back(build_one(sources, into, r));
-  if (runtimes) build_runtimes(sources, into);
-  write_skipped(into, outcomes);
-  std::ofstream(into + "/stamp.txt", std::ios::trunc) << toolchain_stamp();
+  const std::string dest = destination(into);
+  // Built beside it, in a directory no one else writes (removed unless it
+  // is renamed), then renamed into place: nothing is written in DEST.
+  const temporary_directory building(dest + ".building-");
+  auto outcomes = build_in(sources, building.path(), sets, runtimes);
+  put_in_place(building.path(), dest);
+  for (auto& o : outcomes)
+    if (o.skipped.empty()) o.dir = set_dir(into, o.name);
   return outcomes;
+}
+
+void check_own_directory(const std::string& dir, const std::string& shown) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw_errno("lstat " + dir);
+  }
+  if (S_ISLNK(st.st_mode)) throw usage_error(shown + ": a symbolic link, not a directory");
+  if (!S_ISDIR(st.st_mode)) throw usage_error(shown + ": not a directory");
+  if (st.st_uid != ::geteuid())
+    throw usage_error(shown + ": owned by uid " + std::to_string(st.st_uid) +
+                      ", not by the caller (uid " + std::to_string(::geteuid()) + ")");
+}
+
+void check_compiler_variables() {
+  if (blank("CC")) throw usage_error("CC is blank: unset it or name a compiler");
+  if (blank("CXX"))
+    throw usage_error("CXX is blank: unset it, name a compiler, or set it empty (a C-only set)");
 }
 
 std::string set_names() {

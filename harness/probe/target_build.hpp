@@ -53,11 +53,26 @@ struct set_outcome {
 /// and Rust targets where their compilers are, into INTO/runtimes. A set
 /// whose compiler is missing or fails is skipped with the reason. Without
 /// RUNTIMES, INTO/runtimes is left out (a root whose runtimes differ from
-/// this machine's). Throws usage_error when SOURCES is not such a tree,
-/// harness_error when INTO cannot be written.
+/// this machine's).
+/// Everything is built in a new directory beside INTO and renamed into
+/// place, replacing what INTO held: a reader sees one build whole, and of
+/// builds at once the last to finish stays. Throws usage_error when SOURCES
+/// is not such a tree, and before building when INTO is there and is a
+/// symlink, not a directory, another user's, or neither empty nor a build
+/// (no stamp.txt), or when its parent is another user's or anyone's (not
+/// sticky); harness_error when INTO cannot be written.
 std::vector<set_outcome> build_target_sets(const std::string& sources, const std::string& into,
                                            const std::vector<set_recipe>& sets,
                                            bool runtimes = true);
+
+/// Refuses (usage_error) a CC or CXX of blanks only ("CC is blank"): no
+/// compiler, and not the empty CXX that makes the default set C only.
+void check_compiler_variables();
+
+/// Throws usage_error (naming it as SHOWN) unless DIR is not there, or is a
+/// directory of the caller's own, not a symbolic link: targets another user
+/// could have planted are never run, nor built over.
+void check_own_directory(const std::string& dir, const std::string& shown);
 
 /// What identifies this machine's toolchain: its compilers' first lines of
 /// --version and its dynamic loaders (path, size, time), one per line. The

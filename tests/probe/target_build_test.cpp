@@ -4,10 +4,13 @@
 #include "target_build.hpp"
 
 #include <gtest/gtest.h>
+#include <pwd.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include "cli_runner.hpp"
 #include "error.hpp"
@@ -196,6 +199,163 @@ TEST(target_build, a_runtime_that_did_not_build_says_what_its_compiler_said) {
             dir + "/runtimes/rust_script did not build: rustc exited 1: error[E0658]: ExitCode");
   EXPECT_EQ(find(lang::go), dir + "/runtimes/go_script is not built (Debian package golang-go " +
                                 "when the targets were built)");
+}
+
+/// Links in DIR (made) where a build wrote through them, as DIR's owner
+/// could plant them: stamp.txt, skipped-sets.txt, runtimes/script.py and a
+/// TARGET.why, each to a file of the caller's outside DIR holding
+/// "precious\n"; those files. With OWNER, DIR, runtimes/ and the links are
+/// that user's (chown -h).
+std::vector<std::string> plant_links(const std::string& dir, const passwd* owner) {
+  fs::create_directories(dir + "/runtimes");
+  std::vector<std::string> victims;
+  std::vector<std::string> owned = {dir + "/runtimes", dir};
+  for (const std::string name :
+       {"stamp.txt", "skipped-sets.txt", "runtimes/script.py", "runtimes/rust_script.why"}) {
+    victims.push_back(file_with("victim." + fs::path(name).filename().string(), "precious\n"));
+    fs::create_symlink(victims.back(), dir + "/" + name);
+    owned.push_back(dir + "/" + name);
+  }
+  for (const auto& p : owned) {
+    if (owner != nullptr) {
+      EXPECT_EQ(::lchown(p.c_str(), owner->pw_uid, owner->pw_gid), 0) << p;
+    }
+  }
+  return victims;
+}
+
+// Another user's directory is refused before anything is built, in one
+// line: its owner could plant links where a build writes (stamp.txt,
+// skipped-sets.txt, runtimes/*, TARGET.why), and the caller's files they
+// named were overwritten, truncated or replaced by script.py.
+TEST(target_build, another_users_directory_is_refused_and_nothing_is_written_through_it) {
+  if (::geteuid() != 0) GTEST_SKIP() << "not root: cannot give a directory to another user";
+  const passwd* found = ::getpwnam("nobody");
+  if (found == nullptr) GTEST_SKIP() << "no user nobody to own the directory";
+  const passwd nobody = *found;
+  const std::string into = test_path("nobodys");
+  const auto victims = plant_links(into, &nobody);
+  const auto r =
+      cli({"targets", "build", "--sources", k_sources, "--into", into, "--sets", "default"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "flushcheck: " + into + ": owned by uid " + std::to_string(nobody.pw_uid) +
+                       ", not by the caller (uid 0)\n");
+  for (const auto& v : victims) EXPECT_EQ(read(v), "precious\n") << v;
+  EXPECT_TRUE(fs::is_symlink(into + "/stamp.txt"));
+}
+
+// The caller's own directory holding such links (a build of before) is
+// replaced whole by a build made beside it: nothing is written through them.
+TEST(target_build, links_in_the_callers_directory_are_replaced_not_written_through) {
+  const std::string into = test_path("own");
+  const auto victims = plant_links(into, nullptr);
+  const set_recipe absent{"absent", "no-such-cc-flushcheck", "", "", "", "the-cc-package"};
+  const auto out = build_target_sets(k_sources, into, {absent}, false);
+  ASSERT_EQ(out.size(), 1U);
+  for (const auto& v : victims) EXPECT_EQ(read(v), "precious\n") << v;
+  EXPECT_FALSE(fs::is_symlink(into + "/stamp.txt"));
+  EXPECT_NE(read(into + "/stamp.txt").find("cc: "), std::string::npos);
+  EXPECT_EQ(skipped_target_sets(into).size(), 1U);
+  EXPECT_FALSE(fs::exists(fs::symlink_status(into + "/runtimes")));
+}
+
+// A build replaces its directory whole, so a symlink, or a directory with
+// what no build made (no stamp.txt: --into ~), is refused and left as it was.
+TEST(target_build, a_link_or_a_directory_of_other_files_is_refused_and_kept) {
+  const std::string mine = test_path("mine");
+  fs::create_directories(mine);
+  std::ofstream(mine + "/notes.txt") << "mine\n";
+  const std::string link = test_path("link");
+  fs::create_directory_symlink(mine, link);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {mine, mine + ": holds what a build did not make (no stamp.txt), and a build replaces the " +
+                 "whole directory"},
+      {link, link + ": a symbolic link, not a directory"}};
+  for (const auto& [into, why] : cases) {
+    const auto r = cli({"targets", "build", "--sources", k_sources, "--into", into, "--sets",
+                        "default", "--no-runtimes"});
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_EQ(r.err, "flushcheck: " + why + "\n");
+  }
+  EXPECT_EQ(read(mine + "/notes.txt"), "mine\n");
+  EXPECT_TRUE(fs::is_symlink(link));
+}
+
+// Two builds into one directory at once each build in a directory of their
+// own and rename it into place: both say the set built, and it is there
+// and runs (a shared script.o broke one, whose discard() then deleted what
+// the other had said it built: 2 rounds of 3).
+TEST(target_build, two_builds_at_once_both_tell_the_truth) {
+  const std::string into = test_path("both");
+  const std::vector<std::string> args{"targets", "build",  "--sources", k_sources,      "--into",
+                                      into,      "--sets", "default",   "--no-runtimes"};
+  auto first = std::async(std::launch::async, [&] { return cli(args); });
+  auto second = std::async(std::launch::async, [&] { return cli(args); });
+  for (const auto& r : {first.get(), second.get()}) {
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out, "default: built in " + into + "\n");
+  }
+  for (const char* t : {"stdio_script", "iostream_script"}) {
+    run_options o;
+    o.argv = {into + "/" + t, "--version"};
+    EXPECT_EQ(run(o).status, wait_status::exited(0)) << t;
+  }
+  for (const char* b : {"bench_stdio", "bench_iostream", "bench_pipe", "bench_pagecache"})
+    EXPECT_EQ(::access((into + "/" + b).c_str(), X_OK), 0) << b;
+  for (const auto& e : fs::directory_iterator(fs::path(into).parent_path()))
+    EXPECT_EQ(e.path().filename().string().rfind("both.", 0), std::string::npos) << e.path();
+}
+
+// The default --into is under HOME/.cache: a HOME that is not there is
+// refused in one line and not made (it was, with the targets under it).
+TEST(target_build, a_home_that_is_not_there_is_refused_not_made) {
+  const std::string home = test_path("nonexistent");
+  auto env = clean_environment();
+  env.push_back("HOME=" + home);
+  const auto r =
+      cli({"targets", "build", "--sources", k_sources, "--sets", "default", "--no-runtimes"}, env);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.err, "flushcheck: HOME=" + home + ": " + home +
+                       " is not a directory, and is not made (targets build --into DIR builds "
+                       "elsewhere)\n");
+  EXPECT_FALSE(fs::exists(home));
+}
+
+// CC or CXX of blanks names no compiler ("skipped:  not found" before), and
+// is not the empty CXX of a C-only set: refused by name.
+TEST(target_build, a_blank_compiler_variable_is_refused_by_name) {
+  const std::string into = test_path("blank");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"CC=   ", "CC is blank: unset it or name a compiler"},
+      {"CXX= \t", "CXX is blank: unset it, name a compiler, or set it empty (a C-only set)"}};
+  for (const auto& [variable, why] : cases) {
+    auto env = clean_environment();
+    env.push_back(variable);
+    const auto r = cli({"targets", "build", "--sources", k_sources, "--into", into, "--sets",
+                        "default", "--no-runtimes"},
+                       env);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_EQ(r.err, "flushcheck: " + why + "\n");
+  }
+  EXPECT_FALSE(fs::exists(into));
+}
+
+// What a compiler said reaches the terminal escaped: an ESC it printed (a
+// title sequence) is the text \x1b, as in every other text output.
+TEST(target_build, a_compilers_control_bytes_are_escaped) {
+  const std::string cc =
+      file_with("cc-says-esc", "#!/bin/sh\nprintf '\\033]0;owned\\007boom\\n' >&2\nexit 1\n");
+  fs::permissions(cc, fs::perms::owner_all);
+  auto env = clean_environment();
+  env.insert(env.end(), {"CC=" + cc, "CXX="});
+  const auto r = cli({"targets", "build", "--sources", k_sources, "--into", test_path("esc"),
+                      "--sets", "default", "--no-runtimes"},
+                     env);
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_EQ(r.out,
+            "default: skipped: did not build (it needs what brings the compilers CC and CXX "
+            "name): cc-says-esc exited 1: \\x1b]0;owned\\x07boom\n");
 }
 
 TEST(target_build, the_verb_without_a_tree_is_a_one_line_error) {
