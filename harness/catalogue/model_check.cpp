@@ -1,6 +1,9 @@
 // Comparing a run with the model's prediction for it.
 #include "model_check.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -217,10 +220,34 @@ run_options model_run_options(const target_set& targets, const model_case& c) {
 
 namespace {
 
+using steady = std::chrono::steady_clock;
+
+/// One run of O, its timeout cut to the time left before DEADLINE; nullopt
+/// when none was left, or when the cut timeout, not O's own, ended it.
+std::optional<observation> run_within(run_options o, std::optional<steady::time_point> deadline) {
+  const auto own = o.timeout;
+  if (deadline) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - steady::now());
+    if (left.count() <= 0) return std::nullopt;
+    o.timeout = std::min(own, left);
+  }
+  observation obs = run(o);
+  if (o.timeout < own && obs.status.type() == wait_status::kind::timeout) return std::nullopt;
+  return obs;
+}
+
 /// A disagreement, run once more with O: OUT is flaky when the re-run
-/// agrees, else its verdict still fails and says what the re-run showed.
-void rerun(model_outcome& out, const model_case& c, const run_options& o) {
-  out.second = run(o);
+/// agrees, else its verdict still fails and says what the re-run showed;
+/// stopped when DEADLINE ended the re-run.
+void rerun(model_outcome& out, const model_case& c, const run_options& o,
+           std::optional<steady::time_point> deadline) {
+  auto second = run_within(o, deadline);
+  if (!second) {
+    out.stopped = true;
+    return;
+  }
+  out.second = std::move(*second);
   verdict again = check_observation(out.p, c.setup, *out.second);
   if (again.pass) {
     out.flaky = true;
@@ -234,14 +261,19 @@ void rerun(model_outcome& out, const model_case& c, const run_options& o) {
 
 }  // namespace
 
-model_outcome run_against_model(const target_set& targets, const model_case& c) {
+model_outcome run_against_model(const target_set& targets, const model_case& c,
+                                std::optional<steady::time_point> deadline) {
   model_outcome out;
   out.p = predict(with_st_blksize(c.setup), c.ops, c.cut);
-  const run_options o = model_run_options(targets, c);
-  out.first = run(o);
-  out.v = check_observation(out.p, c.setup, out.first);
+  const run_options o = model_run_options(targets, c);  // the repro keeps its own timeout
+  auto first = run_within(o, deadline);
+  if (first) {
+    out.first = std::move(*first);
+    out.v = check_observation(out.p, c.setup, out.first);
+  }
   out.v.repro = repro_command(o);
-  if (!out.v.pass) rerun(out, c, o);
+  out.stopped = !first;
+  if (first && !out.v.pass) rerun(out, c, o, deadline);
   return out;
 }
 

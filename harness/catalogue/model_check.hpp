@@ -2,6 +2,7 @@
 /// Real runs against the model: what a traced run of a script showed,
 /// compared with what the model predicts for it (tests/property_test.cpp
 /// generates the cases, docs/model.md says what is compared).
+#include <chrono>
 #include <optional>
 
 #include "kill_plan.hpp"
@@ -35,6 +36,9 @@ struct model_outcome {
   observation first;
   std::optional<observation> second;  ///< the re-run after a disagreement
   bool flaky = false;                 ///< the first run disagreed, the re-run did not
+  /// A run reached the deadline before its own timeout (or none was left to
+  /// start it): no verdict, whatever v says. v.repro is the run cut short.
+  bool stopped = false;
 };
 
 /// SETUP with the st_blksize of its destinations asked of the kernel
@@ -46,7 +50,11 @@ run_options model_run_options(const target_set& targets, const model_case& c);
 
 /// Runs C on TARGETS, traced, and checks it against the model. A
 /// disagreement is run once more: if the re-run agrees the outcome is flaky
-/// (both observations kept), else the verdict fails.
-model_outcome run_against_model(const target_set& targets, const model_case& c);
+/// (both observations kept), else the verdict fails. With a DEADLINE, each
+/// run's timeout is the smaller of its own and the time left; a run that the
+/// deadline ended, or that had no time left, makes the outcome `stopped`.
+model_outcome run_against_model(
+    const target_set& targets, const model_case& c,
+    std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
 
 }  // namespace flushcheck

@@ -159,9 +159,10 @@ struct model_command {
   CLI::App* app;
   long cases = 100;
   std::optional<std::uint64_t> seed;
-  std::string only;  ///< one property ("": all six)
+  std::optional<std::string> only;  ///< one property (unset: all six)
   std::string set = "default";
   std::string targets_dir;
+  double max_seconds = 300;  ///< bounds each property's search, and its shrinking again
 };
 
 struct targets_command {

@@ -41,12 +41,24 @@ void silence_reports() {
   ::close(null);
 }
 
+/// Kills the running child's group and every process this one has adopted,
+/// then removes the temporary paths: a few rounds, for a program the main
+/// thread started meanwhile may write into a listed directory while it goes.
+void kill_and_remove() {
+  for (int round = 0; round < 3; ++round) {
+    if (const int group = g_child_group.load(); group > 0) ::kill(-group, SIGKILL);
+    kill_adopted_orphans();  // the child, then what it left behind, generation by generation
+    if (remove_temporary_files()) return;
+  }
+}
+
 [[noreturn]] void clean_up_and_die(int sig) {
-  g_interrupted.store(true);
+  g_interrupted.store(true);  // before g_child_group is read: see remember_child
   silence_reports();
-  if (const int group = g_child_group.load(); group > 0) ::kill(-group, SIGKILL);
-  kill_adopted_orphans();  // the child, then what it left behind, generation by generation
-  remove_temporary_files();
+  // New work stops first: a thread that makes a temporary from now on
+  // waits for the end (temporary.hpp), so what is removed below is all.
+  close_temporary_files();
+  kill_and_remove();
   ::signal(sig, SIG_DFL);
   sigset_t just;
   ::sigemptyset(&just);
@@ -70,7 +82,13 @@ void guard_interrupts() {
   }).detach();
 }
 
-void remember_child(int pid) { g_child_group.store(pid); }
+void remember_child(int pid) {
+  g_child_group.store(pid);
+  // Started while an interrupt is handled, perhaps after the interrupt
+  // thread read g_child_group: killed here (both atomics are seq_cst, so
+  // one of the two threads sees the other's store).
+  if (pid > 0 && g_interrupted.load()) ::kill(-pid, SIGKILL);
+}
 
 int unless_interrupted(int code) {
   // The run the interrupt ended looks like one that ended by itself: its

@@ -117,18 +117,47 @@ void add_completion_option(CLI::App& app) {
       flushcheck::cli::word_values({"bash"}));
 }
 
+/// --version's text. A portable flushcheck with neither XDG_CACHE_HOME nor
+/// HOME has no directory for this machine's targets: the text says so, and
+/// only a verb that runs the targets refuses to (install_layout.hpp).
+std::string version() {
+  std::string dir;
+  try {
+    dir = flushcheck::cli::default_targets_dir();
+  } catch (const flushcheck::usage_error& e) {
+    return flushcheck::cli::version_line() +
+           "toolchain sets: none found: " + flushcheck::error_line(e.what()) + "\n";
+  }
+  return flushcheck::cli::version_text(dir);
+}
+
 /// --version, --manpage and --completion=SHELL: each prints and exits 0
 /// (CLI11's CallForVersion carries the text), whatever else is on the line.
 void add_self_description(CLI::App& app) {
-  app.set_version_flag(
-      "--version",
-      [] { return flushcheck::cli::version_text(flushcheck::cli::default_targets_dir()); },
-      "Print the version, the commit and the toolchain sets, and exit");
+  app.set_version_flag("--version", version,
+                       "Print the version, the commit and the toolchain sets, and exit");
   app.add_flag_callback(
          "--manpage", [&app] { throw CLI::CallForVersion(flushcheck::cli::man_page(app), 0); },
          "Print the man page flushcheck(1) (man(7) markup) and exit")
       ->trigger_on_parse();  // CLI11 2.6 checks require_subcommand before other callbacks
   add_completion_option(app);
+}
+
+/// STEP's exit status; an error it throws is one line on stderr and the
+/// status of its kind (usage 2, a program that did not start 3, else 4).
+int exit_status_of(const std::function<int()>& step) {
+  try {
+    return step();
+  } catch (const flushcheck::usage_error& e) {
+    std::cerr << "flushcheck: " << flushcheck::error_line(e.what()) << "\n";
+    return flushcheck::cli::exit_usage;
+  } catch (const flushcheck::spawn_error& e) {
+    std::cerr << "flushcheck: cannot start " << flushcheck::error_line(e.what()) << "\n";
+    return flushcheck::cli::exit_spawn;
+  } catch (const std::exception& e) {
+    std::cerr << "flushcheck: harness failure: " << flushcheck::error_line(e.what()) << "\n";
+    return flushcheck::cli::exit_harness;
+  }
 }
 
 /// Parses ARGV into APP: nullopt to go on to the verb, or the exit status
@@ -138,13 +167,13 @@ std::optional<int> parse(CLI::App& app, int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
     std::cout << app.help();
-    return 0;
+    return with_report_written(0);
   } catch (const CLI::CallForVersion& e) {  // --version, --manpage, --completion
     std::cout << e.what();
     return with_report_written(0);
   } catch (const CLI::CallForAllHelp&) {
     std::cout << app.help("", CLI::AppFormatMode::All);
-    return 0;
+    return with_report_written(0);
   } catch (const CLI::ParseError& e) {
     std::cerr << "flushcheck: "
               << flushcheck::error_line(flushcheck::cli::parse_error_text(e, argc, argv))
@@ -216,37 +245,23 @@ std::optional<int> early_usage_error(CLI::App& app, int argc, char** argv) {
   return std::nullopt;
 }
 
-/// Runs the verb APP got; an error it throws is one line on stderr and its exit status.
-int execute_verb(CLI::App& app, const std::vector<verb>& verbs) {
-  try {
-    return with_report_written(execute(app, verbs));
-  } catch (const flushcheck::usage_error& e) {
-    std::cerr << "flushcheck: " << flushcheck::error_line(e.what()) << "\n";
-    return flushcheck::cli::exit_usage;
-  } catch (const flushcheck::spawn_error& e) {
-    std::cerr << "flushcheck: cannot start " << flushcheck::error_line(e.what()) << "\n";
-    return flushcheck::cli::exit_spawn;
-  } catch (const std::exception& e) {
-    std::cerr << "flushcheck: harness failure: " << flushcheck::error_line(e.what()) << "\n";
-    return flushcheck::cli::exit_harness;
-  }
-  return flushcheck::cli::exit_usage;
-}
-
-/// The CLI: set-up, the flags, the verb.
+/// The CLI: set-up, the flags, the verb. What any step throws (a flag's
+/// callback too) is one line and an exit status, never std::terminate.
 int run_cli(int argc, char** argv) {
   arguments args(argc, argv);  // old spellings in today's words
   argc = args.count();
   argv = args.pointers();
   set_up_process();
-  CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
-  set_up_app(app);
-  commands cmds(app);
-  const std::vector<verb> verbs = cmds.verbs();
-  add_self_description(app);
-  if (auto early = early_usage_error(app, argc, argv)) return *early;
-  if (auto done = parse(app, argc, argv)) return *done;
-  return execute_verb(app, verbs);
+  return exit_status_of([&] {
+    CLI::App app{"flushcheck: test buffering semantics from the outside", "flushcheck"};
+    set_up_app(app);
+    commands cmds(app);
+    const std::vector<verb> verbs = cmds.verbs();
+    add_self_description(app);
+    if (auto early = early_usage_error(app, argc, argv)) return *early;
+    if (auto done = parse(app, argc, argv)) return *done;
+    return with_report_written(execute(app, verbs));
+  });
 }
 }  // namespace
 

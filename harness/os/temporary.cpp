@@ -3,6 +3,7 @@
 #include "temporary.hpp"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -17,11 +18,13 @@ namespace flushcheck {
 namespace {
 
 /// The listed paths by id. The CLI removes them from a thread of its own
-/// (not a signal handler), so a mutex guards them.
+/// (not a signal handler), so a mutex guards them. Closed: the CLI is
+/// being interrupted, and nothing is made or listed any more.
 struct path_list {
   std::mutex mu;
   std::map<long, std::string> paths;
   long next = 0;
+  bool closed = false;
 };
 
 path_list& the_list() {
@@ -54,21 +57,62 @@ void remove_tree(const std::filesystem::path& path) noexcept {
   std::filesystem::remove(path, ec);  // ENOENT is no error here
 }
 
+/// Never returns: the thread that wanted a temporary once the list closed
+/// waits for the interrupt thread to end the process (it holds no lock).
+[[noreturn]] void wait_for_the_end() {
+  for (;;) ::pause();
+}
+
 }  // namespace
 
-void remove_temporary_files() noexcept {
+void close_temporary_files() noexcept {
   path_list& l = the_list();
   std::lock_guard lock(l.mu);
-  for (const auto& [id, path] : l.paths) remove_tree(path);
+  l.closed = true;
+}
+
+bool remove_temporary_files() noexcept {
+  path_list& l = the_list();
+  std::lock_guard lock(l.mu);
+  bool all_gone = true;
+  for (const auto& [id, path] : l.paths) {
+    remove_tree(path);
+    std::error_code ec;
+    all_gone = all_gone && !std::filesystem::exists(std::filesystem::symlink_status(path, ec));
+  }
+  return all_gone;
 }
 
 namespace detail {
 
 listed_path::listed_path(const std::string& path) {
   path_list& l = the_list();
-  std::lock_guard lock(l.mu);
-  id_ = l.next++;
-  l.paths.emplace(id_, path);
+  {
+    std::lock_guard lock(l.mu);
+    if (!l.closed) {
+      id_ = l.next++;
+      l.paths.emplace(id_, path);
+      return;
+    }
+  }
+  remove_tree(path);  // the clean-up removes only what was listed before it closed
+  wait_for_the_end();
+}
+
+listed_path listed_path::made_by(const std::function<std::string()>& make) {
+  path_list& l = the_list();
+  {
+    std::lock_guard lock(l.mu);
+    if (!l.closed) {
+      std::string path = make();  // throws with nothing listed
+      const long id = l.next++;
+      l.paths.emplace(id, std::move(path));
+      listed_path listed;  // last: destroyed by a throw here, its unlist would lock again
+      listed.id_ = id;
+      return listed;
+    }
+  }
+  wait_for_the_end();
 }
 
 listed_path::listed_path(listed_path&& o) noexcept : id_(std::exchange(o.id_, -1)) {}
@@ -94,8 +138,10 @@ void listed_path::unlist() noexcept {
 }  // namespace detail
 
 temporary_directory::temporary_directory(const std::string& prefix) : path_(prefix + "XXXXXX") {
-  if (::mkdtemp(path_.data()) == nullptr) throw_errno("mkdtemp " + path_);
-  listed_ = detail::listed_path(path_);
+  listed_ = detail::listed_path::made_by([this] {
+    if (::mkdtemp(path_.data()) == nullptr) throw_errno("mkdtemp " + path_);
+    return path_;
+  });
 }
 
 temporary_directory::~temporary_directory() { remove_tree(path_); }

@@ -2,6 +2,7 @@
 /// Temporary files and directories of the harness (a file sink's file, a
 /// gate's log directory): where they go, and the list of those that exist,
 /// so that an interrupted CLI removes them (remove_temporary_files).
+#include <functional>
 #include <string>
 
 namespace flushcheck {
@@ -9,10 +10,18 @@ namespace flushcheck {
 /// Where temporary files go: $TMPDIR if it is set and not empty, else /tmp.
 std::string temp_dir();
 
+/// Closes the list for good: from then on no temporary is made or listed.
+/// A thread that makes one waits until the process ends (having removed
+/// what it had made), for the process is about to die. For the CLI's
+/// interrupt thread, before remove_temporary_files(): what it removes is
+/// then all there is, even while other threads are still making paths.
+void close_temporary_files() noexcept;
+
 /// Removes every listed temporary file, and every listed directory with all
-/// it holds, that exists now. For the CLI's interrupt thread (SIGINT,
-/// SIGTERM, SIGHUP, SIGQUIT): an interrupted run leaves no flushcheck-* path behind.
-void remove_temporary_files() noexcept;
+/// it holds, that exists now; true when none of them is left. For the CLI's
+/// interrupt thread (SIGINT, SIGTERM, SIGHUP, SIGQUIT): an interrupted run
+/// leaves no flushcheck-* path behind.
+bool remove_temporary_files() noexcept;
 
 namespace detail {
 /// A temporary path, listed where remove_temporary_files() finds it while
@@ -20,8 +29,13 @@ namespace detail {
 class listed_path {
  public:
   listed_path() noexcept = default;
-  /// A directory is removed with what it holds.
+  /// PATH, made already. A directory is removed with what it holds. Once the
+  /// list is closed, PATH is removed and this never returns.
   explicit listed_path(const std::string& path);
+  /// The path MAKE makes and returns, made with the list locked, so that an
+  /// interrupt's clean-up finds it made and listed, or not made at all. Once
+  /// the list is closed, MAKE does not run and this never returns.
+  static listed_path made_by(const std::function<std::string()>& make);
   listed_path(listed_path&& o) noexcept;
   listed_path& operator=(listed_path&& o) noexcept;
   listed_path(const listed_path&) = delete;

@@ -27,20 +27,41 @@ struct model_property {
 /// The six, C and C++: markers and endings, write cuts, faults.
 const std::vector<model_property>& model_properties();
 
+/// How a property searches: CASES cases from SEED, in MAX_SECONDS.
+struct model_search {
+  int cases = 100;
+  std::uint64_t seed = 0;
+  /// Bounds the search; the shrinking, once a case failed, gets as long
+  /// again. Each run's deadline is the smaller of its timeout and the time
+  /// left. None: as long as the cases take.
+  std::optional<double> max_seconds;
+};
+
 /// What one property run found.
 struct property_report {
   bool passed = false;
   std::uint64_t seed = 0;
-  int cases = 0;
+  int cases = 0;                             ///< asked for
+  int checked = 0;                           ///< run to a verdict, before the failure if any
   std::string message;                       ///< for people: seed, case, MUST/MAY, repro
   std::optional<model_case> counterexample;  ///< the shrunk failing case
   std::optional<model_outcome> outcome;      ///< its outcome
   std::vector<std::string> flaky;            ///< cases that disagreed once only
+  bool stopped = false;                      ///< the time budget ended the search before CASES
+  bool shrink_stopped = false;               ///< the time budget ended the shrinking
+  /// Stopped before any case was checked: no verdict, neither held nor falsified.
+  bool nothing_checked() const { return stopped && checked == 0; }
 };
 
-/// Checks CASES cases of P on TARGETS with RapidCheck from SEED, shrinking
-/// a failure. AGAIN is the command that runs it again, the last line of a
-/// failure's message.
+/// Checks S.cases cases of P on TARGETS with RapidCheck from S.seed,
+/// shrinking a failure. AGAIN is the command that runs it again, the last
+/// line of a failure's message. What a case's run throws (harness_error:
+/// the harness could not make its files; spawn_error) is no falsification:
+/// it ends the search and is thrown again from here.
+property_report check_against_model(const model_property& p, const target_set& targets,
+                                    const model_search& s, const std::string& again);
+
+/// As above, with no time budget.
 property_report check_against_model(const model_property& p, const target_set& targets, int cases,
                                     std::uint64_t seed, const std::string& again);
 
