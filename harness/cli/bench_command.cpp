@@ -291,11 +291,12 @@ void write_reports(const bench_report& r, report_file& json, report_file& html, 
 
 int bench_command::execute() {
   bench_options o = options();
-  auto before = saved_report(o);
   report_file json("--json", json_file);
   report_file html = report_file::page("--html", html_file);
   report_file md("--markdown", markdown_file);
   one_on_stdout(json, md, "--json and --markdown");
+  refuse_same_as({&json, &html, &md}, compare_file, "the --compare report");  // before it is read
+  auto before = saved_report(o);
   std::ostream& text = text_stream(json, md);
   std::string plots = md ? plot_dir(md.on_stdout() ? "" : markdown_file) : "";
   bench_report r = run_suites(o);

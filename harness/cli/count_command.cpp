@@ -108,7 +108,8 @@ run_options to_run_options(const count_command& c, std::string& fallback) {
 
 int count_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
-  std::string fallback;                  // auto: why not bpf
+  refuse_program({&json_out}, command);
+  std::string fallback;  // auto: why not bpf
   run_options o = to_run_options(*this, fallback);
   o.on_spawn = remember_child;
   observation obs = flushcheck::run(o);

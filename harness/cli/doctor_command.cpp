@@ -106,6 +106,7 @@ int exit_status(doctor_verdict v) {
 int doctor_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
   report_file html_out = report_file::page("--html", html);
+  refuse_program({&json_out, &html_out}, command);
   const doctor_options o = to_doctor_options(*this);
   const auto diagnosed = run_doctor(o);
   if (!diagnosed) return exit_no_output;

@@ -213,6 +213,7 @@ std::vector<explored_sink> explore_in_caller_environment(explore_options& e) {
 int explore_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
   report_file html_out = report_file::page("--html", html);
+  refuse_program({&json_out, &html_out}, command);
   explore_options e = to_explore_options(*this);
   auto result = explore_in_caller_environment(e);
   if (!json_out.on_stdout()) std::cout << to_text(result);

@@ -63,7 +63,8 @@ std::vector<target_set> sets_to_run(const matrix_command& cmd, const std::string
   std::vector<target_set> sets = sets_found(cmd, dir);
   if (cmd.all)  // a set not built here, or not in the package: say so, not a silent gap
     for (const auto& [name, why] : skipped_target_sets(dir))
-      std::cerr << "note: toolchain set " << name << " not run: " << why << "\n";
+      std::cerr << "note: toolchain set " << error_line(name) << " not run: " << error_line(why)
+                << "\n";
   if (cmd.all || cmd.runtimes) sets.front().runtimes = discover_runtimes(dir);
   if (cmd.runtimes && !cmd.all) sets.front().stdio_script = sets.front().iostream_script = "";
   return sets;
@@ -276,6 +277,13 @@ int run_matrix(const matrix_command& cmd, bool progress, report_file& json_out, 
   return m.failures.empty() ? 0 : 1;  // 1: an asserted property fails
 }
 
+/// No report of CMD's replaces a record it reads: --merge's, --baseline's, --record's.
+void refuse_records(const matrix_command& cmd, std::initializer_list<const report_file*> reports) {
+  for (const auto& path : cmd.merge) refuse_same_as(reports, path, "a --merge record");
+  refuse_same_as(reports, cmd.baseline, "the --baseline record");
+  refuse_same_as(reports, cmd.record, "the record --record names");
+}
+
 /// With the report files open: --baseline, --merge, or a run of the matrix.
 int compare_merge_or_run(const matrix_command& cmd, report_file& json_out, report_file& md_out,
                          report_file& html_out) {
@@ -300,6 +308,7 @@ int matrix_command::execute() {
   report_file json_out("--json", json), md_out("--markdown", markdown);  // before any run
   report_file html_out = report_file::page("--html", html);
   one_on_stdout(json_out, md_out, "--json and --markdown");
+  refuse_records(*this, {&json_out, &md_out, &html_out});
   return compare_merge_or_run(*this, json_out, md_out, html_out);
 }
 

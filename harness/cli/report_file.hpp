@@ -2,8 +2,10 @@
 // Where a verb's report goes: one convention for every verb (docs/cli.md,
 // "Reports"). --json, --markdown: stdout with no value, a file with =FILE.
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -44,6 +46,11 @@ class report_file {
   /// not asked for, nothing, and MAKE is not called (a JSON document of a
   /// run's 256 MiB costs seconds and ten times that in memory).
   void commit(const std::function<std::string()>& make);
+  /// Throws a usage error when the report would replace INPUT, a file the
+  /// verb reads or runs: FILE and INPUT name one regular file (the same
+  /// st_dev and st_ino, symlinks followed, as the report is written through
+  /// them). WHAT says what INPUT is ("the gate file").
+  void refuse_same_as(const std::string& input, const std::string& what) const;
 
  private:
   std::string flag_, target_;
@@ -52,5 +59,15 @@ class report_file {
 
 /// Throws a usage error when A and B both go to stdout.
 void one_on_stdout(const report_file& a, const report_file& b, const std::string& names);
+
+/// report_file::refuse_same_as for each of REPORTS.
+void refuse_same_as(std::initializer_list<const report_file*> reports, const std::string& input,
+                    const std::string& what);
+
+/// refuse_same_as for the program ARGV runs: ARGV[0] as exec finds it (on
+/// the caller's PATH when it has no '/'). One not found is no file: the run
+/// says so.
+void refuse_program(std::initializer_list<const report_file*> reports,
+                    const std::vector<std::string>& argv);
 
 }  // namespace flushcheck::cli

@@ -233,6 +233,7 @@ void write_page(report_file& html_out, const observation& obs, const run_options
 int run_command::execute() {
   report_file json_out("--json", json);  // before the run: a bad path is a usage error
   report_file html_out = report_file::page("--html", html);
+  refuse_program({&json_out, &html_out}, command);
   run_options o = to_run_options(*this);
   observation obs = run_in_caller_environment(o);
   if (!json_out.on_stdout()) std::cout << to_text(obs);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "conformance.hpp"
 #include "error.hpp"
@@ -119,6 +120,18 @@ void set_variable(std::vector<std::string>& env, const std::string& name_value) 
     env.push_back(name_value);
 }
 
+/// NAME_VALUE, an env() entry; throws usage_error for one that is no
+/// NAME=VALUE, or that would replace a variable of the harness's own.
+const std::string& checked_variable(const std::string& name_value) {
+  const auto eq = name_value.find('=');
+  if (eq == 0 || eq == std::string::npos)
+    throw usage_error("env(\"" + printable(name_value, 200) + "\"): expected NAME=VALUE");
+  const std::string name = name_value.substr(0, eq);
+  if (const auto why = harness_variable(name); !why.empty())
+    throw usage_error(printable(name, 200) + " is the harness's own: " + std::string(why));
+  return name_value;
+}
+
 /// TEXT with each "{logdir}" replaced by DIR.
 std::string with_logdir(std::string text, const std::string& dir) {
   constexpr std::string_view logdir = "{logdir}";
@@ -130,6 +143,19 @@ std::string with_logdir(std::string text, const std::string& dir) {
 
 }  // namespace
 
+std::string_view harness_variable(std::string_view name) {
+  // The marker protocol's are set again by run() (run.cpp, with_control_env).
+  static constexpr std::pair<std::string_view, std::string_view> own[] = {
+      {"FLUSHCHECK_LOG_DIR", "the run's fresh log directory"},
+      {"FLUSHCHECK_MARKER_FD", "the marker protocol's marker fd"},
+      {"FLUSHCHECK_RELEASE_FD", "the marker protocol's release fd"},
+      {"FLUSHCHECK_GATE_FD", "the marker protocol's release fd (its old name)"},
+  };
+  for (const auto& [n, why] : own)
+    if (n == name) return why;
+  return {};
+}
+
 run_options gate_run::options(const std::string& dir) const {
   run_options o;
   for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir));
@@ -138,7 +164,7 @@ run_options gate_run::options(const std::string& dir) const {
   o.nonblock = nonblock_;
   o.env = clean_environment();
   o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir);
-  for (const auto& e : env_) set_variable(o.env, with_logdir(e, dir));
+  for (const auto& e : env_) set_variable(o.env, with_logdir(checked_variable(e), dir));
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = kill_plan::parse(with_logdir(cut_, dir));

@@ -61,6 +61,12 @@ struct gate_result {
 };
 std::ostream& operator<<(std::ostream& os, const gate_result& r);
 
+/// Why NAME is the harness's own in a gate program's environment ("the
+/// run's fresh log directory" for FLUSHCHECK_LOG_DIR; the marker protocol's
+/// fds), which gate_run::env() and a gate file's env may not set; "" for
+/// any other name.
+std::string_view harness_variable(std::string_view name);
+
 /// How to run a program for a gate. The program gets a fresh log directory
 /// (FLUSHCHECK_LOG_DIR in its environment, and "{logdir}" in its arguments
 /// is replaced by it), only PATH and LANG besides, and the marker protocol.
@@ -73,7 +79,9 @@ class gate_run {
   /// Both sinks by name, as a gate file spells them: "pipe", "pty", ...;
   /// stderr also "stdout" (2>&1). Throws usage_error for another name.
   gate_run& sinks(const std::string& out, const std::string& err);
-  gate_run& env(std::string name_value);  ///< "GLOG_logtostderr=1"; "{logdir}" replaced
+  /// "GLOG_logtostderr=1"; "{logdir}" replaced. run() throws usage_error
+  /// for one that is no NAME=VALUE or sets a harness_variable().
+  gate_run& env(std::string name_value);
   /// After the run, reads the file in the log directory whose name contains
   /// TEXT ("app.log"; glog's "log.INFO." among host, user, date and pid);
   /// symlinks are skipped. result.file(TEXT) is it.

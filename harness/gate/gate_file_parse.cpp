@@ -20,6 +20,7 @@
 #include "kill_plan.hpp"
 #include "property_parse.hpp"
 #include "reader_policy.hpp"
+#include "record_checks.hpp"
 #include "record_pattern.hpp"
 #include "signals.hpp"
 #include "sink_kind.hpp"
@@ -141,11 +142,15 @@ long signal_of(const context& cx, const toml::node& v, std::string_view k) {
   return *sig;
 }
 
-/// A count or an exit code (from 0), or a marker (from 1).
+/// A count or an exit code (from 0), or a marker (from 1); each_once's
+/// count at most each_once_most (a counter per record, made at the run).
 long number_of(const context& cx, const toml::node& v, std::string_view k, check_value kind) {
   const long n = integer(cx, v, k);
   const long least = kind == check_value::marker ? 1 : 0;  // markers count from 1
   if (n < least) cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
+  if (k == "each_once" && n > each_once_most)
+    cx.fail(v, "each_once: counts at most " + std::to_string(each_once_most) +
+                   " records (a counter each), not " + std::to_string(n));
   return n;
 }
 
@@ -462,11 +467,36 @@ void check_runs(const context& cx, const gate_file& f) {
       cx.fail(p.line, "a second case or property named '" + p.name + "'");
 }
 
+/// What PATH is when it is not a regular file: "a FIFO", "a character device", ...
+std::string kind_of_file(std::filesystem::file_type type) {
+  using t = std::filesystem::file_type;
+  switch (type) {
+    case t::directory: return "a directory";
+    case t::character: return "a character device";
+    case t::block: return "a block device";
+    case t::fifo: return "a FIFO";
+    case t::socket: return "a socket";
+    default: return "of unknown type";
+  }
+}
+
+/// Throws a usage error unless PATH (symlinks followed) is a regular file:
+/// "no such gate file" only when there is none. stat alone: a FIFO is never
+/// opened, where a read would wait for a writer.
+void require_regular_file(const std::string& path) {
+  std::error_code ec;
+  const auto type = std::filesystem::status(path, ec).type();
+  if (type == std::filesystem::file_type::regular) return;
+  if (type == std::filesystem::file_type::not_found)
+    throw usage_error(path + ": no such gate file");
+  if (ec) throw usage_error(path + ": cannot read it: " + ec.message());
+  throw usage_error(path + ": not a regular file (" + kind_of_file(type) + ")");
+}
+
 }  // namespace
 
 gate_file parse_gate_file(const std::string& path, const std::vector<std::string>& vars) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw usage_error(path + ": no such gate file");
+  require_regular_file(path);
   std::string text;
   try {  // an empty file reads fine: it has no case, said below
     text = read_input_file(path, max_gate_file_bytes);

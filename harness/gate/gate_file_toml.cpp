@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "escape.hpp"
+#include "gate.hpp"
 #include "sink_kind.hpp"
 
 namespace flushcheck::gate_toml {
@@ -84,10 +85,29 @@ const toml::table& table(const context& cx, const toml::node& v, std::string_vie
   return *v.as_table();
 }
 
+namespace {
+
+/// [A-Za-z_][A-Za-z0-9_]*: what a shell and env(1) take as a variable's name.
+bool is_variable_name(std::string_view n) {
+  constexpr std::string_view word =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+  return !n.empty() && n.find_first_not_of(word) == std::string_view::npos &&
+         !std::isdigit(static_cast<unsigned char>(n[0]));
+}
+
+}  // namespace
+
 std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::string_view key) {
   std::vector<std::string> out;
-  for (auto&& [name, value] : table(cx, v, key))
-    out.push_back(std::string(name.str()) + "=" + text(cx, value, name.str()));
+  for (auto&& [name, value] : table(cx, v, key)) {
+    const std::string n(name.str());
+    if (!is_variable_name(n))
+      cx.fail(value, std::string(key) + ": \"" + n +
+                         "\" is not a variable name (letters, digits and '_', not first a digit)");
+    if (const auto why = harness_variable(n); !why.empty())
+      cx.fail(value, std::string(key) + ": " + n + " is the harness's own: " + std::string(why));
+    out.push_back(n + "=" + text(cx, value, n));
+  }
   return out;
 }
 

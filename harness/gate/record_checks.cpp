@@ -120,7 +120,7 @@ class order_check : public stream_check {
 /// One counter per record logged, up to a bound.
 class once_check : public stream_check {
  public:
-  static constexpr long most = long{1} << 26;
+  static constexpr long most = each_once_most;
   explicit once_check(long logged) : logged_(logged) {
     if (logged_ >= 0 && logged_ <= most) seen_.assign(static_cast<std::size_t>(logged_), 0);
   }

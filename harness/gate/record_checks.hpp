@@ -19,6 +19,10 @@
 
 namespace flushcheck {
 
+/// each_once keeps a counter per record logged: it counts at most this many
+/// (a gate file's larger each_once is refused when it is read).
+inline constexpr long each_once_most = long{1} << 26;
+
 /// What a check learns once the run is over.
 struct stream_end {
   const observation* obs = nullptr;  ///< visible_at_marker's markers (none: a text alone)

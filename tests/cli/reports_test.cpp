@@ -432,5 +432,91 @@ TEST(reports, merge_reads_gzipped_records) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["records"][0]["label"], "bookworm");
 }
 
+/// A program of this test's own: a shell script that prints a line.
+std::string own_program(const std::string& name) {
+  const std::string prog = file_with(name, "#!/bin/sh\necho hi\n");
+  ::chmod(prog.c_str(), 0755);
+  return prog;
+}
+
+/// R is the one-line usage error REFUSED, and PATH still holds BEFORE.
+void expect_input_kept(const cli_result& r, const std::string& refused, const std::string& path,
+                       const std::string& before) {
+  expect_refused(r, refused);
+  EXPECT_NE(r.err.find("; a report never replaces its input"), std::string::npos) << r.err;
+  EXPECT_EQ(contents(path), before) << path << " was replaced";
+}
+
+// A report was written over its own input: `run --json=./prog -- ./prog`
+// replaced the program, `gate g.toml --junit g.toml` the gate file. The
+// same file (through a symlink, or the program found on PATH) is refused,
+// before anything runs.
+TEST(reports, a_report_never_replaces_its_input) {
+  const std::string prog = own_program("prog"), before = contents(prog);
+  const std::string link = test_path("link");
+  fs::create_symlink(prog, link);
+  for (std::string verb : {"run", "explore", "doctor"}) {
+    expect_input_kept(cli({verb, "--json=" + prog, "--", prog}),
+                      "--json=" + prog + ": is the program;", prog, before);
+    expect_input_kept(cli({verb, "--html", link, "--", prog}),
+                      "--html=" + link + ": is the program " + prog + ";", prog, before);
+  }
+  expect_input_kept(cli({"count", "--json=" + link, "--", prog}),
+                    "--json=" + link + ": is the program " + prog + ";", prog, before);
+  auto on_path = clean_environment();  // "prog" as exec finds it
+  for (auto& v : on_path)
+    if (v.starts_with("PATH=")) v = "PATH=" + fs::path(prog).parent_path().string() + ":/bin";
+  expect_input_kept(cli({"run", "--json=" + prog, "--", "prog"}, on_path),
+                    "--json=" + prog + ": is the program", prog, before);
+
+  const std::string ran = test_path("ran");
+  const std::string gate_text = "[[case]]\nname = \"a\"\ncommand = [\"touch\", \"" + ran +
+                                "\"]\n[[case.expect]]\nexit_code = 0\n";
+  const std::string gate = file_with("g.toml", gate_text);
+  expect_input_kept(cli({"gate", gate, "--junit", gate}), "--junit=" + gate + ": is the gate file;",
+                    gate, gate_text);
+  expect_input_kept(cli({"gate", "--json=" + gate, gate}), "--json=" + gate + ": is the gate file;",
+                    gate, gate_text);
+  EXPECT_FALSE(fs::exists(ran)) << "the gate ran before the usage error";
+
+  // Records are refused before they are read: these are not even records.
+  const std::string a = file_with("a.json", "a"), b = file_with("b.json", "b");
+  expect_input_kept(cli({"matrix", "--merge", a, b, "--markdown=" + b}),
+                    "--markdown=" + b + ": is a --merge record;", b, "b");
+  expect_input_kept(cli({"matrix", "--baseline", a, "--record", b, "--json=" + a}),
+                    "--json=" + a + ": is the --baseline record;", a, "a");
+  expect_input_kept(cli({"matrix", "--baseline", a, "--record", b, "--json=" + b}),
+                    "--json=" + b + ": is the record --record names;", b, "b");
+  expect_input_kept(cli({"bench", "tracer", "--quick", "--compare", a, "--html", a}),
+                    "--html=" + a + ": is the --compare report;", a, "a");
+}
+
+/// The targets directory this flushcheck runs: "toolchain sets in DIR:" of --version.
+std::string targets_dir_of_flushcheck() {
+  const std::string out = cli({"--version"}).out, head = "toolchain sets in ";
+  const auto at = out.find(head);
+  if (at == std::string::npos) return "";
+  return out.substr(at + head.size(), out.find(":\n", at) - at - head.size());
+}
+
+// A toolchain set that did not build is named in skipped-sets.txt with the
+// first line its compiler said (with ESC sequences where it colours it), and
+// `matrix --all` put that line raw on stderr. Here the default set alone (C),
+// and musl's line as the build writes it.
+TEST(reports, a_skipped_sets_compiler_message_cannot_attack_a_terminal) {
+  const std::string built = targets_dir_of_flushcheck(), dir = test_path("targets");
+  ASSERT_FALSE(built.empty());
+  fs::create_directory(dir);
+  fs::create_symlink(built + "/stdio_script", dir + "/stdio_script");
+  std::ofstream(dir + "/skipped-sets.txt")
+      << "musl\tdid not build (it needs musl-tools): musl-gcc exited with 1: " << attack << "\n";
+  const auto r = cli({"matrix", "--all", "--targets", dir});
+  EXPECT_LT(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("note: toolchain set musl not run: did not build"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("pwned"), std::string::npos) << "the reason is shown: " << r.err;
+  expect_harmless(r, "", "matrix --all's note of a skipped set");
+}
+
 }  // namespace
 }  // namespace flushcheck

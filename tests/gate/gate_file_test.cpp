@@ -8,12 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
 #include "cli_runner.hpp"
+#include "error.hpp"
+#include "gate.hpp"
+#include "record_checks.hpp"
 #include "run.hpp"
 #include "target_set.hpp"
 
@@ -486,6 +490,76 @@ in_order = true
   std::printf("gate's peak RSS: %ld MiB for 2 x 124 MiB of records\n", obs.peak_rss_kib / 1024);
   if (k_asan) GTEST_SKIP() << "peak RSS not asserted under ASan (its quarantine holds 256 MiB)";
   EXPECT_LT(obs.peak_rss_kib / 1024, 64);
+}
+
+// `gate /dev/zero` and `gate FIFO` said "no such gate file": they exist, and
+// are not regular files. A FIFO is not opened (a read waits for a writer).
+TEST(gate_file, a_gate_file_that_is_not_a_regular_file_says_what_it_is) {
+  const std::string fifo = test_path("gate.fifo"), dir = test_path("dir.toml");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_directory(dir);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/dev/zero", "not a regular file (a character device)"},
+      {fifo, "not a regular file (a FIFO)"},
+      {dir, "not a regular file (a directory)"},
+      {test_path("none.toml"), "no such gate file"},
+  };
+  for (const auto& [path, says] : cases) {
+    const auto r = cli({"gate", path});
+    EXPECT_EQ(r.code, 2) << path;
+    EXPECT_EQ(r.err, "flushcheck: " + path + ": " + says + "\n");
+  }
+}
+
+// each_once keeps a counter per record logged, up to a bound: one above it
+// was found only when the case ran. It is the file's error, with its line.
+TEST(gate_file, each_once_above_its_bound_is_refused_with_its_line) {
+  const auto file = [](long logged) {
+    return "[[case]]\nname = \"a\"\ncommand = [\"true\"]\n[[case.expect]]\neach_once = " +
+           std::to_string(logged) + "\n";
+  };
+  const auto most = cli({"gate", "--list", file_with("most.toml", file(each_once_most))});
+  EXPECT_EQ(most.code, 0) << most.err;
+  const std::string above = file_with("above.toml", file(each_once_most + 1));
+  const auto r = cli({"gate", "--list", above});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "flushcheck: " + above + ":5: each_once: counts at most " +
+                       std::to_string(each_once_most) + " records (a counter each), not " +
+                       std::to_string(each_once_most + 1) + "\n");
+}
+
+// An env table's names were not checked: "A=B" = "x" gave the program
+// A=B=x, "" = "x" gave it "=x", and FLUSHCHECK_LOG_DIR = "/etc" sent its
+// logs (and a gate's checks) to /etc.
+TEST(gate_file, env_names_are_names_and_never_the_harness_own) {
+  const std::string head = "[[case]]\nname = \"a\"\ncommand = [\"true\"]\n";
+  const std::string expect = "[[case.expect]]\nexit_code = 0\n";
+  const std::vector<bad_file> cases = {
+      {head + "env = { \"A=B\" = \"x\" }\n" + expect, "4: env: \"A=B\" is not a variable name"},
+      {head + "env = { \"\" = \"x\" }\n" + expect, "4: env: \"\" is not a variable name"},
+      {head + "env = { \"A\\u0000B\" = \"x\" }\n" + expect, "4: env: \"A\\x00B\" is not"},
+      {head + "env = { 1A = \"x\", B = \"y\" }\n" + expect, "4: env: \"1A\" is not"},
+      {head + "env = { FLUSHCHECK_LOG_DIR = \"/etc\" }\n" + expect,
+       "4: env: FLUSHCHECK_LOG_DIR is the harness's own: the run's fresh log directory\n"},
+      {"[defaults]\nenv = { FLUSHCHECK_MARKER_FD = \"1\" }\n" + head + expect,
+       "2: env: FLUSHCHECK_MARKER_FD is the harness's own"},
+      {head + "env = { FLUSHCHECK_GATE_FD = \"1\" }\n" + expect,
+       "4: env: FLUSHCHECK_GATE_FD is the harness's own"},
+  };
+  for (const auto& c : cases) {
+    const std::string path = file_with("env.toml", c.text);
+    const auto r = cli({"gate", path});
+    EXPECT_EQ(r.code, 2) << c.text;
+    EXPECT_EQ(r.err.rfind("flushcheck: " + path + ":" + c.error, 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // Through the C++ API, no later env() replaces them either.
+  EXPECT_THROW(gate_run({"true"}).env("FLUSHCHECK_LOG_DIR=/etc").run(), usage_error);
+  EXPECT_THROW(gate_run({"true"}).env("FLUSHCHECK_RELEASE_FD=1").run(), usage_error);
+  EXPECT_THROW(gate_run({"true"}).env("NO_VALUE").run(), usage_error);
+  const auto r = gate_run({"sh", "-c", "echo \"$A\" \"$FLUSHCHECK_LOG_DIR\""}).env("A=x=y").run();
+  EXPECT_EQ(r.obs.out.data.rfind("x=y /", 0), 0u) << r.obs.out.data;
+  EXPECT_EQ(r.obs.out.data.find("/etc"), std::string::npos) << r.obs.out.data;
 }
 
 }  // namespace
