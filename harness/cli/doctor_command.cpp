@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "install_layout.hpp"
 #include "json_document.hpp"
+#include "option_values.hpp"
 #include "report_file.hpp"
 #include "spawn.hpp"
 #include "target_set.hpp"
@@ -29,6 +30,18 @@ void add_run_options(doctor_command& c) {
   c.app->add_option("--max-cuts", c.max_cuts, "write cuts per sink and signal, sampled evenly")
       ->capture_default_str()
       ->check(in_range(2, 1000));
+}
+
+/// --ignore REGEX, as often as needed: what to mask before comparing outputs.
+/// Its values are read from the option (ignore_patterns), checked before any run.
+void add_ignore_option(doctor_command& c) {
+  c.app
+      ->add_option("--ignore", CLI::callback_t{},
+                   "mask each match of REGEX (ECMAScript) in every run's output before comparing "
+                   "them (a request id, a duration); fields that vary between runs (a pid, the "
+                   "time) are found and masked without it")
+      ->type_name("REGEX")
+      ->take_all();
 }
 
 /// The help's footer: the runs' environment, the streams diagnosed, the exit statuses.
@@ -53,6 +66,7 @@ doctor_command::doctor_command(CLI::App& parent) {
       "Run PROG on a pty, a pipe and a file, kill it at its writes (or stop it at the "
       "deadline), say where its output is lost or late and why, and try the fixes");
   add_run_options(*this);
+  add_ignore_option(*this);
   add_report_flag(app, "--json", json, "one JSON object (docs/cli.md)");
   app->add_option("--html", html,
                   "write one self-contained HTML page: the verdict, the cut that lost most drawn "
@@ -63,10 +77,19 @@ doctor_command::doctor_command(CLI::App& parent) {
 
 namespace {
 
+/// Each --ignore REGEX of C, compiled; throws usage_error naming the flag.
+std::vector<ignore_pattern> ignore_patterns(const doctor_command& c) {
+  std::vector<ignore_pattern> out;
+  for (const auto& p : c.app->get_option("--ignore")->results())
+    out.push_back(flag_value("--ignore", [&p] { return ignore_pattern(p); }));
+  return out;
+}
+
 /// C's flags as the doctor's options: PROG found on the caller's PATH, every
 /// run in a clean environment.
 doctor_options to_doctor_options(const doctor_command& c) {
   doctor_options o;
+  o.ignore = ignore_patterns(c);
   o.argv = c.command;
   // The caller's PROG (a pyenv python3, a script in ./bin), found on the
   // caller's PATH: the runs then get the clean environment.

@@ -8,6 +8,7 @@
 #include "doctor_reference.hpp"
 #include "error.hpp"
 #include "explore.hpp"
+#include "masked_compare.hpp"
 #include "repro.hpp"
 #include "run.hpp"
 
@@ -200,29 +201,50 @@ struct write_cut_context {
   std::vector<write_end> ends;      ///< where the sink's writes end
   std::vector<write_end> pty_ends;  ///< where the pty's writes end
   std::string_view pty_data;        ///< what the pty got
+  std::string_view data;            ///< what the sink's reference run got
+  const field_mask& mask;           ///< what the outputs are compared around
   const run_options& base;          ///< the runs' options, before their sink
 };
+
+/// Whether W's outputs are compared line by line around what varies
+/// between runs (field_mask.hpp), not as explore matched them, byte for byte.
+bool around_fields(const write_cut_context& w) { return !w.mask.empty() && in_lines(w.pty_data); }
+
+/// Offset AT of the sink's output at the same place of the pty's.
+std::size_t at_pty(const write_cut_context& w, std::size_t at) {
+  return around_fields(w) ? same_place(w.data, at, w.pty_data) : at;
+}
+
+/// What of the output reached cut C's reader, as an offset of the pty's:
+/// whole lines (explore matched them byte for byte, or they match around
+/// what varies), or bytes.
+std::size_t reader_got(const explored_cut& c, const write_cut_context& w) {
+  if (!in_lines(w.pty_data)) return static_cast<std::size_t>(c.bytes);
+  const auto whole = static_cast<std::size_t>(c.whole_bytes);
+  if (!around_fields(w)) return whole;
+  if (c.prefix) return same_place(w.data, whole, w.pty_data);  // all of it as the reference's
+  return end_of_lines(w.pty_data, matching_lines(w.mask, w.data, c.survived));
+}
 
 /// Write cut C on sink S, whose writes end at W.ends: the program had produced
 /// the output up to the end of write K, and a pty reader had what the pty's
 /// writes (W.pty_ends) had delivered of it by then.
 doctor_cut judge_write_cut(const explored_cut& c, const write_cut_context& w,
                            const doctor_sink& s) {
-  const std::size_t had = w.ends[static_cast<std::size_t>(c.cut.n) - 1].end;
+  const std::size_t had = at_pty(w, w.ends[static_cast<std::size_t>(c.cut.n) - 1].end);
   run_options r = on_sink(w.base, s);
   r.kill = c.cut;
   const bool returned = c.cut.when == kill_plan::when_kind::after_write;
   const std::size_t pty_had = whole_lines_end(w.pty_data, delivered_by(w.pty_ends, had, returned));
-  // Whole lines of the output that arrived (explore matched them), or bytes.
-  const auto got = static_cast<std::size_t>(in_lines(w.pty_data) ? c.whole_bytes : c.bytes);
-  return compare(s.sink, c.cut.text(), w.pty_data, had, pty_had, got, r);
+  return compare(s.sink, c.cut.text(), w.pty_data, had, pty_had, reader_got(c, w), r);
 }
 
 /// Write cuts: at write:K (or after-write:K) the program had produced the
 /// output up to the end of write K.
 void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
-                const run_options& base, doctor_sink& s) {
-  const write_cut_context w{write_ends(s), write_ends(pty), pty.output().data, base};
+                const field_mask& mask, const run_options& base, doctor_sink& s) {
+  const write_cut_context w{
+      write_ends(s), write_ends(pty), pty.output().data, s.output().data, mask, base};
   for (const auto& c : cuts) {
     if (!is_write_cut(c, w.ends.size())) continue;
     if (!c.delivered) {
@@ -233,11 +255,21 @@ void judge_cuts(const std::vector<explored_cut>& cuts, const doctor_sink& pty,
   }
 }
 
+/// Where OUT's first whole lines that are REF's end, as an offset of the
+/// pty's output PTY_DATA, compared around M (OUT is no longer than REF
+/// byte for byte where M is empty: the reference runs agreed).
+std::size_t got_in_pty(const field_mask& m, std::string_view pty_data, std::string_view ref,
+                       std::string_view out) {
+  if (m.empty() || !in_lines(pty_data)) return whole_lines_end(pty_data, out.size());
+  return end_of_lines(pty_data, matching_lines(m, ref, out));
+}
+
 /// A program that ended by itself: what the pty got that this sink did not.
-void judge_own_end(const doctor_sink& pty, const run_options& base, doctor_sink& s) {
+void judge_own_end(const doctor_sink& pty, const field_mask& mask, const run_options& base,
+                   doctor_sink& s) {
   const std::string_view pty_data = pty.output().data;
   const std::size_t all = whole_lines_end(pty_data, pty_data.size());
-  const std::size_t got = whole_lines_end(pty_data, s.output().data.size());
+  const std::size_t got = got_in_pty(mask, pty_data, pty_data, s.output().data);
   s.cuts.push_back(compare(s.sink, "its own end", pty_data, all, all, got, on_sink(base, s)));
 }
 
@@ -261,19 +293,22 @@ run_options deadline_run(const doctor_options& o, const doctor_sink& s) {
 /// A program still running at the deadline, stopped there by SIGKILL (its
 /// reference run) and SIGTERM: it had made what the pty had delivered a
 /// margin before the deadline (start-up times differ between runs).
-void judge_deadline(const doctor_options& o, const doctor_sink& pty, doctor_sink& s) {
+void judge_deadline(const doctor_options& o, const doctor_sink& pty, const field_mask& mask,
+                    doctor_sink& s) {
   const std::string_view pty_data = pty.output().data;
   const std::size_t had = had_before_deadline(o, pty);
   run_options r = deadline_run(o, s);
   r.kill = kill_plan::at_time(o.deadline.count(), SIGTERM);
   const observation term = run(r);
-  const auto& term_out = s.on_stderr ? term.err : term.out;
+  const std::string_view term_out = (s.on_stderr ? term.err : term.out).data;
   // What the TERM run wrote that the pty did not (a handler's goodbye) is no output that arrived.
-  s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
-                           whole_lines_end(pty_data, common_prefix(pty_data, term_out.data)), r));
+  const std::size_t term_got = mask.empty()
+                                   ? whole_lines_end(pty_data, common_prefix(pty_data, term_out))
+                                   : got_in_pty(mask, pty_data, pty_data, term_out);
+  s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had, term_got, r));
   r.kill = kill_plan::at_time(o.deadline.count(), SIGKILL);
   s.cuts.push_back(compare(s.sink, r.kill.text(), pty_data, had, had,
-                           whole_lines_end(pty_data, s.output().data.size()), r));
+                           got_in_pty(mask, pty_data, pty_data, s.output().data), r));
 }
 
 /// Held everywhere: the pty's first write carried 2 lines or more, late.
@@ -289,19 +324,36 @@ void find_held(diagnosis& d) {
   d.held_ms = (ends.front().t_us - pty.reference.trace->events.front().t_us) / 1000;
 }
 
+/// Why the cuts of S cannot be compared around what varies between runs: a
+/// delivered one's output, not the reference's byte for byte, was past what
+/// it kept of it; "" if none was.
+std::string cut_past_its_head(const std::vector<explored_cut>& cuts, const diagnosis& d,
+                              const doctor_sink& s) {
+  if (d.mask.empty() || !in_lines(d.sinks.front().output().data)) return "";
+  const std::size_t writes = write_ends(s).size();
+  for (const auto& c : cuts)
+    if (is_write_cut(c, writes) && c.delivered && !c.prefix && c.bytes > c.survived.size())
+      return "on the " + std::string(to_string(s.sink)) + ", the output of " + c.cut.text() +
+             " is past the " + std::to_string(c.survived.size() / 1024) +
+             " KiB a cut keeps to compare it around what varies between runs (a smaller "
+             "--max-cuts keeps more)";
+  return "";
+}
+
 /// The pipe's or the file's run, judged against the pty's.
 void judge_sink(const doctor_options& o, const std::vector<explored_cut>& cuts, diagnosis& d,
                 doctor_sink& s) {
   const doctor_sink& pty = d.sinks.front();
   if (d.no_reference) return;
-  d.no_reference_why = reference_gap(pty, s);
+  d.no_reference_why = reference_gap(pty, s, d.mask);
+  if (d.no_reference_why.empty()) d.no_reference_why = cut_past_its_head(cuts, d, s);
   if ((d.no_reference = !d.no_reference_why.empty())) return;
   s.late_ms = lateness_us(pty, write_ends(pty), s, write_ends(s)) / 1000;
-  judge_cuts(cuts, pty, base_run(o), s);
+  judge_cuts(cuts, pty, d.mask, base_run(o), s);
   if (s.ended)
-    judge_own_end(pty, base_run(o), s);
+    judge_own_end(pty, d.mask, base_run(o), s);
   else
-    judge_deadline(o, pty, s);
+    judge_deadline(o, pty, d.mask, s);
 }
 
 /// The pty's reference run (no cuts: it is what the others are held to).
@@ -339,6 +391,16 @@ explore_options exploration_of(const doctor_options& o) {
   return e;
 }
 
+/// What each of CUTS cut runs keeps of its output, its head: compared
+/// around what varies between runs, a cut's output is read line by line.
+/// Their output, the lines they lost and their torn tail (each up to this)
+/// hold 16 MiB at most, what one reference run keeps.
+keep_policy cut_keep(std::size_t cuts) {
+  constexpr std::size_t all = std::size_t{16} << 20;
+  return {keep_policy::kind::head,
+          std::max<std::size_t>(4096, all / (3 * std::max<std::size_t>(cuts, 1)))};
+}
+
 /// The pipe's and the file's runs, cut by SIGKILL and SIGTERM, onto D's
 /// sinks after the pty's; the cuts of each. E: the pty's exploration, set here for them.
 std::vector<std::vector<explored_cut>> explore_pipe_and_file(const doctor_options& o,
@@ -346,12 +408,35 @@ std::vector<std::vector<explored_cut>> explore_pipe_and_file(const doctor_option
   e.sinks = {sink_kind::pipe, sink_kind::file};
   e.signals = {SIGKILL, SIGTERM};
   e.max_cuts = 2 * o.max_cuts;
+  e.keep = cut_keep(e.sinks.size() * e.max_cuts);
   std::vector<std::vector<explored_cut>> cuts;
   for (auto& explored : explore(e)) {
-    cuts.push_back(explored.cuts);  // sink_of takes the rest
+    for (auto& c : explored.cuts) {  // not read here
+      c.lost = {};
+      c.torn = {};
+    }
+    cuts.push_back(std::move(explored.cuts));  // sink_of takes the rest
     d.sinks.push_back(sink_of(std::move(explored), e.base.timeout));
   }
   return cuts;
+}
+
+/// Where the pipe's or the file's output differs from the pty's byte for
+/// byte, or --ignore was given: the fields that vary between two runs on
+/// one sink, learnt into D's mask (a second pty run's against the first's,
+/// each cut's output against its sink's reference run). E: the pty's exploration.
+void learn_what_varies(const explore_options& e, const std::vector<std::vector<explored_cut>>& cuts,
+                       diagnosis& d) {
+  const doctor_sink& pty = d.sinks.front();
+  const bool differs = std::any_of(d.sinks.begin() + 1, d.sinks.end(),
+                                   [&pty](const auto& s) { return differs_in_bytes(pty, s); });
+  if (!differs && d.mask.empty()) return;
+  if (differs) {
+    const doctor_sink again = explore_pty(e);
+    d.mask.learn(pty.output().data, again.output().data);
+  }
+  for (std::size_t i = 1; i < d.sinks.size(); ++i)
+    for (const auto& c : cuts[i - 1]) d.mask.learn(d.sinks[i].output().data, c.survived);
 }
 
 }  // namespace
@@ -394,12 +479,14 @@ diagnosis diagnose(const doctor_options& o) {
   explore_options e = exploration_of(o);
   diagnosis d;
   d.stream = o.stream;
+  d.mask = field_mask(o.ignore);
   d.sinks.reserve(3);  // judge_sink refers to the pty's
   d.sinks.push_back(explore_pty(e));
   if (d.sinks.front().ended) e.base.timeout = run_limit(o.deadline, duration_of(d.sinks.front()));
   const auto cuts = explore_pipe_and_file(o, e, d);
   retry_a_stopped_pty_run(e, d);
   find_held(d);
+  learn_what_varies(e, cuts, d);
   for (std::size_t i = 1; i < d.sinks.size(); ++i) judge_sink(o, cuts[i - 1], d, d.sinks[i]);
   return d;
 }

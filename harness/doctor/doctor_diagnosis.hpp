@@ -11,7 +11,9 @@
 /// its own end, and, if it is still running at the deadline, stopped there as
 /// a container stop does. A cut loses the whole lines the pty would have
 /// delivered at the same point but the reader did not get; a cut its run
-/// never reached shows nothing and is only counted.
+/// never reached shows nothing and is only counted. Where the outputs differ
+/// in fields that vary between runs (a pid, the time), or with --ignore,
+/// they are compared line by line around them (field_mask.hpp).
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -20,6 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include "field_mask.hpp"
+#include "ignore_pattern.hpp"
 #include "observation.hpp"
 #include "run.hpp"
 #include "sink_kind.hpp"
@@ -43,6 +47,8 @@ struct doctor_options {
   /// streams', a fix's) may then last run_limit() (doctor_reference.hpp).
   std::optional<std::chrono::milliseconds> ended_in;
   std::size_t max_cuts = 8;  ///< write-boundary cuts per sink and signal, sampled evenly
+  /// --ignore: each match masked in every run's output before comparing.
+  std::vector<ignore_pattern> ignore;
   /// Where the files are that a fix loads into a runtime (targets/runtimes:
   /// flushcheck_autoflush.pm, flushcheck_sync.rb, flushcheck_blocking.js).
   std::string helpers_dir;
@@ -101,6 +107,12 @@ struct diagnosis {
   bool no_reference = false;
   /// Why, in words (doctor_reference.hpp, reference_gap): the first sink's.
   std::string no_reference_why;
+  /// What was masked in every run's output before comparing: the --ignore
+  /// patterns and, where the pipe's or the file's output differed from the
+  /// pty's, the fields that varied between two runs on one sink (a second
+  /// pty run's and the first's, each cut's and its sink's reference run).
+  /// Empty: the outputs were compared byte for byte.
+  field_mask mask;
   /// Held everywhere: on the pty too, the first write carried HELD_LINES
   /// whole lines (2 or more), HELD_MS after the program's first traced call:
   /// a buffer of the program's own holds them on every sink, and a kill

@@ -21,6 +21,14 @@ void pictures_html(std::ostream& h, const std::vector<doctor_picture>& pictures)
   h << "</div>\n";
 }
 
+/// What each stream's outputs were compared around, when not byte for byte.
+void compared_html(std::ostream& h, const doctor_report& r) {
+  for (const auto& d : r.views)
+    if (!d.mask.empty())
+      h << "<p class=\"compared\">" << to_string(d.stream) << ": "
+        << markup_escape(d.mask.describe()) << "</p>\n";
+}
+
 void fixes_html(std::ostream& h, const doctor_report& r) {
   if (r.fixes.empty()) return;
   h << "<h2>Fixes, each tried with the same runs</h2>\n<table id=\"fixes\"><thead><tr>"
@@ -43,6 +51,7 @@ std::string to_html(const doctor_report& r, const std::vector<doctor_picture>& p
                  "gap:1em}tr.helps td{background:#d9f2d9}#verdict{font-weight:bold}")
     << "<p id=\"program\">program: " << markup_escape(r.kind.describe()) << "</p>\n"
     << "<p id=\"verdict\">verdict: " << markup_escape(verdict_line(r)) << "</p>\n";
+  compared_html(h, r);
   pictures_html(h, pictures);
   fixes_html(h, r);
   h << "<h2>Findings</h2>\n<pre id=\"report\">" << markup_escape(to_text(r)) << "</pre>\n"

@@ -36,6 +36,22 @@ nlohmann::json sink_json(const doctor_sink& s) {
           {"cuts_not_reached", s.unreached}};
 }
 
+/// What the outputs were compared around (field_mask.hpp); null: byte for byte.
+nlohmann::json compared_around_json(const field_mask& m) {
+  if (m.empty()) return nullptr;
+  nlohmann::json varying = nlohmann::json::array();
+  for (const auto& v : m.varying())
+    varying.push_back({{"kind", std::string(to_string(v.kind))},
+                       {"field", v.field + 1},
+                       {"lines", v.lines},
+                       {"example", bytes_as_code_points(v.example)}});
+  std::vector<std::string> ignore;
+  for (const auto& p : m.ignored()) ignore.push_back(p.text());
+  return {{"varying", varying},
+          {"ignore", strings_json(ignore)},
+          {"describe", bytes_as_code_points(m.describe())}};
+}
+
 nlohmann::json view_json(const program_kind& k, const diagnosis& d) {
   nlohmann::json sinks = nlohmann::json::array();
   for (const auto& s : d.sinks) sinks.push_back(sink_json(s));
@@ -49,6 +65,7 @@ nlohmann::json view_json(const program_kind& k, const diagnosis& d) {
           {"late_ms", d.late_ms()},
           {"safe", d.safe()},
           {"why", d.safe() || d.no_reference ? nlohmann::json(nullptr) : nlohmann::json(why(k, d))},
+          {"compared_around", compared_around_json(d.mask)},
           {"sinks", sinks}};
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "escape.hpp"
+#include "masked_compare.hpp"
 
 namespace flushcheck {
 
@@ -54,25 +55,51 @@ std::string ending_gap(const doctor_sink& pty, const doctor_sink& s) {
          " it ended in " + ms(duration_of(s)) + ": at a terminal it waits (for a key?)";
 }
 
-std::string content_gap(std::string_view a, std::string_view b, const std::string& sink) {
+/// Where A (the pty's) and B (the sink's) differ: at a byte, or, compared
+/// around what M masks, in a line.
+std::string difference(std::string_view a, std::string_view b, const std::string& sink,
+                       const field_mask& m) {
+  if (m.empty()) {
+    const std::size_t at = common_prefix(a, b);
+    return "its output on the " + sink + " differs from the pty's at byte " + std::to_string(at) +
+           ": " + bytes_at(b, at) + " there, " + bytes_at(a, at) + " on the pty";
+  }
+  const line_difference d = first_difference(m, a, b);
+  auto line = [](const std::string& text) { return "\"" + printable(text, 60) + "\""; };
+  return "its output on the " + sink + " differs from the pty's in line " +
+         std::to_string(d.line + 1) + " (compared around what varies between runs): " + line(d.b) +
+         " there, " + line(d.a) + " on the pty";
+}
+
+std::string content_gap(std::string_view a, std::string_view b, const std::string& sink,
+                        const field_mask& m) {
   if (const std::string esc = first_escape(a); !esc.empty() && b.find('\x1b') == b.npos)
     return "on the pty its output has terminal escape sequences (" + printable(esc, 12) +
            ": colour, cursor moves) that it does not write to a " + sink;
-  const std::size_t at = common_prefix(a, b);
-  return "its output on the " + sink + " differs from the pty's at byte " + std::to_string(at) +
-         ": " + bytes_at(b, at) + " there, " + bytes_at(a, at) + " on the pty";
+  return difference(a, b, sink, m);
+}
+
+/// S's output is a prefix of the pty's (of what both wrote, when neither
+/// ended), compared around M.
+bool agrees(const doctor_sink& pty, const doctor_sink& s, const field_mask& m) {
+  const std::string_view a = pty.output().data, b = s.output().data;
+  if (!m.empty()) return masked_prefix(m, a, b) || (!pty.ended && masked_prefix(m, b, a));
+  const std::size_t both = pty.ended ? b.size() : std::min(a.size(), b.size());
+  return common_prefix(a, b) >= both && (!pty.ended || a.size() >= b.size());
+}
+
+/// Neither run's output is past what a run keeps.
+bool kept_whole(const doctor_sink& pty, const doctor_sink& s) {
+  return pty.output().dropped == 0 && s.output().dropped == 0;
 }
 
 /// Why S's output is no prefix of the pty's, or S's run ended otherwise ("":
 /// it is, and did not).
-std::string output_gap(const doctor_sink& pty, const doctor_sink& s) {
-  if (pty.output().dropped > 0 || s.output().dropped > 0)
-    return "its output is past the 16 MiB a diagnosis keeps";
+std::string output_gap(const doctor_sink& pty, const doctor_sink& s, const field_mask& m) {
+  if (!kept_whole(pty, s)) return "its output is past the 16 MiB a diagnosis keeps";
   if (pty.ended != s.ended) return ending_gap(pty, s);
-  const std::string_view a = pty.output().data, b = s.output().data;
-  const std::size_t both = pty.ended ? b.size() : std::min(a.size(), b.size());
-  if (common_prefix(a, b) >= both && (!pty.ended || a.size() >= b.size())) return "";
-  return content_gap(a, b, std::string(to_string(s.sink)));
+  if (agrees(pty, s, m)) return "";
+  return content_gap(pty.output().data, s.output().data, std::string(to_string(s.sink)), m);
 }
 
 }  // namespace
@@ -91,13 +118,17 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
                                   a.begin());
 }
 
-std::string reference_gap(const doctor_sink& pty, const doctor_sink& s) {
-  const std::string gap = output_gap(pty, s);
+std::string reference_gap(const doctor_sink& pty, const doctor_sink& s, const field_mask& mask) {
+  const std::string gap = output_gap(pty, s, mask);
   const std::string p = gap.empty() ? "" : ran_only_on_pty(pty, s);
   if (p.empty()) return gap;
   const std::string ran = "on the pty it ran " + printable(p, 120) + ", which it did not on the " +
                           std::string(to_string(s.sink));
   return is_pager(p) ? ran + " (a pager: at a terminal it waits for a key)" : ran + ": " + gap;
+}
+
+bool differs_in_bytes(const doctor_sink& pty, const doctor_sink& s) {
+  return kept_whole(pty, s) && pty.ended == s.ended && !agrees(pty, s, field_mask{});
 }
 
 milliseconds run_limit(milliseconds deadline, milliseconds ended_in) {

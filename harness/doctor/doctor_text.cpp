@@ -32,6 +32,11 @@ void sinks_text(std::ostream& out, const diagnosis& d) {
   }
 }
 
+/// What the outputs were compared around, when not byte for byte.
+void compared_text(std::ostream& out, const diagnosis& d) {
+  if (!d.mask.empty()) out << "  " << d.mask.describe() << "\n";
+}
+
 void lost_text(std::ostream& out, const doctor_report& r, const diagnosis& d) {
   const doctor_cut* w = d.worst();
   if (w == nullptr) return;
@@ -129,6 +134,7 @@ std::string to_text(const doctor_report& r) {
   for (const auto& d : r.views) {
     out << "\n" << to_string(d.stream) << ":\n";
     sinks_text(out, d);
+    compared_text(out, d);
     findings_text(out, r, d);
   }
   fixes_text(out, r);

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <sstream>
 
 #include "clean_environment.hpp"
 #include "cli_runner.hpp"
@@ -168,6 +169,101 @@ TEST(doctor, output_lost_at_the_programs_own_end_is_lost) {
     at_end = at_end || (c["cut"] == "its own end" && c["lost_bytes"] == 4 && c["lost_lines"] == 2);
   EXPECT_TRUE(at_end);
   EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true);
+}
+
+/// doctor with its JSON report in a file and its text on stdout, of one run.
+struct doctor_reports {
+  int code;
+  nlohmann::json report;
+  std::string text;
+};
+
+doctor_reports doctor_with_text(std::vector<std::string> command,
+                                std::vector<std::string> flags = {}) {
+  const std::string file = test_path("report.json");
+  std::vector<std::string> args{"doctor", "--json=" + file};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.push_back("--");
+  args.insert(args.end(), command.begin(), command.end());
+  cli_result r = cli(args);
+  std::ifstream in(file);
+  return {r.code, nlohmann::json::parse(in, nullptr, false), r.out};
+}
+
+/// Five log records, each with FIELDS (a Python expression of I, the
+/// record's number) written before its "msg", block-buffered on a pipe: the
+/// runs get doctor's clean environment, so a machine's PYTHONUNBUFFERED=1
+/// never reaches them.
+std::string python_records(const std::string& fields) {
+  return "import datetime, os, secrets, sys\n"
+         "for i in range(1, 6):\n"
+         "    now = datetime.datetime.now(datetime.timezone.utc)\n"
+         "    sys.stdout.write('{' + " +
+         fields + " + '\"msg\":\"rec %d\"}\\n' % i)\n";
+}
+
+/// The kinds of field view V was compared around ("pid-like number", "timestamp").
+std::vector<std::string> varying_kinds(const nlohmann::json& v) {
+  std::vector<std::string> kinds;
+  for (const auto& f : v["compared_around"]["varying"]) kinds.push_back(f["kind"]);
+  return kinds;
+}
+
+TEST(doctor, fields_that_vary_between_runs_are_compared_around) {
+  SKIP_WITHOUT("python3", "python3");
+  // The pid and the time in each record, as bunyan writes them (its
+  // README's core fields "pid" and "time"): no two runs write the same bytes.
+  const std::string pid_and_time =
+      "'\"pid\":%d,\"time\":\"%s\",' % (os.getpid(), "
+      "now.isoformat(timespec='milliseconds')[:-6] + 'Z')";
+  auto [code, r, text] = doctor_with_text({"python3", "-c", python_records(pid_and_time)});
+  SCOPED_TRACE(summary(r));
+  auto [plain_code, plain] = doctor({"python3", "-c", python_records("''")});
+  SCOPED_TRACE(summary(plain));
+  EXPECT_EQ(plain_code, 1);
+  EXPECT_TRUE(view(plain)["compared_around"].is_null()) << "the same bytes every run";
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(r["verdict"], "lost");
+  // KILL at the entry of its one write, at exit: a pty reader had 4 of the 5 records.
+  EXPECT_EQ(most_lost(r, "pipe"), 4u);
+  EXPECT_EQ(most_lost(r, "pipe"), most_lost(plain, "pipe"));
+  EXPECT_EQ(most_lost(r, "file"), most_lost(plain, "file"));
+  const auto kinds = varying_kinds(view(r));
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "pid-like number"), kinds.end()) << kinds.size();
+  EXPECT_NE(std::find(kinds.begin(), kinds.end(), "timestamp"), kinds.end()) << kinds.size();
+  EXPECT_TRUE(view(r)["compared_around"]["ignore"].empty());
+  EXPECT_NE(text.find("compared around fields that vary between runs: pid-like numbers at "
+                      "\"pid\":"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(fix(r, "PYTHONUNBUFFERED=1")["helps"], true) << "its runs compared around them too";
+}
+
+TEST(doctor, ignore_masks_what_differs_run_to_run_in_other_ways) {
+  SKIP_WITHOUT("python3", "python3");
+  // A request id of hex digits and letters: its text differs run to run, so
+  // no field of it is learnt, and the pty is no reference without --ignore.
+  const std::string prog = python_records("'\"req\":\"%s\",' % secrets.token_hex(16)");
+  auto [bare_code, bare] = doctor({"python3", "-c", prog});
+  SCOPED_TRACE(summary(bare));
+  EXPECT_EQ(bare_code, 6);
+  EXPECT_TRUE(view(bare)["compared_around"].is_null());
+
+  const std::string pattern = "\"req\":\"[0-9a-f]+\"";
+  const std::string page = test_path("ignore.html");
+  auto [code, r, text] =
+      doctor_with_text({"python3", "-c", prog}, {"--ignore", pattern, "--html", page});
+  SCOPED_TRACE(summary(r));
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(most_lost(r, "pipe"), 4u);
+  EXPECT_EQ(view(r)["compared_around"]["ignore"], nlohmann::json::array({pattern}));
+  EXPECT_TRUE(view(r)["compared_around"]["varying"].empty());
+  const std::string said = "compared around what --ignore '" + pattern + "' matched";
+  EXPECT_EQ(view(r)["compared_around"]["describe"], said);
+  EXPECT_NE(text.find(said), std::string::npos) << text;
+  std::stringstream html;
+  html << std::ifstream(page).rdbuf();
+  EXPECT_NE(html.str().find("compared around what --ignore"), std::string::npos);
 }
 
 TEST(doctor, node_drops_a_large_pipe_write_at_process_exit_and_set_blocking_fixes_it) {
@@ -461,7 +557,10 @@ TEST(doctor, bad_input_is_one_line_and_a_distinct_exit_code) {
   EXPECT_NE(silent.err.find("wrote nothing to stdout"), std::string::npos) << silent.err;
   auto bad_flag = cli({"doctor", "--deadline=5", "--", "true"});
   EXPECT_EQ(bad_flag.code, 2);
-  for (const auto* r : {&missing, &not_exec, &silent, &bad_flag})
+  auto bad_regex = cli({"doctor", "--ignore", "(", "--", "true"});
+  EXPECT_EQ(bad_regex.code, 2);
+  EXPECT_NE(bad_regex.err.find("--ignore=("), std::string::npos) << bad_regex.err;
+  for (const auto* r : {&missing, &not_exec, &silent, &bad_flag, &bad_regex})
     EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
 }
 
