@@ -131,8 +131,9 @@ struct gate_command {
   bool list = false;
   std::string json;
   std::string junit;
+  std::string html;
   std::optional<long> cases;  ///< per property (else its own `cases`, else 100)
-  std::optional<std::uint64_t> seed;
+  std::string seed;           ///< a decimal from 0 to 2^64-1 ("": a fresh one)
   double max_seconds = 30;
 };
 

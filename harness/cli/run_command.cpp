@@ -239,7 +239,9 @@ int run_command::execute() {
   if (!json_out.on_stdout()) std::cout << to_text(obs);
   json_out.commit([&] { return dump_json(to_json(obs)); });
   if (html_out) write_page(html_out, obs, o);  // a run without --html draws nothing
-  return exit_ok;
+  if (obs.harness_failure.empty()) return exit_ok;
+  std::cerr << "flushcheck run: " << obs.harness_failure << "\n";
+  return exit_harness;
 }
 
 }  // namespace flushcheck::cli

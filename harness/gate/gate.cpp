@@ -15,6 +15,7 @@
 #include "conformance.hpp"
 #include "error.hpp"
 #include "escape.hpp"
+#include "file_system.hpp"
 #include "record_checks.hpp"
 #include "repro.hpp"
 #include "retry_eintr.hpp"
@@ -95,15 +96,18 @@ gate_run& gate_run::keep(keep_policy k) {
 
 namespace {
 
-/// PATH's bytes, each piece to F as it is read (a log of any size in a fixed buffer).
-void read_pieces(const std::string& path, const std::function<void(std::string_view)>& f) {
+/// PATH's bytes, each piece to F as it is read (a log of any size in a
+/// fixed buffer), until its end or DEADLINE; false: the deadline came first.
+bool read_pieces(const std::string& path, const std::function<void(std::string_view)>& f,
+                 std::optional<std::chrono::steady_clock::time_point> deadline) {
   unique_fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   if (!fd) throw_errno("open " + path);
   std::vector<char> buf(std::size_t{1} << 20);
   for (;;) {
+    if (deadline && std::chrono::steady_clock::now() > *deadline) return false;
     const ssize_t n = retry_eintr([&] { return ::read(fd.get(), buf.data(), buf.size()); });
     if (n < 0) throw_errno("read " + path);
-    if (n == 0) return;
+    if (n == 0) return true;
     f({buf.data(), static_cast<std::size_t>(n)});
   }
 }
@@ -168,7 +172,8 @@ run_options gate_run::options(const std::string& dir) const {
   o.stdout_sink = out_;
   o.stderr_sink = err_;
   o.kill = kill_plan::parse(with_logdir(cut_, dir));
-  o.trace = traced_ || o.kill.needs_tracer() || !faults_.empty();
+  o.trace = traced_ || o.kill.needs_tracer() || !faults_.empty() || timeline_;
+  o.timeline = timeline_;
   o.keep = keep_;
   o.timeout = timeout_;
   o.on_spawn = on_spawn_;
@@ -212,13 +217,17 @@ using digests = std::map<std::string, stream_digest>;
 /// The log file at PATH, read in pieces into DIGEST and what KEEP keeps of
 /// it, with the write calls the tracer saw reach it (OBS's trace).
 log_file read_log(const std::string& path, const keep_policy& keep, const observation& obs,
-                  stream_digest& digest) {
+                  stream_digest& digest,
+                  std::optional<std::chrono::steady_clock::time_point> deadline) {
   capture kept(keep);
-  read_pieces(path, [&](std::string_view b) {
-    digest.feed(b);
-    kept.append(b);
-  });
-  log_file f{path, kept.take_data(), obs.trace ? 0 : -1};
+  const bool whole = read_pieces(
+      path,
+      [&](std::string_view b) {
+        digest.feed(b);
+        kept.append(b);
+      },
+      deadline);
+  log_file f{path, whole, kept.take_data(), obs.trace ? 0 : -1};
   if (obs.trace)
     for (const auto& dest : obs.trace->destinations)
       if (dest.what == path) f.write_calls += dest.write_calls;
@@ -226,19 +235,34 @@ log_file read_log(const std::string& path, const keep_policy& keep, const observ
 }
 
 /// Each watched file in DIR, read in pieces into its digest and what KEEP keeps of it.
+/// Until DEADLINE when there is one.
 void read_watched(const std::string& dir, const std::vector<std::string>& watch,
-                  const std::string& tag, const keep_policy& keep, gate_result& r, digests& d) {
+                  const std::string& tag, const keep_policy& keep, gate_result& r, digests& d,
+                  std::optional<std::chrono::steady_clock::time_point> deadline) {
   const auto names = names_in(dir);
   for (const auto& text : watch) {
     stream_digest& digest = d.try_emplace("file:" + text, tag).first->second;
     if (const std::string path = watched_path(dir, names, text); !path.empty())
-      r.files[text] = read_log(path, keep, r.obs, digest);
+      r.files[text] = read_log(path, keep, r.obs, digest, deadline);
     digest.finish();
   }
 }
 
+/// The log directory DIR's file system filled up: the program's writes
+/// there failed with ENOSPC, the harness's failure (its TMPDIR), not the program's.
+void check_log_room(const std::string& dir, observation& obs) {
+  if (!obs.harness_failure.empty() || !detail::file_system_full(dir)) return;
+  obs.harness_failure = "the log directory's file system (TMPDIR=" + temp_dir() +
+                        ") is full: the program's writes there failed with ENOSPC, a failure of "
+                        "the harness's set-up, not of the program";
+  obs.notes.push_back(obs.harness_failure);
+}
+
 gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d, std::size_t at) {
   if (e.reads_status()) return status_check(r.obs, e);
+  if (const auto f = r.files.find(e.in.substr(std::min<std::size_t>(e.in.size(), 5)));
+      e.in.starts_with("file:") && f != r.files.end() && !f->second.whole)
+    return {false, "the log was not read whole before the search's time ran out", false};
   gate_check c = d.at(e.in).result(at, {&r.obs, r.writes(e.in)});
   if (e.in.rfind("file:", 0) == 0 && !r.files.contains(e.in.substr(5)))
     // A log file never created is a log where nothing arrived (winston's file
@@ -267,6 +291,21 @@ void add_outcomes(const std::vector<gate_expect>& expect, const std::vector<std:
     r.checks.push_back(outcome(r, expect[i], d, at[i]));
 }
 
+/// O's timeout cut to what is left before DEADLINE (at least 1 ms).
+void cut_to(run_options& o, std::optional<std::chrono::steady_clock::time_point> deadline) {
+  if (!deadline) return;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      *deadline - std::chrono::steady_clock::now());
+  o.timeout = std::clamp(left, std::chrono::milliseconds(1), o.timeout);
+}
+
+/// Whether the deadline, not the run's own timeout (OWN), ended R.
+bool ended_by_deadline(const gate_result& r, const run_options& o, std::chrono::milliseconds own) {
+  for (const auto& [name, f] : r.files)
+    if (!f.whole) return true;
+  return r.obs.status.type() == wait_status::kind::timeout && o.timeout < own;
+}
+
 }  // namespace
 
 gate_result gate_run::run() const {
@@ -276,12 +315,15 @@ gate_result gate_run::run() const {
   const std::vector<std::size_t> at = add_expectations(expect_, tag_, d);
   o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
   gate_result r;
-  r.repro = "mkdir -p " + shell_quote(dir.path()) + " && " + repro_command(o);
+  r.repro = "mkdir -p " + shell_quote(dir.path()) + " && " + repro_command(o);  // its own timeout
+  cut_to(o, deadline_);
   r.obs = flushcheck::run(o);
   d.at("stdout").finish();
   d.at("stderr").finish();
-  read_watched(dir.path(), watch_, tag_, keep_, r, d);
+  read_watched(dir.path(), watch_, tag_, keep_, r, d, deadline_);
+  if (!watch_.empty()) check_log_room(dir.path(), r.obs);
   add_outcomes(expect_, at, d, r);
+  r.out_of_time = ended_by_deadline(r, o, timeout_);
   return r;
 }
 

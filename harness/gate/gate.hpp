@@ -11,8 +11,10 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "capture.hpp"
@@ -30,6 +32,8 @@ struct run_options;
 /// A file the program wrote in its log directory, after the run.
 struct log_file {
   std::string path;
+  /// false: the read stopped at gate_run::deadline() before the file's end.
+  bool whole = true;
   std::string content;   ///< what gate_run::keep() keeps of it (all by default)
   long write_calls = 0;  ///< write-family calls that reached it (from the tracer; -1 untraced)
 };
@@ -46,6 +50,9 @@ struct gate_result {
   /// The shell line that repeats the run: its log directory made again,
   /// then `env -i ... flushcheck run ...` (the log files stay there).
   std::string repro;
+  /// gate_run::deadline() ended the run (it ran past it, before its own
+  /// timeout) or the reading of a watched log: what was seen is not all.
+  bool out_of_time = false;
   /// The watched file NAME; throws std::out_of_range naming what exists if
   /// the program did not write it.
   const log_file& file(const std::string& name) const;
@@ -126,6 +133,20 @@ class gate_run {
     on_spawn_ = std::move(f);
     return *this;
   }
+  /// Also stop each write to stdout at its exit (run_options::timeline):
+  /// the result's observation can be drawn as `run --html` draws a run.
+  gate_run& timeline() {
+    timeline_ = true;
+    return *this;
+  }
+  /// No later than T (a search's budget): the run's deadline is the
+  /// smaller of timeout() and T, and watched log files are read no longer
+  /// than until T. The repro line keeps timeout(); the result says when T
+  /// ended the run (gate_result::out_of_time).
+  gate_run& deadline(std::chrono::steady_clock::time_point t) {
+    deadline_ = t;
+    return *this;
+  }
   /// Runs the program (traced unless untraced()); throws spawn_error if it cannot start.
   gate_result run() const;
 
@@ -146,6 +167,8 @@ class gate_run {
   keep_policy keep_{keep_policy::kind::all, 0};
   bool nonblock_ = false;
   bool traced_ = true;
+  bool timeline_ = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
   std::function<void(int)> on_spawn_;
 };
 

@@ -79,6 +79,9 @@ struct gate_case_result {
   double seconds = 0;
   /// Why the program could not be started ("" when it ran): no checks then.
   std::string error;
+  /// Why what the run saw is the harness's failure (a full file sink): the
+  /// checks then say nothing, and the case is an error, never a verdict.
+  std::string harness_failure;
   /// The case's row for docs/loggers.md, when the case has one.
   std::optional<loggers::row> row;
   /// Records ("rec N") that arrived, per stream or log file its checks read.

@@ -445,14 +445,29 @@ std::vector<gate_case> parse_cases(const context& cx, const toml::table& doc,
   return out;
 }
 
+/// The file's [[property]] tables, each starting from [defaults].
 std::vector<property_spec> parse_properties(const context& cx, const toml::table& doc) {
   std::vector<property_spec> out;
   if (!doc.contains("property")) return out;
   const toml::array* props = doc["property"].as_array();
   if (props == nullptr || !props->is_array_of_tables())
     cx.fail(*doc.get("property"), "property: expected [[property]] tables");
-  for (const toml::node& t : *props) out.push_back(parse_property(cx, *t.as_table()));
+  const toml::table* defaults = doc["defaults"].as_table();  // read whole by read_file_keys
+  for (const toml::node& t : *props) out.push_back(parse_property(cx, *t.as_table(), defaults));
   return out;
+}
+
+/// A [defaults] key that only a case takes (cut, faults, reader: a
+/// property generates its own) in a file with no [[case]] is used by
+/// nothing: refused, never dropped without a word.
+void check_defaults_used(const context& cx, const toml::table& doc, const gate_file& f) {
+  const toml::table* defaults = doc["defaults"].as_table();
+  if (defaults == nullptr || !f.cases.empty()) return;
+  for (auto&& [key, v] : *defaults)
+    if (key == "cut" || key == "faults" || key == "reader")
+      cx.fail(v, "[defaults] " + std::string(key.str()) +
+                     " is used by no [[case]]: a [[property]] generates its own cuts, faults "
+                     "and readers");
 }
 
 /// F runs a case or a property, and each has a name of its own.
@@ -519,6 +534,7 @@ gate_file parse_gate_text(std::string_view source, const std::string& path,
   f.cases = parse_cases(cx, doc, defaults, args);
   f.properties = parse_properties(cx, doc);
   check_runs(cx, f);
+  check_defaults_used(cx, doc, f);
   return f;
 }
 

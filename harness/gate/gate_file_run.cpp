@@ -16,7 +16,7 @@ std::string gate_check_result::failure() const {
 }
 
 bool gate_case_result::pass() const {
-  if (!error.empty()) return false;
+  if (!error.empty() || !harness_failure.empty()) return false;
   for (const auto& c : checks)
     if (!c.pass()) return false;
   return true;
@@ -81,6 +81,7 @@ void add_run(const gate_file& file, const gate_case& c, const gate_result& r,
              gate_case_result& out) {
   out.status = r.obs.status.describe();
   out.repro = r.repro;
+  out.harness_failure = r.obs.harness_failure;
   for (std::size_t i = 0; i < c.expect.size(); ++i)
     out.checks.push_back({c.expect[i], r.checks[i]});
   out.arrived = records_arrived(r, c);

@@ -80,6 +80,22 @@ std::vector<std::string> texts(const context& cx, const toml::node& v, std::stri
   return out;
 }
 
+std::vector<std::string> raw_texts(const context& cx, const toml::node& v, std::string_view key) {
+  (void)texts(cx, v, key);  // the same checks, placeholders known
+  std::vector<std::string> out;
+  for (const toml::node& e : *v.as_array()) out.push_back(raw_text(cx, e, key));
+  return out;
+}
+
+std::vector<std::string> raw_env_vars(const context& cx, const toml::node& v,
+                                      std::string_view key) {
+  (void)env_vars(cx, v, key);  // the same checks, placeholders known
+  std::vector<std::string> out;
+  for (auto&& [name, value] : *v.as_table())
+    out.push_back(std::string(name.str()) + "=" + raw_text(cx, value, name.str()));
+  return out;
+}
+
 const toml::table& table(const context& cx, const toml::node& v, std::string_view key) {
   if (!v.is_table()) cx.fail(v, std::string(key) + ": expected a table");
   return *v.as_table();

@@ -42,9 +42,13 @@ long integer_in(const context& cx, const toml::node& v, std::string_view key, lo
                 long most);
 bool boolean(const context& cx, const toml::node& v, std::string_view key);
 std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key);
+/// An array of strings as the file spells them, placeholders and all.
+std::vector<std::string> raw_texts(const context& cx, const toml::node& v, std::string_view key);
 const toml::table& table(const context& cx, const toml::node& v, std::string_view key);
 /// An env table, as "NAME=value" for each of its keys.
 std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::string_view key);
+/// The same, checked as env_vars checks them, with each value as the file spells it.
+std::vector<std::string> raw_env_vars(const context& cx, const toml::node& v, std::string_view key);
 /// A sink kind's name (pty, pipe, file, ...; "stdout" too when MAY_BE_STDOUT).
 std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
                       bool may_be_stdout);

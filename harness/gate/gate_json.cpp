@@ -21,8 +21,15 @@ nlohmann::json check_json(const gate_check_result& c) {
 nlohmann::json case_json(const gate_case_result& c) {
   nlohmann::json checks = nlohmann::json::array();
   for (const auto& k : c.checks) checks.push_back(check_json(k));
-  return {{"name", c.name},   {"pass", c.pass()}, {"status", c.status},   {"seconds", c.seconds},
-          {"repro", c.repro}, {"error", c.error}, {"arrived", c.arrived}, {"checks", checks}};
+  return {{"name", c.name},
+          {"pass", c.pass()},
+          {"status", c.status},
+          {"seconds", c.seconds},
+          {"repro", c.repro},
+          {"error", c.error},
+          {"harness_failure", c.harness_failure},
+          {"arrived", c.arrived},
+          {"checks", checks}};
 }
 
 nlohmann::json counterexample_json(const counterexample& ce) {
@@ -42,8 +49,35 @@ nlohmann::json counterexample_json(const counterexample& ce) {
           {"shrink_stopped", ce.shrink_stopped},
           {"failed_runs", ce.failed_runs},
           {"runs", ce.runs},
+          {"rate_stopped", ce.rate_stopped},
           {"deterministic", ce.deterministic()},
+          {"driver_stderr", ce.driver_stderr},
           {"note", ce.note}};
+}
+
+/// property_error as JSON names it: "" for none.
+std::string error_kind_name(property_error e) {
+  switch (e) {
+    case property_error::spawn: return "spawn";
+    case property_error::driver: return "driver";
+    case property_error::harness: return "harness";
+    case property_error::timeout: return "timeout";
+    case property_error::nothing_checked: return "nothing_checked";
+    case property_error::none: break;
+  }
+  return "";
+}
+
+/// Per end generated: its cases, those that tested it and were checked,
+/// and why the others did not test it.
+nlohmann::json ends_json(const property_result& p) {
+  nlohmann::json ends = nlohmann::json::object();
+  for (const auto& [end, t] : p.ends)
+    ends[end_name(end)] = {{"generated", t.generated},
+                           {"tested", t.tested},
+                           {"checked", t.checked},
+                           {"missed", t.missed}};
+  return ends;
 }
 
 nlohmann::json property_json(const property_result& p) {
@@ -56,6 +90,10 @@ nlohmann::json property_json(const property_result& p) {
           {"budget_hit", p.budget_hit},
           {"seconds", p.seconds},
           {"error", p.error},
+          {"error_kind", error_kind_name(p.error_kind)},
+          {"driver_stderr", p.driver_stderr},
+          {"ends", ends_json(p)},
+          {"untested", p.untested()},
           {"repeat", p.repeat},
           {"counterexample", p.found ? counterexample_json(*p.found) : nlohmann::json(nullptr)}};
 }

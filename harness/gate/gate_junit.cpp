@@ -46,18 +46,40 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
   if (!c.error.empty())
     return out + ">\n      <error" + attr("message", c.error) + attr("type", "spawn") +
            "/>\n    </testcase>\n";
+  if (!c.harness_failure.empty())
+    return out + ">\n      <error" + attr("message", c.harness_failure) + attr("type", "harness") +
+           "/>\n    </testcase>\n";
   return out + ">\n" + check_failures(c) + "    </testcase>\n";
 }
 
 /// P's counterexample CE as a <failure>, the [[case]] to paste in its body.
 std::string counterexample_failure(const property_result& p, const counterexample& ce) {
   const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
-  const std::string body = message + "\nworkload: " + ce.workload + "\nended: " + ce.end + " (" +
-                           ce.status + "), stdout on " + ce.sink + "\n" + ce.rate() +
-                           "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" +
-                           ce.case_toml;
+  const std::string body =
+      message + "\nworkload: " + ce.workload + "\nended: " + ce.end + "; " + ce.status +
+      ", stdout on " + ce.sink + "\n" + ce.rate() + (ce.note.empty() ? "" : "; note: " + ce.note) +
+      (ce.driver_stderr.empty() ? "" : "\ndriver's stderr, last lines:\n" + ce.driver_stderr) +
+      "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" + ce.case_toml;
   return "      <failure" + attr("message", message) + attr("type", "counterexample") + ">" +
          markup_escape(body) + "</failure>\n";
+}
+
+/// A property that could say nothing: an <error> when the driver or the
+/// harness failed, a <failure> when it checked nothing of an end it promises
+/// or a case hung (never a pass); the driver's last lines in its body.
+std::string property_error_xml(const property_result& p) {
+  const bool failure =
+      p.error_kind == property_error::nothing_checked || p.error_kind == property_error::timeout;
+  const std::string tag = failure ? "failure" : "error";
+  const std::string type = p.error_kind == property_error::nothing_checked ? "nothing_checked"
+                           : p.error_kind == property_error::timeout       ? "timeout"
+                           : p.error_kind == property_error::harness       ? "harness"
+                           : p.error_kind == property_error::spawn         ? "spawn"
+                                                                           : "driver";
+  const std::string body =
+      p.driver_stderr.empty() ? "" : "driver's stderr, last lines:\n" + p.driver_stderr + "\n";
+  return "      <" + tag + attr("message", p.error) + attr("type", type) + ">" +
+         markup_escape(body + "search again: " + p.repeat + "\n") + "</" + tag + ">\n";
 }
 
 /// A property: its counterexample in the failure, the [[case]] to paste in its body.
@@ -65,9 +87,8 @@ std::string testcase(const property_result& p, const std::string& suite) {
   std::string out = "    <testcase" + attr("classname", "flushcheck.gate." + suite) +
                     attr("name", p.name) + attr("time", fixed(p.seconds, 3));
   if (p.pass()) return out + "/>\n";
-  if (!p.error.empty())
-    return out + ">\n      <error" + attr("message", p.error) + attr("type", "property") +
-           "/>\n    </testcase>\n";
+  if (p.error_kind != property_error::none)
+    return out + ">\n" + property_error_xml(p) + "    </testcase>\n";
   if (!p.found)
     return out + ">\n      <failure" +
            attr("message", std::to_string(p.cases) + " cases kept a promise that must break") +

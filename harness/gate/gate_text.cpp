@@ -36,40 +36,76 @@ std::string counterexample_headline(const property_result& p, const counterexamp
          " to find)\n";
 }
 
+/// The driver's last lines on stderr (already escaped), indented, or "".
+std::string stderr_text(const std::string& tail) {
+  return tail.empty() ? "" : "      driver's stderr, last lines:\n" + indented(tail, "        ");
+}
+
 std::string counterexample_text(const property_result& p, const counterexample& ce) {
   std::string out = counterexample_headline(p, ce);
   out += "      " + ce.check + ": " + ce.failure + "\n";
   out += "      workload: " + ce.workload + "\n";
-  out += "      ended: " + ce.end + " (" + ce.status + "), stdout on " + ce.sink + "\n";
-  out += "      shrunk in " + std::to_string(ce.shrink_steps) + " steps, " +
-         std::to_string(ce.shrink_tries) + " candidates" +
-         (ce.shrink_stopped ? " (stopped at --max-seconds)" : "") + "; " + ce.rate() + "\n";
-  if (!ce.note.empty()) out += "      note: " + ce.note + "\n";
+  out += "      ended: " + ce.end + "; " + ce.status + ", stdout on " + ce.sink + "\n";
+  if (ce.note.empty())
+    out += "      shrunk in " + std::to_string(ce.shrink_steps) + " steps, " +
+           std::to_string(ce.shrink_tries) + " candidates" +
+           (ce.shrink_stopped ? " (stopped at --max-seconds)" : "") + "; " + ce.rate() + "\n";
+  else
+    out += "      " + ce.rate() + "; note: " + ce.note + "\n";
+  out += stderr_text(ce.driver_stderr);
   out += "      repeat: " + ce.repro + "\n      search again: " + p.repeat + "\n";
   if (!ce.case_toml.empty())
     out += "      pin it in the gate file:\n" + indented(ce.case_toml, "        ");
   return out;
 }
 
-std::string property_text(const property_result& p) {
-  if (!p.error.empty())
-    return "ERROR " + p.name + " (seed " + std::to_string(p.seed) + "): " + p.error + "\n";
-  if (p.found) return counterexample_text(p, *p.found);
-  return (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": " + std::to_string(p.cases) +
-         " cases kept the promise" + (p.must_break ? ", which must break" : "") + " (seed " +
-         std::to_string(p.seed) + ", " + format_seconds(p.seconds) +
-         (p.budget_hit ? "; --max-seconds stopped it before " + std::to_string(p.cases_asked)
-                       : "") +
-         ")\n";
+/// "return 14, KILL 31 of 40 (9: the run ended before its cut's write to
+/// stdout)": per end generated, the cases that tested it, and why the others did not.
+std::string tested_text(const property_result& p) {
+  std::string out;
+  for (const auto& [end, t] : p.ends) {
+    out += (out.empty() ? "" : ", ") + end_name(end) + " " + std::to_string(t.tested);
+    if (t.tested != t.generated) out += " of " + std::to_string(t.generated);
+    std::string why;
+    for (const auto& [missed, n] : t.missed)
+      why += (why.empty() ? "" : "; ") + std::to_string(n) + ": " + missed;
+    if (!why.empty()) out += " (" + why + ")";
+  }
+  return out.empty() ? "" : "      cases that tested each end: " + out + "\n";
 }
 
+/// "ERROR" with the error and, for a driver that failed, its last words.
+std::string error_text(const property_result& p) {
+  const bool failure =
+      p.error_kind == property_error::nothing_checked || p.error_kind == property_error::timeout;
+  return (failure ? "FAIL  " : "ERROR ") + p.name + " (seed " + std::to_string(p.seed) +
+         "): " + p.error + "\n" + stderr_text(p.driver_stderr) + tested_text(p) +
+         "      search again: " + p.repeat + "\n";
+}
+
+}  // namespace
+
+std::string to_text(const property_result& p) {
+  if (p.error_kind != property_error::none) return terminal_text(error_text(p));
+  if (p.found) return terminal_text(counterexample_text(p, *p.found));
+  return terminal_text(
+      (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": " + std::to_string(p.cases) +
+      " cases kept the promise" + (p.must_break ? ", which must break" : "") + " (seed " +
+      std::to_string(p.seed) + ", " + format_seconds(p.seconds) +
+      (p.budget_hit ? "; --max-seconds stopped it before " + std::to_string(p.cases_asked) : "") +
+      ")\n" + tested_text(p));
+}
+
+namespace {
+
 /// A case's lines: PASS or ERROR, or FAIL with each failed check and how the run ended.
-std::string case_text(const gate_case_result& c) {
+std::string case_lines(const gate_case_result& c) {
   if (c.pass())
     return "PASS  " + c.name + " (" + std::to_string(c.checks.size()) +
            (c.checks.size() == 1 ? " check, " : " checks, ") + c.status + ", " +
            format_seconds(c.seconds) + arrived_text(c) + ")\n";
   if (!c.error.empty()) return "ERROR " + c.name + ": " + c.error + "\n";
+  if (!c.harness_failure.empty()) return "ERROR " + c.name + ": " + c.harness_failure + "\n";
   std::string out;
   for (const auto& k : c.checks)
     if (!k.pass()) out += "FAIL  " + c.name + ": " + k.failure() + "\n";
@@ -92,12 +128,17 @@ std::string counts_text(const gate_report& r) {
 
 }  // namespace
 
+std::string to_text(const gate_case_result& c) { return terminal_text(case_lines(c)); }
+
+std::string summary_text(const gate_report& r) {
+  return terminal_text(r.file + ": " + counts_text(r) + "\n");
+}
+
 std::string to_text(const gate_report& r) {
   std::string out;
-  for (const auto& c : r.cases) out += case_text(c);
-  for (const auto& p : r.properties) out += property_text(p);
-  out += r.file + ": " + counts_text(r) + "\n";
-  return terminal_text(out);
+  for (const auto& c : r.cases) out += to_text(c);
+  for (const auto& p : r.properties) out += to_text(p);
+  return out + summary_text(r);
 }
 
 }  // namespace flushcheck

@@ -35,31 +35,54 @@ int level_of(const context& cx, const toml::node& v, std::string_view key) {
   return static_cast<int>(it - levels.begin());
 }
 
-/// One term of a promise: "all", "through_last_flush", "prefix", "each_once", "nothing".
-void add_term(const context& cx, const toml::node& at, const std::string& term, promise& p) {
-  if (term == "all")
-    p.all = true;
-  else if (term == "through_last_flush")
-    p.through_last_flush = true;
-  else if (term == "prefix")
-    p.prefix = true;
-  else if (term == "each_once")
-    p.each_once = true;
-  else if (term == "no_torn_record")
-    p.no_torn_record = true;
-  else if (term != "nothing")
-    cx.fail(at, "promise '" + term +
-                    "': expected all, through_last_flush, prefix, each_once, no_torn_record or "
-                    "nothing (through_last_level = \"LEVEL\", lost_at_most = N and "
-                    "max_writes_per_record = N in a table)");
+/// The terms that are a name alone: "all", or { all = true } in a table.
+struct flag_term {
+  std::string_view name;
+  bool promise::*member;
+};
+constexpr flag_term k_flag_terms[] = {
+    {"all", &promise::all},           {"through_last_flush", &promise::through_last_flush},
+    {"prefix", &promise::prefix},     {"each_once", &promise::each_once},
+    {"in_order", &promise::in_order}, {"no_torn_record", &promise::no_torn_record}};
+
+/// The terms that take a value, in a table: { through_last_level = "error" }.
+constexpr std::string_view k_valued_terms[] = {"through_last_level", "lost_at_most",
+                                               "max_writes_per_record", "no_torn_record"};
+
+const flag_term* find_flag_term(std::string_view name) {
+  for (const auto& t : k_flag_terms)
+    if (t.name == name) return &t;
+  return nullptr;
 }
 
-/// no_torn_record = "whole-line regex" (a record_pattern) or true.
+bool is_valued_term(std::string_view name) {
+  return std::find(std::begin(k_valued_terms), std::end(k_valued_terms), name) !=
+         std::end(k_valued_terms);
+}
+
+/// "expected all, through_last_flush, ... or nothing (through_last_level = ... in a table)".
+std::string terms_list() {
+  std::string names;
+  for (const auto& t : k_flag_terms) names += std::string(t.name) + ", ";
+  return "expected " + names +
+         "or nothing; through_last_level = \"LEVEL\", lost_at_most = N, "
+         "max_writes_per_record = N and no_torn_record = 'REGEX' in a table";
+}
+
+/// One term of a promise by its name alone: "all", "prefix", ... ("nothing" sets NOTHING).
+void add_term(const context& cx, const toml::node& at, const std::string& term, promise& p,
+              bool& nothing) {
+  if (const flag_term* t = find_flag_term(term))
+    p.*(t->member) = true;
+  else if (term == "nothing")
+    nothing = true;
+  else
+    cx.fail(at, "promise '" + term + "': " + terms_list());
+}
+
+/// no_torn_record = "whole-line regex" (a record_pattern); = true is a flag term.
 void torn_pattern(const context& cx, const toml::node& v, promise& p) {
-  if (!v.is_string()) {
-    p.no_torn_record = boolean(cx, v, "no_torn_record");
-    return;
-  }
+  if (!v.is_string()) cx.fail(v, "no_torn_record: expected true or a whole-line regex");
   p.no_torn_record = true;
   p.torn_pattern = text(cx, v, "no_torn_record", false);
   try {
@@ -76,20 +99,32 @@ double ratio(const context& cx, const toml::node& v) {
   return *r;
 }
 
-/// One key of a promise's table: a level, a pattern, a ratio, a count, or a term = true.
-void promise_table_key(const context& cx, const std::string& k, const toml::node& value,
-                       promise& p) {
-  if (k == "through_last_level")
+/// A term that takes a value: a level, a pattern, a ratio, a count.
+void valued_term(const context& cx, const std::string& k, const toml::node& value, promise& p) {
+  if (k == "through_last_level") {
     p.through_last_level = level_of(cx, value, k);
-  else if (k == "no_torn_record")
+  } else if (k == "no_torn_record") {
     torn_pattern(cx, value, p);
-  else if (k == "max_writes_per_record")
+  } else if (k == "max_writes_per_record") {
     p.max_writes_per_record = ratio(cx, value);
-  else if (k == "lost_at_most") {
+  } else {
     p.lost_at_most = integer(cx, value, k);
     if (*p.lost_at_most < 0) cx.fail(value, "lost_at_most: expected a number >= 0");
-  } else if (boolean(cx, value, k))
-    add_term(cx, value, k, p);
+  }
+}
+
+/// One key of a promise's table: a term that takes a value, or a term = true.
+/// A term = false checks nothing, and a key that is no term is a typo: both refused.
+void promise_table_key(const context& cx, const std::string& k, const toml::node& value,
+                       promise& p) {
+  const bool flag = find_flag_term(k) != nullptr;
+  if (!flag && !is_valued_term(k)) cx.fail(value, "promise '" + k + "': " + terms_list());
+  if (is_valued_term(k) && !(k == "no_torn_record" && value.is_boolean())) {
+    valued_term(cx, k, value, p);
+    return;
+  }
+  if (!boolean(cx, value, k)) cx.fail(value, k + " = false checks nothing: leave it out");
+  p.*(find_flag_term(k)->member) = true;
 }
 
 /// A promise's table: { through_last_level = "error", prefix = true, max_writes_per_record = 1 }.
@@ -99,19 +134,48 @@ promise promise_table(const context& cx, const toml::table& t) {
   return p;
 }
 
-/// An end's promise: "all", ["all", "prefix"], or { through_last_level = "error", prefix = true }.
-promise parse_promise(const context& cx, const toml::node& v, std::string_view end) {
+/// The terms of an array: each a term's name or a table of terms
+/// (["all", "no_torn_record", { max_writes_per_record = 1 }]).
+promise promise_array(const context& cx, const toml::array& a, std::string_view end,
+                      bool& nothing) {
   promise p;
-  if (v.is_string()) {
-    add_term(cx, v, text(cx, v, end), p);
-  } else if (v.is_array()) {
-    for (const auto& term : texts(cx, v, end)) add_term(cx, v, term, p);
-  } else if (v.is_table()) {
-    p = promise_table(cx, *v.as_table());
-  } else {
-    cx.fail(v, std::string(end) + ": expected a promise: a string, an array of them, or a table");
+  for (const toml::node& term : a) {
+    if (term.is_table())
+      p.add(promise_table(cx, *term.as_table()));
+    else if (term.is_string())
+      add_term(cx, term, *term.value<std::string>(), p, nothing);
+    else
+      cx.fail(term, std::string(end) + ": expected a term's name or a table of terms");
   }
   return p;
+}
+
+/// An end's promise: "all", ["all", "prefix"], or { through_last_level = "error", prefix = true }.
+/// One that checks nothing is refused unless it says "nothing": an empty
+/// promise would pass whatever the library did.
+promise parse_promise(const context& cx, const toml::node& v, std::string_view end) {
+  promise p;
+  bool nothing = false;
+  if (v.is_string())
+    add_term(cx, v, text(cx, v, end), p, nothing);
+  else if (v.is_array())
+    p = promise_array(cx, *v.as_array(), end, nothing);
+  else if (v.is_table())
+    p = promise_table(cx, *v.as_table());
+  else
+    cx.fail(v, std::string(end) + ": expected a promise: a string, an array of them, or a table");
+  if (nothing && !p.empty()) cx.fail(v, std::string(end) + ": \"nothing\" goes with no other term");
+  if (!nothing && p.empty())
+    cx.fail(v, std::string(end) + ": an empty promise checks nothing (say \"nothing\" to " +
+                   "generate this end and check only [property.always])");
+  return p;
+}
+
+/// "return, exit, _exit, ...": the ends a promise may name.
+std::string ends_list() {
+  std::string out;
+  for (property_end e : property_ends()) out += (out.empty() ? "" : ", ") + end_name(e);
+  return out;
 }
 
 std::map<property_end, promise> parse_promises(const context& cx, const toml::table& t) {
@@ -119,8 +183,8 @@ std::map<property_end, promise> parse_promises(const context& cx, const toml::ta
   for (auto&& [key, v] : t) {
     const auto end = parse_end(std::string(key.str()));
     if (!end)
-      cx.fail(v, "unknown end '" + std::string(key.str()) +
-                     "' in [property.promise] (return, exit, _exit, abort, TERM, KILL, fault)");
+      cx.fail(v, "unknown end '" + std::string(key.str()) + "' in [property.promise] (" +
+                     ends_list() + ")");
     out[*end] = parse_promise(cx, v, key.str());
   }
   if (out.empty()) cx.fail(t.source().begin.line, "[property.promise] names no end");
@@ -133,10 +197,10 @@ bool driver_key(const context& cx, std::string_view k, const toml::node& v, prop
     p.name = text(cx, v, k);
   } else if (k == "command") {
     p.argv = texts(cx, v, k);
-    p.command.clear();
-    for (const toml::node& e : *v.as_array()) p.command.push_back(raw_text(cx, e, k));
+    p.command = raw_texts(cx, v, k);
   } else if (k == "env") {
     p.env = env_vars(cx, v, k);
+    p.raw_env = raw_env_vars(cx, v, k);
   } else {
     return false;
   }
@@ -147,8 +211,10 @@ bool driver_key(const context& cx, std::string_view k, const toml::node& v, prop
 bool stream_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "watch") {
     p.watch = texts(cx, v, k);
+    p.raw_watch = raw_texts(cx, v, k);
   } else if (k == "in") {
     p.in = text(cx, v, k);
+    p.raw_in = raw_text(cx, v, k);
   } else if (k == "stdout") {
     p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
   } else if (k == "stderr") {
@@ -161,10 +227,10 @@ bool stream_key(const context& cx, std::string_view k, const toml::node& v, prop
 
 /// At most this many threads: 0 (one) or 2 to 16.
 int threads_of(const context& cx, const toml::node& v, std::string_view k) {
-  const int threads = static_cast<int>(integer(cx, v, k));
+  const long threads = integer(cx, v, k);  // checked before it is narrowed
   if (threads != 0 && (threads < 2 || threads > 16))
     cx.fail(v, "threads: expected 0 (one thread) or 2 to 16");
-  return threads;
+  return static_cast<int>(threads);
 }
 
 /// The keys of what is generated: levels, threads, cuts, faults.
@@ -190,6 +256,7 @@ bool promises_key(const context& cx, std::string_view k, const toml::node& v, pr
     p.promises = parse_promises(cx, table(cx, v, k));
   } else if (k == "always") {
     always = promise_table(cx, table(cx, v, k));
+    if (always.empty()) cx.fail(v, "[property.always] is empty: it checks nothing");
   } else {
     return false;
   }
@@ -251,17 +318,51 @@ void finish(const context& cx, const promise& always, property_spec& p) {
   check(cx, p);
 }
 
+/// [defaults]' args: as run, and as the file spells them.
+struct default_args {
+  std::vector<std::string> expanded, raw;
+};
+
+/// The [defaults] keys that are a case's alone: a property generates its
+/// cuts, faults and readers (gate_file_parse.cpp refuses them in a file
+/// with no [[case]], where they would be used by nothing).
+bool case_only_key(std::string_view k) { return k == "cut" || k == "faults" || k == "reader"; }
+
+/// A [defaults] key that a property takes as a case does (command, args,
+/// env, watch, stdout, stderr, timeout_ms, traced) into P, "args" into ARGS.
+void default_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
+                 default_args& args) {
+  if (k == "args") {
+    args = {texts(cx, v, k), raw_texts(cx, v, k)};
+  } else if (k == "stdout" && v.is_string()) {  // a case's one sink: the property's only one
+    p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
+  } else if (!case_only_key(k) && !driver_key(cx, k, v, p) && !stream_key(cx, k, v, p)) {
+    limits_key(cx, k, v, p);  // timeout_ms, traced: [defaults] has no other key
+  }
+}
+
+/// ARGS (as the file spells them) appended to P's command, as a case's
+/// [defaults] args are: the workload's ops come after them.
+void append_args(const default_args& args, property_spec& p) {
+  p.argv.insert(p.argv.end(), args.expanded.begin(), args.expanded.end());
+  p.command.insert(p.command.end(), args.raw.begin(), args.raw.end());
+}
+
 }  // namespace
 
-property_spec parse_property(const context& cx, const toml::table& t) {
+property_spec parse_property(const context& cx, const toml::table& t, const toml::table* defaults) {
   property_spec p;
   promise always;
+  default_args args;
   p.line = line_of(t);
+  if (defaults != nullptr)
+    for (auto&& [key, v] : *defaults) default_key(cx, key.str(), v, p, args);
   for (auto&& [key, v] : t)
     if (!property_key(cx, key.str(), v, p, always))
       cx.fail(v, "unknown key '" + std::string(key.str()) +
                      "' in a property (name, command, env, watch, in, stdout, stderr, levels, "
                      "threads, cuts, faults, promise, always, timeout_ms, traced, holds, cases)");
+  append_args(args, p);
   check_test_name(cx, p.name, p.line, "property");
   finish(cx, always, p);
   return p;

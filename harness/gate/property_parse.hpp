@@ -8,7 +8,10 @@
 
 namespace flushcheck {
 
-/// Reads and checks one [[property]] table; throws usage_error "PATH:LINE: reason".
-property_spec parse_property(const gate_toml::context& cx, const toml::table& t);
+/// Reads and checks one [[property]] table, starting from the keys of the
+/// file's [defaults] (DEFAULTS, or nullptr) that a property takes; throws
+/// usage_error "PATH:LINE: reason", also for a [defaults] key it cannot take.
+property_spec parse_property(const gate_toml::context& cx, const toml::table& t,
+                             const toml::table* defaults);
 
 }  // namespace flushcheck

@@ -9,16 +9,19 @@ namespace flushcheck {
 
 const std::vector<property_end>& property_ends() {
   static const std::vector<property_end> all = {
-      property_end::return_, property_end::exit, property_end::underscore_exit,
-      property_end::abort,   property_end::term, property_end::kill,
-      property_end::fault};
+      property_end::return_, property_end::exit,   property_end::underscore_exit,
+      property_end::abort,   property_end::throw_, property_end::term,
+      property_end::kill,    property_end::fault};
   return all;
 }
 
 std::string end_name(property_end e) {
-  static const char* const names[] = {"return", "exit", "_exit", "abort", "TERM", "KILL", "fault"};
+  static const char* const names[] = {"return", "exit", "_exit", "abort",
+                                      "throw",  "TERM", "KILL",  "fault"};
   return names[static_cast<int>(e)];
 }
+
+bool is_cut(property_end e) { return e == property_end::term || e == property_end::kill; }
 
 std::optional<property_end> parse_end(const std::string& name) {
   for (property_end e : property_ends())
@@ -39,6 +42,7 @@ std::string promise::text() const {
   if (through_last_level) add("through_last_level " + workload_levels()[*through_last_level]);
   if (prefix) add("prefix");
   if (each_once) add("each_once");
+  if (in_order) add("in_order");
   if (lost_at_most) add("lost_at_most " + std::to_string(*lost_at_most));
   if (no_torn_record)
     add("no_torn_record" + (torn_pattern.empty() ? "" : " '" + torn_pattern + "'"));
@@ -54,6 +58,7 @@ void promise::add(const promise& always) {
     through_last_level = std::min(through_last_level.value_or(3), *always.through_last_level);
   prefix = prefix || always.prefix;
   each_once = each_once || always.each_once;
+  in_order = in_order || always.in_order;
   if (always.lost_at_most)
     lost_at_most = std::min(lost_at_most.value_or(*always.lost_at_most), *always.lost_at_most);
   no_torn_record = no_torn_record || always.no_torn_record;
@@ -70,6 +75,10 @@ void property_spec::complete() {
   if (levels.empty()) levels = workload_levels();
   if (cuts.empty()) cuts = {"marker", "write"};
   if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};
+  if (command.empty()) command = argv;
+  if (raw_env.empty()) raw_env = env;
+  if (raw_watch.empty()) raw_watch = watch;
+  if (raw_in.empty()) raw_in = in;
 }
 
 }  // namespace flushcheck

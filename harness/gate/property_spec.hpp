@@ -11,14 +11,18 @@
 
 namespace flushcheck {
 
-/// The ways a generated run ends: the workload's own end op, a signal from
-/// the harness, or a write that fails (then the workload returns).
-enum class property_end { return_, exit, underscore_exit, abort, term, kill, fault };
+/// The ways a generated run ends: the workload's own end op (`throw`: an
+/// uncaught exception in the driver's language), a signal from the harness,
+/// or a write that fails (then the workload returns).
+enum class property_end { return_, exit, underscore_exit, abort, throw_, term, kill, fault };
 /// Every end, in the order reports list them.
 const std::vector<property_end>& property_ends();
-/// Its key in [property.promise]: "return", "exit", "_exit", "abort", "TERM", "KILL", "fault".
+/// Its key in [property.promise]: "return", "exit", "_exit", "abort", "throw",
+/// "TERM", "KILL", "fault".
 std::string end_name(property_end e);
 std::optional<property_end> parse_end(const std::string& name);
+/// TERM and KILL: the harness cuts the run (at a marker, a write or a time).
+bool is_cut(property_end e);
 
 /// The workload protocol's levels, lowest first (workload.h's order).
 const std::vector<std::string>& workload_levels();
@@ -28,14 +32,17 @@ struct promise {
   bool all = false;                       ///< every record logged arrived, in order
   bool through_last_flush = false;        ///< every record logged before the last flush
   std::optional<int> through_last_level;  ///< ... before the last record at this level or above
-  bool prefix = false;               ///< what arrived is records 0..k-1: no gap, twice, reorder
-  bool each_once = false;            ///< every record logged arrived once, in any order
+  bool prefix = false;     ///< what arrived is records 0..k-1: no gap, twice, reorder
+  bool each_once = false;  ///< every record logged arrived once, in any order
+  bool in_order = false;   ///< what arrived is a subsequence of the records: in order, none twice
   std::optional<long> lost_at_most;  ///< every record logged but at most this many, in order
   bool no_torn_record = false;       ///< every record's line is whole
   std::string torn_pattern;          ///< ... and matches this whole-line regex
   double max_writes_per_record = 0;  ///< 0: not promised (checked where all records must arrive)
   /// "all, prefix" (or "nothing"): how reports and the [[case]] name it.
   std::string text() const;
+  /// No term: it checks nothing.
+  bool empty() const { return text() == "nothing"; }
   /// This and what ALWAYS promises.
   void add(const promise& always);
 };
@@ -48,7 +55,10 @@ struct property_spec {
   std::vector<std::string> command;  ///< argv as the file spells it ("{driver}"), for [[case]]s
   std::vector<std::string> env;      ///< "NAME=value"
   std::vector<std::string> watch;
+  /// env and watch as the file spells them (placeholders kept), for [[case]]s.
+  std::vector<std::string> raw_env, raw_watch;
   std::string in = "stdout";         ///< where the records are: stdout, stderr, file:NAME
+  std::string raw_in;                ///< in, as the file spells it
   std::vector<std::string> sinks;    ///< stdout sinks to generate from
   std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout"
   std::vector<std::string> levels;   ///< the levels the workloads log at
@@ -66,7 +76,8 @@ struct property_spec {
   /// Cases to generate when `--cases` does not say (0: its default, 100):
   /// what a property that breaks only on long workloads needs.
   long cases = 0;
-  /// Fills what was left empty with the defaults, which depend on IN:
+  /// Fills what was left empty with the defaults, which depend on IN (and
+  /// the spellings as the file has them with the values, for a spec made in C++):
   /// stdout's sinks pipe, pty and file for records on stdout (else pipe);
   /// every level; cuts at a marker and a write;
   /// every fault.

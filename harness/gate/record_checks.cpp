@@ -175,6 +175,7 @@ gate_check torn_tail(const std::string& tail) {
 /// no_torn_record: the stream ends with '\n' (a last line without one was cut).
 class tail_check : public stream_check {
  public:
+  bool reads_records() const override { return false; }
   void line(const record_line& l) override {
     if (!l.terminated) tail_ = std::string(l.head.substr(0, 120));
   }
@@ -191,6 +192,7 @@ class pattern_check : public stream_check {
  public:
   static constexpr std::size_t longest = std::size_t{1} << 20;
   explicit pattern_check(const std::string& pattern) : whole_(make(pattern)) {}
+  bool reads_records() const override { return false; }
   std::size_t line_bytes() const override { return longest + 1; }
   void line(const record_line& l) override {
     if (unchecked_) return;
@@ -262,6 +264,7 @@ class visible_check : public stream_check {
  public:
   visible_check(long marker, bool on_stderr, std::string needle)
       : marker_(marker), on_stderr_(on_stderr), needle_(needle), find_(std::move(needle)) {}
+  bool reads_records() const override { return false; }
   void bytes(std::string_view b) override {
     if (auto end = find_.feed(b)) end_ = offset_ + *end;
     offset_ += b.size();
@@ -292,6 +295,7 @@ class visible_check : public stream_check {
 class fixed_check : public stream_check {
  public:
   explicit fixed_check(gate_check c) : c_(std::move(c)) {}
+  bool reads_records() const override { return false; }
   gate_check result(const stream_end&) const override { return c_; }
 
  private:
@@ -353,9 +357,25 @@ record_reader& stream_digest::reader() {
   std::size_t keep = 0;
   for (const auto& c : checks_) keep = std::max(keep, c->line_bytes());
   return reader_.emplace(tag_, keep, [this](const record_line& l) {
+    if (l.record && !l.terminated) return torn(l);
     records_ += l.record ? 1 : 0;
     for (const auto& c : checks_) c->line(l);
   });
+}
+
+void stream_digest::torn(const record_line& l) {
+  torn_ = {*l.record, l.size};
+  record_line cut = l;
+  cut.record.reset();
+  for (const auto& c : checks_) c->line(cut);
+}
+
+gate_check stream_digest::result(std::size_t i, const stream_end& end) const {
+  gate_check c = checks_[i]->result(end);
+  if (torn_ && checks_[i]->reads_records())
+    c.why += "; torn, not counted: record " + std::to_string(torn_->first) + " (the last line, " +
+             str(torn_->second) + " bytes, no newline)";
+  return c;
 }
 
 void stream_digest::feed(std::string_view bytes) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gate_expect.hpp"
@@ -38,6 +39,8 @@ class stream_check {
   virtual gate_check result(const stream_end& end) const = 0;
   /// How many of a line's first bytes it reads (a whole-line pattern: all, up to a bound).
   virtual std::size_t line_bytes() const { return 120; }
+  /// It counts records: its message says so when the last one arrived torn.
+  virtual bool reads_records() const { return true; }
 };
 
 /// The stream check E names (not exit_code or signal: they read no stream);
@@ -56,17 +59,23 @@ class stream_digest {
   void feed(std::string_view bytes);
   /// The stream ended (an unterminated last line is read now).
   void finish();
-  /// Records (lines with TAG and a number) that arrived.
+  /// Records (lines with TAG and a number) that arrived whole: a last line
+  /// without '\n' is a record cut short, not one that arrived ("rec 12" cut
+  /// after "rec 1" would read as another record).
   long records() const noexcept { return records_; }
-  gate_check result(std::size_t i, const stream_end& end) const { return checks_[i]->result(end); }
+  /// Check I's outcome; a check that counts records says the torn one apart.
+  gate_check result(std::size_t i, const stream_end& end) const;
 
  private:
   record_reader& reader();
+  /// The torn last line L: given to the checks as a line with no record.
+  void torn(const record_line& l);
 
   std::string tag_;
   std::vector<std::unique_ptr<stream_check>> checks_;
   std::optional<record_reader> reader_;  // made at the first byte, when the checks are known
   long records_ = 0;
+  std::optional<std::pair<long, std::uint64_t>> torn_;  ///< the torn record's number, its bytes
 };
 
 }  // namespace flushcheck

@@ -1,7 +1,9 @@
 #include "file_system.hpp"
 
 #include <linux/magic.h>
+#include <sys/statvfs.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <utility>
@@ -28,6 +30,28 @@ std::string file_system_of(int fd) {
   char hex[32];
   std::snprintf(hex, sizeof hex, "0x%lx", type);
   return hex;
+}
+
+namespace {
+
+/// ST has no block or no inode left that this process may use.
+bool full(const struct statvfs& st) {
+  const bool root = ::geteuid() == 0;  // root may use the reserved blocks and inodes
+  const auto blocks = root ? st.f_bfree : st.f_bavail;
+  const auto inodes = root ? st.f_ffree : st.f_favail;
+  return blocks == 0 || (st.f_files != 0 && inodes == 0);
+}
+
+}  // namespace
+
+bool file_system_full(int fd) {
+  struct statvfs st {};
+  return ::fstatvfs(fd, &st) == 0 && full(st);
+}
+
+bool file_system_full(const std::string& path) {
+  struct statvfs st {};
+  return ::statvfs(path.c_str(), &st) == 0 && full(st);
 }
 
 }  // namespace flushcheck::detail

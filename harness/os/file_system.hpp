@@ -11,4 +11,12 @@ namespace flushcheck::detail {
 /// table does not name, "" when fstatfs fails.
 std::string file_system_of(int fd);
 
+/// Whether FD's file system has no room left for this process's writes:
+/// no free block (the reserved ones count for root) or no free inode. A
+/// file sink or log directory on such a file system made the program's
+/// writes fail with ENOSPC: the harness's failure, never the program's.
+bool file_system_full(int fd);
+/// The same for the file system that holds PATH (false when it cannot say).
+bool file_system_full(const std::string& path);
+
 }  // namespace flushcheck::detail

@@ -53,6 +53,10 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+std::string posix_line(const std::string& line, bool bash_quoted) {
+  return bash_quoted ? "bash -c " + shell_quote(line) : line;
+}
+
 namespace {
 
 /// The length of the UTF-8 sequence that lead byte C starts: 2 to 4, or 0

@@ -13,8 +13,14 @@ std::string printable(const std::string& data, std::size_t max);
 /// "..." in place of what was cut: a title that must fit.
 std::string cut_text(const std::string& s, std::size_t max);
 
-/// S quoted for a POSIX shell, on one line ($'...' when it has a newline).
+/// S quoted for a shell, on one line: '...', or bash's $'...' when it has a
+/// newline (see posix_line).
 std::string shell_quote(const std::string& s);
+
+/// LINE, whose words shell_quote quoted, as any POSIX shell (dash, a CI
+/// step's sh) runs it: itself, or `bash -c 'LINE'` when BASH_QUOTED (a word
+/// had a newline, quoted $'...', which sh does not know).
+std::string posix_line(const std::string& line, bool bash_quoted);
 
 /// S as HTML or XML text or a quoted attribute value, the one way for every
 /// page, plot and JUnit file: <, >, &, " and ' as entities, tab, newline and

@@ -40,7 +40,8 @@ void add_through_terms(const property_spec& spec, const promise& p, const case_p
 }
 
 /// The terms of promise P on which records arrive. Records logged after
-/// `threads` are promised only as a set (each once). Where a cut leaves the
+/// `threads` are promised only as a set (each once), so prefix and in_order
+/// are not checked then. Where a cut leaves the
 /// count of records logged unknown (a write or a time), only prefix is
 /// checked, and `all` as a prefix: every record logged before the cut, on one
 /// thread, is records 0..k-1 for some k, whatever k was.
@@ -48,6 +49,7 @@ void add_terms(const property_spec& spec, const promise& p, const case_plan& pla
                const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.prefix && !plan.threaded) out.push_back({"prefix" + at, on(spec, "records_prefix", n)});
+  if (p.in_order && !plan.threaded) out.push_back({"in_order" + at, on(spec, "in_order", 0)});
   if (!plan.logged_exactly) {
     if (p.all && !p.prefix && !plan.threaded)
       out.push_back({"all" + at + " (as a prefix)", on(spec, "records_prefix", n)});

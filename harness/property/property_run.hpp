@@ -1,6 +1,9 @@
 #pragma once
 /// One property case, run: the driver with the case's workload, cut and
-/// fault (a gate_run), and the promise's checks on what arrived.
+/// fault (a gate_run), and the promise's checks on what arrived. A run says
+/// something about the library only when its end happened as planned and
+/// nothing of the harness failed; otherwise the outcome says why not.
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -14,29 +17,78 @@
 
 namespace flushcheck {
 
+/// How a case runs besides what it is.
+struct case_run_options {
+  std::function<void(int)> on_spawn;  ///< as gate_run::on_spawn
+  /// The search's budget: the run's deadline is the smaller of the spec's
+  /// timeout_ms and this, and a watched log is read no longer than it.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  /// Keep the run's observation with its timeline (write calls per
+  /// destination, when each returned), for a picture of it.
+  bool timeline = false;
+};
+
+/// Why an outcome says nothing about the library, by whose failure.
+enum class case_error {
+  none,
+  spawn,    ///< the driver could not be started
+  driver,   ///< the driver refused the workload (exit 64) or failed before logging
+  harness,  ///< the harness's own set-up failed (a full file sink)
+  timeout,  ///< the driver ran past its timeout_ms
+};
+
 struct workload_outcome {
   case_plan plan;
-  /// Why the case says nothing: the driver did not start, refused the
-  /// workload (exit 64, docs/workload.md) or ran past its timeout.
+  /// Why the case says nothing: see case_error (none: it ran).
+  case_error error_kind = case_error::none;
   std::string error;
+  /// The search's budget ended the run before it did: no verdict.
+  bool out_of_budget = false;
+  /// "": the planned end happened (the cut or the fault was delivered, or
+  /// the program ended by itself). Else why not, in words that group alike
+  /// cases: "the driver never reached marker 1: does it speak the marker
+  /// protocol?", "the run ended before its cut's write to stdout".
+  std::string missed;
   std::vector<std::string> terms;         ///< each check's promise term
   std::vector<gate_check_result> checks;  ///< in the order of promised_checks()
   std::string status;                     ///< how the program ended
   std::string repro;                      ///< the shell line that repeats the run
-  /// The first broken check: "through_last_flush at _exit: records_through";
-  /// the way a shrunk candidate must fail to count. Empty: the promise held.
+  /// The last lines the driver wrote to stderr: at most 10 lines and 2,000
+  /// bytes, each escaped (printable()): what a counterexample shows.
+  std::string driver_stderr;
+  /// With case_run_options::timeline: the run, for its picture.
+  std::optional<observation> obs;
+  /// The case tested its end: it ran, its end happened, nothing failed.
+  bool tested() const { return error_kind == case_error::none && !out_of_budget && missed.empty(); }
+  /// The first broken check of a tested case: "through_last_flush at _exit:
+  /// records_through"; the way a shrunk candidate must fail to count. Empty:
+  /// the promise held, or the case was not tested.
   std::string broken() const;
-  bool kept() const { return error.empty() && broken().empty(); }
-  /// The first broken check's index.
+  /// Tested, and every check held.
+  bool kept() const { return tested() && broken().empty(); }
+  /// The first broken check's index (a tested case only).
   std::optional<std::size_t> first_broken() const;
+  /// At least one of the promise's checks was evaluated (the case was tested
+  /// and its end promises something checkable for its records).
+  bool checked() const { return tested() && !checks.empty(); }
 };
 
-/// Runs C against SPEC; ON_SPAWN as gate_run::on_spawn.
+/// Runs C against SPEC.
 workload_outcome run_workload_case(const property_spec& spec, const workload_case& c,
-                                   std::function<void(int)> on_spawn = {});
+                                   const case_run_options& o = {});
+
+/// Runs SPEC's driver once on `log LEVEL 0` (its lowest level), with a
+/// marker when it generates marker cuts, then `return 0`, before any case:
+/// a driver that refuses it, cannot run (126, 127), dies or fails before its
+/// first record, never reaches its marker, or whose records' writes the
+/// tracer cannot see when cuts or faults need them, is a driver that failed
+/// (error_kind driver), not a library that broke a promise.
+workload_outcome run_driver_check(const property_spec& spec, const case_run_options& o = {});
 
 /// A [[case]] block for the gate file that repeats C and expects what broke
-/// (CHECK): it fails while the bug is there.
+/// (CHECK): it fails while the bug is there (for a holds = false property,
+/// it says holds = false, and passes while the bug is there). Every value is
+/// as the gate file spells it, placeholders kept.
 std::string case_toml(const property_spec& spec, const workload_case& c, const gate_expect& check,
                       const std::string& name);
 

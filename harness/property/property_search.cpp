@@ -1,10 +1,12 @@
-// Generate, check, shrink, classify (property_search.hpp). RapidCheck's
-// generators make each case and its shrinks (Shrinkable::shrinks()); this
-// walks them as RapidCheck's own shrinker does, taking the first smaller
-// case that still fails, but only one that fails the same way, in most of
-// its runs: a logger that races must show the bug, not luck.
+// Check the driver, generate, check, shrink, rate (property_search.hpp).
+// RapidCheck's generators make each case and its shrinks
+// (Shrinkable::shrinks()); this walks them as RapidCheck's own shrinker
+// does, taking the first smaller case that still fails, but only one that
+// fails the same way, in most of its runs: a logger that races must show the
+// bug, not luck. Every run ends by its phase's deadline.
 #include "property_search.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -24,14 +26,27 @@ double since(clock::time_point t) {
   return std::chrono::duration<double>(clock::now() - t).count();
 }
 
+clock::time_point after(clock::time_point t, double seconds) {
+  return t + std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+/// "log info 3; _exit 0": C's workload as it runs.
+std::string workload_text(const property_spec& spec, const workload_case& c) {
+  std::string text;
+  for (const auto& op : plan_of(spec, c).workload) text += (text.empty() ? "" : "; ") + op;
+  return text;
+}
+
 /// A candidate's runs: whether it broke the promise as WAY in most of them.
 class judge {
  public:
-  judge(const property_spec& spec, const search_options& o, std::string way)
-      : spec_(spec), o_(o), way_(std::move(way)) {}
+  judge(const property_spec& spec, const search_options& o, std::string way,
+        clock::time_point deadline)
+      : spec_(spec), o_(o), way_(std::move(way)), deadline_(deadline) {}
   /// What decides C's runs (cases with one key run alike).
   std::string key(const workload_case& c) const { return plan_of(spec_, c).key(); }
-  /// Runs C until the majority of o.reruns is known (a key already judged: not again).
+  /// Runs C until the majority of o.reruns is known (a key already judged:
+  /// not again). A run the deadline cut short counts as not failing.
   bool fails(const workload_case& c) {
     const std::string key = this->key(c);
     if (auto it = seen_.find(key); it != seen_.end()) return it->second;
@@ -39,7 +54,7 @@ class judge {
     const int need = o_.reruns / 2 + 1;
     int failed = 0, passed = 0;
     while (failed < need && passed < o_.reruns - need + 1)
-      ++(run_workload_case(spec_, c, o_.on_spawn).broken() == way_ ? failed : passed);
+      ++(run_workload_case(spec_, c, {o_.on_spawn, deadline_}).broken() == way_ ? failed : passed);
     return seen_[key] = failed >= need;
   }
   long tries = 0;
@@ -48,153 +63,291 @@ class judge {
   const property_spec& spec_;
   const search_options& o_;
   std::string way_;
+  clock::time_point deadline_;
   std::map<std::string, bool> seen_;
 };
-
-/// The first of CURRENT's shrinks that still fails; nullopt when none does,
-/// or when DEADLINE is past (CE says so).
-std::optional<rc::Shrinkable<workload_case>> first_failing(
-    const rc::Shrinkable<workload_case>& current, judge& j, counterexample& ce,
-    clock::time_point deadline) {
-  auto shrinks = current.shrinks();
-  while (auto next = shrinks.next()) {
-    if (clock::now() > deadline) {
-      ce.shrink_stopped = true;
-      return std::nullopt;
-    }
-    if (j.fails(next->value())) return *next;
-  }
-  return std::nullopt;
-}
-
-/// Walks SHRINKABLE's shrinks: the first that still fails becomes the case,
-/// and its shrinks are walked in turn, until none fails or SECONDS are up.
-rc::Shrinkable<workload_case> shrink(rc::Shrinkable<workload_case> current, judge& j,
-                                     counterexample& ce, double seconds) {
-  const auto deadline = clock::now() + std::chrono::duration_cast<clock::duration>(
-                                           std::chrono::duration<double>(seconds));
-  while (auto next = first_failing(current, j, ce, deadline)) {
-    if (j.key(next->value()) != j.key(current.value())) ++ce.shrink_steps;  // else unused fields
-    current = *next;
-  }
-  return current;
-}
 
 /// One property's search: what it searches (the spec, the options), when it
 /// started, and the result it fills in.
 class searcher {
  public:
-  searcher(const property_spec& spec, const search_options& o, clock::time_point start,
-           property_result& r)
-      : spec_(spec), o_(o), start_(start), r_(r) {}
-  /// Generates and runs o.cases cases from o.seed until one ends the search
-  /// or o.max_seconds from the start are up.
+  searcher(const property_spec& spec, const search_options& o, property_result& r)
+      : spec_(spec), o_(o), start_(clock::now()), deadline_(after(start_, o.max_seconds)), r_(r) {}
+  /// Checks the driver, then generates and runs o.cases cases from o.seed
+  /// until one ends the search or o.max_seconds are up; then says whether
+  /// every end it promises was tested.
   void search();
 
  private:
+  /// The driver check (run_driver_check); false: the search cannot go on.
+  bool driver_runs();
   /// Runs case I (SHRINKABLE); true: stop the search, because it could not
-  /// run (the result's error) or it broke the promise (its counterexample).
+  /// run (the result's error), the budget ended it, or it broke the promise
+  /// (its counterexample).
   bool run_case(long i, const rc::Shrinkable<workload_case>& shrinkable);
-  /// SHRINKABLE, which broke the promise as OUT, shrunk and described;
-  /// FOUND_AT: its case's number.
+  /// Counts OUT, a run of C, in C's end's tally.
+  void tally(const workload_case& c, const workload_outcome& out);
+  /// OUT's error as the result's, the case's number I said.
+  void fail_with(const workload_outcome& out, const std::string& where);
+  /// After a search that found nothing: each promised end no case checked, an error.
+  void require_checked_ends();
+  /// SHRINKABLE, which broke the promise as OUT, shrunk (when it breaks it
+  /// again) and described; FOUND_AT: its case's number.
   counterexample counterexample_of(const rc::Shrinkable<workload_case>& shrinkable,
-                                   const workload_outcome& out, long found_at) const;
-  /// FOUND_CASE's report, the case as found (it broke the promise as OUT),
-  /// for the shrunk case CE that did not break it again.
-  counterexample as_found(const workload_case& found_case, const workload_outcome& out,
-                          const counterexample& ce) const;
-  /// The shrunk case's report: what broke, what arrived, how often, how to repeat it.
-  /// FOUND is the run that first broke it, what the report shows if C never breaks again.
-  void describe(const workload_case& c, const workload_outcome& found, counterexample& ce) const;
-  /// Runs C o.rate_runs times, counting in CE the runs and those that break
-  /// the promise as FOUND did: the first of those, or FOUND if none does.
-  workload_outcome rerun(const workload_case& c, const workload_outcome& found,
-                         counterexample& ce) const;
+                                   const workload_outcome& out, long found_at);
+  /// SHRINKABLE, which broke the promise as OUT and again since, shrunk and
+  /// rated into CE; SHOWN becomes the shrunk case, unless it never broke the
+  /// promise again (then SHOWN, the case as found, is rated). The run to describe.
+  workload_outcome shrink_and_rate(const rc::Shrinkable<workload_case>& shrinkable,
+                                   const workload_outcome& out, counterexample& ce,
+                                   workload_case& shown);
+  /// CE's picture: C run once more with its timeline kept.
+  void draw(const workload_case& c, counterexample& ce) const;
+  /// Walks SHRINKABLE's shrinks: the first that still fails becomes the
+  /// case, and its shrinks are walked in turn, until none fails or DEADLINE.
+  rc::Shrinkable<workload_case> shrink(rc::Shrinkable<workload_case> current, judge& j,
+                                       counterexample& ce, clock::time_point deadline);
+  /// Whether C, found breaking the promise as WAY, breaks it again within
+  /// o.reruns runs; the runs are counted in CE's rate.
+  bool reproduces(const workload_case& c, const std::string& way, counterexample& ce,
+                  clock::time_point deadline);
+  /// Runs C until CE counts o.rate_runs runs (or DEADLINE), counting those that
+  /// break the promise as FOUND did: the first of those, or FOUND if none does.
+  workload_outcome rate(const workload_case& c, const workload_outcome& found, counterexample& ce,
+                        clock::time_point deadline);
+  /// C's report from OUT, a run that broke the promise: what broke, what
+  /// arrived, how to repeat and pin it.
+  void describe(const workload_case& c, const workload_outcome& out, counterexample& ce) const;
+  void progress(search_progress::phase now, const counterexample* ce = nullptr) const;
 
   const property_spec& spec_;
   const search_options& o_;
   clock::time_point start_;
+  clock::time_point deadline_;
+  clock::time_point shrink_end_, rate_end_;  ///< once a case broke the promise
   property_result& r_;
 };
 
-workload_outcome searcher::rerun(const workload_case& c, const workload_outcome& found,
-                                 counterexample& ce) const {
-  const std::string way = found.broken();
-  workload_outcome first = found;
-  for (int i = 0; i < o_.rate_runs; ++i) {
-    workload_outcome run = run_workload_case(spec_, c, o_.on_spawn);
+void searcher::progress(search_progress::phase now, const counterexample* ce) const {
+  if (!o_.on_progress) return;
+  search_progress p{now, r_.cases, o_.cases, since(start_)};
+  if (ce) {
+    p.shrink_steps = ce->shrink_steps;
+    p.shrink_tries = ce->shrink_tries;
+    p.runs = ce->runs;
+  }
+  o_.on_progress(p);
+}
+
+bool searcher::reproduces(const workload_case& c, const std::string& way, counterexample& ce,
+                          clock::time_point deadline) {
+  for (int i = 0; i < o_.reruns && clock::now() < deadline; ++i) {
+    const workload_outcome run = run_workload_case(spec_, c, {o_.on_spawn, deadline});
+    if (run.out_of_budget) break;
     ++ce.runs;
+    progress(search_progress::phase::rating, &ce);
+    if (run.broken() == way) return ++ce.failed_runs, true;
+  }
+  return false;
+}
+
+workload_outcome searcher::rate(const workload_case& c, const workload_outcome& found,
+                                counterexample& ce, clock::time_point deadline) {
+  const std::string way = found.broken();
+  const int first_failed = ce.failed_runs;
+  workload_outcome first = found;
+  while (ce.runs < o_.rate_runs + (ce.note.empty() ? 0 : 1)) {
+    if (clock::now() >= deadline) return ce.rate_stopped = true, first;
+    workload_outcome run = run_workload_case(spec_, c, {o_.on_spawn, deadline});
+    if (run.out_of_budget) return ce.rate_stopped = true, first;
+    ++ce.runs;
+    progress(search_progress::phase::rating, &ce);
     if (run.broken() != way) continue;
-    if (ce.failed_runs++ == 0) first = std::move(run);
+    if (ce.failed_runs++ == first_failed) first = std::move(run);
   }
   return first;
 }
 
-void searcher::describe(const workload_case& c, const workload_outcome& found,
+void searcher::describe(const workload_case& c, const workload_outcome& out,
                         counterexample& ce) const {
-  const workload_outcome first = rerun(c, found, ce);
-  const auto i = first.first_broken();
-  ce.end = first.plan.end;
-  ce.sink = first.plan.sink;
-  ce.status = first.status;
-  ce.repro = first.repro;
-  for (const auto& op : first.plan.workload) ce.workload += (ce.workload.empty() ? "" : "; ") + op;
+  const auto i = out.first_broken();
+  ce.end = out.plan.end;
+  ce.sink = out.plan.sink;
+  ce.status = out.status;
+  ce.repro = out.repro;
+  ce.driver_stderr = out.driver_stderr;
+  ce.workload = workload_text(spec_, c);
   if (!i) return;
-  ce.promise = first.terms[*i];
-  ce.check = first.checks[*i].expect.describe();
-  ce.failure = first.checks[*i].outcome.why;
-  ce.case_toml = case_toml(spec_, c, first.checks[*i].expect, spec_.name + "_counterexample");
+  ce.promise = out.terms[*i];
+  ce.check = out.checks[*i].expect.describe();
+  ce.failure = out.checks[*i].outcome.why;
+  ce.case_toml = case_toml(spec_, c, out.checks[*i].expect, spec_.name + "_counterexample");
 }
 
-counterexample searcher::as_found(const workload_case& found_case, const workload_outcome& out,
-                                  const counterexample& ce) const {
-  counterexample found = ce;
-  found.failed_runs = found.runs = 0;
-  found.workload.clear();
-  describe(found_case, out, found);
-  found.note = "the shrunk case (" + ce.workload + ") did not break it again in " +
-               std::to_string(ce.runs) + " runs: this is the case as found";
-  return found;
+rc::Shrinkable<workload_case> searcher::shrink(rc::Shrinkable<workload_case> current, judge& j,
+                                               counterexample& ce, clock::time_point deadline) {
+  for (bool smaller = true; smaller;) {
+    smaller = false;
+    auto shrinks = current.shrinks();
+    while (auto next = shrinks.next()) {
+      if (clock::now() > deadline) return ce.shrink_stopped = true, current;
+      const bool fails = j.fails(next->value());
+      ce.shrink_tries = j.tries;
+      progress(search_progress::phase::shrinking, &ce);
+      if (!fails) continue;
+      if (j.key(next->value()) != j.key(current.value())) ++ce.shrink_steps;  // else unused fields
+      current = *next;
+      smaller = true;
+      break;
+    }
+  }
+  return current;
+}
+
+workload_outcome searcher::shrink_and_rate(const rc::Shrinkable<workload_case>& shrinkable,
+                                           const workload_outcome& out, counterexample& ce,
+                                           workload_case& shown) {
+  judge j(spec_, o_, out.broken(), shrink_end_);
+  const auto shrunk = shrink(shrinkable, j, ce, shrink_end_);
+  ce.runs = ce.failed_runs = 0;
+  const workload_outcome first = rate(shrunk.value(), out, ce, rate_end_);
+  if (ce.failed_runs > 0 || ce.shrink_steps == 0) {
+    shown = shrunk.value();
+    return first;
+  }
+  // A race's luck took the shrinking where it does not fail: show the case found.
+  ce.note = "the shrunk case (" + workload_text(spec_, shrunk.value()) +
+            ") did not break the promise again in " + std::to_string(ce.runs) +
+            " runs: this is the case as found";
+  ce.runs = ce.failed_runs = 1;  // the run that found it
+  ce.rate_stopped = false;
+  return rate(shown, out, ce, rate_end_);
 }
 
 counterexample searcher::counterexample_of(const rc::Shrinkable<workload_case>& shrinkable,
-                                           const workload_outcome& out, long found_at) const {
+                                           const workload_outcome& out, long found_at) {
   counterexample ce;
   ce.found_at = found_at;
   ce.seconds_to_find = since(start_);
-  judge j(spec_, o_, out.broken());
-  const auto shrunk = shrink(shrinkable, j, ce, o_.max_seconds);
-  ce.shrink_tries = j.tries;
-  describe(shrunk.value(), out, ce);
-  if (ce.failed_runs == 0 && ce.shrink_steps > 0)  // a race's luck took it: show the case found
-    ce = as_found(shrinkable.value(), out, ce);
+  // The shrinking gets max_seconds, less a quarter kept for the runs that rate its result.
+  shrink_end_ = after(clock::now(), o_.max_seconds * 0.75);
+  rate_end_ = after(clock::now(), o_.max_seconds);
+  workload_case shown = shrinkable.value();
+  workload_outcome first = out;
+  if (reproduces(shown, out.broken(), ce, shrink_end_)) {
+    first = shrink_and_rate(shrinkable, out, ce, shown);
+  } else {
+    ce.note = ce.runs < o_.reruns
+                  ? "--max-seconds left no time to run it again: not shrunk"
+                  : "it did not break the promise again in " + std::to_string(ce.runs) +
+                        " runs: not shrunk (a race that seldom loses it)";
+    ce.runs += 1, ce.failed_runs += 1;  // the run that found it
+    first = rate(shown, out, ce, rate_end_);
+  }
+  describe(shown, first, ce);
+  if (o_.timeline) draw(shown, ce);
   return ce;
 }
 
+void searcher::draw(const workload_case& c, counterexample& ce) const {
+  // One more run for the picture: past the budget by one run at most, only for --html.
+  const auto deadline = std::max(rate_end_, after(clock::now(), 10));
+  ce.obs = run_workload_case(spec_, c, {o_.on_spawn, deadline, true}).obs;
+}
+
+void searcher::tally(const workload_case& c, const workload_outcome& out) {
+  end_tally& t = r_.ends[c.end];
+  ++t.generated;
+  if (!out.missed.empty()) ++t.missed[out.missed];
+  if (!out.tested()) return;
+  ++t.tested;
+  if (out.checked()) ++t.checked;
+}
+
+void searcher::fail_with(const workload_outcome& out, const std::string& where) {
+  static const std::map<case_error, property_error> kinds = {
+      {case_error::spawn, property_error::spawn},
+      {case_error::driver, property_error::driver},
+      {case_error::harness, property_error::harness},
+      {case_error::timeout, property_error::timeout}};
+  r_.error_kind = kinds.at(out.error_kind);
+  r_.error = where + out.error + (out.repro.empty() ? "" : "; repeat: " + out.repro);
+  r_.driver_stderr = out.driver_stderr;
+}
+
+bool searcher::driver_runs() {
+  const workload_outcome out = run_driver_check(spec_, {o_.on_spawn, deadline_});
+  if (out.out_of_budget) {
+    r_.budget_hit = true;
+    return false;
+  }
+  if (out.error_kind == case_error::none) return true;
+  const std::string run = "its check run ('" + out.plan.workload.front() + "; ...')";
+  fail_with(out, out.error_kind == case_error::harness ? "the harness failed " + run + ": "
+                                                       : "the driver failed " + run + ": ");
+  return false;
+}
+
 bool searcher::run_case(long i, const rc::Shrinkable<workload_case>& shrinkable) {
-  const workload_outcome out = run_workload_case(spec_, shrinkable.value(), o_.on_spawn);
-  ++r_.cases;
-  if (!out.error.empty()) {
-    r_.error = "case " + std::to_string(i + 1) + ": " + out.error +
-               (out.repro.empty() ? "" : "; repeat: " + out.repro);
+  const workload_outcome out =
+      run_workload_case(spec_, shrinkable.value(), {o_.on_spawn, deadline_});
+  if (out.out_of_budget) {
+    r_.budget_hit = true;
     return true;
   }
-  if (out.kept()) return false;
+  ++r_.cases;
+  tally(shrinkable.value(), out);
+  progress(search_progress::phase::searching);
+  if (out.error_kind != case_error::none) {
+    fail_with(out, "case " + std::to_string(i + 1) + ": ");
+    return true;
+  }
+  if (!out.tested() || out.kept()) return false;
   r_.found = counterexample_of(shrinkable, out, i + 1);
   return true;
 }
 
+/// Why END, promised P, was never checked, from its tally T (of CASES).
+std::string unchecked(property_end end, const end_tally& t, long cases) {
+  const std::string e = end_name(end);
+  if (t.generated == 0)
+    return e + ": no case ended so (" + std::to_string(cases) +
+           " cases in all: raise --cases or --max-seconds)";
+  std::string why = e + ": " + std::to_string(t.tested) + " of " + std::to_string(t.generated) +
+                    " cases tested it";
+  for (const auto& [missed, n] : t.missed) why += "; " + std::to_string(n) + ": " + missed;
+  if (t.tested > 0) why += "; none logged a record its promise counts";
+  return why;
+}
+
+void searcher::require_checked_ends() {
+  std::string why;
+  for (const auto& [end, promised] : spec_.promises) {
+    if (promised.empty()) continue;  // "nothing": the end runs, nothing to check
+    const end_tally t = r_.ends.contains(end) ? r_.ends.at(end) : end_tally{};
+    if (t.checked == 0) why += (why.empty() ? "" : " | ") + unchecked(end, t, r_.cases);
+  }
+  if (why.empty()) return;
+  r_.error_kind = property_error::nothing_checked;
+  r_.error = "nothing checked of what it promises at " + why;
+}
+
 void searcher::search() {
+  if (!driver_runs()) {
+    if (r_.budget_hit) require_checked_ends();
+    return;
+  }
   const auto gen = gen_workload_case(spec_);
   rc::Random random(o_.seed);
   for (long i = 0; i < o_.cases; ++i) {
-    if (since(start_) > o_.max_seconds) {
+    if (clock::now() > deadline_) {
       r_.budget_hit = true;
       break;
     }
     const auto shrinkable = gen(random.split(), static_cast<int>(i % 81));
     if (run_case(i, shrinkable)) break;
   }
+  if (r_.error_kind == property_error::none && !r_.found) require_checked_ends();
 }
 
 }  // namespace
@@ -212,7 +365,7 @@ property_result search_property(const property_spec& spec, const search_options&
   r.must_break = !spec.holds;
   r.repeat = o.repeat + " --seed " + std::to_string(o.seed);
   const auto start = clock::now();
-  searcher(spec, o, start, r).search();
+  searcher(spec, o, r).search();
   r.seconds = since(start);
   return r;
 }

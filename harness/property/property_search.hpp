@@ -1,28 +1,50 @@
 #pragma once
-/// A property gate's search: generate cases from a seed, run each against
-/// the promise, and shrink the first that breaks it to the smallest case
-/// that still breaks it the same way (the same term, the same check), then
-/// say how often that case breaks it (docs/gate.md, "Property gates").
+/// A property gate's search: check that the driver runs, generate cases from
+/// a seed, run each against the promise, and shrink the first that breaks it
+/// to the smallest case that still breaks it the same way (the same term,
+/// the same check), then say how often that case breaks it (docs/gate.md,
+/// "Property gates"). A case whose cut or fault never came is counted, not
+/// judged; a promised end that no case tested is an error, never a pass.
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "property_result.hpp"
 #include "property_spec.hpp"
 
 namespace flushcheck {
 
+/// Where a search is, for a live progress line.
+struct search_progress {
+  enum class phase { searching, shrinking, rating };
+  phase now = phase::searching;
+  long cases = 0;  ///< cases run so far
+  long cases_asked = 0;
+  double seconds = 0;  ///< since the search started
+  long shrink_steps = 0;
+  long shrink_tries = 0;
+  int runs = 0;  ///< rating: runs so far, of rate_runs
+};
+
 struct search_options {
   long cases = 100;
   std::uint64_t seed = 0;
-  /// Bounds the search; the shrinking, separately, gets as long again.
+  /// Bounds the search; the shrinking and the runs that rate the case
+  /// found get as long again. No run lasts past its phase's end.
   double max_seconds = 30;
   /// A shrunk candidate counts as failing when it fails the same way in
-  /// most of this many runs (stopping once the majority is known).
+  /// most of this many runs (stopping once the majority is known); a case
+  /// found that does not fail again in this many runs is not shrunk.
   int reruns = 5;
-  /// Runs of the shrunk case that give its failure rate.
+  /// Runs of the case shown that give its failure rate.
   int rate_runs = 20;
   std::function<void(int)> on_spawn;  ///< as gate_run::on_spawn
-  /// How a user repeats the search ("flushcheck gate F --case P"): the seed is added.
+  /// Called after each case, candidate and rating run.
+  std::function<void(const search_progress&)> on_progress;
+  /// Run the case shown once more with its timeline kept (gate --html).
+  bool timeline = false;
+  /// How a user repeats the search ("flushcheck gate F --case P --cases N
+  /// --max-seconds T"): the seed is added.
   std::string repeat;
 };
 

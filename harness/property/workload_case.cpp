@@ -32,27 +32,50 @@ std::string case_plan::key() const {
 
 namespace {
 
-bool harness_signal(property_end e) { return e == property_end::term || e == property_end::kill; }
-
 /// The workload's last op for an end the program does itself.
 std::string end_op(property_end e) {
   switch (e) {
     case property_end::exit: return "exit 0";
     case property_end::underscore_exit: return "_exit 0";
     case property_end::abort: return "abort";
+    case property_end::throw_: return "throw";
     default: return "return 0";
   }
 }
 
-/// "write:N" at the N-th write to the records' destination: "stderr:write:N"
-/// for stderr, and for a log file "file:{logdir}/*NAME*:write:N", a glob in
-/// the log directory (gate_run replaces "{logdir}"), as watch finds it.
-std::string write_at(const property_spec& spec, long n) {
+/// NAME with fnmatch(3)'s special characters escaped: it matches itself.
+std::string glob_escaped(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '\\' || c == '*' || c == '?' || c == '[' || c == ']') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string write_target(const property_spec& spec, long n) {
   const std::string dest = spec.in.starts_with("file:")
-                               ? "file:{logdir}/*" + spec.in.substr(5) + "*:"
+                               ? "file:{logdir}/*" + glob_escaped(spec.in.substr(5)) + "*:"
                            : spec.in == "stderr" ? "stderr:"
                                                  : "";
   return dest + "write:" + std::to_string(n);
+}
+
+namespace {
+
+/// How people read an end the program does itself: each helper's word for
+/// it where they differ (docs/workload.md): Node's `exit` only sets
+/// process.exitCode, and what Node users call exit, process.exit(), is `_exit`.
+std::string end_text(property_end e) {
+  switch (e) {
+    case property_end::exit: return "exit 0 (Node: process.exitCode = 0)";
+    case property_end::underscore_exit:
+      return "_exit 0 (Node: process.exit(0); Python: os._exit(0))";
+    case property_end::throw_: return "throw (an uncaught exception)";
+    default: return end_op(e);
+  }
 }
 
 /// The cut, and how people read it.
@@ -62,7 +85,7 @@ void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
     p.cut = sig + "@marker:1";
     p.end = "SIG" + sig + " at marker 1 (after " + std::to_string(p.logged) + " records logged)";
   } else if (c.cut == "write") {
-    p.cut = sig + "@" + write_at(spec, c.at + 1);
+    p.cut = sig + "@" + write_target(spec, c.at + 1);
     p.end = "SIG" + sig + " at write " + std::to_string(c.at + 1) + " to " + spec.in;
   } else {
     p.cut = sig + "@time:" + std::to_string(c.at * 5);
@@ -73,7 +96,7 @@ void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
 /// The fault at a write to the records' destination.
 void plan_fault(const property_spec& spec, const workload_case& c, case_plan& p) {
   const std::string what = c.fault == "short" ? "short:1" : c.fault;
-  p.fault = what + "@" + write_at(spec, c.at + 1);
+  p.fault = what + "@" + write_target(spec, c.at + 1);
   p.end = what + " at write " + std::to_string(c.at + 1) + " to " + spec.in + ", then return 0";
 }
 
@@ -100,8 +123,8 @@ void plan_ops(const workload_case& c, std::size_t stop, std::size_t split, int k
 void plan_end(const property_spec& spec, const workload_case& c, bool marker_cut, case_plan& p) {
   if (marker_cut) p.workload.push_back("marker cut");
   p.workload.push_back(end_op(c.end));
-  p.end = end_op(c.end);
-  if (harness_signal(c.end)) plan_cut(spec, c, p);
+  p.end = end_text(c.end);
+  if (is_cut(c.end)) plan_cut(spec, c, p);
   if (c.end == property_end::fault) plan_fault(spec, c, p);
 }
 
@@ -110,14 +133,14 @@ void plan_end(const property_spec& spec, const workload_case& c, bool marker_cut
 case_plan plan_of(const property_spec& spec, const workload_case& c) {
   case_plan p;
   p.sink = c.sink;
-  const bool marker_cut = harness_signal(c.end) && c.cut == "marker";
+  const bool marker_cut = is_cut(c.end) && c.cut == "marker";
   const std::size_t stop = marker_cut ? std::min(c.marker_at, c.ops.size()) : c.ops.size();
   const int k = std::min(c.threads, spec.threads);
   p.threaded = k >= 2 && !marker_cut && stop > 0;
   const std::size_t split = p.threaded ? std::min(c.threads_at, stop - 1) : stop;
   plan_ops(c, stop, split, k, p);
-  p.logged_exactly = !harness_signal(c.end) || marker_cut;
-  p.ordinary = !harness_signal(c.end) && c.end != property_end::fault;
+  p.logged_exactly = !is_cut(c.end) || marker_cut;
+  p.ordinary = !is_cut(c.end) && c.end != property_end::fault;
   plan_end(spec, c, marker_cut, p);
   return p;
 }

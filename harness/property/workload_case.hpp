@@ -67,4 +67,11 @@ struct case_plan {
 
 case_plan plan_of(const property_spec& spec, const workload_case& c);
 
+/// "write:N" at the N-th write to SPEC's records' stream, as --kill and
+/// --fault take it: "stderr:write:N" for stderr, and for a log file
+/// "file:{logdir}/*NAME*:write:N", a glob in the log directory (gate_run
+/// replaces "{logdir}") that finds it as watch does, NAME's glob
+/// characters escaped.
+std::string write_target(const property_spec& spec, long n);
+
 }  // namespace flushcheck

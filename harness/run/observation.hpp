@@ -31,6 +31,10 @@ struct observation {
   /// What the run saw that a reader should know (held-open sinks, killed
   /// leftovers); the CLI adds the environment's buffering variables.
   std::vector<std::string> notes;
+  /// Why what the run saw is the harness's failure, not the program's: a
+  /// file sink's file system that filled up (its writes failed with ENOSPC).
+  /// "": none. `run` exits 4 after its report; a gate never makes it a verdict.
+  std::string harness_failure;
   std::int64_t duration_us = 0;
   /// The program's peak resident set in KiB, or its largest waited-for
   /// descendant's (wait4's ru_maxrss); -1 for a traced or timed-out run.

@@ -74,11 +74,7 @@ std::string path_of(const std::vector<std::string>& env) {
 }
 
 /// `flushcheck` when the line's PATH finds the binary that prints it, else its path.
-std::string program_for(const run_options& o) {
-  const std::string& binary = the_binary();
-  if (binary.empty() || on_path_as_flushcheck(path_of(o.env), binary)) return "flushcheck";
-  return shell_word(binary);
-}
+std::string program_for(const run_options& o) { return flushcheck_word(path_of(o.env)); }
 
 /// " --stdout=pipe --stderr=stdout" and stdin's flags, if not the defaults.
 std::string stream_flags(const run_options& o) {
@@ -106,9 +102,24 @@ std::string run_flags(const run_options& o) {
   return flags;
 }
 
+/// Whether a word of O's line has a newline (shell_quote's $'...').
+bool has_newline(const run_options& o) {
+  const auto nl = [](const std::string& s) { return s.find('\n') != std::string::npos; };
+  return std::any_of(o.argv.begin(), o.argv.end(), nl) ||
+         std::any_of(o.env.begin(), o.env.end(), nl) || nl(o.input_data) ||
+         std::any_of(o.faults.begin(), o.faults.end(), [&](auto& f) { return nl(f.text()); }) ||
+         nl(o.kill.text()) || nl(temp_dir());
+}
+
 }  // namespace
 
 void set_repro_program(const std::string& binary) { the_binary() = binary; }
+
+std::string flushcheck_word(const std::string& dirs) {
+  const std::string& binary = the_binary();
+  if (binary.empty() || on_path_as_flushcheck(dirs, binary)) return "flushcheck";
+  return shell_word(binary);
+}
 
 std::string repro_command(const run_options& o) {
   std::string cmd = "env -i" + sink_dir(o);
@@ -119,7 +130,7 @@ std::string repro_command(const run_options& o) {
   cmd += run_flags(o);
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);
-  return cmd;
+  return posix_line(cmd, has_newline(o));
 }
 
 std::string command_line(const std::vector<std::string>& argv, std::size_t max) {

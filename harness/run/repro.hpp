@@ -17,6 +17,12 @@ std::string repro_command(const run_options& o);
 /// own with the gate API): `flushcheck`.
 void set_repro_program(const std::string& binary);
 
+/// The word that starts any other line that runs flushcheck ("search
+/// again: ..."), run in a shell whose PATH is DIRS (the caller's): plain
+/// `flushcheck` when DIRS finds the binary set_repro_program named, else
+/// that binary's path.
+std::string flushcheck_word(const std::string& dirs);
+
 /// ARGV as one line for people: each argument shell-quoted, cut after MAX
 /// bytes ("python3 -c 'print(1)'"): a page's or a table's name for a run.
 std::string command_line(const std::vector<std::string>& argv, std::size_t max);

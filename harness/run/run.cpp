@@ -28,6 +28,7 @@
 #include "run_clock.hpp"
 #include "signals.hpp"
 #include "spawn.hpp"
+#include "temporary.hpp"
 #include "tracer.hpp"
 
 extern char** environ;
@@ -519,6 +520,7 @@ class run_loop {
     finish_streams(obs);
     obs.markers = std::move(markers_);
     obs.notes = std::move(notes_);
+    if (obs.out.fs_full || obs.err.fs_full) say_sink_full(obs);
     return obs;
   }
 
@@ -540,6 +542,16 @@ class run_loop {
       obs.err = err_->finish(obs.duration_us);
     else
       obs.err.sink = "stdout";
+  }
+
+  /// A file sink whose file system filled up: the program's writes there
+  /// failed with ENOSPC, a failure of the harness's set-up (TMPDIR), said
+  /// as such.
+  static void say_sink_full(observation& obs) {
+    obs.harness_failure = "the file sink's file system (TMPDIR=" + temp_dir() +
+                          ") is full: the program's writes to it failed with ENOSPC, a failure "
+                          "of the harness's set-up, not of the program";
+    obs.notes.push_back(obs.harness_failure);
   }
 
   /// Nothing outlives the run: what is left of the process group, and the

@@ -243,12 +243,13 @@ std::size_t sink::visible() const {
 
 stream_observation sink::finish(std::int64_t end_us) {
   if (kind_ == sink_kind::file && reader_) read_file();
-
+  const bool full = kind_ == sink_kind::file && reader_ && detail::file_system_full(reader_.get());
   reader_.reset();
   child_.reset();
   stream_observation o;
   take_reads(o, end_us);
   take_capture(o);
+  o.fs_full = full;
   return o;
 }
 

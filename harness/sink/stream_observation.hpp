@@ -32,6 +32,9 @@ struct stream_observation {
   /// file: the file system the file is on ("ext4", "tmpfs", "overlay", ...,
   /// or its magic number in hex): what a write means there depends on it.
   std::string fs;
+  /// file: its file system had no room left when the run ended, so the
+  /// program's writes to it may have failed with ENOSPC: the harness's failure.
+  bool fs_full = false;
   /// Bytes not in `data`: offsets [dropped_at, dropped_at + dropped) of the stream.
   std::uint64_t dropped_at = 0;
   std::uint64_t dropped = 0;

@@ -43,6 +43,29 @@ TEST(gate_checks, threaded_no_torn_record_catches_interleaved_lines) {
   EXPECT_THROW(no_torn_record("x\n", "(unclosed"), usage_error);
 }
 
+// A record cut short (the last line, no newline after it) did not arrive:
+// "rec 12" cut after "rec 1" would read as another record. The checks that
+// count records leave it out and show it apart; record_numbers counts it
+// not; no_torn_record reports the tear.
+TEST(gate_checks, a_torn_record_is_not_one_that_arrived) {
+  const std::string text = "rec 0\nrec 1 xxxxxxxx";
+  const gate_check through = records_through(text, 1);
+  EXPECT_FALSE(through.ok);
+  EXPECT_EQ(through.why,
+            "every record through 1 should have arrived in order; arrived: [0]; torn, not "
+            "counted: record 1 (the last line, 14 bytes, no newline)");
+  const gate_check prefix = records_prefix(text, 2);
+  EXPECT_TRUE(prefix.ok) << prefix.why;
+  EXPECT_EQ(prefix.why,
+            "records 0..0 of 2 arrived, in order; torn, not counted: record 1 (the last line, "
+            "14 bytes, no newline)");
+  EXPECT_FALSE(no_torn_record(text).ok);
+  stream_digest d;
+  d.feed(text);
+  d.finish();
+  EXPECT_EQ(d.records(), 1);
+}
+
 TEST(gate_checks, records_each_once_in_any_order) {
   EXPECT_TRUE(records_each_once("rec 2\nrec 0\nrec 1\n", 3));
   const auto missing = records_each_once("rec 2\nrec 0\nrec 0\nrec 7\n", 3);
