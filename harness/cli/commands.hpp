@@ -177,4 +177,16 @@ struct targets_command {
   bool no_runtimes = false;
 };
 
+/// `flushcheck workload check -- DRIVER [ARG...]`: the helper conformance kit.
+struct workload_command {
+  explicit workload_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::string action;            ///< "check", its one action
+  std::vector<std::string> env;  ///< --env NAME=VALUE
+  long timeout_ms = 20000;
+  std::string json;
+  std::vector<std::string> command;  ///< the driver, before the workload
+};
+
 }  // namespace flushcheck::cli

@@ -214,10 +214,11 @@ struct commands {
         bench(app),
         doctor(app),
         model(app),
-        targets(app) {}
+        targets(app),
+        workload(app) {}
   std::vector<verb> verbs() {
     return {as_verb(run),   as_verb(matrix), as_verb(count), as_verb(explore), as_verb(gate),
-            as_verb(bench), as_verb(doctor), as_verb(model), as_verb(targets)};
+            as_verb(bench), as_verb(doctor), as_verb(model), as_verb(targets), as_verb(workload)};
   }
   flushcheck::cli::run_command run;
   flushcheck::cli::matrix_command matrix;
@@ -228,6 +229,7 @@ struct commands {
   flushcheck::cli::doctor_command doctor;
   flushcheck::cli::model_command model;
   flushcheck::cli::targets_command targets;
+  flushcheck::cli::workload_command workload;
 };
 
 /// The usage errors found before CLI11 parses, which it would say less well:

@@ -13,7 +13,17 @@
 
 namespace flushcheck {
 
-enum class json_kind { run, count, explore, doctor, matrix, matrix_changes, gate, bench };
+enum class json_kind {
+  run,
+  count,
+  explore,
+  doctor,
+  matrix,
+  matrix_changes,
+  gate,
+  bench,
+  workload_check
+};
 
 /// The table: each kind's name and its current schema.
 struct json_kind_info {

@@ -116,6 +116,8 @@ class set_build {
     for (const char* b : {"bench_pipe", "bench_pagecache"})
       if (why.empty() && default_set)
         why = c_program(b, {"bench/" + std::string(b) + ".c", "bench/bench_line.c"});
+    if (why.empty() && default_set)  // the C reference of `flushcheck workload check`
+      why = c_program("stdio_driver", {"workload/stdio_driver.c"}, {"-D_POSIX_C_SOURCE=200809L"});
     if (why.empty() && cxx_)
       why = cxx_program("iostream_script", "script/iostream_script.cpp",
                         {"script/script.c", "script/fd_ops.c"});
@@ -136,9 +138,12 @@ class set_build {
     return {"-O2", "-pthread", "-I" + src_ + "/include", "-I" + src_ + "/script"};
   }
 
-  std::string c_program(const std::string& out, const std::vector<std::string>& sources) {
+  /// OUT from SOURCES, C11 (with FLAGS: the workload helper's POSIX).
+  std::string c_program(const std::string& out, const std::vector<std::string>& sources,
+                        const std::vector<std::string>& flags = {}) {
     auto args = includes();
     args.push_back("-std=c11");
+    args.insert(args.end(), flags.begin(), flags.end());
     for (const auto& s : sources) args.push_back(src_ + "/" + s);
     args.insert(args.end(), {"-o", dir_ + "/" + out});
     built_.push_back(dir_ + "/" + out);
@@ -244,15 +249,14 @@ void keep_why(const std::string& target, const std::string& why) {
   if (!why.empty()) write_new_file(target + ".why", why + "\n");
 }
 
-/// The Go target, with GO, in a build cache and GOPATH of its own under OUT
-/// (removed after).
+/// The Go target, with GO, in a build cache of its own under OUT (removed
+/// after); its GOPATH is the Go workload helper's tree in SRC, whose
+/// flushcheck/marker it imports.
 void compile_go(compiler go, const std::string& src, const std::string& out) {
-  go.env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + out + "/gopath", "GO111MODULE=off",
-            "GOFLAGS="};
+  go.env = {"GOCACHE=" + out + "/gocache", "GOPATH=" + src + "/go", "GO111MODULE=off", "GOFLAGS="};
   keep_why(out + "/go_script",
            go.run_with({"build", "-o", out + "/go_script", src + "/script.go"}));
   fs::remove_all(out + "/gocache");
-  fs::remove_all(out + "/gopath");
 }
 
 /// The Rust target, with RUSTC, told rustc's version.

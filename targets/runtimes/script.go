@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"flushcheck/marker" // the marker protocol, as the Go workload helper speaks it
 )
 
 const (
@@ -49,7 +51,7 @@ var ops = map[string]opDef{
 	"line":   {"NS", func(s *state, o *op) { s.emit(o, "\n") }},
 	"write":  {"NS", func(s *state, o *op) { s.emit(o, "") }},
 	"flush":  {"S", (*state).flush},
-	"marker": {"L", func(s *state, o *op) { marker(o.word) }},
+	"marker": {"L", func(s *state, o *op) { marker.Marker(o.word) }},
 	"sleep":  {"N", func(s *state, o *op) { time.Sleep(time.Duration(o.n) * time.Millisecond) }},
 	"buffer": {"Mn", (*state).buffer},
 	// Go os/proc.go: os.Exit runs no deferred functions and flushes nothing; Go has
@@ -257,65 +259,6 @@ func raise(s *state, o *op) {
 		s.report(o, "kill", err)
 	}
 	time.Sleep(time.Second)
-}
-
-// The marker protocol (docs/markers.md): raw write(2) and read(2), nothing flushed.
-// The release fd: FLUSHCHECK_RELEASE_FD, or its old name FLUSHCHECK_GATE_FD; with
-// neither, a marker does not wait (marker.h).
-var (
-	markerFD  = envFD("FLUSHCHECK_MARKER_FD")
-	releaseFD = envFD("FLUSHCHECK_RELEASE_FD", "FLUSHCHECK_GATE_FD")
-)
-
-// envFD is the fd in the first of NAMES that holds one, or -1: marker.h's rule
-// (ASCII digits only, nothing else; an empty value is not a number).
-func envFD(names ...string) int {
-	for _, name := range names {
-		if fd := parseFD(os.Getenv(name)); fd >= 0 {
-			return fd
-		}
-	}
-	return -1
-}
-
-// parseFD is marker.h's flushcheck_parse_fd_: a decimal fd, or -1.
-func parseFD(s string) int {
-	if s == "" {
-		return -1
-	}
-	v := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' || v > 100000 {
-			return -1
-		}
-		v = v*10 + int(s[i]-'0')
-	}
-	return v
-}
-
-func marker(label string) {
-	if markerFD < 0 {
-		return
-	}
-	line := []byte(label + "\n")
-	for len(line) > 0 {
-		n, err := syscall.Write(markerFD, line)
-		if err == syscall.EINTR {
-			continue
-		} else if err != nil || n <= 0 {
-			return
-		}
-		line = line[n:]
-	}
-	if releaseFD < 0 {
-		return
-	}
-	released := make([]byte, 1)
-	for {
-		if _, err := syscall.Read(releaseFD, released); err != syscall.EINTR {
-			return
-		}
-	}
 }
 
 func main() {

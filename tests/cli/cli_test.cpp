@@ -129,10 +129,10 @@ TEST(cli, signaled_child_is_reported_as_such) {
 // What to type instead: a misspelled verb, a program's arguments without
 // "--", sizes with units as everywhere, a reader where nothing is read.
 TEST(cli, usage_errors_say_what_to_type_instead) {
-  expect_one_line_error(
-      cli({"rnu", "--", "true"}), 2,
-      "'rnu' is not a verb (run, matrix, count, explore, gate, bench, doctor, model, targets): "
-      "did you mean run?");
+  expect_one_line_error(cli({"rnu", "--", "true"}), 2,
+                        "'rnu' is not a verb (run, matrix, count, explore, gate, bench, doctor, "
+                        "model, targets, workload): "
+                        "did you mean run?");
   expect_one_line_error(cli({"run", "python3", "-c", "print(1)"}), 2,
                         "the program and its arguments follow --");
   expect_one_line_error(cli({"run", "--pipe-size=abc", "--", "true"}), 2,

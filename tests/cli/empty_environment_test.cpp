@@ -102,7 +102,8 @@ std::vector<std::vector<std::string>> every_verb() {
           {"gate", gate},
           {"bench", "--help"},
           {"model", "--cases", "1", "--only", "c_markers_and_endings", "--seed", "1"},
-          {"targets", "--help"}};
+          {"targets", "--help"},
+          {"workload", "check", "--", "/bin/true"}};
 }
 
 /// How E ended, in words: "exited 2", "killed by Aborted (core)".

@@ -1,7 +1,8 @@
 // The workload helpers (docs/workload.md) as a driver uses them: C's
 // flushcheck/workload.h (compiled as C and as C++), Python's
-// flushcheck_workload and Node's, each behind a driver whose library is the
-// runtime's own stdout (targets/workload/). The same workloads give the same
+// flushcheck_workload, Node's, Go's package, Rust's crate and Java's class,
+// each behind a driver whose library is the runtime's own stdout
+// (targets/workload/). The same workloads give the same
 // records, ends and refusals in all of them; `throw` is each language's own.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -21,45 +22,88 @@ namespace flushcheck {
 namespace {
 
 /// What `throw` does in a driver's language.
-enum class throw_end {
-  refused,         ///< C has no exceptions: exit 64 before anything runs
-  terminate,       ///< C++: std::terminate, SIGABRT
-  exit_1_flushed,  ///< Python: traceback, the interpreter's end (stdout flushed), exit 1
-  exit_1,          ///< Node: the uncaught exception printed, exit 1
+struct throw_end {
+  enum class how { refused, signaled, exited };
+  how end = how::refused;
+  int value = 64;         ///< the signal, or the exit status
+  bool flushed = false;   ///< the language's end ran: stdout's buffer was written
+  std::string says = "";  ///< on stderr
 };
 
 struct driver {
   std::string name;
   std::vector<std::string> command;  // the driver, before its workload
+  std::string needs;                 // a path that must be there, or ""
   bool threads = true;               // false: refuses `threads` (Node)
-  throw_end throws = throw_end::exit_1;
+  bool signals = true;               // false: refuses `abort` and `raise` (Java)
+  throw_end throws;
 };
 
 void PrintTo(const driver& d, std::ostream* os) { *os << d.name; }
 
+const std::string runtimes = FLUSHCHECK_RUNTIMES_DIR;
+
 const driver& node_driver() {
-  static const driver node{
-      "node", {"/usr/bin/node", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.js"}, false};
+  static const driver node{"node",
+                           {"/usr/bin/node", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.js"},
+                           "/usr/bin/node",
+                           false,
+                           true,
+                           {throw_end::how::exited, 1, false, "Error: flushcheck workload: throw"}};
   return node;
 }
 
+// C refuses `throw`; C++ reaches std::terminate; Python, Go, Rust and Java
+// end as their language does after an uncaught exception, a panic: their
+// stdout's buffer written (an interpreter's end, a deferred call, a drop, a
+// shutdown hook), exit 1, 2, 101 and 1.
 const std::vector<driver>& drivers() {
+  using how = throw_end::how;
   static const std::vector<driver> all = {
-      {"c", {FLUSHCHECK_TARGET_STDIO_DRIVER}, true, throw_end::refused},
-      {"cpp", {FLUSHCHECK_TARGET_STDIO_DRIVER_CPP}, true, throw_end::terminate},
+      {"c", {FLUSHCHECK_TARGET_STDIO_DRIVER}, "", true, true, {}},
+      {"cpp",
+       {FLUSHCHECK_TARGET_STDIO_DRIVER_CPP},
+       "",
+       true,
+       true,
+       {how::signaled, SIGABRT, false, "flushcheck workload: throw"}},
       {"python",
        {"/usr/bin/python3", FLUSHCHECK_WORKLOAD_DIR "/stdio_driver.py"},
+       "/usr/bin/python3",
        true,
-       throw_end::exit_1_flushed},
-      node_driver()};
+       true,
+       {how::exited, 1, true, "RuntimeError: flushcheck workload: throw"}},
+      node_driver(),
+      {"go",
+       {runtimes + "/stdio_driver_go"},
+       runtimes + "/stdio_driver_go",
+       true,
+       true,
+       {how::exited, 2, true, "panic: flushcheck workload: throw"}},
+      {"rust",
+       {runtimes + "/stdio_driver_rs"},
+       runtimes + "/stdio_driver_rs",
+       true,
+       true,
+       {how::exited, 101, true, "flushcheck workload: throw"}},
+      {"java",
+       {"/usr/bin/java", "--add-opens", "java.base/java.io=ALL-UNNAMED", "-cp",
+        runtimes + "/java-workload", "StdioDriver"},
+       runtimes + "/java-workload/StdioDriver.class",
+       true,
+       false,
+       {how::exited, 1, true, "RuntimeException: flushcheck workload: throw"}},
+  };
   return all;
 }
 
-/// Why driver D cannot run here (its runtime is not installed), or "".
+/// Why driver D cannot run here (its runtime is not installed, or its
+/// driver not built), or "".
 std::string missing_runtime(const driver& d) {
-  const std::string& runtime = d.command[0];
-  if (runtime[0] == '/' && ::access(runtime.c_str(), X_OK) != 0)
-    return runtime + " is not installed (ci/setup installs python3 and nodejs)";
+  if (!d.needs.empty() && ::access(d.needs.c_str(), F_OK) != 0)
+    return d.needs +
+           " is not here (ci/setup installs python3, nodejs, golang-go, rustc and "
+           "default-jdk-headless; the build makes the drivers)";
   return "";
 }
 
@@ -129,6 +173,10 @@ TEST_P(helper, ends_as_the_workload_says) {
   for (const auto& [workload, sig] :
        {std::pair{"abort", SIGABRT}, {"log info 3; raise TERM", SIGTERM}}) {
     const auto st = run(with(workload)).status;  // (a core dump, or none: the machine's)
+    if (!GetParam().signals) {                   // Java: no abort, no signal of its own
+      EXPECT_EQ(st, wait_status::exited(64)) << workload << ": " << st.describe();
+      continue;
+    }
     EXPECT_EQ(st.type(), wait_status::kind::signaled) << workload << ": " << st.describe();
     EXPECT_EQ(st.signal(), sig) << workload << ": " << st.describe();
   }
@@ -240,37 +288,35 @@ TEST_P(helper, runs_the_most_ops_and_refuses_one_more) {
 // flushed) and exit 1. In Node exit 1, "Uncaught Fatal Exception"
 // (doc/api/process.md, "Exit codes"), whether thrown at the top level or
 // from a callback; with unhandled rejections set to only warn, that exit 1
-// is no promise rejection.
+// is no promise rejection. In Go a panic: deferred calls run, exit 2; in
+// Rust a panic that unwinds main, exit 101; in Java an exception out of
+// main, the shutdown hooks run, exit 1.
 TEST_P(helper, throw_is_an_uncaught_exception_of_its_language) {
+  const throw_end& t = GetParam().throws;
   for (const char* workload :
        {"log info 0; throw", "log info 0; sleep 0; throw", "log info 0; flush; throw"}) {
     auto o = with(workload);
     o.env.push_back("NODE_OPTIONS=--unhandled-rejections=warn");
     const auto obs = run(o);
     const wait_status& st = obs.status;
-    switch (GetParam().throws) {
-      case throw_end::refused:
-        EXPECT_EQ(st, wait_status::exited(64)) << workload << ": " << st.describe();
-        EXPECT_EQ(obs.out.data, "") << workload;
-        EXPECT_NE(obs.err.data.find("'throw': expects a C++ driver: C has no exceptions\n"),
-                  std::string::npos)
-            << workload << ": " << obs.err.data;
-        break;
-      case throw_end::terminate:
-        EXPECT_EQ(st.type(), wait_status::kind::signaled) << workload << ": " << st.describe();
-        EXPECT_EQ(st.signal(), SIGABRT) << workload << ": " << st.describe();
-        EXPECT_NE(obs.err.data.find("flushcheck workload: throw"), std::string::npos)
-            << workload << ": " << obs.err.data;
-        break;
-      case throw_end::exit_1_flushed:
-        EXPECT_EQ(obs.out.data, "INFO rec 0\n") << workload;
-        [[fallthrough]];
-      case throw_end::exit_1:
-        EXPECT_EQ(st, wait_status::exited(1)) << workload << ": " << st.describe();
-        EXPECT_NE(obs.err.data.find("Error: flushcheck workload: throw"), std::string::npos)
-            << workload << ": " << obs.err.data;
-        break;
+    if (t.end == throw_end::how::refused) {
+      EXPECT_EQ(st, wait_status::exited(64)) << workload << ": " << st.describe();
+      EXPECT_EQ(obs.out.data, "") << workload;
+      EXPECT_NE(obs.err.data.find("'throw': expects a C++ driver: C has no exceptions\n"),
+                std::string::npos)
+          << workload << ": " << obs.err.data;
+      continue;
     }
+    if (t.end == throw_end::how::signaled) {  // (a core dump, or none: the machine's)
+      EXPECT_EQ(st.type(), wait_status::kind::signaled) << workload << ": " << st.describe();
+      EXPECT_EQ(st.signal(), t.value) << workload << ": " << st.describe();
+    } else {
+      EXPECT_EQ(st, wait_status::exited(t.value)) << workload << ": " << st.describe();
+    }
+    if (t.flushed) {
+      EXPECT_EQ(obs.out.data, "INFO rec 0\n") << workload;
+    }
+    EXPECT_NE(obs.err.data.find(t.says), std::string::npos) << workload << ": " << obs.err.data;
   }
 }
 
