@@ -81,11 +81,12 @@ rc::Gen<workload_op> gen_workload_op(const property_spec& spec) {
   return rc::gen::weightedOneOf<workload_op>({{12, log}, {1, flush}, {1, sleep}});
 }
 
-rc::Gen<workload_case> gen_workload_case(const property_spec& spec) {
+rc::Gen<workload_case> gen_workload_case(const property_spec& spec,
+                                         std::optional<property_end> end) {
   return rc::gen::build<workload_case>(
       rc::gen::set(&workload_case::ops,
                    rc::gen::container<std::vector<workload_op>>(gen_workload_op(spec))),
-      rc::gen::set(&workload_case::end, pick(ends_of(spec))),
+      rc::gen::set(&workload_case::end, end ? rc::gen::just(*end) : pick(ends_of(spec))),
       rc::gen::set(&workload_case::sink, pick(spec.sinks)),
       rc::gen::set(&workload_case::threads, gen_threads(spec)),
       rc::gen::set(&workload_case::threads_at, uniform<std::size_t>(0, 40)),

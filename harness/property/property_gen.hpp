@@ -12,6 +12,8 @@
 ///       RC_PRE(out.tested());  // its cut or fault came: it says something
 ///       RC_ASSERT(out.kept());
 ///     }
+#include <optional>
+
 #include <rapidcheck.h>
 
 #include "property_spec.hpp"
@@ -20,6 +22,9 @@
 namespace flushcheck {
 
 rc::Gen<workload_op> gen_workload_op(const property_spec& spec);
-rc::Gen<workload_case> gen_workload_case(const property_spec& spec);
+/// Cases of SPEC; with END, each ends so (a search that must test an end it
+/// has not generated yet).
+rc::Gen<workload_case> gen_workload_case(const property_spec& spec,
+                                         std::optional<property_end> end = std::nullopt);
 
 }  // namespace flushcheck

@@ -210,6 +210,33 @@ fault = "prefix"
       << p.dump(2);
 }
 
+// Once each end has had its chance at random, a case goes to a promised end
+// no case has tested yet: 14 cases test all 7 ends (at random, 14 cases
+// missed one on each of seeds 1 to 10), so a slow driver's short budget
+// still reaches every end.
+TEST(property_trust, a_short_search_tests_every_end_it_promises) {
+  const std::string file = file_with("short.toml", R"(
+[[property]]
+name = "many_ends"
+command = ["{driver}"]
+stdout = ["pipe"]
+[property.promise]
+return = "all"
+exit = "all"
+_exit = "prefix"
+abort = "prefix"
+TERM = "prefix"
+KILL = "prefix"
+fault = "in_order"
+)");
+  for (const std::string seed : {"1", "2", "3", "4", "5"}) {
+    const auto [r, seconds] = gate(file, {"--seed", seed, "--cases", "14", "--json"});
+    EXPECT_EQ(r.code, 0) << "seed " << seed << r.out << r.err;
+    for (const auto& [end, t] : property_of(r).at("ends").items())
+      EXPECT_GT(t.at("tested").get<long>(), 0) << "seed " << seed << " " << end << t.dump(2);
+  }
+}
+
 // --- 2. No false FAIL -------------------------------------------------------
 
 // A driver that dies at start-up ("Cannot find module") is a driver that
