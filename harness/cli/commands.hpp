@@ -177,6 +177,21 @@ struct targets_command {
   bool no_runtimes = false;
 };
 
+/// `flushcheck durability FILE...`: the durability table of gate files' properties.
+struct durability_command {
+  explicit durability_command(CLI::App& parent);
+  int execute();
+  CLI::App* app;
+  std::vector<std::string> files;
+  std::vector<std::string> vars;
+  std::vector<std::string> only;  ///< --case
+  long cases = 100;               ///< per end
+  double max_seconds = 30;        ///< per end
+  std::string seed = "1";
+  std::string json, markdown, svg;
+  std::string links_from = "docs";
+};
+
 /// `flushcheck workload check -- DRIVER [ARG...]`: the helper conformance kit.
 struct workload_command {
   explicit workload_command(CLI::App& parent);

@@ -215,10 +215,12 @@ struct commands {
         doctor(app),
         model(app),
         targets(app),
-        workload(app) {}
+        workload(app),
+        durability(app) {}
   std::vector<verb> verbs() {
-    return {as_verb(run),   as_verb(matrix), as_verb(count), as_verb(explore), as_verb(gate),
-            as_verb(bench), as_verb(doctor), as_verb(model), as_verb(targets), as_verb(workload)};
+    return {as_verb(run),     as_verb(matrix),   as_verb(count),     as_verb(explore),
+            as_verb(gate),    as_verb(bench),    as_verb(doctor),    as_verb(model),
+            as_verb(targets), as_verb(workload), as_verb(durability)};
   }
   flushcheck::cli::run_command run;
   flushcheck::cli::matrix_command matrix;
@@ -230,6 +232,7 @@ struct commands {
   flushcheck::cli::model_command model;
   flushcheck::cli::targets_command targets;
   flushcheck::cli::workload_command workload;
+  flushcheck::cli::durability_command durability;
 };
 
 /// The usage errors found before CLI11 parses, which it would say less well:

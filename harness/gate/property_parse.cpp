@@ -263,7 +263,8 @@ bool promises_key(const context& cx, std::string_view k, const toml::node& v, pr
   return true;
 }
 
-/// The keys of how the cases run: timeout_ms, traced, holds, cases.
+/// The keys of how the cases run and what they pin: timeout_ms, traced,
+/// holds, cases, finding.
 bool limits_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "timeout_ms") {
     p.timeout_ms = integer_in(cx, v, k, 1, 600000);
@@ -273,6 +274,8 @@ bool limits_key(const context& cx, std::string_view k, const toml::node& v, prop
     p.holds = boolean(cx, v, k);
   } else if (k == "cases") {
     p.cases = integer_in(cx, v, k, 1, 1000000);
+  } else if (k == "finding") {
+    p.finding = text(cx, v, k, false);
   } else {
     return false;
   }
@@ -361,7 +364,8 @@ property_spec parse_property(const context& cx, const toml::table& t, const toml
     if (!property_key(cx, key.str(), v, p, always))
       cx.fail(v, "unknown key '" + std::string(key.str()) +
                      "' in a property (name, command, env, watch, in, stdout, stderr, levels, "
-                     "threads, cuts, faults, promise, always, timeout_ms, traced, holds, cases)");
+                     "threads, cuts, faults, promise, always, timeout_ms, traced, holds, cases, "
+                     "finding)");
   append_args(args, p);
   check_test_name(cx, p.name, p.line, "property");
   finish(cx, always, p);

@@ -73,6 +73,9 @@ struct property_spec {
   /// the property passes when it finds a counterexample, and fails when its
   /// cases all keep the promise.
   bool holds = true;
+  /// What docs/findings.md says of the behaviour this property pins (a
+  /// link, "findings.md#..."), for the durability table; "" for none.
+  std::string finding;
   /// Cases to generate when `--cases` does not say (0: its default, 100):
   /// what a property that breaks only on long workloads needs.
   long cases = 0;

@@ -18,6 +18,7 @@ constexpr json_kind_info k_kinds[] = {
     {json_kind::gate, "gate", 1},                      // flushcheck gate --json
     {json_kind::bench, "bench", 2},  // 2: ratios per byte (per op, per run); 1 had them per run
     {json_kind::workload_check, "workload-check", 1},  // flushcheck workload check --json
+    {json_kind::durability, "durability", 1},          // flushcheck durability --json
 };
 
 }  // namespace

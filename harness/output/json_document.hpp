@@ -22,7 +22,8 @@ enum class json_kind {
   matrix_changes,
   gate,
   bench,
-  workload_check
+  workload_check,
+  durability
 };
 
 /// The table: each kind's name and its current schema.

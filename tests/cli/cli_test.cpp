@@ -131,7 +131,7 @@ TEST(cli, signaled_child_is_reported_as_such) {
 TEST(cli, usage_errors_say_what_to_type_instead) {
   expect_one_line_error(cli({"rnu", "--", "true"}), 2,
                         "'rnu' is not a verb (run, matrix, count, explore, gate, bench, doctor, "
-                        "model, targets, workload): "
+                        "model, targets, workload, durability): "
                         "did you mean run?");
   expect_one_line_error(cli({"run", "python3", "-c", "print(1)"}), 2,
                         "the program and its arguments follow --");

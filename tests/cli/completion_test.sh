@@ -29,7 +29,7 @@ expect() {  # LINE EXPECTED: the candidates for LINE with the cursor at its end
     failed=1
   fi
 }
-expect "flushcheck " "run matrix count explore gate bench doctor model targets workload"
+expect "flushcheck " "run matrix count explore gate bench doctor model targets workload durability"
 expect "flushcheck ex" "explore"
 expect "flushcheck --ver" "--version"
 expect "flushcheck run --st" "--stdout --stderr --stdin"
@@ -54,14 +54,14 @@ expect "flushcheck --completion=" "bash"
 expect "flushcheck run --json --kill=KILL@time:5 -- flushcheck-no-such-prog" ""
 # An empty line said "bad array subscript"; a word of 20,000 characters took
 # 44 s (two loops quadratic in its length): candidates as for a short one.
-errors=$( { expect "" "run matrix count explore gate bench doctor model targets workload"; } 2>&1 )
+errors=$( { expect "" "run matrix count explore gate bench doctor model targets workload durability"; } 2>&1 )
 [[ -z $errors ]] || { echo "FAIL: an empty line printed: $errors" >&2; failed=1; }
 long=$(printf 'a%.0s' {1..20000})
 expect "flushcheck run --stdout=$long" ""
 expect "flushcheck run --kill=KILL@$long" ""
 expect "flushcheck explore --stdout=pipe,$long,f" "pipe,${long},file"
 # every option of every verb is offered after "--"
-for verb in run matrix count explore gate bench doctor model targets workload; do
+for verb in run matrix count explore gate bench doctor model targets workload durability; do
   for option in $("$flushcheck" "$verb" --help | sed -n 's/^ *\(-[a-zA-Z],\)\{0,1\}\(--[a-z][a-z-]*\).*/\2/p'); do
     [[ " $(_flushcheck_options "$verb") " == *" $option "* ]] || {
       echo "FAIL: $verb $option is not completed" >&2

@@ -103,7 +103,8 @@ std::vector<std::vector<std::string>> every_verb() {
           {"bench", "--help"},
           {"model", "--cases", "1", "--only", "c_markers_and_endings", "--seed", "1"},
           {"targets", "--help"},
-          {"workload", "check", "--", "/bin/true"}};
+          {"workload", "check", "--", "/bin/true"},
+          {"durability", "--cases", "1", "--max-seconds", "1", gate}};
 }
 
 /// How E ended, in words: "exited 2", "killed by Aborted (core)".

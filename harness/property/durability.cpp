@@ -1,0 +1,72 @@
+// A logger configuration probed at each end, and its row of the durability
+// table (durability.hpp).
+#include "durability.hpp"
+
+namespace flushcheck {
+
+std::string to_string(durability_kind k) {
+  switch (k) {
+    case durability_kind::kept: return "kept";
+    case durability_kind::lost: return "lost";
+    case durability_kind::torn: return "torn";
+    case durability_kind::racy: return "racy";
+    case durability_kind::not_tested: break;
+  }
+  return "n/a";
+}
+
+namespace {
+
+/// SPEC with one promise: at END, every record logged arrived, in order
+/// (each once after `threads`), and no line is torn. Its own promises, its
+/// `holds` and its `cases` go: this asks what happens, not what is promised.
+property_spec strongest_at(const property_spec& spec, property_end end) {
+  property_spec probe = spec;
+  probe.holds = true;
+  probe.promises.clear();
+  promise& p = probe.promises[end];
+  p.all = true;
+  p.no_torn_record = true;
+  return probe;
+}
+
+/// The kind of CE, a counterexample to the strongest promise.
+durability_kind kind_of(const counterexample& ce) {
+  if (ce.failed_runs < ce.runs) return durability_kind::racy;
+  return ce.promise.starts_with("no_torn_record") ? durability_kind::torn : durability_kind::lost;
+}
+
+}  // namespace
+
+durability_cell cell_of(property_end end, const property_result& r) {
+  const long tested = r.ends.contains(end) ? r.ends.at(end).tested : 0;
+  durability_cell c{end, durability_kind::kept, tested, "", "", ""};
+  if (r.found) {
+    c.kind = kind_of(*r.found);
+    c.workload = r.found->workload;
+    c.what = r.found->failure;
+    c.rate = r.found->rate();
+  } else if (r.error_kind != property_error::none) {
+    c.kind = durability_kind::not_tested;
+    c.what = r.error;
+  } else {
+    c.what = std::to_string(tested) + " cases tested it (of " + std::to_string(r.cases) +
+             "), each kept every record";
+  }
+  return c;
+}
+
+durability_row probe_durability(
+    const property_spec& spec, const std::string& file, const search_options& o,
+    const std::function<void(const durability_row&, const durability_cell&)>& on_cell) {
+  durability_row row{file, spec.name, spec.finding, {}};
+  for (property_end end : property_ends()) {
+    search_options at = o;
+    at.repeat.clear();
+    row.cells.push_back(cell_of(end, search_property(strongest_at(spec, end), at)));
+    if (on_cell) on_cell(row, row.cells.back());
+  }
+  return row;
+}
+
+}  // namespace flushcheck

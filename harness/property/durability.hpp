@@ -1,0 +1,72 @@
+#pragma once
+/// The durability table (docs/loggers.md, `flushcheck durability`): for a
+/// logger configuration (a [[property]] of a gate file: its driver, stream,
+/// levels and threads) and each way a run may end, what happens to the
+/// records, found the way a property is: the strongest promise (every
+/// record logged arrived, in order, and no line torn) searched at that end
+/// alone, and its counterexample, if any, classified: kept, lost, torn, or
+/// racy with its rate. Whatever the library promises, this says what it does.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "property_result.hpp"
+#include "property_search.hpp"
+#include "property_spec.hpp"
+
+namespace flushcheck {
+
+enum class durability_kind {
+  kept,        ///< no case lost or tore a record
+  lost,        ///< a case lost records, every time it ran
+  torn,        ///< a case left a line cut short, every time
+  racy,        ///< a case lost or tore records in some of its runs
+  not_tested,  ///< no case ended so (the driver refuses the end, or the budget ran out)
+};
+/// "kept", "lost", "torn", "racy", "n/a".
+std::string to_string(durability_kind k);
+
+/// What one end does to one configuration's records.
+struct durability_cell {
+  property_end end = property_end::return_;
+  durability_kind kind = durability_kind::not_tested;
+  long cases = 0;        ///< cases that tested the end (their cut or fault came)
+  std::string workload;  ///< a shrunk case that lost or tore ("" when kept)
+  std::string what;      ///< what arrived of it, or why it says nothing
+  std::string rate;      ///< "deterministic (20 of 20 runs)", "fails 7 of 20 runs"
+};
+
+/// A configuration's row.
+struct durability_row {
+  std::string file;      ///< the gate file, as given
+  std::string property;  ///< the [[property]]'s name
+  std::string finding;   ///< its `finding` key ("" when none): a link to docs/findings.md
+  std::vector<durability_cell> cells;  ///< one per end of property_ends(), in that order
+};
+
+/// SPEC's configuration probed at every end with O's cases, seed and budget
+/// (per end); ON_CELL is told each cell as it is known.
+durability_row probe_durability(
+    const property_spec& spec, const std::string& file, const search_options& o,
+    const std::function<void(const durability_row&, const durability_cell&)>& on_cell = {});
+
+/// The cell a search at one end (R, of a spec promising all and whole lines
+/// there) makes.
+durability_cell cell_of(property_end end, const property_result& r);
+
+/// For people: one line, "P at KILL: lost: log info 0; marker cut (deterministic ...)".
+std::string to_text(const durability_row& r, const durability_cell& c);
+/// The table as Markdown: a row per configuration, a column per end, each
+/// cell its kind and what was lost; a configuration links to its file (from
+/// DOCS_DIR, where the page is) and its finding.
+std::string to_markdown(const std::vector<durability_row>& rows, const std::string& docs_dir);
+/// The table as an SVG heat map (svg.hpp): a square per cell, coloured by
+/// kind, its exact text in a <title>.
+std::string to_svg(const std::vector<durability_row>& rows);
+/// One JSON object (kind "durability").
+nlohmann::json to_json(const std::vector<durability_row>& rows);
+
+}  // namespace flushcheck

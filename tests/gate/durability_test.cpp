@@ -1,0 +1,65 @@
+// `flushcheck durability` (docs/loggers.md, "Durability"): what each end
+// does to a configuration's records, found by search. C stdio on a pipe
+// (stdio_driver) keeps every record at return and exit, loses what its
+// buffer holds at _exit, abort and a KILL at a marker, and refuses throw (C
+// has no exceptions): the table says so, as Markdown, JSON and SVG.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include "cli_runner.hpp"
+
+namespace flushcheck {
+namespace {
+
+const std::string driver_var = std::string("driver=") + FLUSHCHECK_TARGET_STDIO_DRIVER;
+
+TEST(durability, each_end_is_kept_lost_or_not_tested_as_the_library_does) {
+  const std::string file = file_with("stdio.property.toml", R"(
+[[property]]
+name = "stdio_on_a_pipe"
+command = ["{driver}"]
+stdout = ["pipe"]
+cuts = ["marker"]
+finding = "findings.md#stdio"
+[property.promise]
+return = "prefix"
+)");
+  const std::string svg = test_path("durability.svg");
+  const auto r = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
+                      "--json", "--svg", svg, file});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("kind"), "durability");
+  const auto& ends = j.at("rows").at(0).at("ends");
+  EXPECT_EQ(ends.at("return").at("kind"), "kept") << ends.dump(2);
+  EXPECT_EQ(ends.at("exit").at("kind"), "kept") << ends.dump(2);
+  EXPECT_EQ(ends.at("_exit").at("kind"), "lost") << ends.dump(2);
+  EXPECT_EQ(ends.at("_exit").at("workload"), "log debug 0; _exit 0") << ends.dump(2);
+  EXPECT_EQ(ends.at("abort").at("kind"), "lost") << ends.dump(2);
+  EXPECT_EQ(ends.at("KILL").at("kind"), "lost") << ends.dump(2);
+  EXPECT_EQ(ends.at("throw").at("kind"), "n/a") << ends.dump(2);
+  EXPECT_NE(ends.at("throw").at("what").get<std::string>().find("refused"), std::string::npos);
+  EXPECT_EQ(j.at("rows").at(0).at("finding"), "findings.md#stdio");
+  std::ifstream in(svg);
+  const std::string picture((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(picture.find("stdio_on_a_pipe at _exit: lost: log debug 0; _exit 0"),
+            std::string::npos);
+  // The Markdown table: a row linked to its file and finding, a column per end.
+  const auto md = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
+                       "--markdown", "--links-from", "/", "--case", "stdio_on_a_pipe", file});
+  ASSERT_EQ(md.code, 0) << md.err;
+  EXPECT_NE(md.out.find("| configuration | return | exit | _exit | abort | throw | TERM | KILL | "
+                        "fault |"),
+            std::string::npos)
+      << md.out;
+  EXPECT_NE(md.out.find("`stdio_on_a_pipe` ([finding](findings.md#stdio)) | kept (40) | kept (40) "
+                        "| lost: `log debug 0; _exit 0` |"),
+            std::string::npos)
+      << md.out;
+}
+
+}  // namespace
+}  // namespace flushcheck
