@@ -33,21 +33,30 @@ function(flushcheck_add_gate name)
                        DISCOVERY_TIMEOUT 30)
 endfunction()
 
-# flushcheck_add_gate_file(NAME FILE [PROGRAMS target...] [LABELS label...]
-#                          [TIMEOUT seconds])
+# flushcheck_add_gate_file(NAME FILE [PROGRAMS target...] [VARS NAME=VALUE...]
+#                          [ARGS arg...] [LABELS label...] [TIMEOUT seconds])
 #
 # Registers each case of the gate file FILE (TOML, docs/gate.md) as the
 # ctest test NAME.CASE, which runs `flushcheck gate FILE --case CASE`
 # (labels "gate" and LABELS). "{TARGET}" in the file's strings is the path
-# of each target in PROGRAMS (`--var TARGET=PATH`). The cases are read with
+# of each target in PROGRAMS (`--var TARGET=PATH`), "{NAME}" each VALUE of
+# VARS (a directory, a class path), and ARGS are added to each test's run
+# (`--cases 1000 --seed 1`), not to its listing. The cases are read with
 # `flushcheck gate FILE --list` when ctest loads the tests, so a case added
 # to the file is a test without reconfiguring; a file that does not parse is
 # one failing test, which says why.
 function(flushcheck_add_gate_file name file)
-  cmake_parse_arguments(arg "" "TIMEOUT" "LABELS;PROGRAMS" ${ARGN})
+  cmake_parse_arguments(arg "" "TIMEOUT" "LABELS;PROGRAMS;VARS;ARGS" ${ARGN})
   set(vars "")
   foreach(p IN LISTS arg_PROGRAMS)
     string(APPEND vars " --var [==[${p}=$<TARGET_FILE:${p}>]==]")
+  endforeach()
+  foreach(v IN LISTS arg_VARS)
+    string(APPEND vars " --var [==[${v}]==]")
+  endforeach()
+  set(args "")
+  foreach(a IN LISTS arg_ARGS)
+    string(APPEND args " [==[${a}]==]")
   endforeach()
   set(timeout 120)
   if(arg_TIMEOUT)

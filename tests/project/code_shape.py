@@ -54,7 +54,9 @@ def functions(path):
 
 def tree(root):
     found = []
-    for d, _, files in os.walk(root):
+    for d, dirs, files in os.walk(root):
+        # Not ours: packages npm installed (ci/setup), and build trees.
+        dirs[:] = [x for x in dirs if x not in ("node_modules", "target", "build")]
         for f in sorted(files):
             if f.endswith((".cpp", ".hpp", ".c", ".h")):
                 p = os.path.join(d, f)
