@@ -13,21 +13,33 @@ to that file (ci/update-docs: the README's findings table).
 
 Usage: findings_check.py DIR
 """
+import glob
 import os
 import re
 import shutil
 import subprocess
 import sys
 
-# What each library's repros need, beyond sh, a compiler and strace.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NODE_MODULES = os.path.join(ROOT, "targets/loggers/node/node_modules")
+
+# What each library's repros need, beyond sh, a compiler and strace (globs).
 NEEDS = {
     "glibc": [],
     "log4cxx": ["/usr/include/log4cxx/logger.h"],
     "boost-log": ["/usr/include/boost/log/core.hpp"],
     "easyloggingpp": ["/usr/include/easylogging++.cc"],
+    "log4cplus": ["/usr/include/log4cplus/logger.h"],
+    "spdlog": ["/usr/include/spdlog/spdlog.h"],
+    "log4js": [os.path.join(NODE_MODULES, "log4js/package.json"), "/usr/bin/node"],
+    "winston": [os.path.join(NODE_MODULES, "winston/package.json"), "/usr/bin/node"],
+    "env_logger": ["/usr/bin/cargo", "/usr/share/cargo/registry/env_logger-0.9*"],
 }
 PACKAGES = {"log4cxx": "liblog4cxx-dev", "boost-log": "libboost-log-dev",
-            "easyloggingpp": "libeasyloggingpp-dev"}
+            "easyloggingpp": "libeasyloggingpp-dev", "log4cplus": "liblog4cplus-dev",
+            "spdlog": "libspdlog-dev", "log4js": "nodejs and log4js (npm ci in targets/loggers/node)",
+            "winston": "nodejs and winston (npm ci in targets/loggers/node)",
+            "env_logger": "cargo and librust-env-logger-dev 0.9 (Debian 12's)"}
 
 
 def header(path):
@@ -47,7 +59,7 @@ def numbers(version):
 
 def missing(library):
     tools = [t for t in ("cc", "c++", "strace") if shutil.which(t) is None]
-    files = [f for f in NEEDS.get(library, []) if not os.path.exists(f)]
+    files = [f for f in NEEDS.get(library, []) if not glob.glob(f)]
     if files:
         tools.append(PACKAGES[library])
     return tools
