@@ -84,20 +84,43 @@ bool named(const std::vector<std::string>& only, const std::string& name) {
   return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
 }
 
-/// Every property of CMD's files probed, each cell said on stdout when TEXT.
-std::vector<durability_row> probe_all(const durability_command& cmd, bool text) {
+/// A configuration to probe: the first property of CMD's files that has it,
+/// its gate file, and the first `finding` of the properties that share it.
+struct configuration {
+  property_spec spec;
+  std::string file;
+};
+
+/// The configurations of CMD's files (--case: only those properties'), in
+/// the files' order.
+std::vector<configuration> configurations(const durability_command& cmd) {
   std::vector<std::string> vars = {"runtimes=" + runtimes_dir()};
   vars.insert(vars.end(), cmd.vars.begin(), cmd.vars.end());
-  const search_options o = options_of(cmd);
-  std::vector<durability_row> rows;
+  std::vector<configuration> all;
   for (const auto& path : cmd.files)
     for (const auto& p : parse_gate_file(path, vars).properties) {
       if (!named(cmd.only, p.name)) continue;
-      rows.push_back(probe_durability(p, path, o, [text](auto& row, auto& cell) {
-        if (text) std::cout << to_text(row, cell) << std::flush;
-      }));
-      remember_child(0);
+      const auto same = std::find_if(all.begin(), all.end(), [&](const configuration& c) {
+        return same_configuration(c.spec, p);
+      });
+      if (same == all.end())
+        all.push_back({p, path});
+      else if (same->spec.finding.empty())
+        same->spec.finding = p.finding;
     }
+  return all;
+}
+
+/// Every configuration of CMD's files probed, each cell said on stdout when TEXT.
+std::vector<durability_row> probe_all(const durability_command& cmd, bool text) {
+  const search_options o = options_of(cmd);
+  std::vector<durability_row> rows;
+  for (const auto& c : configurations(cmd)) {
+    rows.push_back(probe_durability(c.spec, c.file, o, [text](auto& row, auto& cell) {
+      if (text) std::cout << to_text(row, cell) << std::flush;
+    }));
+    remember_child(0);
+  }
   return rows;
 }
 

@@ -38,6 +38,13 @@ durability_kind kind_of(const counterexample& ce) {
 
 }  // namespace
 
+bool same_configuration(const property_spec& a, const property_spec& b) {
+  return a.argv == b.argv && a.env == b.env && a.watch == b.watch && a.in == b.in &&
+         a.sinks == b.sinks && a.stderr_sink == b.stderr_sink && a.levels == b.levels &&
+         a.threads == b.threads && a.cuts == b.cuts && a.faults == b.faults &&
+         a.traced == b.traced && a.timeout_ms == b.timeout_ms;
+}
+
 durability_cell cell_of(property_end end, const property_result& r) {
   const long tested = r.ends.contains(end) ? r.ends.at(end).tested : 0;
   durability_cell c{end, durability_kind::kept, tested, "", "", ""};

@@ -47,6 +47,11 @@ struct durability_row {
   std::vector<durability_cell> cells;  ///< one per end of property_ends(), in that order
 };
 
+/// Whether A and B are one logger configuration: the same driver, streams,
+/// records and what may be generated (cuts, faults, tracing), whatever
+/// they promise. The table has a row per configuration.
+bool same_configuration(const property_spec& a, const property_spec& b);
+
 /// SPEC's configuration probed at every end with O's cases, seed and budget
 /// (per end); ON_CELL is told each cell as it is known.
 durability_row probe_durability(

@@ -2,7 +2,8 @@
 // does to a configuration's records, found by search. C stdio on a pipe
 // (stdio_driver) keeps every record at return and exit, loses what its
 // buffer holds at _exit, abort and a KILL at a marker, and refuses throw (C
-// has no exceptions): the table says so, as Markdown, JSON and SVG.
+// has no exceptions): the table says so, as Markdown, JSON and SVG, in one
+// row for the two properties of that configuration.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -23,9 +24,18 @@ name = "stdio_on_a_pipe"
 command = ["{driver}"]
 stdout = ["pipe"]
 cuts = ["marker"]
-finding = "findings.md#stdio"
 [property.promise]
 return = "prefix"
+
+[[property]]
+name = "stdio_loses_at_exit"
+command = ["{driver}"]
+stdout = ["pipe"]
+cuts = ["marker"]
+holds = false
+finding = "findings.md#stdio"
+[property.promise]
+_exit = "all"
 )");
   const std::string svg = test_path("durability.svg");
   const auto r = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
@@ -33,6 +43,8 @@ return = "prefix"
   ASSERT_EQ(r.code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("kind"), "durability");
+  // The second property is the first's configuration: one row, its finding.
+  ASSERT_EQ(j.at("rows").size(), 1u) << j.dump(2);
   const auto& ends = j.at("rows").at(0).at("ends");
   EXPECT_EQ(ends.at("return").at("kind"), "kept") << ends.dump(2);
   EXPECT_EQ(ends.at("exit").at("kind"), "kept") << ends.dump(2);
@@ -49,7 +61,8 @@ return = "prefix"
             std::string::npos);
   // The Markdown table: a row linked to its file and finding, a column per end.
   const auto md = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
-                       "--markdown", "--links-from", "/", "--case", "stdio_on_a_pipe", file});
+                       "--markdown", "--links-from", "/", "--case", "stdio_on_a_pipe", "--case",
+                       "stdio_loses_at_exit", file});
   ASSERT_EQ(md.code, 0) << md.err;
   EXPECT_NE(md.out.find("| configuration | return | exit | _exit | abort | throw | TERM | KILL | "
                         "fault |"),
