@@ -47,12 +47,16 @@ bool same_configuration(const property_spec& a, const property_spec& b) {
 
 durability_cell cell_of(property_end end, const property_result& r) {
   const long tested = r.ends.contains(end) ? r.ends.at(end).tested : 0;
-  durability_cell c{end, durability_kind::kept, tested, "", "", ""};
+  durability_cell c{end, durability_kind::kept, tested, "", "", "", ""};
   if (r.found) {
     c.kind = kind_of(*r.found);
     c.workload = r.found->workload;
     c.what = r.found->failure;
     c.rate = r.found->rate();
+    // The workload says how an end of its own came; a cut's or a fault's
+    // place is said apart.
+    c.ended = (is_cut(end) || end == property_end::fault ? r.found->end + "; " : "") +
+              "stdout on " + r.found->sink;
   } else if (r.error_kind != property_error::none) {
     c.kind = durability_kind::not_tested;
     c.what = r.error;

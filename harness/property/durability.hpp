@@ -37,6 +37,9 @@ struct durability_cell {
   std::string workload;  ///< a shrunk case that lost or tore ("" when kept)
   std::string what;      ///< what arrived of it, or why it says nothing
   std::string rate;      ///< "deterministic (20 of 20 runs)", "fails 7 of 20 runs"
+  /// Where that case was cut or failed, and stdout's sink: "ENOSPC at write
+  /// 1 to file:app.log, then return 0; stdout on pipe" ("" when kept).
+  std::string ended;
 };
 
 /// A configuration's row.

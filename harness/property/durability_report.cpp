@@ -11,14 +11,17 @@ namespace flushcheck {
 
 namespace {
 
-/// "lost: `log info 0; _exit 0`" or "kept (100)": what a cell says in a table, Markdown.
+/// "lost: `log info 0; _exit 0` (stdout on pipe)" or "kept (100)": a cell of the Markdown table.
 std::string cell_text(const durability_cell& c) {
   switch (c.kind) {
     case durability_kind::kept: return "kept (" + std::to_string(c.cases) + ")";
     case durability_kind::racy:
-      return "racy, " + markdown_text(c.rate) + ": " + markdown_code(c.workload);
+      return "racy, " + markdown_text(c.rate) + ": " + markdown_code(c.workload) + " (" +
+             markdown_text(c.ended) + ")";
     case durability_kind::not_tested: return "n/a";
-    default: return to_string(c.kind) + ": " + markdown_code(c.workload);
+    default:
+      return to_string(c.kind) + ": " + markdown_code(c.workload) + " (" + markdown_text(c.ended) +
+             ")";
   }
 }
 
@@ -38,7 +41,7 @@ std::string row_name(const durability_row& r, const std::string& docs_dir) {
 
 std::string to_text(const durability_row& r, const durability_cell& c) {
   std::string out = r.property + " at " + end_name(c.end) + ": " + to_string(c.kind);
-  if (!c.workload.empty()) out += ": " + c.workload + " (" + c.rate + ")";
+  if (!c.workload.empty()) out += ": " + c.workload + " (" + c.ended + "; " + c.rate + ")";
   if (c.kind != durability_kind::lost && c.kind != durability_kind::torn) out += "; " + c.what;
   return terminal_text(out + "\n");
 }
@@ -89,7 +92,8 @@ void row(svg::drawing& d, const durability_row& r, std::size_t i) {
     const durability_cell& c = r.cells[j];
     const std::string title = r.property + " at " + end_name(c.end) + ": " + to_string(c.kind) +
                               (c.workload.empty() ? "" : ": " + c.workload) +
-                              (c.rate.empty() ? "" : " (" + c.rate + ")") + "; " + c.what;
+                              (c.rate.empty() ? "" : " (" + c.ended + "; " + c.rate + ")") + "; " +
+                              c.what;
     d.rect(k_name + k_cell * static_cast<double>(j), y, k_cell - 2, k_cell - 2,
            svg::attr("fill", fill_of(c.kind)) + svg::attr("stroke", "#999999"), title);
     d.label(k_name + k_cell * (static_cast<double>(j) + 0.5) - 1, y + k_cell / 2 + 3, "middle",
@@ -119,7 +123,8 @@ nlohmann::json to_json(const std::vector<durability_row>& rows) {
                                 {"cases", c.cases},
                                 {"workload", c.workload},
                                 {"what", c.what},
-                                {"rate", c.rate}};
+                                {"rate", c.rate},
+                                {"ended", c.ended}};
     all.push_back(
         {{"file", r.file}, {"property", r.property}, {"finding", r.finding}, {"ends", cells}});
   }

@@ -50,6 +50,11 @@ _exit = "all"
   EXPECT_EQ(ends.at("exit").at("kind"), "kept") << ends.dump(2);
   EXPECT_EQ(ends.at("_exit").at("kind"), "lost") << ends.dump(2);
   EXPECT_EQ(ends.at("_exit").at("workload"), "log debug 0; _exit 0") << ends.dump(2);
+  EXPECT_EQ(ends.at("_exit").at("ended"), "stdout on pipe") << ends.dump(2);
+  // A cut's place is said apart from the workload.
+  EXPECT_NE(ends.at("KILL").at("ended").get<std::string>().find("KILL at marker"),
+            std::string::npos)
+      << ends.dump(2);
   EXPECT_EQ(ends.at("abort").at("kind"), "lost") << ends.dump(2);
   EXPECT_EQ(ends.at("KILL").at("kind"), "lost") << ends.dump(2);
   EXPECT_EQ(ends.at("throw").at("kind"), "n/a") << ends.dump(2);
@@ -57,7 +62,7 @@ _exit = "all"
   EXPECT_EQ(j.at("rows").at(0).at("finding"), "findings.md#stdio");
   std::ifstream in(svg);
   const std::string picture((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(picture.find("stdio_on_a_pipe at _exit: lost: log debug 0; _exit 0"),
+  EXPECT_NE(picture.find("stdio_on_a_pipe at _exit: lost: log debug 0; _exit 0 (stdout on pipe; "),
             std::string::npos);
   // The Markdown table: a row linked to its file and finding, a column per end.
   const auto md = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
@@ -69,7 +74,7 @@ _exit = "all"
             std::string::npos)
       << md.out;
   EXPECT_NE(md.out.find("`stdio_on_a_pipe` ([finding](findings.md#stdio)) | kept (40) | kept (40) "
-                        "| lost: `log debug 0; _exit 0` |"),
+                        "| lost: `log debug 0; _exit 0` (stdout on pipe) |"),
             std::string::npos)
       << md.out;
 }
