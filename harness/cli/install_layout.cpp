@@ -124,7 +124,10 @@ std::string targets_dir_to_run() {
   const std::string dir = default_targets_dir();
   if (!is_portable()) return dir;
   check_own_directory(dir, dir);  // targets another user planted are never run
-  if (::access((dir + "/stdio_script").c_str(), X_OK) == 0) return dir;
+  if (::access((dir + "/stdio_script").c_str(), X_OK) == 0) {
+    check_build_parent(std::filesystem::path(dir).parent_path());  // nor swapped in later
+    return dir;
+  }
   build_machine_targets(dir);
   return dir;
 }

@@ -47,11 +47,7 @@ bool take_lines(std::string_view block, std::vector<std::string>& out, std::stri
 }  // namespace
 
 reference_output::reference_output() {
-  std::string templ = temp_dir() + "/flushcheck-explore-XXXXXX";
-  int fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (fd < 0) throw_errno("mkostemp " + templ);
-  fd_.reset(fd);
-  ::unlink(templ.c_str());  // gone with its last fd, however the harness ends
+  fd_ = anonymous_temporary_file("flushcheck-explore-");  // gone with its last fd
 }
 
 void reference_output::append(std::string_view bytes) {

@@ -145,11 +145,12 @@ void output_file::fall_back_from_tmpfile(const std::string& dir, bool exists) {
     return;
   }
   if (errno != EOPNOTSUPP && errno != EISDIR) refuse_errno("cannot write it: " + dir);
-  temp_ = path_ + ".tmp-XXXXXX";  // no O_TMPFILE on this file system
-  fd_.reset(::mkostemp(temp_.data(), O_CLOEXEC));
+  std::string temp = path_ + ".tmp-XXXXXX";  // no O_TMPFILE on this file system
+  fd_.reset(::mkostemp(temp.data(), O_CLOEXEC));
   if (!fd_) refuse_errno("cannot write it: " + dir);
   how_ = how::named_temporary;
-  listed_ = detail::listed_path(temp_);
+  listed_ = detail::listed_path(temp);
+  temp_.path = std::move(temp);
 }
 
 void output_file::commit(std::string_view text) {
@@ -170,12 +171,13 @@ void output_file::write_all(std::string_view text) {
 
 void output_file::publish() {
   if (::fchmod(fd_.get(), mode_) != 0) throw_errno("fchmod " + path_);
-  const std::string from = how_ == how::anonymous ? link_anonymous() : temp_;
+  const std::string from = how_ == how::anonymous ? link_anonymous() : temp_.path;
   if (::rename(from.c_str(), path_.c_str()) != 0) {
     int e = errno;
     ::unlink(from.c_str());
     throw_error({e, std::generic_category()}, "rename to " + path_);
   }
+  temp_.path.clear();  // it is the file now
   listed_ = detail::listed_path();
 }
 
@@ -191,6 +193,19 @@ std::string output_file::link_anonymous() {
       return name;
     if (errno != EEXIST || tries == 100) throw_errno("linkat " + name);
   }
+}
+
+output_file::unlinked_path& output_file::unlinked_path::operator=(unlinked_path&& o) noexcept {
+  if (this != &o) {
+    remove();
+    path = std::exchange(o.path, {});
+  }
+  return *this;
+}
+
+void output_file::unlinked_path::remove() noexcept {
+  if (!path.empty()) ::unlink(path.c_str());
+  path.clear();
 }
 
 }  // namespace flushcheck

@@ -7,6 +7,7 @@
 /// (docs/cli.md, "Reports").
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "temporary.hpp"
 #include "unique_fd.hpp"
@@ -39,13 +40,25 @@ class output_file {
   void publish();
   std::string link_anonymous();
 
+  /// A named temporary's path, unlinked when this ends unless it was
+  /// renamed into place: a report refused (the same file as an input) or
+  /// failed before its commit leaves no FILE.tmp-XXXXXX behind.
+  struct unlinked_path {
+    std::string path;
+    unlinked_path() = default;
+    unlinked_path(unlinked_path&& o) noexcept : path(std::exchange(o.path, {})) {}
+    unlinked_path& operator=(unlinked_path&& o) noexcept;
+    ~unlinked_path() { remove(); }
+    void remove() noexcept;
+  };
+
   how how_ = how::in_place;
   unique_fd fd_;
   std::string path_;       ///< in place: what the caller named; else the file it names
-  std::string temp_;       ///< named_temporary: its path
   unsigned mode_ = 0;      ///< the written file's mode: the old file's, or 0666 & ~umask
   bool truncate_ = false;  ///< in place on a regular file: truncated at commit, not at open
   detail::listed_path listed_;
+  unlinked_path temp_;  ///< named_temporary: its path (last: unlinked before it is unlisted)
 };
 
 }  // namespace flushcheck

@@ -2,6 +2,7 @@
 // an interrupted CLI removes.
 #include "temporary.hpp"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -69,6 +70,18 @@ void close_temporary_files() noexcept {
   path_list& l = the_list();
   std::lock_guard lock(l.mu);
   l.closed = true;
+}
+
+void while_temporaries_open(const std::function<void()>& step) {
+  path_list& l = the_list();
+  {
+    std::lock_guard lock(l.mu);
+    if (!l.closed) {
+      step();
+      return;
+    }
+  }
+  wait_for_the_end();
 }
 
 bool remove_temporary_files() noexcept {
@@ -145,5 +158,22 @@ temporary_directory::temporary_directory(const std::string& prefix) : path_(pref
 }
 
 temporary_directory::~temporary_directory() { remove_tree(path_); }
+
+unique_fd anonymous_temporary_file(const std::string& prefix,
+                                   const std::function<void(const std::string&)>& while_named) {
+  std::string path = temp_dir() + "/" + prefix + "XXXXXX";
+  unique_fd fd;
+  const detail::listed_path listed = detail::listed_path::made_by([&] {
+    fd.reset(::mkostemp(path.data(), O_CLOEXEC));
+    if (!fd) throw_errno("mkostemp " + path);
+    return path;
+  });
+  struct unlinked_at_end {
+    const std::string& path;
+    ~unlinked_at_end() { ::unlink(path.c_str()); }
+  } named{path};
+  if (while_named) while_named(path);
+  return fd;
+}
 
 }  // namespace flushcheck

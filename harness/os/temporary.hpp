@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "unique_fd.hpp"
+
 namespace flushcheck {
 
 /// Where temporary files go: $TMPDIR if it is set and not empty, else /tmp.
@@ -22,6 +24,21 @@ void close_temporary_files() noexcept;
 /// interrupt thread (SIGINT, SIGTERM, SIGHUP, SIGQUIT): an interrupted run
 /// leaves no flushcheck-* path behind.
 bool remove_temporary_files() noexcept;
+
+/// Runs STEP with the list of temporaries locked and open: an interrupt's
+/// clean-up (close_temporary_files, then remove_temporary_files) comes
+/// wholly before it or wholly after. Once the list is closed, STEP does not
+/// run and this never returns. For a step that turns a temporary into what
+/// stays (a build renamed into place): an interrupted build never replaces
+/// the one there.
+void while_temporaries_open(const std::function<void()>& step);
+
+/// A file of the harness's own in temp_dir() (PREFIX and mkdtemp's six
+/// characters), unlinked before this returns, after WHILE_NAMED (if any)
+/// had its path (to open it again): it lives as long as its fds, and an
+/// interrupt in between finds it listed and removes it.
+unique_fd anonymous_temporary_file(const std::string& prefix,
+                                   const std::function<void(const std::string&)>& while_named = {});
 
 namespace detail {
 /// A temporary path, listed where remove_temporary_files() finds it while

@@ -342,19 +342,6 @@ std::vector<set_recipe> set_recipes() {
 
 namespace {
 
-/// PARENT, where a build is made and renamed into place: no other user may
-/// rename what is in it (swap the build for a link). It is the caller's or
-/// root's, and sticky if anyone may write it (/tmp).
-void refuse_a_shared_parent(const std::string& parent) {
-  struct stat st {};
-  if (::stat(parent.c_str(), &st) != 0) throw_errno("stat " + parent);
-  if (st.st_uid != ::geteuid() && st.st_uid != 0)
-    throw usage_error(parent + ": owned by uid " + std::to_string(st.st_uid) +
-                      ", not by the caller or root (the targets are built in it and renamed)");
-  if ((st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0)
-    throw usage_error(parent + ": anyone may rename what is in it (not sticky, as /tmp is)");
-}
-
 /// DEST, which a build replaces whole, refused (usage_error naming it as
 /// SHOWN) unless it is not there, or is a directory of the caller's own,
 /// not a link, that is empty or holds a build (its stamp.txt).
@@ -377,7 +364,7 @@ std::string destination(const std::string& into) {
   std::error_code ec;
   fs::create_directories(dest.parent_path(), ec);
   if (ec) throw_error(ec, "create " + dest.parent_path().string());
-  refuse_a_shared_parent(dest.parent_path().string());
+  check_build_parent(dest.parent_path().string());
   refuse_what_a_build_may_not_replace(dest.string(), into);
   return dest.string();
 }
@@ -405,10 +392,21 @@ void move_aside(const std::string& dest) {
 /// temporary_directory removes: the last build to finish stays.
 void put_in_place(const std::string& built, const std::string& dest) {
   give_new_directory_mode(built);
+  // Each rename while the list of temporaries is open: an interrupt (its
+  // compilers killed, its sets "skipped") never puts its build in place.
+  const auto open_rename = [&](unsigned flags) {
+    int rc = -1, error = 0;
+    while_temporaries_open([&] {
+      rc = ::renameat2(AT_FDCWD, built.c_str(), AT_FDCWD, dest.c_str(), flags);
+      error = errno;
+    });
+    errno = error;
+    return rc == 0;
+  };
   for (int tries = 0; tries < 100; ++tries) {
-    if (::rename(built.c_str(), dest.c_str()) == 0) return;  // none there, or empty
+    if (open_rename(0)) return;  // none there, or empty
     if (errno != EEXIST && errno != ENOTEMPTY) throw_errno("rename " + built + " to " + dest);
-    if (::renameat2(AT_FDCWD, built.c_str(), AT_FDCWD, dest.c_str(), RENAME_EXCHANGE) == 0) return;
+    if (open_rename(RENAME_EXCHANGE)) return;
     if (errno == EINVAL || errno == ENOSYS)
       move_aside(dest);
     else if (errno != ENOENT)  // ENOENT: another build moved it aside meanwhile
@@ -443,6 +441,17 @@ std::vector<set_outcome> build_target_sets(const std::string& sources, const std
   for (auto& o : outcomes)
     if (o.skipped.empty()) o.dir = set_dir(into, o.name);
   return outcomes;
+}
+
+void check_build_parent(const std::string& parent) {
+  struct stat st {};
+  if (::stat(parent.c_str(), &st) != 0) throw_errno("stat " + parent);
+  if (st.st_uid != ::geteuid() && st.st_uid != 0)
+    throw usage_error(parent + ": owned by uid " + std::to_string(st.st_uid) +
+                      ", not by the caller or root (the targets are built in it and renamed)");
+  if ((st.st_mode & (S_IWOTH | S_IWGRP)) != 0 && (st.st_mode & S_ISVTX) == 0)
+    throw usage_error(parent + ": " + ((st.st_mode & S_IWOTH) != 0 ? "anyone" : "its group") +
+                      " may rename what is in it (not sticky, as /tmp is)");
 }
 
 void check_own_directory(const std::string& dir, const std::string& shown) {

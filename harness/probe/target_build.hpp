@@ -73,6 +73,11 @@ void check_compiler_variables();
 /// directory of the caller's own, not a symbolic link: targets another user
 /// could have planted are never run, nor built over.
 void check_own_directory(const std::string& dir, const std::string& shown);
+/// PARENT, where a build is made and renamed into place, refused
+/// (usage_error) when another user may rename what is in it (swap the
+/// build for a link): it must be the caller's or root's, and sticky if its
+/// group or anyone may write it (/tmp).
+void check_build_parent(const std::string& parent);
 
 /// What identifies this machine's toolchain: its compilers' first lines of
 /// --version and its dynamic loaders (path, size, time), one per line. The

@@ -87,15 +87,12 @@ void sink::open_pipe() {
 
 void sink::open_file() {
   // Like `prog > out.txt`: a regular file opened O_WRONLY|O_CREAT|O_TRUNC.
-  std::string templ = temp_dir() + "/flushcheck-sink-XXXXXX";
-  int fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (fd < 0) throw_errno("mkostemp " + templ);
-  reader_.reset(fd);  // kept for size and the final read; never polled
-  fs_ = detail::file_system_of(fd);
-  child_ = open_fd(templ.c_str(), O_WRONLY | O_TRUNC);
   // Unlinked at once: the two open fds keep it, and nothing is left
   // behind even when the harness is killed with SIGKILL.
-  ::unlink(templ.c_str());
+  reader_ = anonymous_temporary_file("flushcheck-sink-", [this](const std::string& path) {
+    child_ = open_fd(path.c_str(), O_WRONLY | O_TRUNC);
+  });  // the reader's fd: kept for size and the final read; never polled
+  fs_ = detail::file_system_of(reader_.get());
 }
 
 bool sink::reading() const noexcept {

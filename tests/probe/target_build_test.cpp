@@ -282,6 +282,25 @@ TEST(target_build, a_link_or_a_directory_of_other_files_is_refused_and_kept) {
   EXPECT_TRUE(fs::is_symlink(link));
 }
 
+// A parent its group may write (and not sticky) lets a member swap the
+// build for a link between the check and the rename: refused, as one anyone
+// may write; sticky, it is /tmp's case and taken.
+TEST(target_build, a_parent_its_group_may_write_is_refused_unless_sticky) {
+  const std::string shared = test_path("shared");
+  fs::create_directories(shared);
+  fs::permissions(shared, fs::perms::owner_all | fs::perms::group_all);
+  const std::vector<std::string> args{"targets", "build", "--sources", k_sources, "--into",
+                                      shared + "/t", "--sets", "default", "--no-runtimes"};
+  const auto r = cli(args);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(r.err, "flushcheck: " + shared +
+                       ": its group may rename what is in it (not sticky, as /tmp is)\n");
+  EXPECT_FALSE(fs::exists(shared + "/t"));
+  fs::permissions(shared, fs::perms::sticky_bit, fs::perm_options::add);
+  const auto sticky = cli(args);
+  EXPECT_EQ(sticky.code, 0) << sticky.out << sticky.err;
+}
+
 // Two builds into one directory at once each build in a directory of their
 // own and rename it into place: both say the set built, and it is there
 // and runs (a shared script.o broke one, whose discard() then deleted what
