@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -10,7 +11,6 @@
 #include <functional>
 #include <iostream>
 #include <limits>
-#include <sstream>
 
 #include "commands.hpp"
 #include "error.hpp"
@@ -115,11 +115,13 @@ std::string this_flushcheck() {
   return flushcheck_word(path != nullptr ? path : "/bin:/usr/bin");
 }
 
-/// The command that searches property P again as this search did, CASES
-/// cases within MAX_SECONDS (its seed is added).
-std::string repeat_line(const gate_command& cmd, const std::string& p, long cases) {
-  std::ostringstream seconds;
-  seconds << cmd.max_seconds;
+/// The command that searches property P again as this search did: CASES
+/// cases from SEED within --max-seconds (the shortest text that reads back
+/// as the same double).
+std::string repeat_line(const gate_command& cmd, const std::string& p, long cases,
+                        std::uint64_t seed) {
+  char seconds[64];
+  const auto end = std::to_chars(seconds, seconds + sizeof seconds, cmd.max_seconds).ptr;
   std::string out = this_flushcheck() + " gate " + shell_quote(cmd.file);
   bool newline = cmd.file.find('\n') != std::string::npos;
   for (const auto& v : cmd.vars) {
@@ -127,8 +129,8 @@ std::string repeat_line(const gate_command& cmd, const std::string& p, long case
     newline = newline || v.find('\n') != std::string::npos;
   }
   out += " --case " + shell_quote(p) + " --cases " + std::to_string(cases) + " --max-seconds " +
-         seconds.str();
-  return posix_line(out, newline);  // the seed goes at its end
+         std::string(seconds, end) + " --seed " + std::to_string(seed);
+  return posix_line(out, newline);  // all of it inside a `bash -c` when it is one
 }
 
 /// The text report goes to stdout as each case and property ends (CI logs
@@ -213,7 +215,7 @@ search_options search_options_of(const gate_command& cmd) {
 /// progress line on a terminal.
 property_result search_one(const gate_command& cmd, const property_spec& p, search_options o) {
   o.cases = cmd.cases.value_or(p.cases > 0 ? p.cases : 100);
-  o.repeat = repeat_line(cmd, p.name, o.cases);
+  o.repeat = repeat_line(cmd, p.name, o.cases, o.seed);
   std::cerr << "property " << terminal_text(error_line(p.name)) << ": seed " << o.seed << ", "
             << o.cases << " cases\n";
   progress_line progress(p.name);

@@ -182,24 +182,31 @@ run_options gate_run::options(const std::string& dir) const {
 
 namespace {
 
-/// The regular file in DIR whose name contains TEXT (symlinks skipped), or "".
+/// The regular file in DIR named TEXT, else the first of NAMES (sorted)
+/// whose name contains TEXT (glog's "app.log.INFO.20261205-..."), symlinks
+/// skipped; "" when none. Exact first: java.util.logging's FileHandler
+/// keeps "app.log.lck" beside "app.log".
 std::string watched_path(const std::string& dir, const std::vector<std::string>& names,
                          const std::string& text) {
-  for (const auto& n : names) {
-    const std::string path = dir + "/" + n;
+  const auto regular = [&](const std::string& n) {
     struct stat st {};
-    if (n.find(text) != std::string::npos && ::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-      return path;
-  }
+    return ::lstat((dir + "/" + n).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  };
+  if (std::find(names.begin(), names.end(), text) != names.end() && regular(text))
+    return dir + "/" + text;
+  for (const auto& n : names)
+    if (n.find(text) != std::string::npos && regular(n)) return dir + "/" + n;
   return "";
 }
 
+/// DIR's names, sorted (readdir's order is the file system's).
 std::vector<std::string> names_in(const std::string& dir) {
   std::vector<std::string> names;
   if (DIR* d = ::opendir(dir.c_str())) {
     while (dirent* e = ::readdir(d)) names.emplace_back(e->d_name);
     ::closedir(d);
   }
+  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -315,7 +322,7 @@ gate_result gate_run::run() const {
   const std::vector<std::size_t> at = add_expectations(expect_, tag_, d);
   o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
   gate_result r;
-  r.repro = "mkdir -p " + shell_quote(dir.path()) + " && " + repro_command(o);  // its own timeout
+  r.repro = repro_command(o, "mkdir -p " + shell_quote(dir.path()) + " && ");  // its own timeout
   cut_to(o, deadline_);
   r.obs = flushcheck::run(o);
   d.at("stdout").finish();

@@ -335,6 +335,7 @@ bool case_only_key(std::string_view k) { return k == "cut" || k == "faults" || k
 /// env, watch, stdout, stderr, timeout_ms, traced) into P, "args" into ARGS.
 void default_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p,
                  default_args& args) {
+  if (k == "args" || case_only_key(k)) p.undone_defaults.emplace_back(k);
   if (k == "args") {
     args = {texts(cx, v, k), raw_texts(cx, v, k)};
   } else if (k == "stdout" && v.is_string()) {  // a case's one sink: the property's only one

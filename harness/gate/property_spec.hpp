@@ -76,6 +76,11 @@ struct property_spec {
   /// What docs/findings.md says of the behaviour this property pins (a
   /// link, "findings.md#..."), for the durability table; "" for none.
   std::string finding;
+  /// The [defaults] keys a [[case]] pasted into the file would take but
+  /// this property's runs do not: "args" (already in argv and command),
+  /// "cut", "faults", "reader" (a property generates its own). The pinned
+  /// case sets each, so that it runs as the property's case did.
+  std::vector<std::string> undone_defaults;
   /// Cases to generate when `--cases` does not say (0: its default, 100):
   /// what a property that breaks only on long workloads needs.
   long cases = 0;

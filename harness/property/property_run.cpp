@@ -10,6 +10,7 @@
 #include "escape.hpp"
 #include "file_target.hpp"
 #include "kill_plan.hpp"
+#include "reader_policy.hpp"
 
 namespace flushcheck {
 
@@ -301,6 +302,20 @@ std::string case_head(const property_spec& spec, const case_plan& plan, const st
          "\nstdout = " + quoted(plan.sink) + "\nstderr = " + quoted(spec.stderr_sink) + "\n";
 }
 
+/// What the case sets so that the file's [defaults] change nothing of how
+/// PLAN ran: no args after its command (which has them), and its own cut,
+/// faults and reader where [defaults] has one and PLAN none.
+std::string undone_defaults(const property_spec& spec, const case_plan& plan) {
+  std::string out;
+  for (const auto& k : spec.undone_defaults) {
+    if (k == "args") out += "args = []\n";
+    if (k == "cut" && plan.cut == "never") out += "cut = \"never\"\n";
+    if (k == "faults" && !plan.fault) out += "faults = []\n";
+    if (k == "reader") out += "reader = " + quoted(reader_policy{}.text()) + "\n";
+  }
+  return out;
+}
+
 /// "env = { "NAME" = "value", ... }" of ENV's "NAME=value"s.
 std::string env_toml(const std::vector<std::string>& env) {
   std::string out = "env = {";
@@ -321,6 +336,7 @@ std::string case_toml(const property_spec& spec, const workload_case& c, const g
   if (!spec.raw_env.empty()) out += env_toml(spec.raw_env);
   if (plan.cut != "never") out += "cut = " + quoted(plan.cut) + "\n";
   if (plan.fault) out += "faults = [" + quoted(*plan.fault) + "]\n";
+  out += undone_defaults(spec, plan);
   out += "timeout_ms = " + std::to_string(spec.timeout_ms) + "\n";
   if (!spec.traced) out += "traced = false\n";
   return out + expect_toml(spec, check);

@@ -91,13 +91,16 @@ class searcher {
   void fail_with(const workload_outcome& out, const std::string& where);
   /// After a search that found nothing: each promised end no case tested, an error.
   void require_checked_ends();
-  /// Before case I: a promised end no case has tested yet (its cut or fault
-  /// never came), once the first cases (one per end) have had their chance
-  /// at random, and while it has had fewer than forced_tries cases of its
-  /// own; else none. A slow driver's short budget still tests every end it
-  /// promises, and an end its driver never reaches cannot take every case.
-  std::optional<property_end> end_not_tested(long i);
-  static constexpr int forced_tries = 5;
+  /// Before case I: a promised end no case has checked yet (its cut or
+  /// fault never came, or no record its promise counts was logged), once
+  /// the first cases (one per end) have had their chance at random, and
+  /// while it has had fewer than forced_tries cases of its own; else none.
+  /// A slow driver's short budget still checks every end it promises, and
+  /// an end its driver never reaches cannot take every case. (Which cases
+  /// are forced follows what earlier cases did: a racy driver's runs may
+  /// make the same seed search other cases.)
+  std::optional<property_end> end_not_checked(long i);
+  static constexpr int forced_tries = 8;
   /// SHRINKABLE, which broke the promise as OUT, shrunk (when it breaks it
   /// again) and described; FOUND_AT: its case's number.
   counterexample counterexample_of(const rc::Shrinkable<workload_case>& shrinkable,
@@ -132,7 +135,7 @@ class searcher {
   clock::time_point start_;
   clock::time_point deadline_;
   clock::time_point shrink_end_, rate_end_;  ///< once a case broke the promise
-  std::map<property_end, int> forced_;       ///< cases end_not_tested chose, per end
+  std::map<property_end, int> forced_;       ///< cases end_not_checked chose, per end
   property_result& r_;
 };
 
@@ -324,6 +327,7 @@ std::string unchecked(property_end end, const end_tally& t, long cases) {
   std::string why = e + ": " + std::to_string(t.tested) + " of " + std::to_string(t.generated) +
                     " cases tested it";
   for (const auto& [missed, n] : t.missed) why += "; " + std::to_string(n) + ": " + missed;
+  if (t.tested > 0) why += "; none had a record its promise counts";
   return why;
 }
 
@@ -332,19 +336,19 @@ void searcher::require_checked_ends() {
   for (const auto& [end, promised] : spec_.promises) {
     if (promised.empty()) continue;  // "nothing": the end runs, nothing to check
     const end_tally t = r_.ends.contains(end) ? r_.ends.at(end) : end_tally{};
-    if (t.tested == 0) why += (why.empty() ? "" : " | ") + unchecked(end, t, r_.cases);
+    if (t.checked == 0) why += (why.empty() ? "" : " | ") + unchecked(end, t, r_.cases);
   }
   if (why.empty()) return;
   r_.error_kind = property_error::nothing_checked;
   r_.error = "nothing checked of what it promises at " + why;
 }
 
-std::optional<property_end> searcher::end_not_tested(long i) {
+std::optional<property_end> searcher::end_not_checked(long i) {
   if (i < static_cast<long>(spec_.promises.size())) return std::nullopt;  // as the seed draws
   for (const auto& [end, promised] : spec_.promises) {
     if (promised.empty()) continue;  // "nothing": no case needed
-    const bool tested = r_.ends.contains(end) && r_.ends.at(end).tested > 0;
-    if (!tested && forced_[end] < forced_tries) {
+    const bool checked = r_.ends.contains(end) && r_.ends.at(end).checked > 0;
+    if (!checked && forced_[end] < forced_tries) {
       ++forced_[end];
       return end;
     }
@@ -364,7 +368,7 @@ void searcher::search() {
       r_.budget_hit = true;
       break;
     }
-    const auto missing = end_not_tested(i);
+    const auto missing = end_not_checked(i);
     const auto shrinkable = (missing ? gen_workload_case(spec_, missing) : gen)(
         random.split(), static_cast<int>(i % 81));
     if (run_case(i, shrinkable)) break;
@@ -385,7 +389,7 @@ property_result search_property(const property_spec& spec, const search_options&
   r.seed = o.seed;
   r.cases_asked = o.cases;
   r.must_break = !spec.holds;
-  r.repeat = o.repeat + " --seed " + std::to_string(o.seed);
+  r.repeat = o.repeat;
   const auto start = clock::now();
   searcher(spec, o, r).search();
   r.seconds = since(start);

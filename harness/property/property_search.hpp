@@ -44,7 +44,8 @@ struct search_options {
   /// Run the case shown once more with its timeline kept (gate --html).
   bool timeline = false;
   /// How a user repeats the search ("flushcheck gate F --case P --cases N
-  /// --max-seconds T"): the seed is added.
+  /// --max-seconds T --seed S", inside a `bash -c` when a word has a
+  /// newline): the result's repeat line, as it is.
   std::string repeat;
 };
 

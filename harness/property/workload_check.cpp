@@ -313,6 +313,9 @@ std::string compare_records(const kit_case& c, const protocol_view& driver,
 std::string compare_uncaught(const protocol_view& driver) {
   if (driver.status == wait_status::exited(0)) return "it exited 0: no uncaught exception ended it";
   if (driver.status.type() == wait_status::kind::timeout) return "it did not end";
+  if (not_a_refusal(driver).empty())  // a refusal that names `throw` passes as allowed
+    return "it refused the workload (\"" + printable(refusal_words(driver), 200) +
+           "\"): no uncaught exception ended it";
   return "";
 }
 

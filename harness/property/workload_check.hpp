@@ -27,7 +27,10 @@ enum class kit_compare {
   same_set,  ///< the same, records in any order (`threads`)
   status,    ///< the exit status only: an end whose records are the language's own (exit)
   refusal,   ///< a malformed workload: exit 64, one line on stderr, the reference's words
-  uncaught,  ///< `throw`: any abnormal end (a signal, a status not 0), records before it
+  /// `throw`: any abnormal end (a signal, a status not 0) but a refusal
+  /// (exit 64, a bad-workload line); what arrived before it is the
+  /// language's own (a C++ terminate loses stdio's buffer)
+  uncaught,
 };
 
 /// One workload of the kit.

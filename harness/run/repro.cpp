@@ -121,8 +121,8 @@ std::string flushcheck_word(const std::string& dirs) {
   return shell_word(binary);
 }
 
-std::string repro_command(const run_options& o) {
-  std::string cmd = "env -i" + sink_dir(o);
+std::string repro_command(const run_options& o, const std::string& first) {
+  std::string cmd = first + "env -i" + sink_dir(o);
   for (const auto& kv : o.env)
     if (shown(o, kv)) cmd += " " + quoted_variable(kv);
   cmd += " " + program_for(o) + " run";

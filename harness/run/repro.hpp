@@ -8,7 +8,9 @@ namespace flushcheck {
 
 /// The one `env -i ... flushcheck run ...` command line that repeats a run
 /// with options O (its environment, sinks, stdin, kill, trace, program).
-std::string repro_command(const run_options& o);
+/// FIRST, a command and " && " with its words shell_quote'd, runs before
+/// it, inside the same `bash -c` when the line needs one.
+std::string repro_command(const run_options& o, const std::string& first = "");
 
 /// Names the binary that prints repro lines (the CLI: itself). A repro line
 /// then starts with BINARY's path, or with plain `flushcheck` when the PATH

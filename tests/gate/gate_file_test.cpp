@@ -384,6 +384,25 @@ no_torn_record = true
   EXPECT_NE(text.out.find("; records arrived: 0 in file:app.log)"), std::string::npos) << text.out;
 }
 
+// A watched name is the file of that name when there is one: beside it,
+// files whose names contain it (java.util.logging's "app.log.lck", here
+// "0app.log" and "app.log.lck", empty) are not read in its place, whatever
+// order the directory lists them in.
+TEST(gate_file, a_watched_name_is_the_file_of_that_name_first) {
+  const std::string file = file_with("exact.toml", R"(
+records = 2
+[[case]]
+name = "exact"
+command = ["sh", "-c", 'cd "$FLUSHCHECK_LOG_DIR" && : > 0app.log && : > app.log.lck && printf "rec 0\nrec 1\n" > app.log']
+watch = ["app.log"]
+[[case.expect]]
+in = "file:app.log"
+records_through = 1
+)");
+  const auto r = cli({"gate", "--json", file});
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+}
+
 // {here}, {records}, --var and the run's {logdir} in one case; env in place
 // of the clean environment's own PATH; stderr merged into stdout.
 TEST(gate_file, placeholders_env_and_a_merged_stderr) {

@@ -210,8 +210,31 @@ fault = "prefix"
       << p.dump(2);
 }
 
+// A case that tested an end but had no record its promise counts checked
+// nothing: an end whose every case is so fails as nothing checked (here no
+// record is ever at error, so through_last_level has nothing to count).
+TEST(property_trust, an_end_tested_but_never_checked_is_an_error) {
+  const std::string file = file_with("unchecked.toml", R"(
+[[property]]
+name = "no_error_records"
+command = ["{driver}"]
+stdout = ["pipe"]
+levels = ["debug", "info"]
+[property.promise]
+exit = { through_last_level = "error" }
+)");
+  const auto [r, seconds] = gate(file, {"--seed", "1", "--cases", "20", "--json"});
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  const auto p = property_of(r);
+  EXPECT_EQ(p.at("error_kind"), "nothing_checked") << p.dump(2);
+  EXPECT_GT(p.at("ends").at("exit").at("tested").get<long>(), 0) << p.dump(2);
+  EXPECT_NE(p.at("error").get<std::string>().find("none had a record its promise counts"),
+            std::string::npos)
+      << p.dump(2);
+}
+
 // Once each end has had its chance at random, a case goes to a promised end
-// no case has tested yet: 14 cases test all 7 ends (at random, 14 cases
+// no case has checked yet: 14 cases check all 7 ends (at random, 14 cases
 // missed one on each of seeds 1 to 10), so a slow driver's short budget
 // still reaches every end.
 TEST(property_trust, a_short_search_tests_every_end_it_promises) {
@@ -233,7 +256,7 @@ fault = "in_order"
     const auto [r, seconds] = gate(file, {"--seed", seed, "--cases", "14", "--json"});
     EXPECT_EQ(r.code, 0) << "seed " << seed << r.out << r.err;
     for (const auto& [end, t] : property_of(r).at("ends").items())
-      EXPECT_GT(t.at("tested").get<long>(), 0) << "seed " << seed << " " << end << t.dump(2);
+      EXPECT_GT(t.at("checked").get<long>(), 0) << "seed " << seed << " " << end << t.dump(2);
   }
 }
 
@@ -407,6 +430,49 @@ _exit = "all"
       << pinned.r.out;
 }
 
+// Pasted into its own file, the pinned case runs as the property's did
+// whatever [defaults] says: its args are in the command already (appended
+// again, after the workload's end, the driver refused the workload, exit
+// 64), and its cut, faults and reader are the case's own (the [defaults]
+// KILL at marker 1 killed it).
+TEST(property_trust, a_pinned_case_runs_as_it_did_whatever_the_defaults_say) {
+  const std::string head = R"(
+[defaults]
+command = ["{driver}"]
+args = ["log info 0"]
+cut = "KILL@marker:1"
+faults = ["EIO@write:1"]
+reader = "paused"
+
+[[case]]
+name = "plain"
+args = ["return 0"]
+cut = "never"
+faults = []
+reader = "prompt"
+[[case.expect]]
+exit_code = 0
+
+[[property]]
+name = "underscore_exit_loses"
+stdout = ["pipe"]
+holds = false
+[property.promise]
+_exit = "all"
+)";
+  const auto [r, seconds] = gate(file_with("defaults.toml", head), {"--seed", "4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto ce = property_of(r).at("counterexample");
+  const std::string toml = ce.at("case_toml");
+  EXPECT_NE(toml.find("args = []\n"), std::string::npos) << toml;
+  const auto pinned = gate(file_with("pasted.toml", head + "\n" + toml),
+                           {"--case", "underscore_exit_loses_counterexample", "--json"})
+                          .r;
+  ASSERT_EQ(pinned.code, 0) << toml << pinned.out << pinned.err;
+  const auto j = nlohmann::json::parse(pinned.out);
+  EXPECT_EQ(j.at("cases").at(0).at("status"), ce.at("status")) << toml << pinned.out;
+}
+
 // A repro line whose argument has a newline runs under sh (dash), as a CI
 // step's script does: it says bash -c, never bash's $'...' alone.
 TEST(property_trust, a_repro_line_runs_under_sh) {
@@ -420,7 +486,7 @@ exit_code = 1
   const auto r = cli({"gate", file, "--json"});
   ASSERT_EQ(r.code, 1) << r.out << r.err;
   const std::string repro = nlohmann::json::parse(r.out).at("cases").at(0).at("repro");
-  EXPECT_NE(repro.find(" && bash -c '"), std::string::npos) << repro;
+  EXPECT_EQ(repro.rfind("bash -c 'mkdir -p ", 0), 0u) << repro;  // the whole line: sh runs it
   // Run by /bin/sh (dash on Debian): the repeated run's script parses, and exits 0.
   const auto again = cli({"run", "--json", "--", "/bin/sh", "-c", repro});
   ASSERT_EQ(again.code, 0) << again.out << again.err;
@@ -428,6 +494,31 @@ exit_code = 1
   EXPECT_EQ(j.at("exit").at("code"), 0) << again.out;
   const std::string inner = j.at("stdout").at("data");
   EXPECT_NE(inner.find("exit:    exited 0"), std::string::npos) << inner;
+}
+
+// "search again" with a word that has a newline (a --var) is one `bash -c`
+// line that sh runs, its seed and budget inside it: the seed went after
+// the closing quote, where bash took it for $0, and the search ran with
+// another. --max-seconds is repeated to the digit.
+TEST(property_trust, search_again_repeats_the_seed_under_sh) {
+  const std::string file = file_with("again.toml", R"(
+[[property]]
+name = "two_line_var"
+command = ["{driver}", "{ops}"]
+stdout = ["pipe"]
+[property.promise]
+_exit = "all"
+)");
+  const auto [r, seconds] = gate(file, {"--var", "ops=log info 5\nlog warn 6", "--seed", "77",
+                                        "--cases", "5", "--max-seconds", "12.345678", "--json"});
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  const std::string again = property_of(r).at("repeat");
+  EXPECT_NE(again.find("bash -c '"), std::string::npos) << again;
+  EXPECT_NE(again.find(" --max-seconds 12.345678 --seed 77'"), std::string::npos) << again;
+  const auto run = cli({"run", "--json", "--", "/bin/sh", "-c", again});
+  const auto j = nlohmann::json::parse(run.out);
+  const std::string err = j.at("stderr").at("data");
+  EXPECT_NE(err.find("property two_line_var: seed 77, 5 cases"), std::string::npos) << again << err;
 }
 
 // {runtimes} is the helpers' directory of the flushcheck that runs the file:
@@ -509,20 +600,24 @@ TEST(property_trust, the_budget_bounds_every_run) {
   EXPECT_EQ(property_of(h.r).at("error_kind"), "nothing_checked") << h.r.out;
 }
 
-// The re-runs that rate a counterexample stop at the budget and say so.
+// The re-runs that rate a counterexample stop at the budget and say so: 20
+// re-runs of a 0.5 s driver take 10 s, more than the whole budget of 6 s,
+// which leaves the search (a loss at _exit, found at the first cases) time
+// enough on a loaded machine.
 TEST(property_trust, re_runs_stop_at_the_budget_and_say_so) {
   const std::string slow =
       file_with("rate.toml", wrapped("sleep 0.5; exec \"$0\" \"$@\"", "_exit = \"all\""));
-  const auto [r, seconds] = gate(slow, {"--seed", "1", "--max-seconds", "3", "--json"});
+  const auto [r, seconds] = gate(slow, {"--seed", "1", "--max-seconds", "6", "--json"});
   ASSERT_EQ(r.code, 1) << r.out << r.err;
-  EXPECT_LT(seconds, 20) << r.out;
+  EXPECT_LT(seconds, 30) << r.out;
   const auto ce = property_of(r).at("counterexample");
+  ASSERT_TRUE(ce.is_object()) << "no counterexample within the budget: " << r.out;
   EXPECT_TRUE(ce.at("rate_stopped")) << ce.dump(2);
   // Its repeat line keeps the run's own timeout, not what the budget left of it.
   EXPECT_NE(ce.at("repro").get<std::string>().find(" --timeout=20000 "), std::string::npos)
       << ce.dump(2);
   EXPECT_LT(ce.at("runs").get<int>(), 20) << ce.dump(2);
-  const auto text = gate(slow, {"--seed", "1", "--max-seconds", "3"}).r;
+  const auto text = gate(slow, {"--seed", "1", "--max-seconds", "6"}).r;
   EXPECT_NE(text.out.find(" runs (stopped at --max-seconds)"), std::string::npos) << text.out;
 }
 

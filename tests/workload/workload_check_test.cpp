@@ -156,6 +156,21 @@ TEST(kit_difference, a_refusal_passes_only_for_an_op_the_language_may_lack) {
   EXPECT_NE(kit_difference(*abort, elsewhere, reference), "");
   reference.status = wait_status::exited(7);
   EXPECT_EQ(kit_difference(*ret, refused, reference), "it exited 64, the reference exited 7");
+  // `throw`: a refusal of another op is no uncaught exception, though it
+  // ends with a status that is not 0; one that names `throw` is allowed.
+  const auto thrown =
+      std::find_if(cases.begin(), cases.end(), [](auto& c) { return c.name == "throw"; });
+  ASSERT_NE(thrown, cases.end());
+  protocol_view first_op = refused;
+  first_op.stderr_lines = {"d: bad workload: op 0 'log info 0': unknown operation"};
+  EXPECT_NE(kit_difference(*thrown, first_op, reference).find("it refused the workload"),
+            std::string::npos);
+  protocol_view names_throw = refused;
+  names_throw.stderr_lines = {"d: bad workload: op 1 'throw': no exceptions in C"};
+  EXPECT_EQ(kit_difference(*thrown, names_throw, reference), "");
+  protocol_view uncaught;
+  uncaught.status = wait_status::exited(1);
+  EXPECT_EQ(kit_difference(*thrown, uncaught, reference), "");
 }
 
 }  // namespace
