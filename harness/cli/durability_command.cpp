@@ -63,6 +63,7 @@ durability_command::durability_command(CLI::App& parent) {
   app->add_option("files", files, "gate files (TOML, docs/gate.md)")->required();
   app->footer(exit_footer({{exit_ok, "the table was made (whatever its cells say)"},
                            {exit_usage, ""},
+                           {exit_spawn, "a driver could not be started (its cells say error)"},
                            {exit_harness, ""}}));
 }
 
@@ -84,8 +85,9 @@ bool named(const std::vector<std::string>& only, const std::string& name) {
   return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
 }
 
-/// A configuration to probe: the first property of CMD's files that has it,
-/// its gate file, and the first `finding` of the properties that share it.
+/// A configuration to probe: the first property of CMD's files that has it
+/// (with every cut and fault of those that share it, and their first
+/// `finding`), and its gate file.
 struct configuration {
   property_spec spec;
   std::string file;
@@ -105,8 +107,8 @@ std::vector<configuration> configurations(const durability_command& cmd) {
       });
       if (same == all.end())
         all.push_back({p, path});
-      else if (same->spec.finding.empty())
-        same->spec.finding = p.finding;
+      else
+        merge_configuration(same->spec, p);
     }
   return all;
 }
@@ -124,6 +126,18 @@ std::vector<durability_row> probe_all(const durability_command& cmd, bool text) 
   return rows;
 }
 
+/// 0, or where a cell could not be known: 4 when the harness failed (its
+/// worst), else 3 when a driver could not be started; the cells say which.
+int exit_status_of(const std::vector<durability_row>& rows) {
+  int status = exit_ok;
+  for (const auto& r : rows)
+    for (const auto& c : r.cells) {
+      if (c.error == property_error::harness) status = exit_harness;
+      if (c.error == property_error::spawn && status == exit_ok) status = exit_spawn;
+    }
+  return status;
+}
+
 }  // namespace
 
 int durability_command::execute() {
@@ -135,7 +149,7 @@ int durability_command::execute() {
   json_out.commit([&] { return dump_json(to_json(rows)); });
   md_out.commit([&] { return to_markdown(rows, links_from); });
   svg_out.commit([&] { return to_svg(rows); });
-  return exit_ok;
+  return exit_status_of(rows);
 }
 
 }  // namespace flushcheck::cli

@@ -2,6 +2,8 @@
 // table (durability.hpp).
 #include "durability.hpp"
 
+#include <algorithm>
+
 namespace flushcheck {
 
 std::string to_string(durability_kind k) {
@@ -10,6 +12,8 @@ std::string to_string(durability_kind k) {
     case durability_kind::lost: return "lost";
     case durability_kind::torn: return "torn";
     case durability_kind::racy: return "racy";
+    case durability_kind::hung: return "hung";
+    case durability_kind::error: return "error";
     case durability_kind::not_tested: break;
   }
   return "n/a";
@@ -41,13 +45,44 @@ durability_kind kind_of(const counterexample& ce) {
 bool same_configuration(const property_spec& a, const property_spec& b) {
   return a.argv == b.argv && a.env == b.env && a.watch == b.watch && a.in == b.in &&
          a.sinks == b.sinks && a.stderr_sink == b.stderr_sink && a.levels == b.levels &&
-         a.threads == b.threads && a.cuts == b.cuts && a.faults == b.faults &&
-         a.traced == b.traced && a.timeout_ms == b.timeout_ms;
+         a.threads == b.threads && a.traced == b.traced && a.timeout_ms == b.timeout_ms;
 }
 
+namespace {
+
+/// TO with each of FROM it lacks, in FROM's order after its own.
+void add_missing(std::vector<std::string>& to, const std::vector<std::string>& from) {
+  for (const auto& x : from)
+    if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
+}
+
+}  // namespace
+
+void merge_configuration(property_spec& row, const property_spec& p) {
+  add_missing(row.cuts, p.cuts);
+  add_missing(row.faults, p.faults);
+  if (row.finding.empty()) row.finding = p.finding;
+}
+
+namespace {
+
+/// The kind of a search that ended in ERROR: the program hung, the harness
+/// could not tell (spawn, harness), or no case ended so (nothing checked, a
+/// driver that refuses the end).
+durability_kind kind_of(property_error error) {
+  switch (error) {
+    case property_error::timeout: return durability_kind::hung;
+    case property_error::spawn:
+    case property_error::harness: return durability_kind::error;
+    default: return durability_kind::not_tested;
+  }
+}
+
+}  // namespace
+
 durability_cell cell_of(property_end end, const property_result& r) {
-  const long tested = r.ends.contains(end) ? r.ends.at(end).tested : 0;
-  durability_cell c{end, durability_kind::kept, tested, "", "", "", ""};
+  const long checked = r.ends.contains(end) ? r.ends.at(end).checked : 0;
+  durability_cell c{end, durability_kind::kept, checked, "", "", "", "", property_error::none};
   if (r.found) {
     c.kind = kind_of(*r.found);
     c.workload = r.found->workload;
@@ -58,10 +93,11 @@ durability_cell cell_of(property_end end, const property_result& r) {
     c.ended = (is_cut(end) || end == property_end::fault ? r.found->end + "; " : "") +
               "stdout on " + r.found->sink;
   } else if (r.error_kind != property_error::none) {
-    c.kind = durability_kind::not_tested;
+    c.kind = kind_of(r.error_kind);
     c.what = r.error;
+    c.error = r.error_kind;
   } else {
-    c.what = std::to_string(tested) + " cases tested it (of " + std::to_string(r.cases) +
+    c.what = std::to_string(checked) + " cases checked it (of " + std::to_string(r.cases) +
              "), each kept every record";
   }
   return c;

@@ -24,22 +24,27 @@ enum class durability_kind {
   lost,        ///< a case lost records, every time it ran
   torn,        ///< a case left a line cut short, every time
   racy,        ///< a case lost or tore records in some of its runs
+  hung,        ///< a case ran past its timeout_ms: the program did not end so
   not_tested,  ///< no case ended so (the driver refuses the end, or the budget ran out)
+  error,       ///< the harness could not tell: the driver did not start, or its own set-up failed
 };
-/// "kept", "lost", "torn", "racy", "n/a".
+/// "kept", "lost", "torn", "racy", "hung", "n/a", "error".
 std::string to_string(durability_kind k);
 
 /// What one end does to one configuration's records.
 struct durability_cell {
   property_end end = property_end::return_;
   durability_kind kind = durability_kind::not_tested;
-  long cases = 0;        ///< cases that tested the end (their cut or fault came)
+  long cases = 0;        ///< cases that checked the end (their cut or fault came, a record counted)
   std::string workload;  ///< a shrunk case that lost or tore ("" when kept)
   std::string what;      ///< what arrived of it, or why it says nothing
   std::string rate;      ///< "deterministic (20 of 20 runs)", "fails 7 of 20 runs"
   /// Where that case was cut or failed, and stdout's sink: "ENOSPC at write
   /// 1 to file:app.log, then return 0; stdout on pipe" ("" when kept).
   std::string ended;
+  /// Why the search said nothing of the library (error, hung, n/a): exit 3
+  /// for a driver that did not start, 4 for the harness's own failure.
+  property_error error = property_error::none;
 };
 
 /// A configuration's row.
@@ -51,9 +56,12 @@ struct durability_row {
 };
 
 /// Whether A and B are one logger configuration: the same driver, streams,
-/// records and what may be generated (cuts, faults, tracing), whatever
-/// they promise. The table has a row per configuration.
+/// records, tracing and timeout, whatever they promise and whichever cuts
+/// and faults they generate. The table has a row per configuration.
 bool same_configuration(const property_spec& a, const property_spec& b);
+/// P, a property of ROW's configuration, taken into ROW: its cuts and
+/// faults added to ROW's, and its finding if ROW has none.
+void merge_configuration(property_spec& row, const property_spec& p);
 
 /// SPEC's configuration probed at every end with O's cases, seed and budget
 /// (per end); ON_CELL is told each cell as it is known.

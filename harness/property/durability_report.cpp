@@ -18,7 +18,9 @@ std::string cell_text(const durability_cell& c) {
     case durability_kind::racy:
       return "racy, " + markdown_text(c.rate) + ": " + markdown_code(c.workload) + " (" +
              markdown_text(c.ended) + ")";
-    case durability_kind::not_tested: return "n/a";
+    case durability_kind::not_tested:
+    case durability_kind::hung:
+    case durability_kind::error: return to_string(c.kind);
     default:
       return to_string(c.kind) + ": " + markdown_code(c.workload) + " (" + markdown_text(c.ended) +
              ")";
@@ -71,7 +73,9 @@ const char* fill_of(durability_kind k) {
     case durability_kind::racy: return svg::shade(2);
     case durability_kind::torn: return svg::shade(3);
     case durability_kind::lost: return svg::shade(4);
-    case durability_kind::not_tested: break;
+    case durability_kind::hung: return "#8c6bb1";  // apart from the losses' hue
+    case durability_kind::not_tested:
+    case durability_kind::error: break;
   }
   return "#d9d9d9";
 }

@@ -79,5 +79,39 @@ _exit = "all"
       << md.out;
 }
 
+// A program that does not end at one end is "hung" there, not n/a; a
+// driver that cannot start is no table of n/a with exit 0: its cells say
+// error, and the exit status is 3.
+TEST(durability, a_hang_and_a_driver_that_cannot_start_are_said) {
+  const std::string file = file_with("hangs.toml", R"(
+[[property]]
+name = "hangs_at_underscore_exit"
+command = ["/bin/sh", "-c", 'case "$*" in *_exit*) sleep 60;; esac; exec "$0" "$@"', "{driver}"]
+stdout = ["pipe"]
+cuts = ["marker"]
+timeout_ms = 1000
+[property.promise]
+return = "prefix"
+)");
+  const auto r = cli(
+      {"durability", "--var", driver_var, "--cases", "10", "--max-seconds", "20", "--json", file});
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto ends = nlohmann::json::parse(r.out).at("rows").at(0).at("ends");
+  EXPECT_EQ(ends.at("_exit").at("kind"), "hung") << ends.dump(2);
+  EXPECT_EQ(ends.at("return").at("kind"), "kept") << ends.dump(2);
+  const std::string direct = file_with("direct.toml", R"(
+[[property]]
+name = "direct"
+command = ["{driver}"]
+[property.promise]
+return = "prefix"
+)");
+  const auto missing = cli({"durability", "--var", "driver=/nonexistent/flushcheck-driver",
+                            "--cases", "2", "--json", direct});
+  EXPECT_EQ(missing.code, 3) << missing.out << missing.err;
+  const auto cells = nlohmann::json::parse(missing.out).at("rows").at(0).at("ends");
+  EXPECT_EQ(cells.at("return").at("kind"), "error") << cells.dump(2);
+}
+
 }  // namespace
 }  // namespace flushcheck
