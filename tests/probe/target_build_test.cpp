@@ -289,8 +289,9 @@ TEST(target_build, a_parent_its_group_may_write_is_refused_unless_sticky) {
   const std::string shared = test_path("shared");
   fs::create_directories(shared);
   fs::permissions(shared, fs::perms::owner_all | fs::perms::group_all);
-  const std::vector<std::string> args{"targets", "build", "--sources", k_sources, "--into",
-                                      shared + "/t", "--sets", "default", "--no-runtimes"};
+  const std::vector<std::string> args{"targets", "build",   "--sources",
+                                      k_sources, "--into",  shared + "/t",
+                                      "--sets",  "default", "--no-runtimes"};
   const auto r = cli(args);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_EQ(r.err, "flushcheck: " + shared +
