@@ -132,9 +132,9 @@ struct gate_command {
   std::string json;
   std::string junit;
   std::string html;
-  std::optional<long> cases;  ///< per property (else its own `cases`, else 100)
-  std::string seed;           ///< a decimal from 0 to 2^64-1 ("": a fresh one)
-  double max_seconds = 30;
+  std::optional<long> cases;          ///< per property (else its own `cases`, else 100)
+  std::string seed;                   ///< a decimal from 0 to 2^64-1 ("": a fresh one)
+  std::optional<double> max_seconds;  ///< per property (else its own `max_seconds`, else 30)
 };
 
 struct bench_command {

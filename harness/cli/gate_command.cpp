@@ -52,7 +52,7 @@ void add_property_options(gate_command& c) {
   c.app
       ->add_option("--max-seconds", c.max_seconds,
                    "bounds each property's search, and its shrinking and re-runs again; no run "
-                   "lasts past it (default 30)")
+                   "lasts past it (default: its own max_seconds = T, else 30)")
       ->check([](const std::string& text) -> std::string {
         const double v = std::strtod(text.c_str(), nullptr);
         return std::isfinite(v) && v >= 0 && v <= 86400 ? "" : "expected 0 to 86400 seconds";
@@ -116,12 +116,12 @@ std::string this_flushcheck() {
 }
 
 /// The command that searches property P again as this search did: CASES
-/// cases from SEED within --max-seconds (the shortest text that reads back
+/// cases from SEED within MAX_SECONDS (the shortest text that reads back
 /// as the same double).
 std::string repeat_line(const gate_command& cmd, const std::string& p, long cases,
-                        std::uint64_t seed) {
+                        double max_seconds, std::uint64_t seed) {
   char seconds[64];
-  const auto end = std::to_chars(seconds, seconds + sizeof seconds, cmd.max_seconds).ptr;
+  const auto end = std::to_chars(seconds, seconds + sizeof seconds, max_seconds).ptr;
   std::string out = this_flushcheck() + " gate " + shell_quote(cmd.file);
   bool newline = cmd.file.find('\n') != std::string::npos;
   for (const auto& v : cmd.vars) {
@@ -201,21 +201,22 @@ std::uint64_t seed_of(const std::string& text) {
   return *seed;
 }
 
-/// How CMD's properties search: its seed, budget and reports.
+/// How CMD's properties search: its seed and reports.
 search_options search_options_of(const gate_command& cmd) {
   search_options o;
   o.seed = seed_of(cmd.seed);
-  o.max_seconds = cmd.max_seconds;
   o.on_spawn = remember_child;
   o.timeline = !cmd.html.empty();
   return o;
 }
 
-/// P searched as O says (its cases and repeat line set here), with a
+/// P searched as O says (its cases, budget and repeat line set here), with a
 /// progress line on a terminal.
 property_result search_one(const gate_command& cmd, const property_spec& p, search_options o) {
   o.cases = cmd.cases.value_or(p.cases > 0 ? p.cases : 100);
-  o.repeat = repeat_line(cmd, p.name, o.cases, o.seed);
+  o.max_seconds =
+      cmd.max_seconds.value_or(p.max_seconds > 0 ? static_cast<double>(p.max_seconds) : 30);
+  o.repeat = repeat_line(cmd, p.name, o.cases, o.max_seconds, o.seed);
   std::cerr << "property " << terminal_text(error_line(p.name)) << ": seed " << o.seed << ", "
             << o.cases << " cases\n";
   progress_line progress(p.name);

@@ -264,7 +264,7 @@ bool promises_key(const context& cx, std::string_view k, const toml::node& v, pr
 }
 
 /// The keys of how the cases run and what they pin: timeout_ms, traced,
-/// holds, cases, finding.
+/// holds, cases, max_seconds, finding.
 bool limits_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "timeout_ms") {
     p.timeout_ms = integer_in(cx, v, k, 1, 600000);
@@ -274,6 +274,8 @@ bool limits_key(const context& cx, std::string_view k, const toml::node& v, prop
     p.holds = boolean(cx, v, k);
   } else if (k == "cases") {
     p.cases = integer_in(cx, v, k, 1, 1000000);
+  } else if (k == "max_seconds") {
+    p.max_seconds = integer_in(cx, v, k, 1, 86400);
   } else if (k == "finding") {
     p.finding = text(cx, v, k, false);
   } else {

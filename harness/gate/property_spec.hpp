@@ -84,6 +84,9 @@ struct property_spec {
   /// Cases to generate when `--cases` does not say (0: its default, 100):
   /// what a property that breaks only on long workloads needs.
   long cases = 0;
+  /// Seconds of search when `--max-seconds` does not say (0: its default,
+  /// 30): what a property whose break is rare and whose driver is slow needs.
+  long max_seconds = 0;
   /// Fills what was left empty with the defaults, which depend on IN (and
   /// the spellings as the file has them with the values, for a spec made in C++):
   /// stdout's sinks pipe, pty and file for records on stdout (else pipe);

@@ -121,6 +121,29 @@ TEST(property_gate, the_same_seed_searches_the_same_cases) {
       << r.out;
 }
 
+// A property's own max_seconds is its budget where --max-seconds does not
+// say, and the line that searches again repeats it; --max-seconds wins.
+TEST(property_gate, a_propertys_own_budget_is_used_and_repeated) {
+  std::string text = stdio_exit;
+  text.insert(text.find("[property.promise]"), "max_seconds = 45\n");
+  const std::string file = file_with("budget.toml", text);
+  const auto own = cli({"gate", file, "--var", driver_var, "--seed", "77", "--cases", "50"});
+  EXPECT_NE(own.out.find("' --case 'underscore_exit_keeps_all' --cases 50 --max-seconds 45 "
+                         "--seed 77\n"),
+            std::string::npos)
+      << own.out;
+  const auto flag = cli(
+      {"gate", file, "--var", driver_var, "--seed", "77", "--cases", "50", "--max-seconds", "20"});
+  EXPECT_NE(flag.out.find(" --cases 50 --max-seconds 20 --seed 77\n"), std::string::npos)
+      << flag.out;
+  const auto bad = cli({"gate", file_with("budget0.toml",
+                                          "[[property]]\nname = \"p\"\n"
+                                          "command = [\"x\"]\nmax_seconds = 0\n"
+                                          "[property.promise]\nreturn = \"all\"\n")});
+  EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("max_seconds"), std::string::npos) << bad.err;
+}
+
 TEST(property_gate, a_racy_loggers_counterexample_is_reported_with_its_rate) {
   const std::string file = file_with("racy.toml", R"(
 [[property]]
