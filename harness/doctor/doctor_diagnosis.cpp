@@ -356,12 +356,15 @@ void judge_sink(const doctor_options& o, const std::vector<explored_cut>& cuts, 
     judge_deadline(o, pty, d.mask, s);
 }
 
-/// The pty's reference run (no cuts: it is what the others are held to).
-doctor_sink explore_pty(explore_options e) {
-  e.sinks = {sink_kind::pty};
+/// SINK's reference run alone, no cuts.
+doctor_sink explore_uncut(explore_options e, sink_kind sink) {
+  e.sinks = {sink};
   e.signals = {};
   return sink_of(std::move(explore(e).front()), e.base.timeout);
 }
+
+/// The pty's reference run (no cuts: it is what the others are held to).
+doctor_sink explore_pty(explore_options e) { return explore_uncut(std::move(e), sink_kind::pty); }
 
 /// A pty run stopped at the deadline where the pipe's and the file's ended
 /// by themselves: load slowed it (or the program waits at a terminal), so
@@ -422,21 +425,21 @@ std::vector<std::vector<explored_cut>> explore_pipe_and_file(const doctor_option
 }
 
 /// Where the pipe's or the file's output differs from the pty's byte for
-/// byte, or --ignore was given: the fields that vary between two runs on
-/// one sink, learnt into D's mask (a second pty run's against the first's,
-/// each cut's output against its sink's reference run). E: the pty's exploration.
-void learn_what_varies(const explore_options& e, const std::vector<std::vector<explored_cut>>& cuts,
-                       diagnosis& d) {
+/// byte, or --ignore was given: the fields that vary between two uncut runs
+/// on one sink, learnt into D's mask (a second run of the pty, where they
+/// differ, and of the pipe and the file, each against its sink's reference
+/// run). Never from a cut run: one that lost a record pairs the lines after
+/// it with other records, whose numbers would look like fields that vary
+/// and mask the loss. E: the pty's exploration.
+void learn_what_varies(const explore_options& e, diagnosis& d) {
   const doctor_sink& pty = d.sinks.front();
   const bool differs = std::any_of(d.sinks.begin() + 1, d.sinks.end(),
                                    [&pty](const auto& s) { return differs_in_bytes(pty, s); });
   if (!differs && d.mask.empty()) return;
-  if (differs) {
-    const doctor_sink again = explore_pty(e);
-    d.mask.learn(pty.output().data, again.output().data);
+  for (std::size_t i = differs ? 0 : 1; i < d.sinks.size(); ++i) {
+    const doctor_sink again = explore_uncut(e, d.sinks[i].sink);
+    d.mask.learn(d.sinks[i].output().data, again.output().data);
   }
-  for (std::size_t i = 1; i < d.sinks.size(); ++i)
-    for (const auto& c : cuts[i - 1]) d.mask.learn(d.sinks[i].output().data, c.survived);
 }
 
 }  // namespace
@@ -486,7 +489,7 @@ diagnosis diagnose(const doctor_options& o) {
   const auto cuts = explore_pipe_and_file(o, e, d);
   retry_a_stopped_pty_run(e, d);
   find_held(d);
-  learn_what_varies(e, cuts, d);
+  learn_what_varies(e, d);
   for (std::size_t i = 1; i < d.sinks.size(); ++i) judge_sink(o, cuts[i - 1], d, d.sinks[i]);
   return d;
 }
