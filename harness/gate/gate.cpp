@@ -255,13 +255,14 @@ void read_watched(const std::string& dir, const std::vector<std::string>& watch,
   }
 }
 
-/// The log directory DIR's file system filled up: the program's writes
-/// there failed with ENOSPC, the harness's failure (its TMPDIR), not the program's.
+/// The log directory DIR's file system was full when the run ended (a
+/// statvfs then): the program's writes there may have failed with ENOSPC,
+/// the harness's failure (its TMPDIR), not the program's.
 void check_log_room(const std::string& dir, observation& obs) {
   if (!obs.harness_failure.empty() || !detail::file_system_full(dir)) return;
   obs.harness_failure = "the log directory's file system (TMPDIR=" + temp_dir() +
-                        ") is full: the program's writes there failed with ENOSPC, a failure of "
-                        "the harness's set-up, not of the program";
+                        ") was full when the run ended: the program's writes there may have failed "
+                        "with ENOSPC, a failure of the harness's set-up, not of the program";
   obs.notes.push_back(obs.harness_failure);
 }
 

@@ -32,7 +32,8 @@ struct observation {
   /// leftovers); the CLI adds the environment's buffering variables.
   std::vector<std::string> notes;
   /// Why what the run saw is the harness's failure, not the program's: a
-  /// file sink's file system that filled up (its writes failed with ENOSPC).
+  /// file sink's file system full when the run ended (its writes may have
+  /// failed with ENOSPC).
   /// "": none. `run` exits 4 after its report; a gate never makes it a verdict.
   std::string harness_failure;
   std::int64_t duration_us = 0;

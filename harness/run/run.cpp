@@ -544,13 +544,14 @@ class run_loop {
       obs.err.sink = "stdout";
   }
 
-  /// A file sink whose file system filled up: the program's writes there
-  /// failed with ENOSPC, a failure of the harness's set-up (TMPDIR), said
-  /// as such.
+  /// A file sink whose file system was full when the run ended (a statvfs
+  /// then): the program's writes there may have failed with ENOSPC, a
+  /// failure of the harness's set-up (TMPDIR), said as such.
   static void say_sink_full(observation& obs) {
     obs.harness_failure = "the file sink's file system (TMPDIR=" + temp_dir() +
-                          ") is full: the program's writes to it failed with ENOSPC, a failure "
-                          "of the harness's set-up, not of the program";
+                          ") was full when the run ended: the program's writes to it may have "
+                          "failed with ENOSPC, a failure of the harness's set-up, not of the "
+                          "program";
     obs.notes.push_back(obs.harness_failure);
   }
 
