@@ -24,8 +24,10 @@ function(flushcheck_logger_property lib found why)
       LABELS loggers)
     return()
   endif()
+  # ctest's TIMEOUT is a net under the gate's own budget: a property takes
+  # about 2 x its max_seconds (search, shrinking, rating), 300 s at most here.
   flushcheck_add_gate_file(${lib}_property loggers/${lib}.property.toml PROGRAMS ${arg_PROGRAMS}
-                           VARS ${arg_VARS} LABELS loggers property TIMEOUT 300)
+                           VARS ${arg_VARS} LABELS loggers property TIMEOUT 700)
   flushcheck_add_gate_file(${lib}_property_1000 loggers/${lib}.property.toml
                            PROGRAMS ${arg_PROGRAMS} VARS ${arg_VARS}
                            ARGS --cases 1000 --seed 1 --max-seconds 3600
