@@ -255,7 +255,7 @@ fault = "in_order"
   for (const std::string seed : {"1", "2", "3", "4", "5"}) {
     const auto [r, seconds] = gate(file, {"--seed", seed, "--cases", "14", "--json"});
     EXPECT_EQ(r.code, 0) << "seed " << seed << r.out << r.err;
-    const auto ends = property_of(r).at("ends");  // a range-for would outlive the temporary
+    const auto ends = property_of(r).at("ends");  // outlives the loop, as a temporary would not
     for (const auto& [end, t] : ends.items())
       EXPECT_GT(t.at("checked").get<long>(), 0) << "seed " << seed << " " << end << t.dump(2);
   }
