@@ -52,12 +52,13 @@ foreach(spec "zap;go.uber.org/zap;golang-go.uber-zap-dev"
   set(found FALSE)
   if(FLUSHCHECK_GO AND (package STREQUAL "" OR EXISTS /usr/share/gocode/src/${package}))
     set(found TRUE)
+    file(GLOB driver_sources ${loggers_src}/go/${lib}_logger/*.go)
     add_custom_command(OUTPUT ${loggers_out}/${lib}_logger
       COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${loggers_out}/gocache GOPATH=${go_path}
               GO111MODULE=off GOFLAGS= ${FLUSHCHECK_GO} build -o ${loggers_out}/${lib}_logger .
       COMMAND ${CMAKE_COMMAND} -E env GOCACHE=${loggers_out}/gocache GOPATH=${go_path}
               GO111MODULE=off GOFLAGS= ${FLUSHCHECK_GO} vet .
-      DEPENDS ${loggers_src}/go/${lib}_logger/main.go
+      DEPENDS ${driver_sources}
               ${PROJECT_SOURCE_DIR}/targets/runtimes/go/src/flushcheck/workload/workload.go
               ${PROJECT_SOURCE_DIR}/targets/runtimes/go/src/flushcheck/loggermain/loggermain.go
       WORKING_DIRECTORY ${loggers_src}/go/${lib}_logger COMMENT "go build ${lib}_logger")
