@@ -19,7 +19,8 @@ set(loggers_out ${CMAKE_CURRENT_BINARY_DIR}/loggers)
 function(flushcheck_logger_property lib found why)
   cmake_parse_arguments(arg "" "" "PROGRAMS;VARS" ${ARGN})
   if(NOT found)
-    add_test(NAME loggers.${lib}.not_available COMMAND sh -c "echo 'skipped: ${why}'; exit 77")
+    string(REPLACE ";" ", " why "${why}")  # one argument: the message is $0, never shell text
+    add_test(NAME loggers.${lib}.not_available COMMAND sh -c "echo \"skipped: $0\"; exit 77" "${why}")
     set_tests_properties(loggers.${lib}.not_available PROPERTIES SKIP_RETURN_CODE 77
       LABELS loggers)
     return()
@@ -141,10 +142,22 @@ if(java_found)
     COMMENT "javac the Java loggers' drivers")
   add_custom_target(java_loggers ALL DEPENDS ${loggers_out}/java/Log4j2Logger.class)
 endif()
+# The drivers are written for Debian 12's Log4j 2.19 and logback 1.2 with
+# SLF4J 1.7; later releases' (Log4j 2.26 finds no provider on this class
+# path, logback 1.6 no SLF4J binding) are a skip that names them.
+file(GLOB log4j2_version /usr/share/java/log4j-core-2.19*.jar)
+file(GLOB logback_version /usr/share/java/logback-classic-1.2*.jar)
 foreach(lib log4j2 logback jul)
-  flushcheck_logger_property(${lib} "${java_found}"
-    "Java's ${lib} not found (Debian: default-jdk-headless, liblog4j2-java, liblogback-java, libslf4j-java)"
-    VARS java_loggers=${loggers_out}/java)
+  set(found ${java_found})
+  set(why "Java's ${lib} not found (Debian: default-jdk-headless, liblog4j2-java, liblogback-java, libslf4j-java)")
+  if(java_found AND lib STREQUAL "log4j2" AND NOT log4j2_version)
+    set(found FALSE)
+    set(why "the Log4j 2 driver is written for Log4j 2.19 (Debian 12); this release has another")
+  elseif(java_found AND lib STREQUAL "logback" AND NOT logback_version)
+    set(found FALSE)
+    set(why "the logback driver is written for logback 1.2 with SLF4J 1.7 (Debian 12); this release has another")
+  endif()
+  flushcheck_logger_property(${lib} "${found}" "${why}" VARS java_loggers=${loggers_out}/java)
 endforeach()
 
 # Node: from the npm registry, at the versions of targets/loggers/node's

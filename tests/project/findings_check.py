@@ -30,7 +30,7 @@ NEEDS = {
     "boost-log": ["/usr/include/boost/log/core.hpp"],
     "easyloggingpp": ["/usr/include/easylogging++.cc"],
     "log4cplus": ["/usr/include/log4cplus/logger.h"],
-    "log4cpp": ["/usr/include/log4cpp/Category.hh"],
+    "log4cpp": ["/usr/include/log4cpp/Category.hh", "/usr/lib/*/pkgconfig/log4cpp.pc"],
     "spdlog": ["/usr/include/spdlog/spdlog.h"],
     "log4js": [os.path.join(NODE_MODULES, "log4js/package.json"), "/usr/bin/node"],
     "winston": [os.path.join(NODE_MODULES, "winston/package.json"), "/usr/bin/node"],
@@ -38,7 +38,7 @@ NEEDS = {
 }
 PACKAGES = {"log4cxx": "liblog4cxx-dev", "boost-log": "libboost-log-dev",
             "easyloggingpp": "libeasyloggingpp-dev", "log4cplus": "liblog4cplus-dev",
-            "log4cpp": "liblog4cpp5-dev",
+            "log4cpp": "liblog4cpp5-dev (with pkg-config's log4cpp.pc)",
             "spdlog": "libspdlog-dev", "log4js": "nodejs and log4js (npm ci in targets/loggers/node)",
             "winston": "nodejs and winston (npm ci in targets/loggers/node)",
             "env_logger": "cargo and librust-env-logger-dev 0.9 (Debian 12's)"}
