@@ -4,8 +4,8 @@
 # makes (tests/loggers/LIB.property.toml, labels loggers and property), and
 # the same properties at 1,000 cases from seed 1 (label slow: `ctest -L
 # slow -R _1000`, README). Every library comes from Debian or npm; one that
-# is not installed is a test that skips and names it (Rust's crates also at
-# a major other than the driver's, below). Not in the sanitizer builds: the
+# is not installed is a test that skips and names it (Rust's crates, Log4j 2
+# and logback also at a version other than the driver's, below). Not in the sanitizer builds: the
 # drivers are the libraries' code, and the harness's own is sanitized by the
 # gate's tests.
 if(FLUSHCHECK_SANITIZE OR FLUSHCHECK_SANITIZE_THREAD)
