@@ -3,6 +3,7 @@
 // of each logger configuration, each cell printed as it is known, the table
 // as Markdown, JSON or an SVG heat map.
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 
 #include "commands.hpp"
