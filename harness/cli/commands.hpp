@@ -89,6 +89,7 @@ struct explore_command {
   std::string stream = "stdout";
   std::string keep = "ends:4K";
   std::size_t max_cuts = 200;
+  std::string derive = "on";
   long timeout_ms = 10000;
   std::string json;
   std::string html;  ///< --html FILE: the loss map page

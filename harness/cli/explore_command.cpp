@@ -43,13 +43,21 @@ void add_cut_options(explore_command& c) {
                          fault_what_values());
 }
 
-/// --max-cuts and --stream: how many cut points, in the writes of which stream.
+/// --max-cuts, --derive and --stream: how many cut points, how had, in the
+/// writes of which stream.
 void add_cut_point_options(explore_command& c) {
   c.app
       ->add_option("--max-cuts", c.max_cuts,
-                   "per sink: more cuts than this are sampled evenly (and the report says so)")
+                   "per sink: more cuts than this are shown sampled evenly (and the report says "
+                   "so); at most this many derived cuts are run to check them")
       ->capture_default_str()
       ->check(in_range(2, 100000));
+  add_option_with_values(c.app, "--derive", c.derive,
+                         "on: KILL cuts at writes are derived from the uncut, traced run where "
+                         "that is sound, every one of them, and a sample is run to check; off: "
+                         "each cut is run",
+                         word_values({"on", "off"}))
+      ->capture_default_str();
   add_option_with_values(c.app, "--stream", c.stream,
                          "the stream cut at its writes and compared: stdout, or stderr (with "
                          "--stdout the sinks it goes to; stdout then goes to a pipe)",
@@ -85,7 +93,8 @@ std::string explore_footer() {
   return "Cuts: marker:N for each marker, write:N (stopped at the entry of the N-th write-family\n"
          "call to stdout's sink: what the first N-1 calls wrote) and after-write:LAST. Lines are\n"
          "those of the uncut run; a cut keeps the lines before it, maybe a torn one, and loses\n"
-         "the rest.\n" +
+         "the rest. KILL cuts at writes are derived from the uncut run, every one of them, where\n"
+         "that is sound, and a sample of them is run to check (--derive).\n" +
          exit_footer({{exit_ok, "it ran"}, {exit_usage, ""}, {exit_spawn, ""}, {exit_harness, ""}});
 }
 
@@ -178,6 +187,9 @@ void apply_cuts(explore_options& e, const explore_command& c) {
     if (c.app->count("--signal") == 0) e.signals.clear();  // alone, faults replace the cuts
   }
   e.max_cuts = c.max_cuts;
+  if (c.derive != "on" && c.derive != "off")
+    throw usage_error("--derive=" + c.derive + ": expected on or off");
+  e.derive = c.derive == "on";
 }
 
 /// C's flags as explore's options; throws usage_error.

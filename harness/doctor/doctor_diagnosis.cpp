@@ -390,6 +390,9 @@ explore_options exploration_of(const doctor_options& o) {
   e.base = base_run(o);
   e.on_stderr = o.stream == doctor_stream::err;
   e.keep = {keep_policy::kind::none, 0};  // a cut's counts are all the diagnosis reads
+  // Its programs print times and pids (learn_what_varies): a derivation's
+  // check would fail on them, and its few cuts are cheap to run.
+  e.derive = false;
   if (o.ended_in) e.base.timeout = run_limit(o.deadline, *o.ended_in);
   return e;
 }

@@ -1,8 +1,10 @@
 #include "explore.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
+#include "derived_cuts.hpp"
 #include "reference_output.hpp"
 #include "run_report.hpp"
 #include "signals.hpp"
@@ -66,14 +68,14 @@ std::vector<planned> plan_runs(const explore_options& o, const explored_sink& s)
   return runs;
 }
 
-/// More than MAX runs: MAX of them, evenly spaced, first and last kept
-/// (deterministic, so a rerun agrees).
-bool sample(std::vector<planned>& runs, std::size_t max) {
-  if (runs.size() <= max || max < 2) return false;
-  std::vector<planned> picked;
-  for (std::size_t i = 0; i < max; ++i) picked.push_back(runs[i * (runs.size() - 1) / (max - 1)]);
-  runs = std::move(picked);
-  return true;
+/// Which of N runs the report shows: all, or MAX of them evenly spaced, the
+/// first and last kept (deterministic, so a rerun agrees).
+std::vector<std::size_t> shown_runs(std::size_t n, std::size_t max) {
+  std::vector<std::size_t> shown;
+  const bool all = n <= max || max < 2;
+  for (std::size_t i = 0; i < (all ? n : max); ++i)
+    shown.push_back(all ? i : i * (n - 1) / (max - 1));
+  return shown;
 }
 
 /// The run options with the explored stream on SINK.
@@ -131,8 +133,7 @@ explored_cut judge_cut(const detail::reference_output& ref, const kill_plan& cut
   c.whole_bytes = m.whole_bytes();
   c.torn = m.torn();
   c.lines_lost = static_cast<std::size_t>(ref.lines() - m.lines());
-  const std::size_t budget = o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes;
-  c.lost = ref.lines_from(m.whole_bytes(), budget);
+  c.lost = ref.lines_from(m.whole_bytes(), detail::text_budget(o.keep));
   return c;
 }
 
@@ -164,12 +165,18 @@ explored_cut run_cut(const explore_options& o, run_options& r, const detail::ref
   return c;
 }
 
-explored_cut run_planned(const explore_options& o, sink_kind sink,
-                         const detail::reference_output& ref, const planned& p) {
+/// The options of one run of the exploration on SINK: untraced, keeping KEEP.
+run_options cut_options(const explore_options& o, sink_kind sink) {
   run_options r = on_sink(o, sink);
   r.trace = false;
   r.keep = o.keep;
-  detail::prefix_match m(ref, o.keep.what == keep_policy::kind::all ? SIZE_MAX : o.keep.bytes);
+  return r;
+}
+
+explored_cut run_planned(const explore_options& o, sink_kind sink,
+                         const detail::reference_output& ref, const planned& p) {
+  run_options r = cut_options(o, sink);
+  detail::prefix_match m(ref, detail::text_budget(o.keep));
   if (p.fault) return run_fault(o, r, ref, m, *p.fault);
   return run_cut(o, r, ref, m, p.cut);
 }
@@ -201,6 +208,112 @@ explored_sink run_reference(const explore_options& o, sink_kind sink,
   return s;
 }
 
+/// The derivable cuts of an exploration: where each is in the plan, where
+/// it leaves the stream, whether that tears a line, the write it reaches.
+struct derivable_cuts {
+  std::vector<std::size_t> run;
+  std::vector<std::uint64_t> bytes;
+  std::vector<bool> torn;
+  std::vector<long> reached;
+};
+
+/// Every derivable cut of RUNS, S's plan, in one pass over the reference's lines.
+derivable_cuts find_derivable(const std::vector<planned>& runs, const explored_sink& s,
+                              const detail::reference_output& ref) {
+  derivable_cuts d;
+  const detail::write_ends ends(*s.reference.trace, s.on_stderr);
+  detail::line_cursor lines(ref);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].fault || !detail::derivable(runs[i].cut)) continue;
+    d.run.push_back(i);
+    d.bytes.push_back(ends.at(runs[i].cut));
+    d.torn.push_back(lines.at(d.bytes.back()).whole_bytes < d.bytes.back());
+    d.reached.push_back(runs[i].cut.n);
+  }
+  return d;
+}
+
+/// The indices of A and B, merged in order, each once.
+std::vector<std::size_t> merged(const std::vector<std::size_t>& a,
+                                const std::vector<std::size_t>& b) {
+  std::vector<std::size_t> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+/// CUT, derived: as it would end on S's sink, with the repro of a real run.
+explored_cut derive(const explore_options& o, const detail::reference_output& ref,
+                    detail::line_cursor& lines, const kill_plan& cut, std::uint64_t bytes,
+                    const explored_sink& s) {
+  explored_cut c = detail::derived_cut(ref, lines, cut, bytes, o.keep);
+  run_options r = cut_options(o, s.sink);
+  r.kill = cut;
+  c.repro = repro_command(r);
+  return c;
+}
+
+/// DERIVED onto S's cuts, or with CHECK the real run of P in its place,
+/// as long as it ends as derived (false: S's derivation says how not).
+bool add_derived(const explore_options& o, const detail::reference_output& ref, const planned& p,
+                 explored_cut derived, bool check, explored_sink& s) {
+  if (!check) {
+    s.cuts.push_back(std::move(derived));
+    return true;
+  }
+  explored_cut real = run_planned(o, s.sink, ref, p);
+  s.derivation.disagreed = detail::disagreement(derived, real);
+  if (!s.derivation.disagreed.empty()) return false;
+  ++s.derivation.verified;
+  s.cuts.push_back(std::move(real));
+  return true;
+}
+
+/// S's cuts with the derivable ones derived: the shown runs and the derived
+/// ones to check, in plan order; those checked are run, as are the shown
+/// runs no derivation stands for. False at the first real run that differs
+/// from its derivation.
+bool derive_cuts(const explore_options& o, const std::vector<planned>& runs,
+                 const std::vector<std::size_t>& shown, const detail::reference_output& ref,
+                 explored_sink& s) {
+  const derivable_cuts d = find_derivable(runs, s, ref);
+  s.derivation.derived = d.run.size();
+  s.derivation.torn = static_cast<std::size_t>(std::count(d.torn.begin(), d.torn.end(), true));
+  std::vector<std::size_t> check;
+  // Five eighths of an uncut run's writes for the checks between the first
+  // and the last (room for the midpoint's): with the reference and the last
+  // cut, each a whole run, every cut is had in at most about 2.6 traced
+  // runs' writes, however many there are (issue 57's goal: 3 runs' time).
+  for (std::size_t k : detail::cuts_to_verify(d.reached, d.torn, s.writes * 5 / 8, o.max_cuts))
+    check.push_back(d.run[k]);
+  detail::line_cursor lines(ref);
+  for (std::size_t i : merged(shown, check)) {
+    const auto at = std::lower_bound(d.run.begin(), d.run.end(), i);
+    if (at == d.run.end() || *at != i) {
+      s.cuts.push_back(run_planned(o, s.sink, ref, runs[i]));
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(at - d.run.begin());
+    explored_cut c = derive(o, ref, lines, runs[i].cut, d.bytes[k], s);
+    if (!add_derived(o, ref, runs[i], std::move(c),
+                     std::binary_search(check.begin(), check.end(), i), s))
+      return false;
+  }
+  return true;
+}
+
+/// S's cuts, from its plan RUNS: the shown ones run, or derived where that is sound.
+void explore_cuts(const explore_options& o, const std::vector<planned>& runs,
+                  const detail::reference_output& ref, explored_sink& s) {
+  const std::vector<std::size_t> shown = shown_runs(runs.size(), o.max_cuts);
+  s.cuts_total = runs.size();
+  s.sampled = shown.size() < runs.size();
+  s.derivation.not_derived = o.derive ? detail::why_not_derivable(s) : "--derive=off";
+  if (s.derivation.not_derived.empty() && derive_cuts(o, runs, shown, ref, s)) return;
+  s.cuts.clear();  // nothing derived, or what was is not to be trusted
+  s.derivation.derived = s.derivation.torn = 0;
+  for (std::size_t i : shown) s.cuts.push_back(run_planned(o, s.sink, ref, runs[i]));
+}
+
 }  // namespace
 
 std::vector<explored_sink> explore(const explore_options& o) {
@@ -208,10 +321,7 @@ std::vector<explored_sink> explore(const explore_options& o) {
   for (sink_kind sink : o.sinks) {
     detail::reference_output ref;
     explored_sink s = run_reference(o, sink, ref);
-    std::vector<planned> runs = plan_runs(o, s);
-    s.cuts_total = runs.size();
-    s.sampled = sample(runs, o.max_cuts);
-    for (const auto& p : runs) s.cuts.push_back(run_planned(o, sink, ref, p));
+    explore_cuts(o, plan_runs(o, s), ref, s);
     result.push_back(std::move(s));
   }
   return result;

@@ -3,7 +3,9 @@
 /// marker and at every write boundary of one stream (stdout, or stderr)
 /// (and between a write and the fsync that follows it), with each requested
 /// signal, or fail each of its writes with each requested fault, and report
-/// per run what survived and which lines were lost. Memory stays bounded:
+/// per run what survived and which lines were lost. The KILL cuts at writes
+/// are derived from the traced run where that is sound (derived_cuts.hpp),
+/// all of them, a sample run to check. Memory stays bounded:
 /// the reference output is spooled to a file, each cut's output compared
 /// with it as it arrives, and a cut keeps only what KEEP says.
 #include <cstdint>
@@ -31,12 +33,17 @@ struct explore_options {
   /// Faults to inject at each write to the stream, one run each ("EAGAIN",
   /// "short:1": the WHAT of --fault); those runs are not cut.
   std::vector<std::string> faults;
-  /// More cuts than this (per sink, all signals) are sampled evenly, the
-  /// first and last boundary always in; the report says so.
+  /// More cuts than this (per sink, all signals) are shown sampled evenly,
+  /// the first and last boundary always in; the report says so. And at most
+  /// this many derived cuts are run to check them.
   std::size_t max_cuts = 200;
   /// What each cut keeps of its output, of its torn tail and of the lines it
   /// lost (their counts are whole whatever it keeps).
   keep_policy keep{keep_policy::kind::ends, 4096};
+  /// Derive the KILL cuts at write boundaries from the uncut, traced run
+  /// where that is sound (derived_cuts.hpp): every one of them is had, and
+  /// only a sample is run for real, to check. False: each cut is run.
+  bool derive = true;
 };
 
 struct explored_cut {
@@ -55,6 +62,21 @@ struct explored_cut {
   std::string torn;               ///< a partial line at the end (or what diverged), as kept
   bool prefix = true;             ///< survived is a prefix of the reference output
   std::string repro;              ///< the command line that repeats this run
+  bool derived = false;           ///< computed from the uncut run's trace, not run
+};
+
+/// How an exploration had its KILL cuts at write boundaries: derived from
+/// the uncut run, or each run (derived_cuts.hpp).
+struct cut_derivation {
+  /// Why they were run rather than derived ("" if derived): --derive=off,
+  /// or what in the uncut run makes a derivation unsound.
+  std::string not_derived;
+  std::size_t derived = 0;   ///< the cuts derived: every such cut, shown in the report or not
+  std::size_t verified = 0;  ///< of them, run for real and found as derived
+  std::size_t torn = 0;      ///< of them, those that tear a line
+  /// How a cut run for real differed from its derivation: the program does
+  /// not take the same path every time, and every cut shown was run. "": none did.
+  std::string disagreed;
 };
 
 struct explored_sink {
@@ -70,7 +92,10 @@ struct explored_sink {
   std::vector<long> synced_writes;
   long markers = 0;
   std::size_t cuts_total = 0;  ///< boundaries x signals, plus writes x faults
-  bool sampled = false;
+  bool sampled = false;        ///< cuts shows fewer than cuts_total
+  cut_derivation derivation;
+  /// In program order: an even sample of at most max_cuts of all (every
+  /// one, if they are as many), and the derived cuts run to check them.
   std::vector<explored_cut> cuts;
 };
 

@@ -22,6 +22,7 @@ nlohmann::json cut_json(const explored_cut& c) {
           {"lost", strings_json(c.lost)},
           {"torn", bytes_as_code_points(c.torn)},
           {"prefix", c.prefix},
+          {"derived", c.derived},
           {"repro", bytes_as_code_points(c.repro)}};
 }
 
@@ -35,6 +36,18 @@ nlohmann::json reference_json(const explored_sink& s) {
           {"markers", s.markers}};
 }
 
+/// How the KILL cuts at write boundaries were had (null: not said).
+nlohmann::json derivation_json(const cut_derivation& d) {
+  const auto text_or_null = [](const std::string& t) {
+    return t.empty() ? nlohmann::json() : nlohmann::json(bytes_as_code_points(t));
+  };
+  return {{"derived", d.derived},
+          {"verified", d.verified},
+          {"torn", d.torn},
+          {"not_derived", text_or_null(d.not_derived)},
+          {"disagreed", text_or_null(d.disagreed)}};
+}
+
 /// One sink's exploration: its reference run and every cut.
 nlohmann::json sink_json(const explored_sink& s) {
   nlohmann::json cuts = nlohmann::json::array();
@@ -44,6 +57,7 @@ nlohmann::json sink_json(const explored_sink& s) {
           {"reference", reference_json(s)},
           {"cuts_total", s.cuts_total},
           {"sampled", s.sampled},
+          {"derivation", derivation_json(s.derivation)},
           {"cuts", cuts}};
 }
 

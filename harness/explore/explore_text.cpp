@@ -40,9 +40,10 @@ std::string cut_row(const explored_cut& c, std::size_t ref_lines) {
   const std::string survived = survived_text(c, ref_lines);
   std::string what = c.fault ? c.fault->text() : c.cut.when_text();
   std::string sig = c.fault ? "-" : signal_name(c.cut.signal);
-  const std::string ended = c.delivered ? c.status.describe()
-                            : c.fault   ? "(not applied)"
-                                        : "(not reached)";
+  const std::string ended = c.derived     ? "killed (derived)"  // a KILL cut, not run
+                            : c.delivered ? c.status.describe()
+                            : c.fault     ? "(not applied)"
+                                          : "(not reached)";
   return text_row("  ", k_columns, {what, sig, ended, survived, lost}) +
          (c.prefix  ? ""
           : c.fault ? "  (a gap)"
@@ -62,13 +63,27 @@ void write_reference(std::ostream& os, const explored_sink& s) {
   for (const auto& n : s.reference.notes) os << "  note: " << n << "\n";
 }
 
-/// How many cuts were run: all of them, or a sample.
+/// How the KILL cuts at write boundaries were had: derived from the uncut
+/// run and checked by a sample, or each run, and why.
+void write_derivation(std::ostream& os, const cut_derivation& d) {
+  if (!d.disagreed.empty())
+    os << "  not deterministic: " << d.disagreed << "; so every cut shown was run\n";
+  else if (!d.not_derived.empty())
+    os << "  each cut run, none derived: " << d.not_derived << "\n";
+  else
+    os << "  derived: " << d.derived << " KILL cuts at writes, from the uncut run's trace; "
+       << d.verified << " of them run for real, as derived; " << d.torn << " tear a line\n";
+}
+
+/// How many cuts the table shows: all of them, or a sample.
 void write_cut_count(std::ostream& os, const explored_sink& s) {
   if (s.sampled)
     os << "  sampled: " << s.cuts.size() << " of " << s.cuts_total
-       << " cuts (evenly spaced; --max-cuts to change)\n";
+       << " cuts shown (evenly spaced, and those run to check a derivation; --max-cuts to "
+          "change)\n";
   else
     os << "  exhaustive: " << s.cuts.size() << " cuts\n";
+  write_derivation(os, s.derivation);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 
 #include "error.hpp"
 #include "retry_eintr.hpp"
@@ -28,7 +29,8 @@ void write_all_at(int fd, std::string_view bytes, std::uint64_t at) {
 
 /// Splits BLOCK into lines: each whole one onto OUT while BUDGET lasts (less
 /// its bytes and newline), the start of an unfinished one in LINE. False once
-/// the budget is spent.
+/// the budget is spent: a line that fills it goes onto OUT cut to it, the
+/// rest of it unread (a 1 GiB line is not read to its end for 4 KiB of it).
 bool take_lines(std::string_view block, std::vector<std::string>& out, std::string& line,
                 std::size_t& budget) {
   for (char ch : block) {
@@ -39,6 +41,9 @@ bool take_lines(std::string_view block, std::vector<std::string>& out, std::stri
       budget -= out.back().size() + 1;
     } else if (line.size() < budget) {
       line += ch;
+    } else {
+      out.push_back(std::move(line));
+      return false;
     }
   }
   return true;
@@ -81,8 +86,13 @@ std::vector<line_key> reference_output::keys() const {
 }
 
 std::string reference_output::read(std::uint64_t at, std::size_t n) const {
-  std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - std::min(at, size_))),
-                  '\0');
+  std::string out;
+  read(at, n, out);
+  return out;
+}
+
+void reference_output::read(std::uint64_t at, std::size_t n, std::string& out) const {
+  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - std::min(at, size_))));
   for (std::size_t done = 0; done < out.size();) {
     ssize_t r = retry_eintr([&] {
       return ::pread(fd_.get(), out.data() + done, out.size() - done,
@@ -91,7 +101,22 @@ std::string reference_output::read(std::uint64_t at, std::size_t n) const {
     if (r <= 0) throw_errno("read the spooled reference output");
     done += static_cast<std::size_t>(r);
   }
-  return out;
+}
+
+std::string reference_output::kept(std::uint64_t size, const keep_policy& keep) const {
+  size = std::min(size, size_);
+  const std::uint64_t n = keep.bytes;
+  switch (keep.what) {
+    case keep_policy::kind::none: return {};
+    case keep_policy::kind::all: return read(0, static_cast<std::size_t>(size));
+    case keep_policy::kind::head: return read(0, static_cast<std::size_t>(std::min(n, size)));
+    case keep_policy::kind::tail:
+      return read(size - std::min(n, size), static_cast<std::size_t>(std::min(n, size)));
+    case keep_policy::kind::ends:
+      if (size <= 2 * n) return read(0, static_cast<std::size_t>(size));
+      return read(0, static_cast<std::size_t>(n)) + read(size - n, static_cast<std::size_t>(n));
+  }
+  return {};
 }
 
 std::vector<std::string> reference_output::lines_from(std::uint64_t at, std::size_t budget) const {
@@ -110,9 +135,12 @@ void prefix_match::feed(std::string_view bytes) {
   total_ += bytes.size();
   if (diverged_) return keep_torn(bytes);
   const std::uint64_t at = total_ - bytes.size();
-  const std::string want = ref_.read(at, bytes.size());
-  const auto [mine, theirs] = std::mismatch(bytes.begin(), bytes.end(), want.begin(), want.end());
-  const auto same = static_cast<std::size_t>(mine - bytes.begin());
+  ref_.read(at, bytes.size(), want_);
+  std::size_t same = bytes.size();
+  if (want_.size() != bytes.size() || std::memcmp(bytes.data(), want_.data(), same) != 0)
+    same = static_cast<std::size_t>(
+        std::mismatch(bytes.begin(), bytes.end(), want_.begin(), want_.end()).first -
+        bytes.begin());
   take_matched(at, bytes.substr(0, same));
   if (same < bytes.size()) {
     diverged_ = true;
@@ -121,17 +149,17 @@ void prefix_match::feed(std::string_view bytes) {
 }
 
 /// Bytes equal to the reference's, from offset AT: each newline completes
-/// one more line.
+/// one more line; what follows the last is torn, so far.
 void prefix_match::take_matched(std::uint64_t at, std::string_view bytes) {
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i)
-    if (bytes[i] == '\n') {
-      ++lines_;
-      whole_ = at + i + 1;
-      torn_.clear();
-      from = i + 1;
-    }
-  keep_torn(bytes.substr(from));
+  const char* last = nullptr;  // memchr: a byte loop here was a fifth of a cut's time
+  for (const char *p = bytes.data(), *end = p + bytes.size();
+       (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+       last = p++)
+    ++lines_;
+  if (last == nullptr) return keep_torn(bytes);
+  whole_ = at + static_cast<std::uint64_t>(last - bytes.data()) + 1;
+  torn_.clear();
+  keep_torn(bytes.substr(static_cast<std::size_t>(last - bytes.data()) + 1));
 }
 
 void prefix_match::keep_torn(std::string_view bytes) {

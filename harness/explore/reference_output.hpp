@@ -20,6 +20,11 @@ struct line_key {
   bool operator==(const line_key&) const = default;
 };
 
+/// The most bytes of a torn tail, and of lost lines, a cut keeps under KEEP.
+inline std::size_t text_budget(const keep_policy& keep) {
+  return keep.what == keep_policy::kind::all ? SIZE_MAX : keep.bytes;
+}
+
 /// The reference run's bytes of one stream, in a file nobody else sees,
 /// and the key of each of its lines.
 class reference_output {
@@ -31,11 +36,17 @@ class reference_output {
   std::uint64_t lines() const noexcept { return lines_ + (ends_in_newline_ ? 0 : 1); }
   /// Up to N bytes from offset AT.
   std::string read(std::uint64_t at, std::size_t n) const;
+  /// The same into OUT, whose memory is reused from one call to the next.
+  void read(std::uint64_t at, std::size_t n, std::string& out) const;
   /// The lines that start at offset AT (a line's start), as long as they fit
   /// in BUDGET bytes (the first always, cut to BUDGET): what a report keeps.
   std::vector<std::string> lines_from(std::uint64_t at, std::size_t budget) const;
   /// Each line's key, in order, an unterminated last one included.
   std::vector<line_key> keys() const;
+  /// The whole (newline-terminated) lines' keys, in order, not copied.
+  const std::vector<line_key>& whole_lines() const noexcept { return keys_; }
+  /// What a run would keep under KEEP had it read the first SIZE bytes.
+  std::string kept(std::uint64_t size, const keep_policy& keep) const;
 
  private:
   void key_lines(std::string_view bytes);
@@ -78,6 +89,7 @@ class prefix_match {
   std::uint64_t lines_ = 0;
   bool diverged_ = false;
   std::string torn_;
+  std::string want_;  // the reference's bytes a feed is compared with
 };
 
 /// A fault run's output against the reference, fed as it arrives: the

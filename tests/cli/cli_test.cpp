@@ -456,6 +456,8 @@ TEST(cli, python_print_survival_by_sink_and_environment) {
 // and a cut keeps what --keep says (ends:4K). 30 cuts of a 6 MB output (300
 // lines of 20,000 bytes) under a 300 MB address-space limit: before, every
 // cut's whole output and lost lines were held (exit 4 under the limit).
+// Each cut run (--derive=off), and derived (all 301 of them, the 30 shown
+// and those run to check them kept).
 TEST(cli, explore_memory_stays_bounded_whatever_the_output_and_the_cuts) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "ASan reserves terabytes of address space: no limit can be set on it";
@@ -463,24 +465,33 @@ TEST(cli, explore_memory_stays_bounded_whatever_the_output_and_the_cuts) {
   const std::string prog =
       "import sys\nfor i in range(300):\n    sys.stdout.write('x' * 19999 + '\\n'); "
       "sys.stdout.flush()";
-  run_options o;
-  o.argv = {"/bin/sh", "-c",
-            "ulimit -v 300000; exec \"$0\" explore --json --max-cuts=30 -- python3 -c \"$1\"",
-            FLUSHCHECK_TARGET_FLUSHCHECK, prog};
-  o.env = clean_environment();
-  o.timeout = std::chrono::milliseconds(110000);
-  const auto obs = run(o);
-  ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
-  const auto j = nlohmann::json::parse(obs.out.data);
-  const auto& sink = j["runs"][0];
-  EXPECT_EQ(sink["reference"]["bytes"], 300 * 20000);
-  EXPECT_EQ(sink["reference"]["lines"], 300);
-  ASSERT_EQ(sink["cuts"].size(), 30u);
-  for (const auto& c : sink["cuts"]) {
-    EXPECT_LE(c["survived"].get<std::string>().size(), 8192u) << c["cut"];
-    EXPECT_EQ(c["lines"].get<int>() + c["lines_lost"].get<int>(), 300) << c["cut"];
-    EXPECT_LE(c["lost"].size(), 1u) << "a 20,000-byte line fills 4 KiB" << c["cut"];
-    EXPECT_EQ(c["bytes"], c["lines"].get<int>() * 20000) << c["cut"];
+  for (const char* derive : {"--derive=off", "--derive=on"}) {
+    SCOPED_TRACE(derive);
+    run_options o;
+    o.argv = {"/bin/sh",
+              "-c",
+              "ulimit -v 300000; exec \"$0\" explore --json --max-cuts=30 \"$2\" -- python3 -c "
+              "\"$1\"",
+              FLUSHCHECK_TARGET_FLUSHCHECK,
+              prog,
+              derive};
+    o.env = clean_environment();
+    o.timeout = std::chrono::milliseconds(110000);
+    const auto obs = run(o);
+    ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+    const auto j = nlohmann::json::parse(obs.out.data);
+    const auto& sink = j["runs"][0];
+    EXPECT_EQ(sink["reference"]["bytes"], 300 * 20000);
+    EXPECT_EQ(sink["reference"]["lines"], 300);
+    EXPECT_EQ(sink["derivation"]["derived"], derive == std::string("--derive=on") ? 301 : 0);
+    ASSERT_GE(sink["cuts"].size(), 30u);
+    ASSERT_LE(sink["cuts"].size(), 60u);
+    for (const auto& c : sink["cuts"]) {
+      EXPECT_LE(c["survived"].get<std::string>().size(), 8192u) << c["cut"];
+      EXPECT_EQ(c["lines"].get<int>() + c["lines_lost"].get<int>(), 300) << c["cut"];
+      EXPECT_LE(c["lost"].size(), 1u) << "a 20,000-byte line fills 4 KiB" << c["cut"];
+      EXPECT_EQ(c["bytes"], c["lines"].get<int>() * 20000) << c["cut"];
+    }
   }
 }
 
