@@ -22,10 +22,10 @@ struct suite_entry {
 
 /// The one table of suites, in the order `bench` runs them.
 constexpr suite_entry k_suites[] = {
-    {"stdio", detail::stdio_suite},    {"iostream", detail::iostream_suite},
-    {"pipe", detail::pipe_suite},      {"pagecache", detail::pagecache_suite},
-    {"tracer", detail::tracer_suite},  {"capture", detail::capture_suite},
-    {"program", detail::program_suite}};
+    {"stdio", detail::stdio_suite},     {"iostream", detail::iostream_suite},
+    {"pipe", detail::pipe_suite},       {"pagecache", detail::pagecache_suite},
+    {"tracer", detail::tracer_suite},   {"capture", detail::capture_suite},
+    {"explore", detail::explore_suite}, {"program", detail::program_suite}};
 
 suite_fn find_suite(const std::string& name) {
   for (const auto& s : k_suites)

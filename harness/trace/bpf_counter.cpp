@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -43,6 +44,10 @@ bpf_attachment::bpf_attachment() {
   throw harness_error({ENOSYS, std::generic_category()}, bpf_unavailable_reason());
 }
 bpf_attachment::~bpf_attachment() = default;
+bpf_floor_attachment::bpf_floor_attachment() {
+  throw harness_error({ENOSYS, std::generic_category()}, bpf_unavailable_reason());
+}
+bpf_floor_attachment::~bpf_floor_attachment() = default;
 bpf_counters::bpf_counters(pid_t, file_id out, file_id err) : run_(0), out_(out), err_(err) {}
 bpf_counters::~bpf_counters() = default;
 trace_summary bpf_counters::read() const { return {}; }
@@ -99,13 +104,22 @@ struct loaded_object {
   bool compat = false;  ///< the _compat pair of programs was loaded
 };
 
-/// Turns off autoload for the pair of programs not chosen, so that only the
-/// chosen pair loads: COMPAT chooses the pair that reads by helper calls.
+/// Is PROG one of the floor's empty programs (fc_floor_*)?
+bool is_floor(const bpf_program* prog) {
+  return std::string_view(bpf_program__name(prog)).starts_with("fc_floor_");
+}
+
+/// Turns off autoload for the pair of programs not chosen and for the
+/// floor's, so that only the chosen pair loads (with fork and exit): COMPAT
+/// chooses the pair that reads by helper calls.
 void autoload_only_pair(write_counter_bpf* skel, bool compat) {
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_enter : skel->progs.fc_sys_enter_compat,
                             false);
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
                             false);
+  bpf_program* prog = nullptr;
+  bpf_object__for_each_program(prog, skel->obj) if (is_floor(prog))
+      bpf_program__set_autoload(prog, false);
 }
 
 /// Opens and loads the object with one of its two pairs of programs
@@ -298,6 +312,26 @@ bpf_attachment::~bpf_attachment() {
   loaded_object& o = object();
   const std::lock_guard<std::mutex> hold(o.lock);
   if (--o.active == 0) write_counter_bpf__detach(o.skel);
+}
+
+bpf_floor_attachment::bpf_floor_attachment() {
+  if (std::string why = bpf_unavailable_reason(); !why.empty())
+    throw harness_error({ENOTSUP, std::generic_category()}, "eBPF: " + why);
+  write_counter_bpf* skel = write_counter_bpf__open();
+  if (skel == nullptr) throw_errno("eBPF: opening the floor's object");
+  bpf_program* prog = nullptr;
+  bpf_object__for_each_program(prog, skel->obj) bpf_program__set_autoload(prog, is_floor(prog));
+  if (write_counter_bpf__load(skel) != 0 || write_counter_bpf__attach(skel) != 0) {
+    const int e = errno;
+    write_counter_bpf__destroy(skel);
+    errno = e;
+    throw_errno("eBPF: the floor's empty programs (" + last_libbpf_line() + ")");
+  }
+  skel_ = skel;
+}
+
+bpf_floor_attachment::~bpf_floor_attachment() {
+  write_counter_bpf__destroy(static_cast<write_counter_bpf*>(skel_));
 }
 
 bpf_counters::bpf_counters(pid_t pid, file_id out, file_id err)

@@ -39,6 +39,21 @@ class bpf_attachment {
   bpf_attachment& operator=(const bpf_attachment&) = delete;
 };
 
+/// The floor of the backend's cost (bench's tracer suite): empty programs
+/// on the same attach points (sys_enter, sys_exit, process fork and exit),
+/// attached while it lives, in an object of their own. What the counters
+/// cost is measured against it. Throws as bpf_attachment does.
+class bpf_floor_attachment {
+ public:
+  bpf_floor_attachment();
+  ~bpf_floor_attachment();
+  bpf_floor_attachment(const bpf_floor_attachment&) = delete;
+  bpf_floor_attachment& operator=(const bpf_floor_attachment&) = delete;
+
+ private:
+  void* skel_ = nullptr;  // write_counter_bpf*, whose header stays out of this one
+};
+
 /// One run's counts: from the construction (the program stopped before its
 /// first instruction) to read().
 class bpf_counters {

@@ -400,3 +400,19 @@ int fc_exit(struct bpf_raw_tracepoint_args* ctx) {
   if (BPF_CORE_READ(task, signal, live.counter) == 0) bpf_map_delete_elem(&tracked, &tgid);
   return 0;
 }
+
+/* The floor (bench's tracer suite): empty programs on the same four attach
+ * points, loaded alone by bpf_floor_attachment, never with the counters:
+ * what the attach points cost every syscall of the machine before any
+ * program does work, against which the counters' cost is measured. */
+SEC("raw_tp/sys_enter")
+int fc_floor_sys_enter(struct bpf_raw_tracepoint_args* ctx) { return 0; }
+
+SEC("raw_tp/sys_exit")
+int fc_floor_sys_exit(struct bpf_raw_tracepoint_args* ctx) { return 0; }
+
+SEC("raw_tp/sched_process_fork")
+int fc_floor_fork(struct bpf_raw_tracepoint_args* ctx) { return 0; }
+
+SEC("raw_tp/sched_process_exit")
+int fc_floor_exit(struct bpf_raw_tracepoint_args* ctx) { return 0; }
