@@ -118,8 +118,9 @@ void autoload_only_pair(write_counter_bpf* skel, bool compat) {
   bpf_program__set_autoload(compat ? skel->progs.fc_sys_exit : skel->progs.fc_sys_exit_compat,
                             false);
   bpf_program* prog = nullptr;
-  bpf_object__for_each_program(prog, skel->obj) if (is_floor(prog))
-      bpf_program__set_autoload(prog, false);
+  bpf_object__for_each_program(prog, skel->obj) {
+    if (is_floor(prog)) bpf_program__set_autoload(prog, false);
+  }
 }
 
 /// Opens and loads the object with one of its two pairs of programs
@@ -320,7 +321,9 @@ bpf_floor_attachment::bpf_floor_attachment() {
   write_counter_bpf* skel = write_counter_bpf__open();
   if (skel == nullptr) throw_errno("eBPF: opening the floor's object");
   bpf_program* prog = nullptr;
-  bpf_object__for_each_program(prog, skel->obj) bpf_program__set_autoload(prog, is_floor(prog));
+  bpf_object__for_each_program(prog, skel->obj) {
+    bpf_program__set_autoload(prog, is_floor(prog));  // the floor's alone
+  }
   if (write_counter_bpf__load(skel) != 0 || write_counter_bpf__attach(skel) != 0) {
     const int e = errno;
     write_counter_bpf__destroy(skel);
