@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 
 #include "sink_kind.hpp"
 
@@ -90,8 +91,8 @@ write_ends::write_ends(const trace_summary& t, bool on_stderr) {
 
 std::uint64_t write_ends::at(const kill_plan& cut) const {
   const long before = cut.when == kill_plan::when_kind::write ? cut.n - 1 : cut.n;
-  return ends_[std::clamp<std::size_t>(static_cast<std::size_t>(std::max(before, 0L)), 0,
-                                       ends_.size() - 1)];
+  return ends_[static_cast<std::size_t>(
+      std::clamp<long>(before, 0, static_cast<long>(ends_.size()) - 1))];
 }
 
 line_cursor::position line_cursor::at(std::uint64_t bytes) {
@@ -152,8 +153,8 @@ std::vector<std::size_t> cuts_to_verify(const std::vector<long>& reached,
     }
   for (std::size_t i : thinned(spaced, most_that_fit(spaced, reached, budget, room - out.size())))
     out.push_back(i);
-  if (n > 0 && max > 0) out.push_back(0);
-  if (n > 1 && max > 1) out.push_back(n - 1);
+  if (n > 0) out.push_back(0);  // the first and the last, whatever MAX
+  if (n > 1) out.push_back(n - 1);
   std::sort(out.begin(), out.end());
   return out;
 }

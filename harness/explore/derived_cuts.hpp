@@ -66,8 +66,9 @@ std::string disagreement(const explored_cut& derived, const explored_cut& real);
 /// derivation: the first, the last, each where a torn line starts or stops,
 /// and one in 64 of the rest. Past the first and the last, in BUDGET writes
 /// (a real cut costs the writes it reaches, each a stop of the tracer) and
-/// in MAX runs in all: each change that fits, the earlier first, then as
-/// many of the others as fit, thinned evenly. Indices, in order.
+/// in MAX runs in all (the first and the last whatever MAX: a derivation is
+/// never taken unchecked): each change that fits, the earlier first, then
+/// as many of the others as fit, thinned evenly. Indices, in order.
 std::vector<std::size_t> cuts_to_verify(const std::vector<long>& reached,
                                         const std::vector<bool>& torn, long budget,
                                         std::size_t max);

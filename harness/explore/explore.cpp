@@ -1,6 +1,7 @@
 #include "explore.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <string_view>
 
@@ -310,7 +311,7 @@ void explore_cuts(const explore_options& o, const std::vector<planned>& runs,
   s.derivation.not_derived = o.derive ? detail::why_not_derivable(s) : "--derive=off";
   if (s.derivation.not_derived.empty() && derive_cuts(o, runs, shown, ref, s)) return;
   s.cuts.clear();  // nothing derived, or what was is not to be trusted
-  s.derivation.derived = s.derivation.torn = 0;
+  s.derivation.derived = s.derivation.verified = s.derivation.torn = 0;
   for (std::size_t i : shown) s.cuts.push_back(run_planned(o, s.sink, ref, runs[i]));
 }
 

@@ -104,19 +104,16 @@ void reference_output::read(std::uint64_t at, std::size_t n, std::string& out) c
 }
 
 std::string reference_output::kept(std::uint64_t size, const keep_policy& keep) const {
+  // No policy keeps more than the first and the last keep.bytes (all: every
+  // byte): a capture fed those keeps what a run's reader would have kept.
   size = std::min(size, size_);
-  const std::uint64_t n = keep.bytes;
-  switch (keep.what) {
-    case keep_policy::kind::none: return {};
-    case keep_policy::kind::all: return read(0, static_cast<std::size_t>(size));
-    case keep_policy::kind::head: return read(0, static_cast<std::size_t>(std::min(n, size)));
-    case keep_policy::kind::tail:
-      return read(size - std::min(n, size), static_cast<std::size_t>(std::min(n, size)));
-    case keep_policy::kind::ends:
-      if (size <= 2 * n) return read(0, static_cast<std::size_t>(size));
-      return read(0, static_cast<std::size_t>(n)) + read(size - n, static_cast<std::size_t>(n));
-  }
-  return {};
+  const std::uint64_t edge =
+      keep.what == keep_policy::kind::all ? size : std::min<std::uint64_t>(keep.bytes, size);
+  const std::uint64_t tail_from = std::max(edge, size - edge);
+  capture c(keep);
+  c.append(read(0, static_cast<std::size_t>(edge)));
+  c.append(read(tail_from, static_cast<std::size_t>(size - tail_from)));
+  return c.take_data();
 }
 
 std::vector<std::string> reference_output::lines_from(std::uint64_t at, std::size_t budget) const {

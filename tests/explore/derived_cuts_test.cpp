@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "capture.hpp"
 #include "clean_environment.hpp"
 #include "derived_cuts.hpp"
 #include "explore.hpp"
+#include "reference_output.hpp"
 #include "sink_kind.hpp"
 
 namespace flushcheck {
@@ -74,6 +76,25 @@ TEST(cuts_to_verify, no_more_than_max_runs) {
   EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
   EXPECT_TRUE(cuts_to_verify({}, {}, 0, 10).empty());
   EXPECT_EQ(cuts_to_verify({1}, {false}, 1, 10), (std::vector<std::size_t>{0}));
+  // No derivation is taken unchecked: the first and the last whatever MAX.
+  EXPECT_EQ(cuts_to_verify({1, 2, 3}, {false, false, false}, 100, 0),
+            (std::vector<std::size_t>{0, 2}));
+}
+
+// What a derived cut keeps of a prefix is what a run's reader keeps of it:
+// every policy, prefixes shorter than, equal to and beyond its bytes.
+TEST(reference_output, keeps_of_a_prefix_what_a_capture_of_it_keeps) {
+  detail::reference_output ref;
+  std::string all;
+  for (int i = 0; i < 100; ++i) all += std::to_string(i) + (i % 7 ? " " : "\n");
+  ref.append(all);
+  for (const char* policy : {"all", "none", "head:16", "tail:16", "ends:16", "ends:1K"})
+    for (std::size_t size : {0UL, 5UL, 16UL, 31UL, 32UL, 33UL, 100UL, all.size()}) {
+      const keep_policy keep = keep_policy::parse(policy);
+      capture c(keep);
+      c.append(std::string_view(all).substr(0, size));
+      EXPECT_EQ(ref.kept(size, keep), c.take_data()) << policy << " of " << size << " bytes";
+    }
 }
 
 /// ARGV explored on SINK, in the clean environment, every cut keeping all
