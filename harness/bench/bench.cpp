@@ -25,7 +25,8 @@ constexpr suite_entry k_suites[] = {
     {"stdio", detail::stdio_suite},     {"iostream", detail::iostream_suite},
     {"pipe", detail::pipe_suite},       {"pagecache", detail::pagecache_suite},
     {"tracer", detail::tracer_suite},   {"capture", detail::capture_suite},
-    {"explore", detail::explore_suite}, {"program", detail::program_suite}};
+    {"explore", detail::explore_suite}, {"jobs", detail::jobs_suite},
+    {"program", detail::program_suite}};
 
 suite_fn find_suite(const std::string& name) {
   for (const auto& s : k_suites)

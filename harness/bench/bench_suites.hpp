@@ -23,6 +23,7 @@ bench_suite pagecache_suite(const bench_context& ctx);
 bench_suite tracer_suite(const bench_context& ctx);
 bench_suite capture_suite(const bench_context& ctx);
 bench_suite explore_suite(const bench_context& ctx);
+bench_suite jobs_suite(const bench_context& ctx);
 bench_suite program_suite(const bench_context& ctx);
 
 /// A claim from a seed's words, whether it holds and what was seen.

@@ -96,11 +96,12 @@ std::string bench_footer() {
 }  // namespace
 
 bench_command::bench_command(CLI::App& parent) {
-  app = parent.add_subcommand("bench",
-                              "Measure the seeds' workloads (stdio, iostream, pipe, pagecache), "
-                              "the harness's own costs (tracer, capture) and your own (--program): "
-                              "times, write counts, the "
-                              "seeds' claims, plots");
+  app = parent.add_subcommand(
+      "bench",
+      "Measure the seeds' workloads (stdio, iostream, pipe, pagecache), "
+      "the harness's own costs (tracer, capture, explore, jobs) and your own (--program): "
+      "times, write counts, the "
+      "seeds' claims, plots");
   add_suite_options(*this);
   add_run_options(*this);
   add_report_options(*this);

@@ -22,7 +22,7 @@ namespace flushcheck::cli {
 
 namespace {
 
-/// --var, --case, --cases, --max-seconds and --seed: what is probed, and how long.
+/// --var, --case, --cases, --max-seconds, --seed and --jobs: what is probed, and how.
 void add_search_options(durability_command& c) {
   c.app->add_option("--var", c.vars, "NAME=VALUE, repeatable, as for gate")
       ->allow_extra_args(false);
@@ -38,6 +38,7 @@ void add_search_options(durability_command& c) {
       ->check(CLI::Range(0.1, 86400.0));
   c.app->add_option("--seed", c.seed, "the seed of every search (default 1: a table repeats)")
       ->capture_default_str();
+  add_jobs_option(c.app, c.jobs);
 }
 
 /// --json, --markdown and --svg, with the directory the Markdown's links start from.
@@ -78,6 +79,7 @@ search_options options_of(const durability_command& cmd) {
   o.seed = *seed;
   o.cases = cmd.cases;
   o.max_seconds = cmd.max_seconds;
+  o.jobs = jobs_or_cpus(cmd.jobs);
   o.on_spawn = remember_child;
   return o;
 }

@@ -41,7 +41,7 @@ void add_file_options(gate_command& c) {
                   "print the cases' and properties' names, one a line, and run nothing");
 }
 
-/// --cases, --seed and --max-seconds: how each property searches.
+/// --cases, --seed, --max-seconds and --jobs: how each property searches.
 void add_property_options(gate_command& c) {
   c.app
       ->add_option("--cases", c.cases,
@@ -58,6 +58,7 @@ void add_property_options(gate_command& c) {
         const double v = std::strtod(text.c_str(), nullptr);
         return std::isfinite(v) && v >= 0 && v <= 86400 ? "" : "expected 0 to 86400 seconds";
       });
+  add_jobs_option(c.app, c.jobs);
 }
 
 /// The help's footer: what each exit status of gate means.
@@ -206,6 +207,7 @@ std::uint64_t seed_of(const std::string& text) {
 search_options search_options_of(const gate_command& cmd) {
   search_options o;
   o.seed = seed_of(cmd.seed);
+  o.jobs = jobs_or_cpus(cmd.jobs);
   o.on_spawn = remember_child;
   o.timeline = !cmd.html.empty();
   return o;

@@ -14,7 +14,9 @@
 #include <thread>
 
 #include "child.hpp"
+#include "signals.hpp"
 #include "temporary.hpp"
+#include "workers.hpp"
 
 namespace flushcheck::cli {
 
@@ -22,13 +24,6 @@ namespace {
 
 std::atomic<int> g_child_group{0};
 std::atomic<bool> g_interrupted{false};
-
-sigset_t interrupt_signals() {
-  sigset_t set;
-  ::sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaddset(&set, sig);
-  return set;
-}
 
 /// What the CLI's other threads print from now on (a run the kill below
 /// ended, reported as if it had ended so) goes nowhere: an interrupted CLI
@@ -47,6 +42,7 @@ void silence_reports() {
 void kill_and_remove() {
   for (int round = 0; round < 3; ++round) {
     if (const int group = g_child_group.load(); group > 0) ::kill(-group, SIGKILL);
+    end_workers();           // each ends its own runs and temporaries (workers.hpp)
     kill_adopted_orphans();  // the child, then what it left behind, generation by generation
     if (remove_temporary_files()) return;
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "workers.hpp"
 
 namespace flushcheck::cli {
 
@@ -119,6 +120,16 @@ std::string exit_footer(const std::vector<std::pair<int, std::string>>& own) {
   }
   return wrapped(text);
 }
+
+CLI::Option* add_jobs_option(CLI::App* app, int& jobs) {
+  return app
+      ->add_option("--jobs", jobs,
+                   "worker processes that run independent runs side by side; the report is the "
+                   "same for any number (default: the CPUs this process may use)")
+      ->check(in_range(1, 1024));
+}
+
+int jobs_or_cpus(int jobs) { return jobs > 0 ? jobs : usable_cpus(); }
 
 CLI::Validator in_range(long lo, long hi) {
   const std::string bounds = std::to_string(lo) + " to " + std::to_string(hi);

@@ -28,6 +28,13 @@ std::string parse_error_text(const CLI::ParseError& e, int argc, char** argv);
 /// CLI::Range's, whose wording changes with CLI11's version.
 CLI::Validator in_range(long lo, long hi);
 
+/// --jobs N on APP, into JOBS: how many worker processes run its
+/// independent runs side by side (workers.hpp), 1 to 1024. JOBS 0 (the
+/// flag not given) means jobs_or_cpus()'s default.
+CLI::Option* add_jobs_option(CLI::App* app, int& jobs);
+/// JOBS, or when 0 the CPUs this process may use (sched_getaffinity).
+int jobs_or_cpus(int jobs);
+
 /// Each exit status (commands.hpp) and what it means across the verbs:
 /// the man page's EXIT STATUS.
 const std::vector<std::pair<int, std::string>>& exit_statuses();

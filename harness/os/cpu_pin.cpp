@@ -1,6 +1,19 @@
 #include "cpu_pin.hpp"
 
+#include <atomic>
+
 namespace flushcheck::detail {
+
+namespace {
+std::atomic<int> g_preferred{-1};
+}  // namespace
+
+int preferred_cpu() noexcept {
+  const int cpu = g_preferred.load();
+  return cpu >= 0 ? cpu : ::sched_getcpu();
+}
+
+void prefer_cpu(int cpu) noexcept { g_preferred.store(cpu); }
 
 cpu_pin::cpu_pin(int cpu) noexcept {
   if (cpu < 0 || cpu >= CPU_SETSIZE || ::sched_getaffinity(0, sizeof before_, &before_) != 0)

@@ -8,11 +8,19 @@
 
 namespace flushcheck::detail {
 
-/// Pins the calling thread to CPU (by default the one it is running on), for
-/// the object's lifetime; its former affinity comes back at destruction.
+/// The CPU a traced run of this process pins to: the one set by prefer_cpu,
+/// else the one the calling thread is running on.
+int preferred_cpu() noexcept;
+/// Makes CPU this process's preferred_cpu(): a worker process's own
+/// (workers.hpp), so that two workers' traced runs never share one CPU
+/// because both happened to be on it when they began.
+void prefer_cpu(int cpu) noexcept;
+
+/// Pins the calling thread to CPU (by default preferred_cpu()), for the
+/// object's lifetime; its former affinity comes back at destruction.
 class cpu_pin {
  public:
-  explicit cpu_pin(int cpu = ::sched_getcpu()) noexcept;
+  explicit cpu_pin(int cpu = preferred_cpu()) noexcept;
   ~cpu_pin();
   cpu_pin(const cpu_pin&) = delete;
   cpu_pin& operator=(const cpu_pin&) = delete;

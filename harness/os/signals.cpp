@@ -77,4 +77,11 @@ std::optional<int> parse_signal(std::string_view text) {
   return parse_signal_number(name);
 }
 
+sigset_t interrupt_signals() noexcept {
+  sigset_t set;
+  ::sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaddset(&set, sig);
+  return set;
+}
+
 }  // namespace flushcheck

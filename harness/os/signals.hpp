@@ -1,5 +1,8 @@
 #pragma once
-/// Signal names as the CLI and JSON spell them: "KILL", "TERM", ...
+/// Signal names as the CLI and JSON spell them: "KILL", "TERM", ...; and
+/// the signals that interrupt the harness.
+#include <signal.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,5 +19,10 @@ std::optional<int> parse_signal(std::string_view text);
 
 /// The names of the table's signals ("HUP", "INT", ...; not the real-time ones).
 std::vector<std::string_view> signal_names();
+
+/// The signals that interrupt the harness (SIGINT, SIGTERM, SIGHUP, SIGQUIT):
+/// the CLI's, and a worker process's, which each wait for on a thread of
+/// their own and end the runs and temporaries they have before they die.
+sigset_t interrupt_signals() noexcept;
 
 }  // namespace flushcheck

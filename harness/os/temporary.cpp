@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <new>
 #include <utility>
 
 #include "error.hpp"
@@ -28,10 +29,11 @@ struct path_list {
   bool closed = false;
 };
 
-path_list& the_list() {
+path_list*& list_pointer() {
   static path_list* list = new path_list;  // never destroyed: used until exit
-  return *list;
+  return list;
 }
+path_list& the_list() { return *list_pointer(); }
 
 }  // namespace
 
@@ -82,6 +84,13 @@ void while_temporaries_open(const std::function<void()>& step) {
     }
   }
   wait_for_the_end();
+}
+
+void forget_temporary_files() noexcept {
+  // The parent's list is left as it is: a thread the fork did not copy may
+  // have held its lock.
+  list_pointer() = new (std::nothrow) path_list;
+  if (list_pointer() == nullptr) ::_exit(71);
 }
 
 bool remove_temporary_files() noexcept {

@@ -25,6 +25,11 @@ void close_temporary_files() noexcept;
 /// leaves no flushcheck-* path behind.
 bool remove_temporary_files() noexcept;
 
+/// For a process just forked from one with temporaries (a worker,
+/// workers.hpp): starts an empty list of its own. What was listed before the
+/// fork is the parent's to remove, not this process's.
+void forget_temporary_files() noexcept;
+
 /// Runs STEP with the list of temporaries locked and open: an interrupt's
 /// clean-up (close_temporary_files, then remove_temporary_files) comes
 /// wholly before it or wholly after. Once the list is closed, STEP does not

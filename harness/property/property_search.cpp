@@ -13,8 +13,10 @@
 #include <optional>
 #include <random>
 
+#include "outcome_wire.hpp"
 #include "property_gen.hpp"
 #include "property_run.hpp"
+#include "workers.hpp"
 
 namespace flushcheck {
 
@@ -72,7 +74,12 @@ class judge {
 class searcher {
  public:
   searcher(const property_spec& spec, const search_options& o, property_result& r)
-      : spec_(spec), o_(o), start_(clock::now()), deadline_(after(start_, o.max_seconds)), r_(r) {}
+      : spec_(spec),
+        o_(o),
+        gen_(gen_workload_case(spec)),
+        start_(clock::now()),
+        deadline_(after(start_, o.max_seconds)),
+        r_(r) {}
   /// Checks the driver, then generates and runs o.cases cases from o.seed
   /// until one ends the search or o.max_seconds are up; then says whether
   /// every end it promises was tested.
@@ -81,10 +88,18 @@ class searcher {
  private:
   /// The driver check (run_driver_check); false: the search cannot go on.
   bool driver_runs();
-  /// Runs case I (SHRINKABLE); true: stop the search, because it could not
-  /// run (the result's error), the budget ended it, or it broke the promise
-  /// (its counterexample).
-  bool run_case(long i, const rc::Shrinkable<workload_case>& shrinkable);
+  /// The cases from number I on that can be made before any of them ran:
+  /// case I, then each next one whose making cannot follow their outcomes
+  /// (end_not_checked), at most max_batch.
+  std::vector<rc::Shrinkable<workload_case>> next_cases(long i, rc::Random& random);
+  static constexpr long max_batch = 256;
+  /// Whether case I is made as the seed draws it, whatever the cases before it do.
+  bool drawn_as_seeded(long i) const;
+  /// Case I (SHRINKABLE), which ran as OUT; true: stop the search, because
+  /// it could not run (the result's error), the budget ended it, or it broke
+  /// the promise (its counterexample).
+  bool take_case(long i, const rc::Shrinkable<workload_case>& shrinkable,
+                 const workload_outcome& out);
   /// Counts OUT, a run of C, in C's end's tally.
   void tally(const workload_case& c, const workload_outcome& out);
   /// OUT's error as the result's, the case's number I said.
@@ -132,6 +147,7 @@ class searcher {
 
   const property_spec& spec_;
   const search_options& o_;
+  rc::Gen<workload_case> gen_;  ///< the cases as the seed draws them
   clock::time_point start_;
   clock::time_point deadline_;
   clock::time_point shrink_end_, rate_end_;  ///< once a case broke the promise
@@ -299,9 +315,8 @@ bool searcher::driver_runs() {
   return false;
 }
 
-bool searcher::run_case(long i, const rc::Shrinkable<workload_case>& shrinkable) {
-  const workload_outcome out =
-      run_workload_case(spec_, shrinkable.value(), {o_.on_spawn, deadline_});
+bool searcher::take_case(long i, const rc::Shrinkable<workload_case>& shrinkable,
+                         const workload_outcome& out) {
   if (out.out_of_budget) {
     r_.budget_hit = true;
     return true;
@@ -356,22 +371,54 @@ std::optional<property_end> searcher::end_not_checked(long i) {
   return std::nullopt;
 }
 
+bool searcher::drawn_as_seeded(long i) const {
+  if (i < static_cast<long>(spec_.promises.size())) return true;
+  for (const auto& [end, promised] : spec_.promises) {
+    if (promised.empty()) continue;
+    const bool checked = r_.ends.contains(end) && r_.ends.at(end).checked > 0;
+    const auto forced = forced_.find(end);
+    if (!checked && (forced == forced_.end() || forced->second < forced_tries)) return false;
+  }
+  return true;  // end_not_checked finds none now, and never will (both only grow)
+}
+
+std::vector<rc::Shrinkable<workload_case>> searcher::next_cases(long i, rc::Random& random) {
+  std::vector<rc::Shrinkable<workload_case>> cases;
+  do {
+    const long n = i + static_cast<long>(cases.size());
+    const auto missing = end_not_checked(n);
+    cases.push_back((missing ? gen_workload_case(spec_, missing) : gen_)(random.split(),
+                                                                         static_cast<int>(n % 81)));
+  } while (i + static_cast<long>(cases.size()) < o_.cases &&
+           static_cast<long>(cases.size()) < max_batch &&
+           drawn_as_seeded(i + static_cast<long>(cases.size())));
+  return cases;
+}
+
 void searcher::search() {
   if (!driver_runs()) {
     if (r_.budget_hit) require_checked_ends();
     return;
   }
-  const auto gen = gen_workload_case(spec_);
   rc::Random random(o_.seed);
-  for (long i = 0; i < o_.cases; ++i) {
+  for (long i = 0; i < o_.cases;) {
     if (clock::now() > deadline_) {
       r_.budget_hit = true;
       break;
     }
-    const auto missing = end_not_checked(i);
-    const auto shrinkable = (missing ? gen_workload_case(spec_, missing) : gen)(
-        random.split(), static_cast<int>(i % 81));
-    if (run_case(i, shrinkable)) break;
+    // The cases that wait for no outcome run side by side; their outcomes
+    // are taken in their order, as if each had run after the one before.
+    const auto cases = next_cases(i, random);
+    bool ended = false;
+    run_in_workers<workload_outcome>(
+        o_.jobs, static_cast<long>(cases.size()),
+        [&](long k) {
+          return run_workload_case(spec_, cases[k].value(), {o_.on_spawn, deadline_});
+        },
+        [&](long k, workload_outcome out) { return !(ended = take_case(i + k, cases[k], out)); },
+        encode_outcome, decode_outcome);
+    if (ended) break;
+    i += static_cast<long>(cases.size());
   }
   if (r_.error_kind == property_error::none && !r_.found) require_checked_ends();
 }

@@ -38,6 +38,10 @@ struct search_options {
   int reruns = 5;
   /// Runs of the case shown that give its failure rate.
   int rate_runs = 20;
+  /// Worker processes that run the search's cases (workers.hpp); the
+  /// result is the same for any number. Shrinking and rating run here, one
+  /// run after another.
+  int jobs = 1;
   std::function<void(int)> on_spawn;  ///< as gate_run::on_spawn
   /// Called after each case, candidate and rating run.
   std::function<void(const search_progress&)> on_progress;

@@ -264,7 +264,7 @@ void tracer::state::set_up(const tracer_options& options) {
   exit_event.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
   if (!exit_event) throw_errno("eventfd");
   summary.processes = 1;
-  cpu = ::sched_getcpu();
+  cpu = detail::preferred_cpu();
 }
 
 void tracer::state::main(spawn_request req, std::promise<pid_t>& started) {

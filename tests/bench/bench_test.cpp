@@ -112,7 +112,7 @@ void expect_mechanisms_hold(const json& j) {
 /// Every row measured with its times in order, or skipped with a reason;
 /// every suite has its claims; no row failed.
 void expect_whole_rows(const json& j) {
-  ASSERT_EQ(j["suites"].size(), 7u);
+  ASSERT_EQ(j["suites"].size(), 8u);
   for (const auto& s : j["suites"]) {
     EXPECT_FALSE(s["claims"].empty()) << s["name"];
     for (const auto& r : s["rows"]) {

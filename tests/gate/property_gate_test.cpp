@@ -12,8 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <tuple>
 
 #include "cli_runner.hpp"
+#include "error.hpp"
+#include "outcome_wire.hpp"
 #include "property_gen.hpp"
 #include "property_run.hpp"
 
@@ -119,6 +122,57 @@ TEST(property_gate, the_same_seed_searches_the_same_cases) {
                        "--seed 77\n"),
             std::string::npos)
       << r.out;
+}
+
+/// J with what differs between any two searches blanked: times, and the
+/// names of the log directories (mkdtemp's).
+nlohmann::json without_times(nlohmann::json j) {
+  if (j.is_object()) {
+    for (auto& [key, value] : j.items())
+      value = key.starts_with("seconds") ? nlohmann::json(0) : without_times(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_times(value);
+  } else if (j.is_string()) {
+    std::string text = j.get<std::string>();
+    for (auto at = text.find("flushcheck-gate-"); at != std::string::npos;
+         at = text.find("flushcheck-gate-", at + 1))
+      text.replace(at + 16, std::min<std::size_t>(6, text.size() - at - 16), "XXXXXX");
+    return text;
+  }
+  return j;
+}
+
+// --jobs: the cases run side by side on worker processes, and the report is
+// the one a single worker makes: the same cases, tallies, counterexample,
+// shrinking and rate (docs/gate.md, "Every core"). A broken promise, and a
+// kept one whose four ends include cuts that a case may miss.
+TEST(property_gate, the_same_seed_gives_the_same_json_with_1_and_4_jobs) {
+  const std::string kept = R"(
+[[property]]
+name = "stdio_keeps_a_prefix"
+command = ["{driver}"]
+stdout = ["pipe", "file", "pty"]
+[property.promise]
+return = "all"
+exit = "all"
+KILL = "prefix"
+TERM = "prefix"
+)";
+  for (const auto& [name, text, code] :
+       {std::tuple{"broken.toml", stdio_exit, 1}, std::tuple{"kept.toml", kept, 0}}) {
+    const std::string file = file_with(name, text);
+    std::string json[2];
+    for (int k = 0; k < 2; ++k) {
+      const auto r = cli({"gate", file, "--var", driver_var, "--json", "--seed", "5", "--cases",
+                          "80", "--jobs", k == 0 ? "1" : "4"});
+      ASSERT_EQ(r.code, code) << r.out << r.err;
+      json[k] = without_times(nlohmann::json::parse(r.out)).dump(1);
+    }
+    EXPECT_EQ(json[0], json[1]) << name;
+    if (code == 0) {
+      EXPECT_NE(json[0].find("\"cases\": 80,"), std::string::npos) << json[0];
+    }
+  }
 }
 
 // A property's own max_seconds is its budget where --max-seconds does not
@@ -334,6 +388,35 @@ property_spec stdio_exit_spec() {
   spec.promises[property_end::return_].all = true;
   spec.complete();
   return spec;
+}
+
+// What a worker process sends of a case's outcome is the outcome: every
+// field read back as it was (all but the observation, never sent).
+TEST(property_gate_api, an_outcome_crosses_from_a_worker_whole) {
+  property_spec spec = stdio_exit_spec();
+  spec.promises[property_end::kill].prefix = true;
+  spec.complete();
+  const workload_case c = gen_workload_case(spec, property_end::kill)(rc::Random(1), 10).value();
+  const workload_outcome out = run_workload_case(spec, c);
+  ASSERT_FALSE(out.checks.empty()) << out.error << out.missed;
+  const std::string bytes = encode_outcome(out);
+  const workload_outcome back = decode_outcome(bytes);
+  EXPECT_EQ(encode_outcome(back), bytes);
+  EXPECT_EQ(back.plan.key(), out.plan.key());
+  EXPECT_EQ(back.plan.fault, out.plan.fault);
+  EXPECT_EQ(back.broken(), out.broken());
+  EXPECT_EQ(back.tested(), out.tested());
+  EXPECT_EQ(back.repro, out.repro);
+  EXPECT_EQ(back.status, out.status);
+  EXPECT_EQ(back.terms, out.terms);
+  ASSERT_EQ(back.checks.size(), out.checks.size());
+  for (std::size_t i = 0; i < out.checks.size(); ++i) {
+    EXPECT_EQ(back.checks[i].expect.describe(), out.checks[i].expect.describe());
+    EXPECT_EQ(back.checks[i].outcome.why, out.checks[i].outcome.why);
+    EXPECT_EQ(back.checks[i].pass(), out.checks[i].pass());
+  }
+  EXPECT_THROW(decode_outcome(bytes.substr(0, bytes.size() - 1)), harness_error);
+  EXPECT_THROW(decode_outcome(bytes + "x"), harness_error);
 }
 
 RC_GTEST_PROP(property_gate_api, stdio_exit_and_return_keep_every_record, ()) {

@@ -28,6 +28,7 @@
 #include "signals.hpp"
 #include "temporary.hpp"
 #include "wait_status.hpp"
+#include "wire.hpp"
 
 namespace flushcheck {
 namespace {
@@ -340,6 +341,39 @@ TEST(signals, parse_takes_the_spellings_of_the_cli_and_nothing_else) {
   EXPECT_EQ(parse_signal("SIGRTMAX-1"), SIGRTMAX - 1);
   for (const char* bad : {"", "SIG", "NOPE", "0", "-9", "100", "RTMIN-1", "RTMIN+99", "KILL "})
     EXPECT_EQ(parse_signal(bad), std::nullopt) << "'" << bad << "'";
+}
+
+// wire.hpp: what is put is read back, in order; bytes cut short, a bad flag
+// and bytes left over are errors, never a read past the end.
+TEST(wire, reads_back_what_was_put) {
+  const std::string text("a\0b\n\xff", 5);
+  const std::string bytes =
+      wire_writer().i64(-3).f64(0.25).flag(true).text(text).text("").i64(INT64_MAX).take();
+  wire_reader r(bytes);
+  EXPECT_EQ(r.i64(), -3);
+  EXPECT_EQ(r.f64(), 0.25);
+  EXPECT_TRUE(r.flag());
+  EXPECT_EQ(r.text(), text);
+  EXPECT_EQ(r.text(), "");
+  EXPECT_EQ(r.i64(), INT64_MAX);
+  EXPECT_NO_THROW(r.end());
+}
+
+TEST(wire, refuses_bytes_that_are_not_what_was_put) {
+  const std::string bytes = wire_writer().text("hello").take();
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    wire_reader r(std::string_view(bytes).substr(0, cut));
+    EXPECT_THROW(r.text(), harness_error) << "cut at " << cut;
+  }
+  wire_reader huge(wire_writer().i64(INT64_MAX).take());
+  EXPECT_THROW(huge.text(), harness_error) << "a length past the end";
+  wire_reader negative(wire_writer().i64(-1).take());
+  EXPECT_THROW(negative.text(), harness_error);
+  wire_reader two(std::string(1, '\2'));
+  EXPECT_THROW(two.flag(), harness_error);
+  wire_reader left(wire_writer().i64(1).i64(2).take());
+  left.i64();
+  EXPECT_THROW(left.end(), harness_error);
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+#pragma once
+/// Values as bytes between two processes of the harness (a worker's result
+/// to the process that forked it, workers.hpp): integers, numbers, flags and
+/// strings one after another, read back in the order they were put. A
+/// reader checks each length against what is left: bytes that end early or
+/// are not what was put throw harness_error, never read past their end.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace flushcheck {
+
+class wire_writer {
+ public:
+  wire_writer& i64(std::int64_t v);
+  wire_writer& f64(double v);
+  wire_writer& flag(bool v);
+  wire_writer& text(std::string_view s);
+  /// The bytes put so far (the writer is left empty).
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+class wire_reader {
+ public:
+  explicit wire_reader(std::string_view bytes) : rest_(bytes) {}
+  std::int64_t i64();
+  double f64();
+  bool flag();
+  std::string text();
+  /// Throws unless every byte was read: a reader that reads what was put.
+  void end() const;
+
+ private:
+  std::string_view take(std::size_t n);
+  std::string_view rest_;
+};
+
+}  // namespace flushcheck
