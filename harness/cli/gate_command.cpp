@@ -17,6 +17,7 @@
 #include "error.hpp"
 #include "escape.hpp"
 #include "gate_report.hpp"
+#include "gate_wire.hpp"
 #include "install_layout.hpp"
 #include "interrupts.hpp"
 #include "json_document.hpp"
@@ -25,6 +26,7 @@
 #include "report_file.hpp"
 #include "repro.hpp"
 #include "usage.hpp"
+#include "workers.hpp"
 
 namespace flushcheck::cli {
 
@@ -41,7 +43,8 @@ void add_file_options(gate_command& c) {
                   "print the cases' and properties' names, one a line, and run nothing");
 }
 
-/// --cases, --seed, --max-seconds and --jobs: how each property searches.
+/// --cases, --seed and --max-seconds: how each property searches; --jobs: how
+/// many runs (cases, a search's cases) go side by side.
 void add_property_options(gate_command& c) {
   c.app
       ->add_option("--cases", c.cases,
@@ -146,16 +149,28 @@ struct live_text {
   }
 };
 
-/// F's cases that ONLY names (all when it names none), run one after another into REPORT.
-void run_cases(const gate_file& f, const std::vector<std::string>& only, gate_report& report,
+/// F's cases that CMD's --case names (all when it names none), run on
+/// --jobs workers into REPORT, each taken (printed, its logger row added)
+/// in the file's order.
+void run_cases(const gate_command& cmd, const gate_file& f, gate_report& report,
                const live_text& out) {
-  for (const auto& c : f.cases) {
-    if (!named(only, c.name)) continue;
-    report.cases.push_back(run_gate_case(f, c, remember_child));
-    remember_child(0);
-    if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
-    out.print(to_text(report.cases.back()));
-  }
+  std::vector<const gate_case*> todo;
+  for (const auto& c : f.cases)
+    if (named(cmd.only, c.name)) todo.push_back(&c);
+  run_in_workers<gate_case_result>(
+      jobs_or_cpus(cmd.jobs), static_cast<long>(todo.size()),
+      [&](long i) {
+        gate_case_result r = run_gate_case(f, *todo[i], remember_child);
+        remember_child(0);
+        return r;
+      },
+      [&](long, gate_case_result r) {
+        report.cases.push_back(std::move(r));
+        if (report.cases.back().row) loggers::add_row(*report.cases.back().row);
+        out.print(to_text(report.cases.back()));
+        return true;
+      },
+      encode_case_result, decode_case_result);
 }
 
 /// A live progress line on stderr for property NAME, when stderr is a
@@ -244,7 +259,7 @@ void search_properties(const gate_command& cmd, const gate_file& f, gate_report&
 /// as it ends when OUT is on.
 gate_report run_gate(const gate_command& cmd, const gate_file& f, const live_text& out) {
   gate_report report{f.path, {}, {}};
-  run_cases(f, cmd.only, report, out);
+  run_cases(cmd, f, report, out);
   search_properties(cmd, f, report, out);
   return report;
 }

@@ -31,6 +31,8 @@ wire_writer& wire_writer::text(std::string_view s) {
   return *this;
 }
 
+wire_writer& wire_writer::count(std::size_t n) { return i64(static_cast<std::int64_t>(n)); }
+
 std::string_view wire_reader::take(std::size_t n) {
   if (n > rest_.size()) malformed("it ends early");
   const auto taken = rest_.substr(0, n);
@@ -60,6 +62,12 @@ std::string wire_reader::text() {
   const std::int64_t n = i64();
   if (n < 0) malformed("a negative length");
   return std::string(take(static_cast<std::size_t>(n)));
+}
+
+std::size_t wire_reader::count() {
+  const std::int64_t n = i64();
+  if (n < 0 || n > std::int64_t{1} << 20) malformed("a list's length is not from 0 to 2^20");
+  return static_cast<std::size_t>(n);
 }
 
 void wire_reader::end() const {

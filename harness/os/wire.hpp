@@ -16,6 +16,8 @@ class wire_writer {
   wire_writer& f64(double v);
   wire_writer& flag(bool v);
   wire_writer& text(std::string_view s);
+  /// A list's length, before its items.
+  wire_writer& count(std::size_t n);
   /// The bytes put so far (the writer is left empty).
   std::string take() { return std::move(bytes_); }
 
@@ -30,6 +32,8 @@ class wire_reader {
   double f64();
   bool flag();
   std::string text();
+  /// A list's length: 0 to 2^20, else an error.
+  std::size_t count();
   /// Throws unless every byte was read: a reader that reads what was put.
   void end() const;
 

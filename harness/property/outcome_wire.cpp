@@ -4,23 +4,20 @@
 #include <system_error>
 
 #include "error.hpp"
-#include "wire.hpp"
+#include "gate_wire.hpp"
 
 namespace flushcheck {
 
 namespace {
 
 void put(wire_writer& w, const std::vector<std::string>& v) {
-  w.i64(static_cast<std::int64_t>(v.size()));
+  w.count(v.size());
   for (const auto& s : v) w.text(s);
 }
 
 std::vector<std::string> strings(wire_reader& r) {
-  const std::int64_t n = r.i64();
-  if (n < 0 || n > 1 << 20)
-    throw_error(std::make_error_code(std::errc::bad_message), "an outcome's list is too long");
   std::vector<std::string> v;
-  for (std::int64_t k = 0; k < n; ++k) v.push_back(r.text());
+  for (std::size_t n = r.count(); n > 0; --n) v.push_back(r.text());
   return v;
 }
 
@@ -49,28 +46,6 @@ case_plan plan(wire_reader& r) {
   return p;
 }
 
-void put(wire_writer& w, const gate_check_result& c) {
-  const gate_expect& e = c.expect;
-  w.text(e.in).text(e.check).i64(e.number).f64(e.ratio).text(e.text).flag(e.holds).i64(e.line);
-  w.flag(c.outcome.ok).text(c.outcome.why).flag(c.outcome.checked);
-}
-
-gate_check_result check(wire_reader& r) {
-  gate_check_result c;
-  gate_expect& e = c.expect;
-  e.in = r.text();
-  e.check = r.text();
-  e.number = r.i64();
-  e.ratio = r.f64();
-  e.text = r.text();
-  e.holds = r.flag();
-  e.line = static_cast<int>(r.i64());
-  c.outcome.ok = r.flag();
-  c.outcome.why = r.text();
-  c.outcome.checked = r.flag();
-  return c;
-}
-
 }  // namespace
 
 std::string encode_outcome(const workload_outcome& out) {
@@ -79,8 +54,8 @@ std::string encode_outcome(const workload_outcome& out) {
   w.i64(static_cast<std::int64_t>(out.error_kind)).text(out.error).flag(out.out_of_budget);
   w.text(out.missed);
   put(w, out.terms);
-  w.i64(static_cast<std::int64_t>(out.checks.size()));
-  for (const auto& c : out.checks) put(w, c);
+  w.count(out.checks.size());
+  for (const auto& c : out.checks) put_check(w, c);
   w.text(out.status).text(out.repro).text(out.driver_stderr);
   return w.take();
 }
@@ -97,10 +72,7 @@ workload_outcome decode_outcome(const std::string& bytes) {
   out.out_of_budget = r.flag();
   out.missed = r.text();
   out.terms = strings(r);
-  const std::int64_t checks = r.i64();
-  if (checks < 0 || checks > 1 << 20)
-    throw_error(std::make_error_code(std::errc::bad_message), "an outcome's checks");
-  for (std::int64_t k = 0; k < checks; ++k) out.checks.push_back(check(r));
+  for (std::size_t n = r.count(); n > 0; --n) out.checks.push_back(read_check(r));
   out.status = r.text();
   out.repro = r.text();
   out.driver_stderr = r.text();

@@ -125,6 +125,52 @@ TEST(gate_file, json_has_every_check) {
   EXPECT_EQ(j["cases"][2]["checks"][0]["held"], true);
 }
 
+/// J with what differs between two runs of a gate blanked: times, and the
+/// log directories' names (mkdtemp's).
+nlohmann::json without_times(nlohmann::json j) {
+  if (j.is_object()) {
+    for (auto& [key, value] : j.items())
+      value = key.starts_with("seconds") ? nlohmann::json(0) : without_times(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_times(value);
+  } else if (j.is_string()) {
+    return std::regex_replace(j.get<std::string>(), std::regex("flushcheck-gate-[A-Za-z0-9]{6}"),
+                              "flushcheck-gate-XXXXXX");
+  }
+  return j;
+}
+
+// --jobs: the cases run side by side on worker processes, and the report
+// (and the text, case by case in the file's order) is the one a single
+// worker makes (docs/gate.md, "Every core"); a program that cannot start
+// is the same error on a worker.
+TEST(gate_file, cases_on_four_workers_report_what_one_reports) {
+  const std::string file = file_with("five.toml", five_records + R"(
+[[case]]
+name = "no_such_program"
+command = ["/nonexistent/flushcheck-test-program"]
+[[case.expect]]
+exit_code = 0
+)");
+  std::string json[2];
+  for (int k = 0; k < 2; ++k) {
+    const std::string jobs = k == 0 ? "1" : "4";
+    const auto j = cli({"gate", file, "--json", "--jobs", jobs});
+    ASSERT_EQ(j.code, 3) << j.out << j.err;  // a program could not be started
+    json[k] = without_times(nlohmann::json::parse(j.out)).dump(1);
+    const auto t = cli({"gate", file, "--jobs", jobs});
+    std::size_t last = 0;
+    for (const char* name :
+         {"all_five", "wants_ten", "wrong_config_not_caught", "no_such_program"}) {
+      const auto at = t.out.find(std::string(" ") + name);
+      ASSERT_NE(at, std::string::npos) << name << " not printed: " << t.out;
+      EXPECT_GT(at, last) << name << " out of the file's order: " << t.out;
+      last = at;
+    }
+  }
+  EXPECT_EQ(json[0], json[1]);
+}
+
 TEST(gate_file, list_and_case_choose_what_runs) {
   const std::string f = file_with("five.toml", five_records);
   const auto list = cli({"gate", f, "--list"});

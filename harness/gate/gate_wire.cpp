@@ -1,0 +1,84 @@
+#include "gate_wire.hpp"
+
+#include <cstdint>
+#include <utility>
+
+namespace flushcheck {
+
+void put_check(wire_writer& w, const gate_check_result& c) {
+  const gate_expect& e = c.expect;
+  w.text(e.in).text(e.check).i64(e.number).f64(e.ratio).text(e.text).flag(e.holds).i64(e.line);
+  w.flag(c.outcome.ok).text(c.outcome.why).flag(c.outcome.checked);
+}
+
+gate_check_result read_check(wire_reader& r) {
+  gate_check_result c;
+  gate_expect& e = c.expect;
+  e.in = r.text();
+  e.check = r.text();
+  e.number = r.i64();
+  e.ratio = r.f64();
+  e.text = r.text();
+  e.holds = r.flag();
+  e.line = static_cast<int>(r.i64());
+  c.outcome.ok = r.flag();
+  c.outcome.why = r.text();
+  c.outcome.checked = r.flag();
+  return c;
+}
+
+namespace {
+
+void put_row(wire_writer& w, const loggers::row& r) {
+  w.text(r.library).text(r.config).text(r.destination).text(r.death).i64(r.logged);
+  w.i64(r.survived).text(r.writes_per_record).text(r.kind).text(r.note);
+}
+
+loggers::row read_row(wire_reader& r) {
+  loggers::row row;
+  row.library = r.text();
+  row.config = r.text();
+  row.destination = r.text();
+  row.death = r.text();
+  row.logged = r.i64();
+  row.survived = r.i64();
+  row.writes_per_record = r.text();
+  row.kind = r.text();
+  row.note = r.text();
+  return row;
+}
+
+}  // namespace
+
+std::string encode_case_result(const gate_case_result& c) {
+  wire_writer w;
+  w.text(c.name).count(c.checks.size());
+  for (const auto& check : c.checks) put_check(w, check);
+  w.text(c.status).text(c.repro).f64(c.seconds).text(c.error).text(c.harness_failure);
+  w.flag(c.row.has_value());
+  if (c.row) put_row(w, *c.row);
+  w.count(c.arrived.size());
+  for (const auto& [where, n] : c.arrived) w.text(where).i64(n);
+  return w.take();
+}
+
+gate_case_result decode_case_result(const std::string& bytes) {
+  wire_reader r(bytes);
+  gate_case_result c;
+  c.name = r.text();
+  for (std::size_t n = r.count(); n > 0; --n) c.checks.push_back(read_check(r));
+  c.status = r.text();
+  c.repro = r.text();
+  c.seconds = r.f64();
+  c.error = r.text();
+  c.harness_failure = r.text();
+  if (r.flag()) c.row = read_row(r);
+  for (std::size_t n = r.count(); n > 0; --n) {
+    std::string where = r.text();
+    c.arrived[std::move(where)] = r.i64();
+  }
+  r.end();
+  return c;
+}
+
+}  // namespace flushcheck
