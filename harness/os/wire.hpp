@@ -25,6 +25,7 @@ class wire_writer {
   std::string bytes_;
 };
 
+/// Reads BYTES, which must outlive it (it holds a view of them).
 class wire_reader {
  public:
   explicit wire_reader(std::string_view bytes) : rest_(bytes) {}

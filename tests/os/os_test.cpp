@@ -365,13 +365,21 @@ TEST(wire, refuses_bytes_that_are_not_what_was_put) {
     wire_reader r(std::string_view(bytes).substr(0, cut));
     EXPECT_THROW(r.text(), harness_error) << "cut at " << cut;
   }
-  wire_reader huge(wire_writer().i64(INT64_MAX).take());
+  // A reader reads the bytes it is given, kept by its caller.
+  const std::string huge_bytes = wire_writer().i64(INT64_MAX).take();
+  wire_reader huge(huge_bytes);
   EXPECT_THROW(huge.text(), harness_error) << "a length past the end";
-  wire_reader negative(wire_writer().i64(-1).take());
+  const std::string negative_bytes = wire_writer().i64(-1).take();
+  wire_reader negative(negative_bytes);
   EXPECT_THROW(negative.text(), harness_error);
-  wire_reader two(std::string(1, '\2'));
+  const std::string two_bytes(1, '\2');
+  wire_reader two(two_bytes);
   EXPECT_THROW(two.flag(), harness_error);
-  wire_reader left(wire_writer().i64(1).i64(2).take());
+  const std::string long_list = wire_writer().i64((1 << 20) + 1).take();
+  wire_reader list(long_list);
+  EXPECT_THROW(list.count(), harness_error) << "a list longer than 2^20";
+  const std::string left_bytes = wire_writer().i64(1).i64(2).take();
+  wire_reader left(left_bytes);
   left.i64();
   EXPECT_THROW(left.end(), harness_error);
 }

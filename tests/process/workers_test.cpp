@@ -36,7 +36,7 @@ using namespace std::chrono_literals;
 
 /// A fresh directory for one test's files, removed at its end.
 struct scratch {
-  temporary_directory dir{"flushcheck-workers-test-"};
+  temporary_directory dir{temp_dir() + "/flushcheck-workers-test-"};
   std::string path(const std::string& name) const { return dir.path() + "/" + name; }
 };
 
@@ -241,36 +241,46 @@ TEST(workers, an_orphan_is_ended_by_its_own_run_not_by_another) {
 }
 
 TEST(workers, an_interrupt_ends_every_worker_with_its_runs_and_temporaries) {
-  // Each task makes a listed temporary directory and starts a process that
-  // would sleep 30 s, then waits; end_workers (the CLI's interrupt) ends them.
+  // Each task makes a listed temporary directory and starts a program that
+  // would sleep 30 s, says so on READY, then waits; end_workers (the CLI's
+  // interrupt) ends them. The interrupt thread waits in read(2) while the
+  // workers are forked, as the CLI's waits in sigwait: a thread inside
+  // malloc at a fork leaves ASan's allocator locked in the child (GCC 12's
+  // libasan takes no fork locks).
   scratch s;
-  std::atomic<bool> failed{false};
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  std::atomic<bool> waiting{false};
   std::thread interrupt([&] {
-    for (long i = 0; i < 2; ++i)
-      if (!wait_for(s.path("ready-" + std::to_string(i)))) failed = true;
+    char byte = 0;
+    waiting = true;
+    for (int i = 0; i < 2; ++i)
+      if (::read(ready[0], &byte, 1) != 1) break;
     end_workers();
   });
+  while (!waiting) std::this_thread::yield();
   EXPECT_THROW(run_in_workers(
                    2, 2,
                    [&](long i) {
-                     temporary_directory dir("flushcheck-workers-test-task-");
+                     temporary_directory dir(temp_dir() + "/flushcheck-workers-test-task-");
                      const pid_t sleeper = ::fork();
                      if (sleeper == 0) {
-                       ::sleep(30);
-                       ::_exit(0);
+                       ::execl("/bin/sleep", "sleep", "30", nullptr);
+                       ::_exit(127);
                      }
-                     const std::string ready = s.path("ready-" + std::to_string(i));
-                     std::ofstream(ready + ".new") << dir.path() << "\n" << sleeper << "\n";
-                     fs::rename(ready + ".new", ready);  // whole when it is seen
+                     std::ofstream(s.path("task-" + std::to_string(i))) << dir.path() << "\n"
+                                                                        << sleeper << "\n";
+                     (void)!::write(ready[1], "x", 1);
                      ::sleep(30);
                      return std::string();
                    },
                    [](long, std::string) { return true; }),
                harness_error);
   interrupt.join();
-  ASSERT_FALSE(failed) << "the tasks never got ready";
+  ::close(ready[0]);
+  ::close(ready[1]);
   for (long i = 0; i < 2; ++i) {
-    std::ifstream in(s.path("ready-" + std::to_string(i)));
+    std::ifstream in(s.path("task-" + std::to_string(i)));
     std::string dir;
     pid_t sleeper = -1;
     in >> dir >> sleeper;
