@@ -9,9 +9,12 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "run.hpp"
 #include "target_set.hpp"
@@ -105,6 +108,22 @@ inline std::optional<std::string> headless_chromium(const std::string& page,
 /// The DOM of PAGE after headless Chromium loaded it with no network.
 inline std::optional<std::string> headless_dom(const std::string& page) {
   return headless_chromium(page, {"--dump-dom"});
+}
+
+/// A gate's JSON report J with what differs between any two runs of it
+/// blanked: times (keys "seconds..."), and the names mkdtemp gave the log
+/// directories. What is left is the same for --jobs 1 and --jobs 4.
+inline nlohmann::json without_times(nlohmann::json j) {
+  if (j.is_object()) {
+    for (auto& [key, value] : j.items())
+      value = key.starts_with("seconds") ? nlohmann::json(0) : without_times(value);
+  } else if (j.is_array()) {
+    for (auto& value : j) value = without_times(value);
+  } else if (j.is_string()) {
+    return std::regex_replace(j.get<std::string>(), std::regex("flushcheck-gate-[A-Za-z0-9]{6}"),
+                              "flushcheck-gate-XXXXXX");
+  }
+  return j;
 }
 
 }  // namespace flushcheck

@@ -125,21 +125,6 @@ TEST(gate_file, json_has_every_check) {
   EXPECT_EQ(j["cases"][2]["checks"][0]["held"], true);
 }
 
-/// J with what differs between two runs of a gate blanked: times, and the
-/// log directories' names (mkdtemp's).
-nlohmann::json without_times(nlohmann::json j) {
-  if (j.is_object()) {
-    for (auto& [key, value] : j.items())
-      value = key.starts_with("seconds") ? nlohmann::json(0) : without_times(value);
-  } else if (j.is_array()) {
-    for (auto& value : j) value = without_times(value);
-  } else if (j.is_string()) {
-    return std::regex_replace(j.get<std::string>(), std::regex("flushcheck-gate-[A-Za-z0-9]{6}"),
-                              "flushcheck-gate-XXXXXX");
-  }
-  return j;
-}
-
 // --jobs: the cases run side by side on worker processes, and the report
 // (and the text, case by case in the file's order) is the one a single
 // worker makes (docs/gate.md, "Every core"); a program that cannot start

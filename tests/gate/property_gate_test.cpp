@@ -124,24 +124,6 @@ TEST(property_gate, the_same_seed_searches_the_same_cases) {
       << r.out;
 }
 
-/// J with what differs between any two searches blanked: times, and the
-/// names of the log directories (mkdtemp's).
-nlohmann::json without_times(nlohmann::json j) {
-  if (j.is_object()) {
-    for (auto& [key, value] : j.items())
-      value = key.starts_with("seconds") ? nlohmann::json(0) : without_times(value);
-  } else if (j.is_array()) {
-    for (auto& value : j) value = without_times(value);
-  } else if (j.is_string()) {
-    std::string text = j.get<std::string>();
-    for (auto at = text.find("flushcheck-gate-"); at != std::string::npos;
-         at = text.find("flushcheck-gate-", at + 1))
-      text.replace(at + 16, std::min<std::size_t>(6, text.size() - at - 16), "XXXXXX");
-    return text;
-  }
-  return j;
-}
-
 // --jobs: the cases run side by side on worker processes, and the report is
 // the one a single worker makes: the same cases, tallies, counterexample,
 // shrinking and rate (docs/gate.md, "Every core"). A broken promise, and a
