@@ -213,9 +213,11 @@ void pool::fork_worker(int w, const std::function<std::string(long)>& task) {
   if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("pipe (a worker's results)");
   unique_fd read_end(fds[0]), write_end(fds[1]);
   registry& r = workers_alive();
-  const std::lock_guard<std::mutex> hold(r.lock);
-  if (r.closed)
-    for (;;) ::pause();  // interrupted: the interrupt thread ends the process
+  std::unique_lock<std::mutex> hold(r.lock);
+  if (r.closed) {   // interrupted: the interrupt thread ends the process
+    hold.unlock();  // its next round of end_workers takes the lock
+    for (;;) ::pause();
+  }
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw_errno("fork (a worker)");
