@@ -1,5 +1,6 @@
 #include "wire.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include "error.hpp"

@@ -1,7 +1,10 @@
 #include "outcome_wire.hpp"
 
 #include <cstdint>
+#include <string>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "error.hpp"
 #include "gate_wire.hpp"
