@@ -50,6 +50,7 @@ void touch(const std::string& path) { std::ofstream(path) << "x"; }
 
 TEST(workers, results_come_in_the_order_of_their_tasks) {
   // Task i ends later the smaller i is: the workers end them out of order.
+  // (Which worker runs how many is the scheduler's: not asserted.)
   std::vector<std::string> taken;
   std::set<std::string> pids;
   run_in_workers(
@@ -65,7 +66,6 @@ TEST(workers, results_come_in_the_order_of_their_tasks) {
         return true;
       });
   EXPECT_EQ(taken, (std::vector<std::string>{"0", "1", "2", "3", "4", "5", "6", "7"}));
-  EXPECT_EQ(pids.size(), 3U) << "each of the 3 workers ran tasks";
   EXPECT_FALSE(pids.contains(std::to_string(::getpid()))) << "none ran in this process";
 }
 
@@ -84,21 +84,20 @@ TEST(workers, one_job_runs_each_task_here_in_order) {
 }
 
 TEST(workers, a_stop_starts_no_task_after_it) {
-  // Tasks from 4 on wait for "go", made when task 3 is taken and the take
-  // says stop: the workers are then at most one task each past it.
+  // Tasks from 4 on take 3 s: the take says stop at task 3, long before a
+  // worker ends its task past it and looks for the next.
   scratch s;
-  const std::string started = s.path("started"), go = s.path("go");
+  const std::string started = s.path("started");
   long last_taken = -1;
   run_in_workers(
       2, 100,
       [&](long i) {
         std::ofstream(started, std::ios::app) << i << "\n";
-        if (i >= 4) wait_for(go);
+        if (i >= 4) std::this_thread::sleep_for(3s);
         return std::string();
       },
       [&](long i, std::string) {
         last_taken = i;
-        if (i == 3) touch(go);
         return i < 3;
       });
   EXPECT_EQ(last_taken, 3);
@@ -230,7 +229,6 @@ TEST(workers, an_orphan_is_ended_by_its_own_run_not_by_another) {
         }
         const pid_t orphan = leave_an_orphan();
         if (orphan <= 0) return "no orphan";
-        std::this_thread::sleep_for(100ms);  // adopted once its parent is reaped
         if (!wait_for(ended)) return "task 1 never ended";
         const bool alive = ::kill(orphan, 0) == 0;
         const auto killed = kill_adopted_orphans(true);
