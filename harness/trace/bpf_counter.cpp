@@ -208,12 +208,14 @@ std::string name_of(const fc_key& k, std::uint64_t magic, const char* name) {
 /// while this walks the map sends the walk back to the map's first key.
 std::vector<fc_key> keys_of(std::uint32_t run) {
   std::vector<fc_key> keys;
-  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t> > seen;  // nr, dev, ino
+  std::set<std::tuple<std::uint32_t, std::uint64_t, std::uint64_t, std::uint64_t> >
+      seen;  // nr, dev, ino, gen
   const bpf_map* m = object().skel->maps.counts;
   fc_key k{}, next{};
   const void* prev = nullptr;
   while (bpf_map__get_next_key(m, prev, &next, sizeof next) == 0) {
-    if (next.run == run && seen.emplace(next.nr, next.dev, next.ino).second) keys.push_back(next);
+    if (next.run == run && seen.emplace(next.nr, next.dev, next.ino, next.gen).second)
+      keys.push_back(next);
     k = next;
     prev = &k;
   }
@@ -252,8 +254,9 @@ void add_to(destination_counters& d, traced_call call, const fc_counts& c) {
       d.fds.push_back(fd);
 }
 
-/// A run's destinations, each a file by device and inode.
-using files_counts = std::map<std::pair<dev_t, ino_t>, destination_counters>;
+/// A run's destinations, each a file by device and inode, and the inode's
+/// generation (a file given an unlinked one's inode is another).
+using files_counts = std::map<std::pair<file_id, std::uint64_t>, destination_counters>;
 
 /// RUN's counts per destination file; every call, with a destination or
 /// not, is added to T's totals.
@@ -266,7 +269,7 @@ files_counts counts_by_file(std::uint32_t run, trace_summary& t) {
     t.totals[static_cast<std::size_t>(*call)] += static_cast<std::int64_t>(c.calls);
     if (k.dev == 0 && k.ino == 0) continue;  // no open destination
     const file_id id{user_dev(k.dev), static_cast<ino_t>(k.ino)};
-    auto& d = by_file[id];
+    auto& d = by_file[{id, k.gen}];
     if (d.what.empty()) d.what = name_of(k, c.magic, c.name);
     add_to(d, *call, c);
   }
@@ -276,8 +279,8 @@ files_counts counts_by_file(std::uint32_t run, trace_summary& t) {
 /// BY_FILE's destinations into T, each with its role (OUT and ERR are the
 /// standard streams' files) and its fds sorted; the standard streams' first.
 void add_destinations(trace_summary& t, files_counts& by_file, file_id out, file_id err) {
-  for (auto& [id, d] : by_file) {
-    const bool o = id == out, e = id == err;
+  for (auto& [file, d] : by_file) {
+    const bool o = file.first == out, e = file.first == err;
     d.role = role_of(o, e);
     std::sort(d.fds.begin(), d.fds.end());
     t.destinations.push_back(std::move(d));

@@ -1,7 +1,9 @@
 #include "fd_lookup.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace flushcheck::detail {
@@ -13,11 +15,23 @@ std::string link_text(const std::string& path) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "?";
 }
 
+/// The file at PATH relative to DIRFD (FLAGS: statx's), named by the
+/// link at LINK; nullopt when statx fails. statx follows /proc's fd links
+/// without opening the file.
+std::optional<fd_target> identify(int dirfd, const char* path, int flags, const std::string& link) {
+  struct statx st {};
+  if (::statx(dirfd, path, flags, STATX_INO | STATX_BTIME, &st) != 0) return std::nullopt;
+  const std::int64_t born =
+      (st.stx_mask & STATX_BTIME) != 0
+          ? static_cast<std::int64_t>(st.stx_btime.tv_sec) * 1000000000 + st.stx_btime.tv_nsec
+          : 0;
+  return fd_target{
+      {makedev(st.stx_dev_major, st.stx_dev_minor), st.stx_ino}, born, link_text(link)};
+}
+
 std::optional<fd_target> via_proc(pid_t p, int fd) {
   std::string path = "/proc/" + std::to_string(p) + "/fd/" + std::to_string(fd);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-  return fd_target{{st.st_dev, st.st_ino}, link_text(path)};
+  return identify(AT_FDCWD, path.c_str(), 0, path);
 }
 
 }  // namespace
@@ -34,10 +48,9 @@ std::optional<fd_target> fd_lookup::operator()(pid_t p, int fd) {
   if (pf < 0) return via_proc(p, fd);
   unique_fd copy(static_cast<int>(::syscall(SYS_pidfd_getfd, pf, fd, 0)));
   if (!copy) return errno == EBADF ? std::nullopt : via_proc(p, fd);
-  struct stat st {};
-  if (::fstat(copy.get(), &st) != 0) return via_proc(p, fd);
-  return fd_target{{st.st_dev, st.st_ino},
-                   link_text("/proc/self/fd/" + std::to_string(copy.get()))};
+  auto file =
+      identify(copy.get(), "", AT_EMPTY_PATH, "/proc/self/fd/" + std::to_string(copy.get()));
+  return file ? file : via_proc(p, fd);
 }
 
 }  // namespace flushcheck::detail

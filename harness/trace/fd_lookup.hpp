@@ -1,8 +1,10 @@
 #pragma once
-// What file a traced process's fd is: its (st_dev, st_ino), which keys the
-// tracer's counters, and a name for the report ("pipe:[123]", a path).
+// What file a traced process's fd is: its (st_dev, st_ino) and birth time,
+// which key the tracer's counters, and a name for the report ("pipe:[123]",
+// a path).
 #include <sys/types.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -14,6 +16,11 @@ namespace flushcheck::detail {
 
 struct fd_target {
   file_id id;
+  /// When the file was made (statx's btime, in ns), 0 where its file system
+  /// does not say. With id it tells a file from a later one that was given
+  /// the inode of an unlinked one (ext4 hands a freed inode out again at
+  /// once: a JVM's start-up unlinks stale hsperfdata files).
+  std::int64_t born = 0;
   std::string what;
 };
 

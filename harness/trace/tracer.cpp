@@ -180,8 +180,8 @@ struct tracer::state {
   // Tracer thread only, until done: finish() reads summary after done_future
   // is ready, which orders the thread's writes before it (no lock needed).
   trace_summary summary;
-  std::unordered_map<std::uint64_t, int> fd_cache;  // (pid, fd) -> destination
-  std::map<file_id, int> dest_index;
+  std::unordered_map<std::uint64_t, int> fd_cache;             // (pid, fd) -> destination
+  std::map<std::pair<file_id, std::int64_t>, int> dest_index;  // (file, birth) -> destination
   detail::fd_lookup look_up;
   std::unordered_set<pid_t> expect_sigstop;              // new tracees: their first SIGSTOP is ours
   std::unordered_set<pid_t> early;                       // stopped before their parent's fork event
@@ -455,7 +455,8 @@ int tracer::state::destination(pid_t p, int fd) {
   if (it != fd_cache.end()) return it->second;
   auto file = look_up(p, fd);
   if (!file) return -1;  // not open: the call will fail with EBADF
-  auto [pos, fresh] = dest_index.emplace(file->id, static_cast<int>(summary.destinations.size()));
+  auto [pos, fresh] = dest_index.emplace(std::pair{file->id, file->born},
+                                         static_cast<int>(summary.destinations.size()));
   if (fresh) add_destination(*file);
   auto& fds = summary.destinations[static_cast<std::size_t>(pos->second)].fds;
   if (std::find(fds.begin(), fds.end(), fd) == fds.end()) fds.push_back(fd);

@@ -7,6 +7,9 @@
  *   write_family sendfile|splice|tee|vmsplice|copy_file_range
  *   write_family close_range PATH_A PATH_B   (writes 1 line to A, 3 to B,
  *                                             both through the same fd number)
+ *   write_family reused_inode PATH_A PATH_B  (1 line to A, unlinked, then 3
+ *     to B once B has the inode A had; "tries N" on stdout, exit 3 if no B
+ *     got it in 64 tries)
  *   write_family clone_untraced|clone3_untraced  (a child made with
  *     CLONE_UNTRACED writes "child", then the parent "parent")
  * Exit 0, or 1 with the failed call named on stderr. */
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -134,6 +138,29 @@ static int by_close_range(const char* a, const char* b) {
   return 0;
 }
 
+/* A, written once, closed and unlinked, then B, until B is given A's inode
+ * (ext4 hands a freed inode out again at once; tmpfs never does): B then
+ * gets three lines. A tracer that knows a file by device and inode alone
+ * counts B's writes as A's. */
+static int by_reused_inode(const char* a, const char* b) {
+  for (int tries = 1; tries <= 64; ++tries) {
+    struct stat sa, sb;
+    int fa = open(a, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fa < 0 || write(fa, "a\n", 2) != 2 || fstat(fa, &sa) != 0) return fail(a);
+    if (close(fa) != 0 || unlink(a) != 0) return fail(a);
+    int fb = open(b, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fb < 0 || fstat(fb, &sb) != 0) return fail(b);
+    if (sb.st_dev == sa.st_dev && sb.st_ino == sa.st_ino) {
+      for (int i = 0; i < 3; ++i)
+        if (write(fb, "b\n", 2) != 2) return fail(b);
+      if (close(fb) != 0) return fail(b);
+      return printf("tries %d\n", tries) > 0 && fflush(stdout) == 0 ? 0 : fail("stdout");
+    }
+    if (close(fb) != 0 || unlink(b) != 0) return fail(b);
+  }
+  return 3;
+}
+
 /* The child writes "child\n" and exits 0 if its write worked; the parent
  * then writes "parent\n" and exits with the child's status. */
 static int child_writes(void) { return write(1, "child\n", 6) == 6 ? 0 : 1; }
@@ -191,11 +218,13 @@ static int by_transfer(const char* how) {
   return -1;
 }
 
-/* HOW done by moving an fd (close_range, with ARGV's two paths) or by a
+/* HOW done by moving an fd (close_range, with ARGV's two paths), by giving a
+ * new file an unlinked one's inode (reused_inode, the same two) or by a
  * child made with CLONE_UNTRACED: the exit status, or -1 when HOW is none of
- * them (or close_range lacks its two paths). */
+ * them (or lacks its two paths). */
 static int by_fd_or_clone(const char* how, int argc, char** argv) {
   if (strcmp(how, "close_range") == 0 && argc == 4) return by_close_range(argv[2], argv[3]);
+  if (strcmp(how, "reused_inode") == 0 && argc == 4) return by_reused_inode(argv[2], argv[3]);
   if (strcmp(how, "clone_untraced") == 0) return by_clone_untraced();
   if (strcmp(how, "clone3_untraced") == 0) return by_clone3_untraced();
   return -1;
@@ -205,7 +234,7 @@ static int usage(void) {
   fprintf(stderr,
           "usage: write_family write|writev|pwrite64|pwritev|pwritev2|sendto|sendmsg\n"
           "       write_family sendfile|splice|tee|vmsplice|copy_file_range\n"
-          "       write_family close_range PATH_A PATH_B\n"
+          "       write_family close_range|reused_inode PATH_A PATH_B\n"
           "       write_family clone_untraced|clone3_untraced\n");
   return 2;
 }

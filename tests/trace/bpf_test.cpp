@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,31 @@ TEST(bpf, a_million_writes_counted_exactly) {
   EXPECT_EQ(obs.status, wait_status::exited(0));
   EXPECT_EQ(obs.trace->stdout_write_calls(), 1000000);
   EXPECT_EQ(obs.trace->totals[static_cast<int>(traced_call::write)], 1000000);
+}
+
+// A file given the inode of one just unlinked (ext4 does it at once) is
+// another destination: the inode's generation tells them apart. Named by
+// device and inode, A and B share a name here; their counts tell them apart.
+TEST(bpf, a_file_given_an_unlinked_files_inode_is_another_destination) {
+  REQUIRE_BPF();
+  const std::string base =
+      ::testing::TempDir() + "flushcheck_bpf_reused_inode." + std::to_string(::getpid());
+  const observation obs = counted_by(
+      trace_backend::bpf,
+      {FLUSHCHECK_TARGET_WRITE_FAMILY, "reused_inode", base + ".a", base + ".b"}, sink_kind::pipe);
+  std::remove((base + ".b").c_str());
+  if (obs.status == wait_status::exited(3))
+    GTEST_SKIP() << "the file system of " << ::testing::TempDir()
+                 << " gave no new file an unlinked one's inode in 64 tries (tmpfs never does)";
+  ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  ASSERT_TRUE(obs.out.data.starts_with("tries ")) << obs.out.data;
+  const auto tries = static_cast<std::size_t>(std::stoi(obs.out.data.substr(6)));
+  std::multiset<std::int64_t> files;  // each written file's write calls
+  for (const auto& d : obs.trace->destinations)
+    if (d.role == stream_role::none && d.write_calls > 0) files.insert(d.write_calls);
+  EXPECT_EQ(files.count(1), tries);
+  EXPECT_EQ(files.count(3), 1U);
+  EXPECT_EQ(files.size(), tries + 1);
 }
 
 // Runs one after another reuse the one loaded object, and each counts only

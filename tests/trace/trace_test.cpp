@@ -447,6 +447,28 @@ TEST(trace, close_range_forgets_the_fds_it_closes) {
   EXPECT_EQ(obs.trace->totals[static_cast<std::size_t>(traced_call::close_range)], 1);
 }
 
+TEST(trace, a_file_given_an_unlinked_files_inode_is_another_destination) {
+  REQUIRE_TRACING();
+  // ext4 gives the next file made the inode of one just unlinked. Known by
+  // device and inode alone, B's writes were counted as A's: a JVM's start-up
+  // unlinks stale hsperfdata files, and logback's app.log took one's inode.
+  const std::string base =
+      ::testing::TempDir() + "flushcheck_reused_inode." + std::to_string(::getpid());
+  const std::string a = base + ".a", b = base + ".b";
+  auto obs = traced({FLUSHCHECK_TARGET_WRITE_FAMILY, "reused_inode", a, b});
+  std::remove(b.c_str());
+  if (obs.status == wait_status::exited(3))
+    GTEST_SKIP() << "the file system of " << ::testing::TempDir()
+                 << " gave no new file an unlinked one's inode in 64 tries (tmpfs never does)";
+  ASSERT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
+  ASSERT_TRUE(obs.out.data.starts_with("tries ")) << obs.out.data;
+  const int tries = std::stoi(obs.out.data.substr(6));
+  std::map<std::string, std::int64_t> writes;
+  for (const auto& d : obs.trace->destinations) writes[d.what] += d.write_calls;
+  EXPECT_EQ(writes[a], tries);
+  EXPECT_EQ(writes[b], 3);
+}
+
 TEST(trace, a_child_made_with_clone_untraced_is_traced_not_broken) {
   REQUIRE_TRACING();
   // Once it met the filter without a tracer: its write failed with ENOSYS.

@@ -1,6 +1,6 @@
 /* The eBPF counting backend, its kernel half (docs/tracing.md): the traced
  * calls of a program and of every process it makes, counted per destination
- * (the file an fd names, by device and inode) and per syscall number, in
+ * (the file an fd names, by device, inode and generation) and per syscall number, in
  * the kernel, with no stop. One object serves every run of a flushcheck
  * process: a run is a number, tracked[tgid] says whose run a process is in.
  *
@@ -51,6 +51,7 @@ struct super_block {
 
 struct inode {
   unsigned long i_ino;
+  __u32 i_generation;
   struct super_block* i_sb;
 } __attribute__((preserve_access_index));
 
@@ -153,16 +154,18 @@ static __always_inline struct file* open_file(int fd) {
   return f;
 }
 
-/* F's device and inode into KEY: by plain loads when FAST. */
+/* F's device, inode and generation into KEY: by plain loads when FAST. */
 static __always_inline void identify(struct file* f, struct fc_key* key, int fast) {
   if (fast) {
     struct file* bf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
     struct inode* inode = bf->f_inode;
     key->ino = inode->i_ino;
+    key->gen = inode->i_generation;
     key->dev = inode->i_sb->s_dev;
   } else {
     struct inode* inode = BPF_CORE_READ(f, f_inode);
     key->ino = BPF_CORE_READ(inode, i_ino);
+    key->gen = BPF_CORE_READ(inode, i_generation);
     key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
   }
 }

@@ -18,14 +18,15 @@ struct fc_call {
   __u8 dupfd_only; /* fcntl: only F_DUPFD and F_DUPFD_CLOEXEC are traced calls */
 };
 
-/* One destination (a file, by the kernel's device and inode) and one
- * syscall number, in one run. dev and ino are 0 for a call with no open
- * destination (a bad fd, or no fd: clone). */
+/* One destination (a file, by the kernel's device, inode and the inode's
+ * generation) and one syscall number, in one run. dev, ino and gen are 0 for
+ * a call with no open destination (a bad fd, or no fd: clone). */
 struct fc_key {
   __u32 run;
   __u32 nr;
   __u64 dev; /* the kernel's dev_t: major << 20 | minor */
   __u64 ino;
+  __u64 gen; /* i_generation: a file given an unlinked file's inode has another */
 };
 
 struct fc_counts {
