@@ -120,6 +120,7 @@ struct matrix_command {
   std::string baseline;            ///< --baseline FILE: compare with a saved record
   std::string record;              ///< --record FILE: the record compared, instead of a run
   std::vector<std::string> merge;  ///< --merge FILE...: saved records side by side
+  int jobs = 0;                    ///< --jobs (0: the CPUs, usage.hpp)
 };
 
 struct gate_command {

@@ -8,6 +8,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "commands.hpp"
 #include "conformance.hpp"
@@ -21,22 +24,48 @@
 #include "matrix_merge.hpp"
 #include "matrix_report.hpp"
 #include "report_file.hpp"
+#include "result_wire.hpp"
 #include "usage.hpp"
+#include "workers.hpp"
 
 namespace flushcheck::cli {
 
 namespace {
 
-/// Every case of SET, with a progress line on stderr when asked (a terminal).
-column_results run_all_cases(const target_set& set, bool progress) {
-  column_results ran{matrix_column::of(set), {}};
-  auto todo = cases(set);
-  for (std::size_t i = 0; i < todo.size(); ++i) {
-    if (progress)
-      std::cerr << "\r[" << set.name << " " << i + 1 << "/" << todo.size() << "] " << std::left
-                << std::setw(60) << todo[i].id() << std::flush;
-    ran.results.push_back(run_case(todo[i], set));
+/// Every case of each of SETS, a column each: one queue of the sets' cases
+/// on JOBS workers (none waits for the last case of a set), each taken in
+/// the sets' order and the catalogue's, with a progress line on stderr when
+/// asked (a terminal).
+std::vector<column_results> run_all_cases(const std::vector<target_set>& sets, bool progress,
+                                          int jobs) {
+  std::vector<column_results> ran;
+  std::vector<std::vector<property_case>> todo;
+  std::vector<std::pair<std::size_t, std::size_t>> tasks;  // (set, case)
+  std::map<std::string, property_case> by_id;              // a case is the same in every set
+  for (std::size_t s = 0; s < sets.size(); ++s) {
+    ran.push_back({matrix_column::of(sets[s]), {}});
+    todo.push_back(cases(sets[s]));
+    for (std::size_t c = 0; c < todo[s].size(); ++c) {
+      tasks.emplace_back(s, c);
+      by_id.emplace(todo[s][c].id(), todo[s][c]);
+    }
   }
+  run_in_workers<case_result>(
+      jobs, static_cast<long>(tasks.size()),
+      [&](long i) {
+        const auto [s, c] = tasks[static_cast<std::size_t>(i)];
+        return run_case(todo[s][c], sets[s]);
+      },
+      [&](long i, case_result r) {
+        const auto [s, c] = tasks[static_cast<std::size_t>(i)];
+        if (progress)
+          std::cerr << "\r[" << sets[s].name << " " << c + 1 << "/" << todo[s].size() << "] "
+                    << std::left << std::setw(60) << r.prop_case.id() << std::flush;
+        ran[s].results.push_back(std::move(r));
+        return true;
+      },
+      encode_conformance_result,
+      [&](const std::string& bytes) { return decode_conformance_result(bytes, by_id); });
   if (progress) std::cerr << "\r" << std::string(90, ' ') << "\r";
   return ran;
 }
@@ -131,8 +160,7 @@ record_changes changes_since(const nlohmann::json& before, const std::string& wh
   if (!cmd.record.empty())
     return compare_records(before, read_record(cmd.record, "--record"), what);
   const auto sets = sets_to_run(cmd, targets_to_run(cmd));
-  std::vector<column_results> ran;
-  for (const auto& set : sets) ran.push_back(run_all_cases(set, progress));
+  std::vector<column_results> ran = run_all_cases(sets, progress, jobs_or_cpus(cmd.jobs));
   return compare_records(before, to_json(make_matrix(std::move(ran))), what,
                          [&](const cell_change& c) { return rerun_case(sets, c, 4); });
 }
@@ -240,6 +268,7 @@ matrix_command::matrix_command(CLI::App& parent) {
                 "list the properties (tier, clause or source, claim) as Markdown; run nothing");
   add_set_options(*this);
   add_record_options(*this);
+  add_jobs_option(app, jobs);
   app->add_option("--targets", targets_dir,
                   "directory with stdio_script and iostream_script (default: the targets "
                   "beside flushcheck, BIN/../lib/flushcheck, or its build tree's)");
@@ -250,10 +279,8 @@ namespace {
 
 /// The matrix of the sets CMD runs, every case of each run here.
 matrix run_sets(const matrix_command& cmd, bool progress) {
-  std::vector<column_results> ran;
-  for (const auto& set : sets_to_run(cmd, targets_to_run(cmd)))
-    ran.push_back(run_all_cases(set, progress));
-  return make_matrix(std::move(ran));
+  return make_matrix(
+      run_all_cases(sets_to_run(cmd, targets_to_run(cmd)), progress, jobs_or_cpus(cmd.jobs)));
 }
 
 /// --all and --html put the sets side by side, even when only one was found;

@@ -899,6 +899,30 @@ struct scratch_dir {
   }
 };
 
+// --jobs: a set's cases run on workers and are taken in the catalogue's
+// order. The same rows and cells in the same order as on one worker, and
+// each asserted-tier cell with the same verdict and value (observed-tier
+// values, threads tearing lines, may differ from any run to the next).
+TEST(cli, matrix_on_four_workers_has_the_cells_of_one) {
+  auto one = cli({"matrix", "--json", "--jobs", "1"});
+  auto four = cli({"matrix", "--json", "--jobs", "4"});
+  ASSERT_EQ(one.code, 0) << one.err;
+  ASSERT_EQ(four.code, 0) << four.err;
+  const auto cells = [](const std::string& out) {
+    std::vector<std::string> v;
+    const auto j = nlohmann::json::parse(out);
+    for (const auto& row : j["rows"])
+      for (const auto& cell : row["cells"])
+        v.push_back(row["property"].get<std::string>() + "/" + row["language"].get<std::string>() +
+                    "/" + cell["sink"].get<std::string>() + ": " +
+                    (row["tier"] == "observed" ? std::string("observed") : cell_verdict(cell)));
+    return v;
+  };
+  const auto by_one = cells(one.out), by_four = cells(four.out);
+  EXPECT_EQ(by_one, by_four);
+  EXPECT_GT(by_one.size(), 100U);
+}
+
 // --baseline, the regression gate between two records: each changed cell
 // with both values and its repro, the libraries that changed, exit 1.
 TEST(cli, matrix_baseline_lists_each_changed_cell_with_both_values_and_its_repro) {

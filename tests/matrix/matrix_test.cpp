@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -25,6 +26,7 @@
 #include "matrix_report.hpp"
 #include "profile.hpp"
 #include "record_check.hpp"
+#include "result_wire.hpp"
 #include "sink_kind.hpp"
 #include "temporary.hpp"
 #include "verdict.hpp"
@@ -419,6 +421,41 @@ TEST(matrix_record, read_back_into_a_matrix_writes_the_same_record) {
   EXPECT_EQ(back["differences"], record["differences"]);
   EXPECT_EQ(back["failures"], record["failures"]);
   EXPECT_EQ(back["failures"], 1);
+}
+
+// A case's result crosses from a matrix worker as bytes: every field back,
+// its case found by id; bytes cut short or too long, or a case not run, throw.
+TEST(matrix_wire, a_result_comes_back_as_it_went) {
+  target_set set;  // a set of C and C++ targets: their cases (nothing runs)
+  set.stdio_script = "/nonexistent/stdio_script";
+  set.iostream_script = "/nonexistent/iostream_script";
+  const auto all = cases(set);
+  std::map<std::string, property_case> by_id;
+  for (const auto& c : all) by_id.emplace(c.id(), c);
+  ASSERT_FALSE(all.empty());
+  case_result r{all.back(), {}, false};
+  r.outcome = {false,
+               "4096",
+               "held 4096 bytes",
+               "flushcheck run -- x",
+               {{"buffer_bytes", 4096}},
+               std::string("tmpfs: no O_DIRECT")};
+  for (const case_result& sent : {r, case_result{all.front(), {}, true}}) {
+    const std::string bytes = encode_conformance_result(sent);
+    const case_result back = decode_conformance_result(bytes, by_id);
+    EXPECT_EQ(back.prop_case.id(), sent.prop_case.id());
+    EXPECT_EQ(back.asserted, sent.asserted);
+    EXPECT_EQ(back.outcome.pass, sent.outcome.pass);
+    EXPECT_EQ(back.outcome.observed, sent.outcome.observed);
+    EXPECT_EQ(back.outcome.explanation, sent.outcome.explanation);
+    EXPECT_EQ(back.outcome.repro, sent.outcome.repro);
+    EXPECT_EQ(back.outcome.figures, sent.outcome.figures);
+    EXPECT_EQ(back.outcome.skipped, sent.outcome.skipped);
+    EXPECT_THROW(decode_conformance_result(bytes.substr(0, bytes.size() - 1), by_id),
+                 harness_error);
+    EXPECT_THROW(decode_conformance_result(bytes + "x", by_id), harness_error);
+    EXPECT_THROW(decode_conformance_result(bytes, {}), harness_error);
+  }
 }
 
 }  // namespace
