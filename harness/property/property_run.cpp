@@ -170,13 +170,27 @@ bool write_cut_reaches(const property_spec& spec, const std::string& path) {
   return file_target_matches(kill_plan::parse(plan).file, path);
 }
 
+/// The files other than the standard streams that R's tracer saw written,
+/// at most three: where a log's writes went when they did not reach it.
+std::string files_written(const gate_result& r) {
+  std::string out;
+  int n = 0;
+  if (r.obs.trace)
+    for (const auto& d : r.obs.trace->destinations)
+      if (d.role == stream_role::none && d.write_calls > 0 && n++ < 3)
+        out += (out.empty() ? "" : ", ") + printable(d.what, 200);
+  return out.empty() ? "none" : out;
+}
+
 /// Why cuts and faults at SPEC's writes cannot reach its records, which R
 /// shows arrived: the tracer saw no write to them, or the glob a cut names
 /// a log file with does not select it; or "".
 std::string writes_unreachable(const property_spec& spec, const gate_result& r) {
   if (r.writes(spec.in) == 0)
     return "record 0 arrived in " + spec.in +
-           ", but the tracer saw no write to it: cuts and faults at a write cannot reach it";
+           ", but the tracer saw no write to it: cuts and faults at a write cannot reach it "
+           "(files it saw written: " +
+           files_written(r) + ")";
   const auto f = spec.in.starts_with("file:") ? r.files.find(spec.in.substr(5)) : r.files.end();
   if (f != r.files.end() && !write_cut_reaches(spec, f->second.path))
     return "a cut at a write to " + spec.in + " would not select " + f->second.path;
