@@ -23,8 +23,9 @@
 namespace flushcheck {
 namespace {
 
-/// The children a child_process owns and has not reaped: not orphans, so
-/// the end of a run spares them (bench's bpftrace, started beside the runs).
+/// The children a child_process owns and has not reaped, and the workers
+/// (own_child): not orphans, so the end of a run spares them (bench's
+/// bpftrace, started beside the runs).
 class owned_children {
  public:
   static void add(pid_t pid) { change(pid, true); }
@@ -172,6 +173,9 @@ void kill_and_reap(const std::vector<pid_t>& children, std::vector<std::string>&
 }
 
 }  // namespace
+
+void own_child(pid_t pid) { owned_children::add(pid); }
+void disown_child(pid_t pid) { owned_children::remove(pid); }
 
 std::vector<std::string> kill_adopted_orphans(bool spare_owned) {
   int subreaper = 0;

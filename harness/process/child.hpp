@@ -59,4 +59,10 @@ class child_process {
 /// interrupt: the run's child first).
 std::vector<std::string> kill_adopted_orphans(bool spare_owned = false);
 
+/// PID, a child this process made other than as a child_process (a worker,
+/// workers.hpp), is owned until disown_child: the end of a run spares it
+/// (kill_adopted_orphans(true)); an interrupt does not.
+void own_child(pid_t pid);
+void disown_child(pid_t pid);
+
 }  // namespace flushcheck

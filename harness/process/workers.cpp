@@ -226,6 +226,7 @@ void pool::fork_worker(int w, const std::function<std::string(long)>& task) {
   const pid_t pid = ::fork();
   if (pid < 0) throw_errno("fork (a worker)");
   if (pid == 0) work(w, parent, *shared_, count_, task, write_end.get());
+  own_child(pid);  // a run here ends its orphans, never a worker
   r.pids.push_back(pid);
   workers_.push_back({pid, std::move(read_end), {}});
 }
@@ -315,6 +316,7 @@ std::string pool::finish() noexcept {
     if (retry_eintr([&] { return ::waitpid(wk.pid, &raw, 0); }) == wk.pid && raw != 0 &&
         why.empty())
       why = "pid " + std::to_string(wk.pid) + " " + wait_status::from_raw(raw).describe();
+    disown_child(wk.pid);
   }
   return why;
 }

@@ -97,7 +97,9 @@ class searcher {
   bool drawn_as_seeded(long i) const;
   /// Case I (SHRINKABLE), which ran as OUT; true: stop the search, because
   /// it could not run (the result's error), the budget ended it, or it broke
-  /// the promise (its counterexample).
+  /// the promise (kept in broke_, shrunk once the workers have ended: a run
+  /// here while they live would end them as its orphans, and they would
+  /// take its CPU).
   bool take_case(long i, const rc::Shrinkable<workload_case>& shrinkable,
                  const workload_outcome& out);
   /// Counts OUT, a run of C, in C's end's tally.
@@ -152,6 +154,13 @@ class searcher {
   clock::time_point deadline_;
   clock::time_point shrink_end_, rate_end_;  ///< once a case broke the promise
   std::map<property_end, int> forced_;       ///< cases end_not_checked chose, per end
+  /// The case that broke the promise, as take_case took it.
+  struct broken_case {
+    rc::Shrinkable<workload_case> shrinkable;
+    workload_outcome out;
+    long found_at;
+  };
+  std::optional<broken_case> broke_;
   property_result& r_;
 };
 
@@ -329,7 +338,7 @@ bool searcher::take_case(long i, const rc::Shrinkable<workload_case>& shrinkable
     return true;
   }
   if (!out.tested() || out.kept()) return false;
-  r_.found = counterexample_of(shrinkable, out, i + 1);
+  broke_ = broken_case{shrinkable, out, i + 1};
   return true;
 }
 
@@ -417,6 +426,7 @@ void searcher::search() {
         },
         [&](long k, workload_outcome out) { return !(ended = take_case(i + k, cases[k], out)); },
         encode_outcome, decode_outcome);
+    if (broke_) r_.found = counterexample_of(broke_->shrinkable, broke_->out, broke_->found_at);
     if (ended) break;
     i += static_cast<long>(cases.size());
   }

@@ -8,8 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
+#include "clean_environment.hpp"
 #include "cli_runner.hpp"
 
 namespace flushcheck {
@@ -93,6 +97,25 @@ TEST(durability, the_markdown_table_links_each_row_to_its_file_and_finding) {
 // A program that does not end at one end is "hung" there, not n/a; a
 // driver that cannot start is no table of n/a with exit 0: its cells say
 // error, and the exit status is 3.
+// A case that breaks the promise is shrunk once the search's workers have
+// ended: the shrinking's runs ended them as their orphans, mid-case, and
+// each left its case's log directory behind (about 10 a search here).
+TEST(durability, workers_end_their_cases_and_leave_nothing_behind) {
+  const std::string tmp = test_path("tmp");
+  std::filesystem::create_directories(tmp);
+  auto env = clean_environment();
+  env.push_back("TMPDIR=" + tmp);
+  const std::string file = file_with("stdio.property.toml", stdio_properties);
+  const auto r = cli({"durability", "--var", driver_var, "--cases", "40", "--max-seconds", "20",
+                      "--jobs", "2", "--json", file},
+                     env);
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(tmp))
+    left.push_back(e.path().filename().string());
+  EXPECT_TRUE(left.empty()) << left.size() << " left in TMPDIR, the first " << left.front();
+}
+
 TEST(durability, a_hang_and_a_driver_that_cannot_start_are_said) {
   const std::string file = file_with("hangs.toml", R"(
 [[property]]
