@@ -61,6 +61,15 @@ inline std::string test_path(const std::string& name) {
   return dir.path + "/" + name;
 }
 
+/// Removes the log directories a pasted repro line made (`mkdir -p
+/// '/tmp/flushcheck-gate-XXXXXX' && ...`, quoted as sh or bash -c quotes
+/// it): a user keeps them to look at the logs, a test leaves nothing.
+inline void remove_log_dirs_of(const std::string& line) {
+  static const std::regex dir(R"((/[^'"\\ ]*/flushcheck-gate-[A-Za-z0-9]{6}))");
+  for (std::sregex_iterator it(line.begin(), line.end(), dir), end; it != end; ++it)
+    std::filesystem::remove_all((*it)[1].str());
+}
+
 /// A file NAME holding TEXT in this test's own directory (test_path); its path.
 inline std::string file_with(const std::string& name, const std::string& text) {
   const std::string path = test_path(name);

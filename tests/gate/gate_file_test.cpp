@@ -91,6 +91,7 @@ TEST(gate_file, a_repro_line_runs_when_pasted) {
   sh.argv = {"/bin/sh", "-c", line};
   sh.env = clean_environment();  // no flushcheck on this PATH
   const observation pasted = run(sh);
+  remove_log_dirs_of(line);
   EXPECT_EQ(pasted.status, wait_status::exited(0)) << line << "\n" << pasted.err.data;
   EXPECT_NE(pasted.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos)
       << pasted.out.data;

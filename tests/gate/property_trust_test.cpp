@@ -490,6 +490,7 @@ exit_code = 1
   EXPECT_EQ(repro.rfind("bash -c 'mkdir -p ", 0), 0u) << repro;  // the whole line: sh runs it
   // Run by /bin/sh (dash on Debian): the repeated run's script parses, and exits 0.
   const auto again = cli({"run", "--json", "--", "/bin/sh", "-c", repro});
+  remove_log_dirs_of(repro);
   ASSERT_EQ(again.code, 0) << again.out << again.err;
   const auto j = nlohmann::json::parse(again.out);
   EXPECT_EQ(j.at("exit").at("code"), 0) << again.out;
