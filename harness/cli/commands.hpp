@@ -90,6 +90,7 @@ struct explore_command {
   std::string keep = "ends:4K";
   std::size_t max_cuts = 200;
   std::string derive = "on";
+  int jobs = 0;  ///< --jobs (0: the CPUs, usage.hpp)
   long timeout_ms = 10000;
   std::string json;
   std::string html;  ///< --html FILE: the loss map page

@@ -43,8 +43,8 @@ void add_cut_options(explore_command& c) {
                          fault_what_values());
 }
 
-/// --max-cuts, --derive and --stream: how many cut points, how had, in the
-/// writes of which stream.
+/// --max-cuts, --derive, --stream and --jobs: how many cut points, how had
+/// (and on how many workers), in the writes of which stream.
 void add_cut_point_options(explore_command& c) {
   c.app
       ->add_option("--max-cuts", c.max_cuts,
@@ -63,6 +63,7 @@ void add_cut_point_options(explore_command& c) {
                          "--stdout the sinks it goes to; stdout then goes to a pipe)",
                          word_values({"stdout", "stderr"}))
       ->capture_default_str();
+  add_jobs_option(c.app, c.jobs);
 }
 
 /// --keep and --timeout: each run's bounds, what it keeps and how long it may last.
@@ -190,6 +191,7 @@ void apply_cuts(explore_options& e, const explore_command& c) {
   if (c.derive != "on" && c.derive != "off")
     throw usage_error("--derive=" + c.derive + ": expected on or off");
   e.derive = c.derive == "on";
+  e.jobs = jobs_or_cpus(c.jobs);
 }
 
 /// C's flags as explore's options; throws usage_error.

@@ -3,12 +3,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "derived_cuts.hpp"
+#include "explore_wire.hpp"
 #include "reference_output.hpp"
 #include "run_report.hpp"
 #include "signals.hpp"
+#include "workers.hpp"
 
 namespace flushcheck {
 
@@ -253,26 +258,26 @@ explored_cut derive(const explore_options& o, const detail::reference_output& re
   return c;
 }
 
-/// DERIVED onto S's cuts, or with CHECK the real run of P in its place,
-/// as long as it ends as derived (false: S's derivation says how not).
-bool add_derived(const explore_options& o, const detail::reference_output& ref, const planned& p,
-                 explored_cut derived, bool check, explored_sink& s) {
-  if (!check) {
-    s.cuts.push_back(std::move(derived));
-    return true;
-  }
-  explored_cut real = run_planned(o, s.sink, ref, p);
-  s.derivation.disagreed = detail::disagreement(derived, real);
-  if (!s.derivation.disagreed.empty()) return false;
-  ++s.derivation.verified;
-  s.cuts.push_back(std::move(real));
-  return true;
+/// The runs of RUNS at SHOWN, each run for real on o.jobs workers, onto
+/// S's cuts in their order.
+void run_shown(const explore_options& o, const std::vector<planned>& runs,
+               const std::vector<std::size_t>& shown, const detail::reference_output& ref,
+               explored_sink& s) {
+  run_in_workers<explored_cut>(
+      o.jobs, static_cast<long>(shown.size()),
+      [&](long k) { return run_planned(o, s.sink, ref, runs[shown[static_cast<std::size_t>(k)]]); },
+      [&](long, explored_cut c) {
+        s.cuts.push_back(std::move(c));
+        return true;
+      },
+      encode_cut, decode_cut);
 }
 
 /// S's cuts with the derivable ones derived: the shown runs and the derived
 /// ones to check, in plan order; those checked are run, as are the shown
-/// runs no derivation stands for. False at the first real run that differs
-/// from its derivation.
+/// runs no derivation stands for, on o.jobs workers, and each is taken in
+/// plan order. False at the first real run that differs from its
+/// derivation (the runs after it are dropped).
 bool derive_cuts(const explore_options& o, const std::vector<planned>& runs,
                  const std::vector<std::size_t>& shown, const detail::reference_output& ref,
                  explored_sink& s) {
@@ -286,20 +291,46 @@ bool derive_cuts(const explore_options& o, const std::vector<planned>& runs,
   // runs' writes, however many there are (issue 57's goal: 3 runs' time).
   for (std::size_t k : detail::cuts_to_verify(d.reached, d.torn, s.writes * 5 / 8, o.max_cuts))
     check.push_back(d.run[k]);
-  detail::line_cursor lines(ref);
-  for (std::size_t i : merged(shown, check)) {
+  const std::vector<std::size_t> order = merged(shown, check);
+  // Where run I is among the derivable cuts, or nullopt when it is not one.
+  const auto derivable_at = [&](std::size_t i) -> std::optional<std::size_t> {
     const auto at = std::lower_bound(d.run.begin(), d.run.end(), i);
-    if (at == d.run.end() || *at != i) {
-      s.cuts.push_back(run_planned(o, s.sink, ref, runs[i]));
-      continue;
-    }
-    const auto k = static_cast<std::size_t>(at - d.run.begin());
-    explored_cut c = derive(o, ref, lines, runs[i].cut, d.bytes[k], s);
-    if (!add_derived(o, ref, runs[i], std::move(c),
-                     std::binary_search(check.begin(), check.end(), i), s))
-      return false;
-  }
-  return true;
+    if (at == d.run.end() || *at != i) return std::nullopt;
+    return static_cast<std::size_t>(at - d.run.begin());
+  };
+  std::vector<std::size_t> real;  // places in ORDER run for real: not derivable, or checked
+  for (std::size_t p = 0; p < order.size(); ++p)
+    if (!derivable_at(order[p]) || std::binary_search(check.begin(), check.end(), order[p]))
+      real.push_back(p);
+  detail::line_cursor lines(ref);  // derivations go in plan order: the cursor only moves on
+  const auto derived = [&](std::size_t i, std::size_t k) {
+    return derive(o, ref, lines, runs[i].cut, d.bytes[k], s);
+  };
+  std::size_t next = 0;  // the next place of ORDER onto S's cuts
+  const auto derive_until = [&](std::size_t end) {
+    for (; next < end; ++next) s.cuts.push_back(derived(order[next], *derivable_at(order[next])));
+  };
+  bool agreed = true;
+  run_in_workers<explored_cut>(
+      o.jobs, static_cast<long>(real.size()),
+      [&](long k) {
+        return run_planned(o, s.sink, ref, runs[order[real[static_cast<std::size_t>(k)]]]);
+      },
+      [&](long k, explored_cut c) {
+        derive_until(real[static_cast<std::size_t>(k)]);
+        const std::size_t i = order[next++];
+        const auto at = derivable_at(i);
+        if (at) {
+          s.derivation.disagreed = detail::disagreement(derived(i, *at), c);
+          if (!(agreed = s.derivation.disagreed.empty())) return false;
+          ++s.derivation.verified;
+        }
+        s.cuts.push_back(std::move(c));
+        return true;
+      },
+      encode_cut, decode_cut);
+  if (agreed) derive_until(order.size());
+  return agreed;
 }
 
 /// S's cuts, from its plan RUNS: the shown ones run, or derived where that is sound.
@@ -312,7 +343,7 @@ void explore_cuts(const explore_options& o, const std::vector<planned>& runs,
   if (s.derivation.not_derived.empty() && derive_cuts(o, runs, shown, ref, s)) return;
   s.cuts.clear();  // nothing derived, or what was is not to be trusted
   s.derivation.derived = s.derivation.verified = s.derivation.torn = 0;
-  for (std::size_t i : shown) s.cuts.push_back(run_planned(o, s.sink, ref, runs[i]));
+  run_shown(o, runs, shown, ref, s);
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ struct explore_options {
   /// where that is sound (derived_cuts.hpp): every one of them is had, and
   /// only a sample is run for real, to check. False: each cut is run.
   bool derive = true;
+  /// Worker processes for the cuts run for real (workers.hpp): the cuts,
+  /// and the report, are the same for any number.
+  int jobs = 1;
 };
 
 struct explored_cut {

@@ -582,6 +582,28 @@ TEST(cli, explore_cuts_at_markers_and_samples_when_asked) {
   expect_one_line_error(cli({"explore", "--", "/nonexistent/prog"}), 3, "/nonexistent/prog");
 }
 
+// --jobs: the cuts run for real (every one, the checks of derived ones,
+// faults) go to workers and are taken in plan order: each cut as one
+// worker has it, derived or run.
+TEST(cli, explore_on_four_workers_has_the_cuts_of_one) {
+  const std::string script = "setvbuf line; line 3; flush; setvbuf none; write 40; line 2";
+  for (const std::string how : {"--derive=on", "--derive=off", "--faults=EIO"}) {
+    std::string cuts[2];
+    for (int k = 0; k < 2; ++k) {
+      const auto r = cli({"explore", "--json", "--stdout=pipe,file", "--jobs", k == 0 ? "1" : "4",
+                          how, "--", FLUSHCHECK_TARGET_STDIO_SCRIPT, script});
+      ASSERT_EQ(r.code, 0) << how << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      nlohmann::json kept = nlohmann::json::array();
+      for (const auto& run : j["runs"])
+        kept.push_back({run["cuts_total"], run["derivation"], run["cuts"]});
+      cuts[k] = kept.dump(1);
+    }
+    EXPECT_EQ(cuts[0], cuts[1]) << how;
+    EXPECT_GT(cuts[0].size(), 1000U) << how;
+  }
+}
+
 // A write a sync follows gets a cut of its own, between the write and the
 // fsync: there the line is in the file (the page cache), its fsync not yet made.
 TEST(cli, explore_cuts_between_a_write_and_its_fsync) {

@@ -8,7 +8,9 @@
 
 #include "capture.hpp"
 #include "clean_environment.hpp"
+#include "error.hpp"
 #include "explore.hpp"
+#include "explore_wire.hpp"
 #include "kill_plan.hpp"
 #include "run.hpp"
 #include "sink_kind.hpp"
@@ -135,6 +137,31 @@ TEST(explore, a_flush_before_a_marker_loses_nothing_written_before_it) {
     EXPECT_EQ(c->lines_survived, 1u);
     EXPECT_EQ(c->torn, "");
     EXPECT_EQ(c->lost, std::vector<std::string>{e.second});
+  }
+}
+
+// A cut crosses from a worker as bytes (explore_wire): every field comes
+// back, a marker cut, a write cut with a torn line and lost lines, a fault
+// run; bytes cut short or too long throw.
+TEST(explore_wire, a_cut_comes_back_as_it_went) {
+  explore_options o;
+  o.base.argv = {FLUSHCHECK_TARGET_STDIO_SCRIPT, "line 5; marker m1; setvbuf none; line 5; exit 0"};
+  o.base.env = clean_environment();
+  o.faults = {"EIO"};
+  o.derive = false;
+  const explored_sink s = explore(o).at(0);
+  ASSERT_GT(s.cuts.size(), 3u);
+  for (const explored_cut& c : s.cuts) {
+    const std::string bytes = encode_cut(c);
+    const explored_cut back = decode_cut(bytes);
+    EXPECT_EQ(encode_cut(back), bytes);
+    EXPECT_EQ(back.cut.text(), c.cut.text());
+    EXPECT_EQ(back.fault.has_value(), c.fault.has_value());
+    EXPECT_EQ(back.status, c.status);
+    EXPECT_EQ(back.lost, c.lost);
+    EXPECT_EQ(back.survived, c.survived);
+    EXPECT_THROW(decode_cut(bytes.substr(0, bytes.size() - 1)), harness_error);
+    EXPECT_THROW(decode_cut(bytes + "x"), harness_error);
   }
 }
 
