@@ -6,6 +6,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <cerrno>
+
 namespace flushcheck::detail {
 namespace {
 
@@ -16,11 +18,17 @@ std::string link_text(const std::string& path) {
 }
 
 /// The file at PATH relative to DIRFD (FLAGS: statx's), named by the
-/// link at LINK; nullopt when statx fails. statx follows /proc's fd links
-/// without opening the file.
+/// link at LINK; nullopt when it is not there. statx follows /proc's fd
+/// links without opening the file; where a sandbox refuses statx (ENOSYS,
+/// EPERM), fstatat does, with no birth time.
 std::optional<fd_target> identify(int dirfd, const char* path, int flags, const std::string& link) {
   struct statx st {};
-  if (::statx(dirfd, path, flags, STATX_INO | STATX_BTIME, &st) != 0) return std::nullopt;
+  if (::statx(dirfd, path, flags, STATX_INO | STATX_BTIME, &st) != 0) {
+    struct stat old {};
+    if ((errno != ENOSYS && errno != EPERM) || ::fstatat(dirfd, path, &old, flags) != 0)
+      return std::nullopt;
+    return fd_target{{old.st_dev, old.st_ino}, 0, link_text(link)};
+  }
   const std::int64_t born =
       (st.stx_mask & STATX_BTIME) != 0
           ? static_cast<std::int64_t>(st.stx_btime.tv_sec) * 1000000000 + st.stx_btime.tv_nsec
