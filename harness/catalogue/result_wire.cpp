@@ -14,8 +14,7 @@ std::string encode_conformance_result(const case_result& r) {
   const verdict& v = r.outcome;
   w.text(r.prop_case.id()).flag(r.asserted);
   w.flag(v.pass).text(v.observed).text(v.explanation).text(v.repro);
-  w.count(v.figures.size());
-  for (const auto& [name, n] : v.figures) w.text(name).i64(n);
+  w.named(v.figures);
   w.flag(v.skipped.has_value()).text(v.skipped.value_or(""));
   return w.take();
 }
@@ -33,11 +32,7 @@ case_result decode_conformance_result(const std::string& bytes,
   v.observed = r.text();
   v.explanation = r.text();
   v.repro = r.text();
-  for (std::size_t n = r.count(); n > 0; --n) {
-    std::string name = r.text();
-    const std::int64_t figure = r.i64();
-    v.figures[std::move(name)] = figure;
-  }
+  v.figures = r.named<std::int64_t>();
   const bool skipped = r.flag();
   std::string why = r.text();
   if (skipped) v.skipped = std::move(why);

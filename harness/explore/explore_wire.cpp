@@ -50,8 +50,7 @@ std::string encode_cut(const explored_cut& c) {
   put(w, c.status);
   w.text(c.survived).i64(static_cast<std::int64_t>(c.bytes));
   w.i64(static_cast<std::int64_t>(c.lines_survived)).i64(static_cast<std::int64_t>(c.whole_bytes));
-  w.i64(static_cast<std::int64_t>(c.lines_lost)).count(c.lost.size());
-  for (const auto& line : c.lost) w.text(line);
+  w.i64(static_cast<std::int64_t>(c.lines_lost)).texts(c.lost);
   w.text(c.torn).flag(c.prefix).text(c.repro).flag(c.derived);
   return w.take();
 }
@@ -69,7 +68,7 @@ explored_cut decode_cut(const std::string& bytes) {
   c.lines_survived = static_cast<std::size_t>(r.i64());
   c.whole_bytes = static_cast<std::uint64_t>(r.i64());
   c.lines_lost = static_cast<std::size_t>(r.i64());
-  for (std::size_t n = r.count(); n > 0; --n) c.lost.push_back(r.text());
+  c.lost = r.texts();
   c.torn = r.text();
   c.prefix = r.flag();
   c.repro = r.text();

@@ -57,8 +57,7 @@ std::string encode_case_result(const gate_case_result& c) {
   w.text(c.status).text(c.repro).f64(c.seconds).text(c.error).text(c.harness_failure);
   w.flag(c.row.has_value());
   if (c.row) put_row(w, *c.row);
-  w.count(c.arrived.size());
-  for (const auto& [where, n] : c.arrived) w.text(where).i64(n);
+  w.named(c.arrived);
   return w.take();
 }
 
@@ -73,10 +72,7 @@ gate_case_result decode_case_result(const std::string& bytes) {
   c.error = r.text();
   c.harness_failure = r.text();
   if (r.flag()) c.row = read_row(r);
-  for (std::size_t n = r.count(); n > 0; --n) {
-    std::string where = r.text();
-    c.arrived[std::move(where)] = r.i64();
-  }
+  c.arrived = r.named<long>();
   r.end();
   return c;
 }

@@ -34,6 +34,12 @@ wire_writer& wire_writer::text(std::string_view s) {
 
 wire_writer& wire_writer::count(std::size_t n) { return i64(static_cast<std::int64_t>(n)); }
 
+wire_writer& wire_writer::texts(const std::vector<std::string>& v) {
+  count(v.size());
+  for (const auto& s : v) text(s);
+  return *this;
+}
+
 std::string_view wire_reader::take(std::size_t n) {
   if (n > rest_.size()) malformed("it ends early");
   const auto taken = rest_.substr(0, n);
@@ -69,6 +75,12 @@ std::size_t wire_reader::count() {
   const std::int64_t n = i64();
   if (n < 0 || n > std::int64_t{1} << 20) malformed("a list's length is not from 0 to 2^20");
   return static_cast<std::size_t>(n);
+}
+
+std::vector<std::string> wire_reader::texts() {
+  std::vector<std::string> v;
+  for (std::size_t n = count(); n > 0; --n) v.push_back(text());
+  return v;
 }
 
 void wire_reader::end() const {

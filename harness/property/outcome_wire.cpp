@@ -13,19 +13,8 @@ namespace flushcheck {
 
 namespace {
 
-void put(wire_writer& w, const std::vector<std::string>& v) {
-  w.count(v.size());
-  for (const auto& s : v) w.text(s);
-}
-
-std::vector<std::string> strings(wire_reader& r) {
-  std::vector<std::string> v;
-  for (std::size_t n = r.count(); n > 0; --n) v.push_back(r.text());
-  return v;
-}
-
 void put(wire_writer& w, const case_plan& p) {
-  put(w, p.workload);
+  w.texts(p.workload);
   w.text(p.cut).flag(p.fault.has_value()).text(p.fault.value_or("")).text(p.end).text(p.sink);
   w.flag(p.threaded).i64(p.logged).flag(p.logged_exactly).i64(p.before_last_flush);
   for (long n : p.through_level) w.i64(n);
@@ -34,7 +23,7 @@ void put(wire_writer& w, const case_plan& p) {
 
 case_plan plan(wire_reader& r) {
   case_plan p;
-  p.workload = strings(r);
+  p.workload = r.texts();
   p.cut = r.text();
   const bool fault = r.flag();
   if (std::string f = r.text(); fault) p.fault = std::move(f);
@@ -56,7 +45,7 @@ std::string encode_outcome(const workload_outcome& out) {
   put(w, out.plan);
   w.i64(static_cast<std::int64_t>(out.error_kind)).text(out.error).flag(out.out_of_budget);
   w.text(out.missed);
-  put(w, out.terms);
+  w.texts(out.terms);
   w.count(out.checks.size());
   for (const auto& c : out.checks) put_check(w, c);
   w.text(out.status).text(out.repro).text(out.driver_stderr);
@@ -74,7 +63,7 @@ workload_outcome decode_outcome(const std::string& bytes) {
   out.error = r.text();
   out.out_of_budget = r.flag();
   out.missed = r.text();
-  out.terms = strings(r);
+  out.terms = r.texts();
   for (std::size_t n = r.count(); n > 0; --n) out.checks.push_back(read_check(r));
   out.status = r.text();
   out.repro = r.text();

@@ -15,10 +15,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include "error.hpp"
 #include "input_file.hpp"
@@ -357,6 +359,14 @@ TEST(wire, reads_back_what_was_put) {
   EXPECT_EQ(r.text(), "");
   EXPECT_EQ(r.i64(), INT64_MAX);
   EXPECT_NO_THROW(r.end());
+  const std::vector<std::string> lines = {"a", "", text};
+  const std::map<std::string, long> counts = {{"file:app.log", 3}, {"stdout", -1}};
+  const std::string lists = wire_writer().texts(lines).named(counts).texts({}).take();
+  wire_reader l(lists);
+  EXPECT_EQ(l.texts(), lines);
+  EXPECT_EQ(l.named<long>(), counts);
+  EXPECT_TRUE(l.texts().empty());
+  EXPECT_NO_THROW(l.end());
 }
 
 TEST(wire, refuses_bytes_that_are_not_what_was_put) {
