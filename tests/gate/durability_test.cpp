@@ -110,6 +110,9 @@ TEST(durability, workers_end_their_cases_and_leave_nothing_behind) {
                       "--jobs", "2", "--json", file},
                      env);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
+  // A case broke the promise and was shrunk (what once killed the workers still running).
+  const auto ends = nlohmann::json::parse(r.out).at("rows").at(0).at("ends");
+  EXPECT_EQ(ends.at("_exit").at("workload"), "log debug 0; _exit 0") << ends.dump(2);
   std::vector<std::string> left;
   for (const auto& e : std::filesystem::directory_iterator(tmp))
     left.push_back(e.path().filename().string());
