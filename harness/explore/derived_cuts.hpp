@@ -1,6 +1,6 @@
 #pragma once
-// explore's cuts derived from its one traced run, not run one by one (the
-// idea of ALICE, OSDI 2014): a SIGKILL at the entry of write N leaves at the
+// explore's cuts derived from its one traced run, not run one by one
+// (run/write_cuts.hpp): a SIGKILL at the entry of write N leaves at the
 // reader exactly what writes 1 to N-1 put there, so a program that takes
 // the same path every time needs one run for all its write cuts. Sound only
 // for such a program: a sample of the derived cuts is run for real, and one
@@ -60,17 +60,5 @@ explored_cut derived_cut(const reference_output& ref, line_cursor& lines, const 
 /// "" if REAL, the same cut run for real, ended as DERIVED says; else how it
 /// differed, for the report.
 std::string disagreement(const explored_cut& derived, const explored_cut& real);
-
-/// Which of the derived cuts (REACHED: the write each reaches, in order;
-/// TORN: whether it tears a line) are run for real to check the
-/// derivation: the first, the last, each where a torn line starts or stops,
-/// and one in 64 of the rest. Past the first and the last, in BUDGET writes
-/// (a real cut costs the writes it reaches, each a stop of the tracer) and
-/// in MAX runs in all (the first and the last whatever MAX: a derivation is
-/// never taken unchecked): each change that fits, the earlier first, then
-/// as many of the others as fit, thinned evenly. Indices, in order.
-std::vector<std::size_t> cuts_to_verify(const std::vector<long>& reached,
-                                        const std::vector<bool>& torn, long budget,
-                                        std::size_t max);
 
 }  // namespace flushcheck::detail

@@ -14,6 +14,7 @@
 #include "run_report.hpp"
 #include "signals.hpp"
 #include "workers.hpp"
+#include "write_cuts.hpp"
 
 namespace flushcheck {
 
@@ -219,7 +220,7 @@ explored_sink run_reference(const explore_options& o, sink_kind sink,
 struct derivable_cuts {
   std::vector<std::size_t> run;
   std::vector<std::uint64_t> bytes;
-  std::vector<bool> torn;
+  std::vector<int> torn;  ///< 1: it tears a line (a number: cuts_to_verify's verdict)
   std::vector<long> reached;
 };
 
@@ -283,13 +284,13 @@ bool derive_cuts(const explore_options& o, const std::vector<planned>& runs,
                  explored_sink& s) {
   const derivable_cuts d = find_derivable(runs, s, ref);
   s.derivation.derived = d.run.size();
-  s.derivation.torn = static_cast<std::size_t>(std::count(d.torn.begin(), d.torn.end(), true));
+  s.derivation.torn = static_cast<std::size_t>(std::count(d.torn.begin(), d.torn.end(), 1));
   std::vector<std::size_t> check;
   // Five eighths of an uncut run's writes for the checks between the first
   // and the last (room for the midpoint's): with the reference and the last
   // cut, each a whole run, every cut is had in at most about 2.6 traced
   // runs' writes, however many there are (issue 57's goal: 3 runs' time).
-  for (std::size_t k : detail::cuts_to_verify(d.reached, d.torn, s.writes * 5 / 8, o.max_cuts))
+  for (std::size_t k : cuts_to_verify(d.reached, d.torn, s.writes * 5 / 8, o.max_cuts))
     check.push_back(d.run[k]);
   const std::vector<std::size_t> order = merged(shown, check);
   // Where run I is among the derivable cuts, or nullopt when it is not one.

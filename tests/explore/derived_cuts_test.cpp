@@ -1,5 +1,5 @@
-// explore's derived cuts (harness/explore/derived_cuts.hpp): which of them
-// are run for real to check them; derived cuts against cuts run one by one,
+// explore's derived cuts (harness/explore/derived_cuts.hpp): derived cuts
+// against cuts run one by one,
 // on stdio_script, dash and Python, on a pipe, a pty and a file; a program
 // that does not take the same path twice; runs no derivation stands for.
 #include <gtest/gtest.h>
@@ -20,66 +20,6 @@
 
 namespace flushcheck {
 namespace {
-
-using detail::cuts_to_verify;
-
-TEST(cuts_to_verify, the_first_the_last_each_change_of_torn_and_one_in_64) {
-  std::vector<long> reached(200);
-  std::iota(reached.begin(), reached.end(), 1);
-  std::vector<bool> torn(200, false);
-  std::fill(torn.begin() + 100, torn.begin() + 150, true);
-  EXPECT_EQ(cuts_to_verify(reached, torn, 100000, 200),
-            (std::vector<std::size_t>{0, 64, 100, 128, 150, 192, 199}));
-}
-
-// A real cut costs the writes it reaches: past the first and the last, the
-// checks together reach at most the budget, here the uncut run's writes.
-TEST(cuts_to_verify, past_the_ends_no_more_writes_than_the_budget) {
-  const long writes = 131072;
-  std::vector<long> reached(writes);
-  std::iota(reached.begin(), reached.end(), 1);
-  const std::vector<bool> torn(writes, false);
-  const auto v = cuts_to_verify(reached, torn, writes, 200);
-  ASSERT_GE(v.size(), 3u);
-  EXPECT_EQ(v.front(), 0u);
-  EXPECT_EQ(v.back(), static_cast<std::size_t>(writes - 1));
-  long middle = 0;
-  for (std::size_t i = 1; i + 1 < v.size(); ++i) {
-    EXPECT_EQ(v[i] % 64, 0u) << v[i];
-    middle += reached[v[i]];
-  }
-  EXPECT_LE(middle, writes);
-  EXPECT_GT(middle, writes / 2) << "as many as fit";
-}
-
-// Where a torn line starts or stops comes first: 131,072 cuts, each torn
-// but the first; explore's budget (5/8 of the writes): the change at the
-// second cut (2 writes), then one of the others, the middle one (65,537).
-TEST(cuts_to_verify, changes_first_then_the_others_that_fit) {
-  const long writes = 131072;
-  std::vector<long> reached(writes);
-  std::iota(reached.begin(), reached.end(), 1);
-  std::vector<bool> torn(writes, true);
-  torn[0] = false;
-  EXPECT_EQ(cuts_to_verify(reached, torn, writes * 5 / 8, 200),
-            (std::vector<std::size_t>{0, 1, 65536, 131071}));
-}
-
-TEST(cuts_to_verify, no_more_than_max_runs) {
-  const std::vector<long> reached(1000, 1);
-  std::vector<bool> torn(1000);
-  for (std::size_t i = 0; i < torn.size(); ++i) torn[i] = i % 2 == 1;  // a change at every cut
-  const auto v = cuts_to_verify(reached, torn, 1000000, 10);
-  ASSERT_EQ(v.size(), 10u);
-  EXPECT_EQ(v.front(), 0u);
-  EXPECT_EQ(v.back(), 999u);
-  EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
-  EXPECT_TRUE(cuts_to_verify({}, {}, 0, 10).empty());
-  EXPECT_EQ(cuts_to_verify({1}, {false}, 1, 10), (std::vector<std::size_t>{0}));
-  // No derivation is taken unchecked: the first and the last whatever MAX.
-  EXPECT_EQ(cuts_to_verify({1, 2, 3}, {false, false, false}, 100, 0),
-            (std::vector<std::size_t>{0, 2}));
-}
 
 // What a derived cut keeps of a prefix is what a run's reader keeps of it:
 // every policy, prefixes shorter than, equal to and beyond its bytes.
