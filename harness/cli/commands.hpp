@@ -138,6 +138,7 @@ struct gate_command {
   std::optional<long> cases;          ///< per property (else its own `cases`, else 100)
   std::string seed;                   ///< a decimal from 0 to 2^64-1 ("": a fresh one)
   std::optional<double> max_seconds;  ///< per property (else its own `max_seconds`, else 30)
+  std::string derive = "on";          ///< --derive (option_values.hpp)
   int jobs = 0;                       ///< --jobs (0: the CPUs, usage.hpp)
 };
 
@@ -191,6 +192,7 @@ struct durability_command {
   std::vector<std::string> only;  ///< --case
   long cases = 100;               ///< per end
   double max_seconds = 30;        ///< per end
+  std::string derive = "on";      ///< --derive (option_values.hpp)
   int jobs = 0;                   ///< --jobs (0: the CPUs, usage.hpp)
   std::string seed = "1";
   std::string json, markdown, svg;

@@ -22,7 +22,7 @@ namespace flushcheck::cli {
 
 namespace {
 
-/// --var, --case, --cases, --max-seconds, --seed and --jobs: what is probed, and how.
+/// --var, --case, --cases, --max-seconds, --seed, --derive and --jobs: what is probed, and how.
 void add_search_options(durability_command& c) {
   c.app->add_option("--var", c.vars, "NAME=VALUE, repeatable, as for gate")
       ->allow_extra_args(false);
@@ -38,6 +38,10 @@ void add_search_options(durability_command& c) {
       ->check(CLI::Range(0.1, 86400.0));
   c.app->add_option("--seed", c.seed, "the seed of every search (default 1: a table repeats)")
       ->capture_default_str();
+  add_derive_option(c.app, c.derive,
+                    "on: a case that ends with a KILL at a write is checked at every write of "
+                    "its workload, derived from one traced run where that is sound, with a "
+                    "sample run to check; off: at the one write it drew");
   add_jobs_option(c.app, c.jobs);
 }
 
@@ -80,6 +84,7 @@ search_options options_of(const durability_command& cmd) {
   o.cases = cmd.cases;
   o.max_seconds = cmd.max_seconds;
   o.jobs = jobs_or_cpus(cmd.jobs);
+  o.derive = derive_on(cmd.derive);
   o.on_spawn = remember_child;
   return o;
 }

@@ -52,12 +52,10 @@ void add_cut_point_options(explore_command& c) {
                    "so); at most this many derived cuts are run to check them")
       ->capture_default_str()
       ->check(in_range(2, 100000));
-  add_option_with_values(c.app, "--derive", c.derive,
-                         "on: KILL cuts at writes are derived from the uncut, traced run where "
-                         "that is sound, every one of them, and a sample is run to check; off: "
-                         "each cut is run",
-                         word_values({"on", "off"}))
-      ->capture_default_str();
+  add_derive_option(c.app, c.derive,
+                    "on: KILL cuts at writes are derived from the uncut, traced run where "
+                    "that is sound, every one of them, and a sample is run to check; off: "
+                    "each cut is run");
   add_option_with_values(c.app, "--stream", c.stream,
                          "the stream cut at its writes and compared: stdout, or stderr (with "
                          "--stdout the sinks it goes to; stdout then goes to a pipe)",
@@ -188,9 +186,7 @@ void apply_cuts(explore_options& e, const explore_command& c) {
     if (c.app->count("--signal") == 0) e.signals.clear();  // alone, faults replace the cuts
   }
   e.max_cuts = c.max_cuts;
-  if (c.derive != "on" && c.derive != "off")
-    throw usage_error("--derive=" + c.derive + ": expected on or off");
-  e.derive = c.derive == "on";
+  e.derive = derive_on(c.derive);
   e.jobs = jobs_or_cpus(c.jobs);
 }
 

@@ -21,6 +21,7 @@
 #include "install_layout.hpp"
 #include "interrupts.hpp"
 #include "json_document.hpp"
+#include "option_values.hpp"
 #include "parse_number.hpp"
 #include "property_search.hpp"
 #include "report_file.hpp"
@@ -43,7 +44,7 @@ void add_file_options(gate_command& c) {
                   "print the cases' and properties' names, one a line, and run nothing");
 }
 
-/// --cases, --seed and --max-seconds: how each property searches; --jobs: how
+/// --cases, --seed, --max-seconds and --derive: how each property searches; --jobs: how
 /// many runs (cases, a search's cases) go side by side.
 void add_property_options(gate_command& c) {
   c.app
@@ -61,6 +62,10 @@ void add_property_options(gate_command& c) {
         const double v = std::strtod(text.c_str(), nullptr);
         return std::isfinite(v) && v >= 0 && v <= 86400 ? "" : "expected 0 to 86400 seconds";
       });
+  add_derive_option(c.app, c.derive,
+                    "on: a case that ends with a KILL at a write is checked at every write of "
+                    "its workload, derived from one traced run where that is sound, with a "
+                    "sample run to check; off: at the one write it drew");
   add_jobs_option(c.app, c.jobs);
 }
 
@@ -122,7 +127,7 @@ std::string this_flushcheck() {
 
 /// The command that searches property P again as this search did: CASES
 /// cases from SEED within MAX_SECONDS (the shortest text that reads back
-/// as the same double).
+/// as the same double), its cuts derived or not.
 std::string repeat_line(const gate_command& cmd, const std::string& p, long cases,
                         double max_seconds, std::uint64_t seed) {
   char seconds[64];
@@ -135,6 +140,7 @@ std::string repeat_line(const gate_command& cmd, const std::string& p, long case
   }
   out += " --case " + shell_quote(p) + " --cases " + std::to_string(cases) + " --max-seconds " +
          std::string(seconds, end) + " --seed " + std::to_string(seed);
+  if (!derive_on(cmd.derive)) out += " --derive off";
   return posix_line(out, newline);  // all of it inside a `bash -c` when it is one
 }
 
@@ -223,6 +229,7 @@ search_options search_options_of(const gate_command& cmd) {
   search_options o;
   o.seed = seed_of(cmd.seed);
   o.jobs = jobs_or_cpus(cmd.jobs);
+  o.derive = derive_on(cmd.derive);
   o.on_spawn = remember_child;
   o.timeline = !cmd.html.empty();
   return o;

@@ -90,4 +90,15 @@ std::string joined(const std::vector<std::string>& words, const std::string& sep
   return text;
 }
 
+CLI::Option* add_derive_option(CLI::App* app, std::string& derive, const std::string& help) {
+  return add_option_with_values(app, "--derive", derive, help, word_values({"on", "off"}))
+      ->capture_default_str();
+}
+
+bool derive_on(const std::string& derive) {
+  if (derive != "on" && derive != "off")
+    throw usage_error("--derive=" + derive + ": expected on or off");
+  return derive == "on";
+}
+
 }  // namespace flushcheck::cli

@@ -43,6 +43,12 @@ option_values fault_what_values();                          ///< explore --fault
 option_values reader_values();                              ///< prompt, paused, chunk=, ...
 option_values keep_values();                                ///< all, none, head:, tail:, ends:
 option_values word_values(std::vector<std::string> words);  ///< a fixed list
+/// --derive=on|off on APP, into DERIVE ("on" unless given): whether KILL
+/// cuts at writes are derived from one traced run (run/write_cuts.hpp);
+/// HELP says what that means for the verb. derive_on() reads the value.
+CLI::Option* add_derive_option(CLI::App* app, std::string& derive, const std::string& help);
+/// DERIVE, as add_derive_option took it; throws usage_error for another word.
+bool derive_on(const std::string& derive);
 /// V without WORD (a value the option refuses: explore takes no /dev/full sink).
 option_values without(option_values v, const std::string& word);
 /// V's words as the help lists them: "pty | pty-cooked | pipe | ...".

@@ -9,6 +9,7 @@
 ///                  .run();
 ///     EXPECT_TRUE(flushcheck::records_through(r.file("app.log").content, 19)) << r;
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -203,6 +204,14 @@ gate_check no_torn_record(const std::string& text, const std::string& whole_line
 /// Exactly one write-family call per record that arrived.
 gate_check one_write_per_record(long write_calls, const std::string& text,
                                 const std::string& tag = "rec ");
+/// EXPECT, checks of one stream (not exit_code or signal), on each of TEXT's
+/// prefixes: [i] their outcomes, in EXPECT's order, had the stream ended
+/// after its first ENDS[i] bytes (each at most TEXT's size): what the
+/// writes before a derived cut left (property/every_write_cut.hpp).
+std::vector<std::vector<gate_check>> check_prefixes(std::string_view text,
+                                                    const std::vector<gate_expect>& expect,
+                                                    const std::string& tag,
+                                                    const std::vector<std::uint64_t>& ends);
 /// At marker M (1-based) the reader of stdout (or stderr) already had
 /// NEEDLE: the line was visible before the program went on.
 gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,

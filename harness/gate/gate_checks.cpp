@@ -71,6 +71,23 @@ gate_check one_write_per_record(long write_calls, const std::string& text, const
                      " write calls"};
 }
 
+std::vector<std::vector<gate_check>> check_prefixes(std::string_view text,
+                                                    const std::vector<gate_expect>& expect,
+                                                    const std::string& tag,
+                                                    const std::vector<std::uint64_t>& ends) {
+  std::vector<std::vector<gate_check>> out;
+  for (const std::uint64_t end : ends) {
+    stream_digest d(tag);
+    std::vector<std::size_t> at;
+    for (const auto& e : expect) at.push_back(d.add(e));
+    d.feed(text.substr(0, static_cast<std::size_t>(end)));
+    d.finish();
+    auto& checks = out.emplace_back();
+    for (std::size_t i : at) checks.push_back(d.result(i, {}));
+  }
+  return out;
+}
+
 gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
                              const std::string& needle) {
   gate_expect e = expect("visible_at_marker", static_cast<long>(marker), needle);

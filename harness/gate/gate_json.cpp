@@ -76,7 +76,13 @@ nlohmann::json ends_json(const property_result& p) {
     ends[end_name(end)] = {{"generated", t.generated},
                            {"tested", t.tested},
                            {"checked", t.checked},
-                           {"missed", t.missed}};
+                           {"missed", t.missed},
+                           {"every_write_cut",
+                            {{"derived_cases", t.derived},
+                             {"derived_cuts", t.derived_cuts},
+                             {"verified_cuts", t.verified_cuts},
+                             {"own_cut_only", t.not_derived},
+                             {"own_cut_only_example", t.not_derived_example}}}};
   return ends;
 }
 

@@ -61,6 +61,16 @@ struct end_tally {
   long checked = 0;    ///< of those, a check its promise asks was evaluated
   /// Why the others did not test it, and how many each.
   std::map<std::string, long> missed;
+  /// Of the tested cases that end with a KILL at a write: those whose every
+  /// write cut was checked, derived from one run (property/every_write_cut.hpp),
+  /// the cuts they had, and how many of those were run for real to check it.
+  long derived = 0;
+  long derived_cuts = 0;
+  long verified_cuts = 0;
+  /// Why the other cases with write cuts were checked at their own cut
+  /// only, how many each, and the first one's particulars.
+  std::map<std::string, long> not_derived;
+  std::map<std::string, std::string> not_derived_example;
 };
 
 /// Why a search says nothing about the library.

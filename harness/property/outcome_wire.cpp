@@ -1,6 +1,7 @@
 #include "outcome_wire.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -38,6 +39,23 @@ case_plan plan(wire_reader& r) {
   return p;
 }
 
+void put(wire_writer& w, const std::optional<cut_derivation>& d) {
+  w.flag(d.has_value());
+  if (!d) return;
+  w.i64(d->cuts).i64(d->verified).i64(d->at).text(d->not_derived).text(d->detail);
+}
+
+std::optional<cut_derivation> derivation(wire_reader& r) {
+  if (!r.flag()) return std::nullopt;
+  cut_derivation d;
+  d.cuts = r.i64();
+  d.verified = r.i64();
+  d.at = r.i64();
+  d.not_derived = r.text();
+  d.detail = r.text();
+  return d;
+}
+
 }  // namespace
 
 std::string encode_outcome(const workload_outcome& out) {
@@ -49,6 +67,8 @@ std::string encode_outcome(const workload_outcome& out) {
   w.count(out.checks.size());
   for (const auto& c : out.checks) put_check(w, c);
   w.text(out.status).text(out.repro).text(out.driver_stderr);
+  w.i64(out.processes);
+  put(w, out.derivation);
   return w.take();
 }
 
@@ -68,6 +88,8 @@ workload_outcome decode_outcome(const std::string& bytes) {
   out.status = r.text();
   out.repro = r.text();
   out.driver_stderr = r.text();
+  out.processes = static_cast<int>(r.i64());
+  out.derivation = derivation(r);
   r.end();
   return out;
 }

@@ -30,7 +30,8 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-/// SPEC's driver with WORKLOAD appended, on SINK, each of CHECKS expected.
+/// SPEC's driver with WORKLOAD appended, on SINK, each of CHECKS expected
+/// (traced: the caller says when it need not be).
 gate_run make_run(const property_spec& spec, const std::vector<std::string>& workload,
                   const std::string& sink, const std::vector<promised_check>& checks,
                   const case_run_options& o) {
@@ -44,16 +45,7 @@ gate_run make_run(const property_spec& spec, const std::vector<std::string>& wor
   g.timeout(std::chrono::milliseconds(spec.timeout_ms)).on_spawn(o.on_spawn);
   if (o.deadline) g.deadline(*o.deadline);
   g.keep({keep_policy::kind::tail, 4096});  // stderr's last words, for a driver that fails
-  if (!spec.traced) g.untraced();
   if (o.timeline) g.timeline();
-  return g;
-}
-
-gate_run make_run(const property_spec& spec, const case_plan& plan,
-                  const std::vector<promised_check>& checks, const case_run_options& o) {
-  gate_run g = make_run(spec, plan.workload, plan.sink, checks, o);
-  if (plan.fault) g.fault(*plan.fault);
-  g.cut(plan.cut);
   return g;
 }
 
@@ -122,6 +114,7 @@ void add_run(const gate_result& r, const std::vector<promised_check>& checks,
   out.status = r.obs.status.describe();
   out.repro = r.repro;
   out.driver_stderr = stderr_tail(r);
+  out.processes = r.obs.trace ? r.obs.trace->processes : 0;
   for (std::size_t i = 0; i < checks.size(); ++i) {
     out.terms.push_back(checks[i].term);
     out.checks.push_back({checks[i].expect, r.checks[i]});
@@ -231,7 +224,8 @@ workload_outcome run_driver_check(const property_spec& spec, const case_run_opti
   workload_outcome out;
   const bool marker = cuts_at_markers(spec);
   out.plan = driver_check_plan(spec, marker);
-  const gate_run g = make_run(spec, out.plan.workload, out.plan.sink, {}, o);
+  gate_run g = make_run(spec, out.plan.workload, out.plan.sink, {}, o);
+  if (!spec.traced && !acts_at_writes(spec)) g.untraced();  // traced: its writes are checked
   const auto r = start(g, out);
   if (!r) return out;
   add_run(*r, {}, out);
@@ -245,20 +239,44 @@ workload_outcome run_driver_check(const property_spec& spec, const case_run_opti
   return out;
 }
 
+namespace {
+
+/// C run with its cut, or uncut (UNCUT); WHOLE: each stream and watched
+/// file kept up to kept_whole bytes, else stderr's last words only.
+case_run run_case(const property_spec& spec, const workload_case& c, const case_run_options& o,
+                  bool uncut, bool whole) {
+  case_run run;
+  workload_outcome& out = run.out;
+  out.plan = plan_of(spec, c);
+  const auto checks = uncut ? std::vector<promised_check>{} : promised_checks(spec, c, out.plan);
+  case_plan plan = out.plan;
+  if (uncut) plan.cut = "never";
+  gate_run g = make_run(spec, plan.workload, plan.sink, checks, o);
+  if (!spec.traced && !uncut) g.untraced();
+  if (plan.fault) g.fault(*plan.fault);
+  g.cut(plan.cut);
+  if (whole) g.keep({keep_policy::kind::head, kept_whole});
+  run.result = start(g, out);
+  if (!run.result) return run;
+  const gate_result& r = *run.result;
+  add_run(r, checks, out);
+  judge_run(r, spec.timeout_ms, out);
+  if (out.error_kind == case_error::none && !out.out_of_budget && !uncut)
+    out.missed = missed_end(spec, c, r);
+  if (o.timeline) out.obs = r.obs;
+  return run;
+}
+
+}  // namespace
+
 workload_outcome run_workload_case(const property_spec& spec, const workload_case& c,
                                    const case_run_options& o) {
-  workload_outcome out;
-  out.plan = plan_of(spec, c);
-  const auto checks = promised_checks(spec, c, out.plan);
-  const gate_run g = make_run(spec, out.plan, checks, o);
-  const auto r = start(g, out);
-  if (!r) return out;
-  add_run(*r, checks, out);
-  judge_run(*r, spec.timeout_ms, out);
-  if (out.error_kind == case_error::none && !out.out_of_budget)
-    out.missed = missed_end(spec, c, *r);
-  if (o.timeline) out.obs = r->obs;
-  return out;
+  return run_case(spec, c, o, false, false).out;
+}
+
+case_run run_case_whole(const property_spec& spec, const workload_case& c,
+                        const case_run_options& o, bool uncut) {
+  return run_case(spec, c, o, uncut, true);
 }
 
 namespace {

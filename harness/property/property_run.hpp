@@ -37,6 +37,22 @@ enum class case_error {
   timeout,  ///< the driver ran past its timeout_ms
 };
 
+/// How a case with a KILL at a write was checked when every write cut of
+/// its workload was asked for (every_write_cut.hpp).
+struct cut_derivation {
+  /// Write cuts derived from the uncut run and checked (0: none; see not_derived).
+  long cuts = 0;
+  long verified = 0;  ///< of them, run for real to check the derivation
+  /// The case's `at` of the cut whose run this outcome is: the first cut
+  /// that broke the promise, else the last.
+  long at = 0;
+  /// Why the cuts were not derived, in words that group alike cases
+  /// ("more than one process or thread ran"): the case ran its own cut, as
+  /// without a derivation. "" when they were.
+  std::string not_derived;
+  std::string detail;  ///< not_derived, said of this case ("write cut 3, run for real, left ...")
+};
+
 struct workload_outcome {
   case_plan plan;
   /// Why the case says nothing: see case_error (none: it ran).
@@ -56,8 +72,12 @@ struct workload_outcome {
   /// The last lines the driver wrote to stderr: at most 10 lines and 2,000
   /// bytes, each escaped (printable()): what a counterexample shows.
   std::string driver_stderr;
+  /// Processes and threads the tracer followed in the run (0: untraced).
+  int processes = 0;
   /// With case_run_options::timeline: the run, for its picture.
   std::optional<observation> obs;
+  /// When every write cut was asked for and the case has them.
+  std::optional<cut_derivation> derivation;
   /// The case tested its end: it ran, its end happened, nothing failed.
   bool tested() const { return error_kind == case_error::none && !out_of_budget && missed.empty(); }
   /// The first broken check of a tested case: "through_last_flush at _exit:
@@ -77,12 +97,31 @@ struct workload_outcome {
 workload_outcome run_workload_case(const property_spec& spec, const workload_case& c,
                                    const case_run_options& o = {});
 
+/// What run_case_whole keeps of each stream and watched file: a derivation
+/// needs the records' stream whole, and one longer is not derived.
+inline constexpr std::size_t kept_whole = std::size_t{64} << 20;
+
+/// A run of a case, and the gate's result it came from (none: it could not start).
+struct case_run {
+  workload_outcome out;
+  std::optional<gate_result> result;
+};
+
+/// C run as run_workload_case runs it, each stream and watched file kept
+/// up to kept_whole bytes, and traced; uncut when UNCUT (its ops and the
+/// end op with no cut: what a derivation of its cuts starts from; no
+/// check is asked of it, and its missed end is not judged).
+case_run run_case_whole(const property_spec& spec, const workload_case& c,
+                        const case_run_options& o, bool uncut);
+
 /// Runs SPEC's driver once on `log LEVEL 0` (its lowest level), with a
 /// marker when it generates marker cuts, then `return 0`, before any case:
 /// a driver that refuses it, cannot run (126, 127), dies or fails before its
 /// first record, never reaches its marker, or whose records' writes the
 /// tracer cannot see when cuts or faults need them, is a driver that failed
-/// (error_kind driver), not a library that broke a promise.
+/// (error_kind driver), not a library that broke a promise. Traced when the
+/// spec is, or cuts or faults at writes need it (its outcome's processes
+/// then says whether the driver runs one thread).
 workload_outcome run_driver_check(const property_spec& spec, const case_run_options& o = {});
 
 /// A [[case]] block for the gate file that repeats C and expects what broke

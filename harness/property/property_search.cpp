@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 
+#include "every_write_cut.hpp"
 #include "outcome_wire.hpp"
 #include "property_gen.hpp"
 #include "property_run.hpp"
@@ -39,14 +40,36 @@ std::string workload_text(const property_spec& spec, const workload_case& c) {
   return text;
 }
 
+/// How the search runs a case: with o.derive, a case with write cuts is
+/// checked at every one of them (every_write_cut.hpp), unless the driver's
+/// check run showed it runs more than one process or thread (then none
+/// could be derived, and each would cost an uncut run for nothing).
+struct case_runner {
+  const property_spec& spec;
+  const search_options& o;
+  std::string not_derived;  ///< why no case's write cuts are derived ("": they may be)
+  workload_outcome operator()(const workload_case& c, clock::time_point deadline) const {
+    const case_run_options ro{o.on_spawn, deadline};
+    if (!o.derive) return run_workload_case(spec, c, ro);
+    if (!not_derived.empty() && has_write_cuts(c))
+      return run_own_write_cut(spec, c, ro, not_derived);
+    return run_every_write_cut(spec, c, ro);
+  }
+  /// What decides C's runs (cases with one key run alike; with every write
+  /// cut checked, which of them C drew does not).
+  std::string key(workload_case c) const {
+    if (o.derive && not_derived.empty() && has_write_cuts(c)) c.at = 0;
+    return plan_of(spec, c).key();
+  }
+};
+
 /// A candidate's runs: whether it broke the promise as WAY in most of them.
 class judge {
  public:
-  judge(const property_spec& spec, const search_options& o, std::string way,
+  judge(const case_runner& run, const search_options& o, std::string way,
         clock::time_point deadline)
-      : spec_(spec), o_(o), way_(std::move(way)), deadline_(deadline) {}
-  /// What decides C's runs (cases with one key run alike).
-  std::string key(const workload_case& c) const { return plan_of(spec_, c).key(); }
+      : run_(run), o_(o), way_(std::move(way)), deadline_(deadline) {}
+  std::string key(const workload_case& c) const { return run_.key(c); }
   /// Runs C until the majority of o.reruns is known (a key already judged:
   /// not again). A run the deadline cut short counts as not failing.
   bool fails(const workload_case& c) {
@@ -55,18 +78,30 @@ class judge {
     ++tries;
     const int need = o_.reruns / 2 + 1;
     int failed = 0, passed = 0;
-    while (failed < need && passed < o_.reruns - need + 1)
-      ++(run_workload_case(spec_, c, {o_.on_spawn, deadline_}).broken() == way_ ? failed : passed);
+    while (failed < need && passed < o_.reruns - need + 1) {
+      const workload_outcome out = run_(c, deadline_);
+      if (out.broken() != way_) {
+        ++passed;
+        continue;
+      }
+      if (failed++ == 0 && out.derivation) at_[key] = out.derivation->at;
+    }
     return seen_[key] = failed >= need;
+  }
+  /// C with the cut of its first run that failed, where every write cut was checked.
+  workload_case pinned(workload_case c) const {
+    if (const auto it = at_.find(key(c)); it != at_.end()) c.at = it->second;
+    return c;
   }
   long tries = 0;
 
  private:
-  const property_spec& spec_;
+  const case_runner& run_;
   const search_options& o_;
   std::string way_;
   clock::time_point deadline_;
   std::map<std::string, bool> seen_;
+  std::map<std::string, long> at_;  ///< per key, pinned()'s cut
 };
 
 /// One property's search: what it searches (the spec, the options), when it
@@ -76,6 +111,7 @@ class searcher {
   searcher(const property_spec& spec, const search_options& o, property_result& r)
       : spec_(spec),
         o_(o),
+        run_{spec, o, ""},
         gen_(gen_workload_case(spec)),
         start_(clock::now()),
         deadline_(after(start_, o.max_seconds)),
@@ -104,6 +140,8 @@ class searcher {
                  const workload_outcome& out);
   /// Counts OUT, a run of C, in C's end's tally.
   void tally(const workload_case& c, const workload_outcome& out);
+  /// Counts D, how a tested (TESTED) case's write cuts were checked, in T.
+  void tally(const cut_derivation& d, bool tested, end_tally& t);
   /// OUT's error as the result's, the case's number I said.
   void fail_with(const workload_outcome& out, const std::string& where);
   /// After a search that found nothing: each promised end no case tested, an error.
@@ -149,6 +187,7 @@ class searcher {
 
   const property_spec& spec_;
   const search_options& o_;
+  case_runner run_;             ///< how each case runs (its not_derived set by driver_runs)
   rc::Gen<workload_case> gen_;  ///< the cases as the seed draws them
   clock::time_point start_;
   clock::time_point deadline_;
@@ -243,12 +282,14 @@ rc::Shrinkable<workload_case> searcher::shrink(rc::Shrinkable<workload_case> cur
 workload_outcome searcher::shrink_and_rate(const rc::Shrinkable<workload_case>& shrinkable,
                                            const workload_outcome& out, counterexample& ce,
                                            workload_case& shown) {
-  judge j(spec_, o_, out.broken(), shrink_end_);
+  judge j(run_, o_, out.broken(), shrink_end_);
   const auto shrunk = shrink(shrinkable, j, ce, shrink_end_);
+  // Without a step the case is SHOWN, its cut pinned; else the cut its run that failed broke.
+  const workload_case smallest = ce.shrink_steps > 0 ? j.pinned(shrunk.value()) : shown;
   ce.runs = ce.failed_runs = 0;
-  const workload_outcome first = rate(shrunk.value(), out, ce, rate_end_);
+  const workload_outcome first = rate(smallest, out, ce, rate_end_);
   if (ce.failed_runs > 0 || ce.shrink_steps == 0) {
-    shown = shrunk.value();
+    shown = smallest;
     return first;
   }
   // A race's luck took the shrinking where it does not fail: show the case found.
@@ -269,6 +310,7 @@ counterexample searcher::counterexample_of(const rc::Shrinkable<workload_case>& 
   shrink_end_ = after(clock::now(), o_.max_seconds * 0.75);
   rate_end_ = after(clock::now(), o_.max_seconds);
   workload_case shown = shrinkable.value();
+  if (out.derivation) shown.at = out.derivation->at;  // the cut that broke it, of every one
   workload_outcome first = out;
   if (reproduces(shown, out.broken(), ce, shrink_end_)) {
     first = shrink_and_rate(shrinkable, out, ce, shown);
@@ -295,9 +337,22 @@ void searcher::tally(const workload_case& c, const workload_outcome& out) {
   end_tally& t = r_.ends[c.end];
   ++t.generated;
   if (!out.missed.empty()) ++t.missed[out.missed];
+  if (out.derivation) tally(*out.derivation, out.tested(), t);
   if (!out.tested()) return;
   ++t.tested;
   if (out.checked()) ++t.checked;
+}
+
+void searcher::tally(const cut_derivation& d, bool tested, end_tally& t) {
+  if (!d.not_derived.empty()) {
+    if (t.not_derived[d.not_derived]++ == 0 && !d.detail.empty())
+      t.not_derived_example[d.not_derived] = d.detail;
+    return;
+  }
+  if (!tested) return;
+  ++t.derived;
+  t.derived_cuts += d.cuts;
+  t.verified_cuts += d.verified;
 }
 
 void searcher::fail_with(const workload_outcome& out, const std::string& where) {
@@ -317,7 +372,12 @@ bool searcher::driver_runs() {
     r_.budget_hit = true;
     return false;
   }
-  if (out.error_kind == case_error::none) return true;
+  if (out.error_kind == case_error::none) {
+    if (out.processes > 1)
+      run_.not_derived = "more than one process or thread ran (" + std::to_string(out.processes) +
+                         " in the driver's check run)";
+    return true;
+  }
   const std::string run = "its check run ('" + out.plan.workload.front() + "; ...')";
   fail_with(out, out.error_kind == case_error::harness ? "the harness failed " + run + ": "
                                                        : "the driver failed " + run + ": ");
@@ -421,9 +481,7 @@ void searcher::search() {
     bool ended = false;
     run_in_workers<workload_outcome>(
         o_.jobs, static_cast<long>(cases.size()),
-        [&](long k) {
-          return run_workload_case(spec_, cases[k].value(), {o_.on_spawn, deadline_});
-        },
+        [&](long k) { return run_(cases[k].value(), deadline_); },
         [&](long k, workload_outcome out) { return !(ended = take_case(i + k, cases[k], out)); },
         encode_outcome, decode_outcome);
     if (broke_) r_.found = counterexample_of(broke_->shrinkable, broke_->out, broke_->found_at);

@@ -38,6 +38,10 @@ struct search_options {
   int reruns = 5;
   /// Runs of the case shown that give its failure rate.
   int rate_runs = 20;
+  /// A case that ends with a KILL at a write is checked at every write cut
+  /// of its workload, derived from one run where that is sound
+  /// (every_write_cut.hpp); false: at the one it drew (--derive=off).
+  bool derive = true;
   /// Worker processes that run the search's cases (workers.hpp); the
   /// result is the same for any number. Shrinking and rating run here, one
   /// run after another.
