@@ -103,6 +103,7 @@ struct doctor_command {
   CLI::App* app;
   long timeout_ms = 2000;
   std::size_t max_cuts = 8;
+  int jobs = 0;  ///< --jobs (0: the CPUs, usage.hpp)
   std::string json;
   std::string html;  ///< --html FILE: the page with pictures
   std::vector<std::string> command;

@@ -18,7 +18,8 @@ namespace flushcheck::cli {
 
 namespace {
 
-/// --timeout and --max-cuts: how long the runs may last, and how many cuts they make.
+/// --timeout, --max-cuts and --jobs: how long the runs may last, how many
+/// cuts they make, and on how many workers.
 void add_run_options(doctor_command& c) {
   c.app
       ->add_option("--timeout,--deadline", c.timeout_ms,
@@ -30,6 +31,7 @@ void add_run_options(doctor_command& c) {
   c.app->add_option("--max-cuts", c.max_cuts, "write cuts per sink and signal, sampled evenly")
       ->capture_default_str()
       ->check(in_range(2, 1000));
+  add_jobs_option(c.app, c.jobs);
 }
 
 /// --ignore REGEX, as often as needed: what to mask before comparing outputs.
@@ -97,6 +99,7 @@ doctor_options to_doctor_options(const doctor_command& c) {
   o.env = clean_environment();
   o.deadline = std::chrono::milliseconds(c.timeout_ms);
   o.max_cuts = c.max_cuts;
+  o.jobs = jobs_or_cpus(c.jobs);
   o.on_spawn = remember_child;
   o.helpers_dir = targets_dir_to_run() + "/runtimes";
   return o;

@@ -393,6 +393,7 @@ explore_options exploration_of(const doctor_options& o) {
   // Its programs print times and pids (learn_what_varies): a derivation's
   // check would fail on them, and its few cuts are cheap to run.
   e.derive = false;
+  e.jobs = o.jobs;
   if (o.ended_in) e.base.timeout = run_limit(o.deadline, *o.ended_in);
   return e;
 }

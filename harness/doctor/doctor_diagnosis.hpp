@@ -47,6 +47,9 @@ struct doctor_options {
   /// streams', a fix's) may then last run_limit() (doctor_reference.hpp).
   std::optional<std::chrono::milliseconds> ended_in;
   std::size_t max_cuts = 8;  ///< write-boundary cuts per sink and signal, sampled evenly
+  /// Worker processes that run the pipe's and the file's cuts side by side
+  /// (explore_options::jobs); the report is the same for any number.
+  int jobs = 1;
   /// --ignore: each match masked in every run's output before comparing.
   std::vector<ignore_pattern> ignore;
   /// Where the files are that a fix loads into a runtime (targets/runtimes:

@@ -294,6 +294,37 @@ TEST(doctor, node_console_log_is_safe_and_no_fix_is_tried) {
   EXPECT_TRUE(r["fixes"].empty());
 }
 
+/// What REPORT found, without how long anything took: the verdict, each
+/// stream's runs (how they ended, bytes, writes) and cuts, each fix.
+std::string what_it_found(const nlohmann::json& report) {
+  std::string out = report["verdict"].get<std::string>();
+  for (const auto& v : report["views"])
+    for (const auto& s : v["sinks"]) {
+      out += "\n" + v["stream"].get<std::string>() + " " + s["sink"].get<std::string>() + ": " +
+             s["status"].get<std::string>() + " " + s["bytes"].dump() + " " + s["writes"].dump();
+      for (const auto& c : s["cuts"])
+        out += "\n  " + c["cut"].get<std::string>() + " " + c["had_bytes"].dump() + " " +
+               c["pty_bytes"].dump() + " " + c["got_bytes"].dump() + " " + c["lost_lines"].dump();
+    }
+  for (const auto& f : report["fixes"])
+    out += "\nfix " + f["name"].get<std::string>() + ": " + f["helps"].dump();
+  return out;
+}
+
+// --jobs: the pipe's and the file's cuts run on workers side by side, and
+// the report is the one a single worker makes.
+TEST(doctor, the_same_report_with_1_and_4_jobs) {
+  SKIP_WITHOUT("python3", "python3");
+  const std::vector<std::string> program = {
+      "python3", "-c", "import sys\nfor i in range(40): print('line', i)\nsys.stdout.flush()"};
+  auto [one_code, one] = doctor(program, {"--jobs", "1"});
+  auto [four_code, four] = doctor(program, {"--jobs", "4"});
+  EXPECT_EQ(one_code, 1);
+  EXPECT_EQ(four_code, one_code);
+  EXPECT_EQ(what_it_found(four), what_it_found(one));
+  EXPECT_NE(what_it_found(one).find("KILL@write:1"), std::string::npos) << what_it_found(one);
+}
+
 TEST(doctor, dd_and_a_shell_script_are_safe) {
   const std::string lines = script_file("lines.txt", "one\ntwo\nthree\n");
   auto [dd_code, dd] = doctor({"dd", "if=" + lines, "bs=4", "status=none"});
