@@ -89,7 +89,7 @@ workload_outcome own_cut(const property_spec& spec, const workload_case& c,
                          const case_run_options& o, const std::string& why,
                          const std::string& detail) {
   workload_outcome out = run_workload_case(spec, c, o);
-  out.derivation = cut_derivation{0, 0, c.at, why, detail};
+  out.derivation = case_derivation{0, 0, c.at, why, detail};
   return out;
 }
 
@@ -191,8 +191,8 @@ workload_outcome run_every_write_cut(const property_spec& spec, const workload_c
       return own_cut(spec, c, o, "a cut run for real differed from its derivation", differs);
     if (k == shown) out = std::move(real.out);
   }
-  out.derivation = cut_derivation{static_cast<long>(left.size()), static_cast<long>(sample.size()),
-                                  static_cast<long>(shown), "", ""};
+  out.derivation = case_derivation{static_cast<long>(left.size()), static_cast<long>(sample.size()),
+                                   static_cast<long>(shown), "", ""};
   return out;
 }
 

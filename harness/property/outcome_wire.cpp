@@ -39,15 +39,15 @@ case_plan plan(wire_reader& r) {
   return p;
 }
 
-void put(wire_writer& w, const std::optional<cut_derivation>& d) {
+void put(wire_writer& w, const std::optional<case_derivation>& d) {
   w.flag(d.has_value());
   if (!d) return;
   w.i64(d->cuts).i64(d->verified).i64(d->at).text(d->not_derived).text(d->detail);
 }
 
-std::optional<cut_derivation> derivation(wire_reader& r) {
+std::optional<case_derivation> derivation(wire_reader& r) {
   if (!r.flag()) return std::nullopt;
-  cut_derivation d;
+  case_derivation d;
   d.cuts = r.i64();
   d.verified = r.i64();
   d.at = r.i64();

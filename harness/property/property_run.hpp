@@ -39,7 +39,7 @@ enum class case_error {
 
 /// How a case with a KILL at a write was checked when every write cut of
 /// its workload was asked for (every_write_cut.hpp).
-struct cut_derivation {
+struct case_derivation {
   /// Write cuts derived from the uncut run and checked (0: none; see not_derived).
   long cuts = 0;
   long verified = 0;  ///< of them, run for real to check the derivation
@@ -77,7 +77,7 @@ struct workload_outcome {
   /// With case_run_options::timeline: the run, for its picture.
   std::optional<observation> obs;
   /// When every write cut was asked for and the case has them.
-  std::optional<cut_derivation> derivation;
+  std::optional<case_derivation> derivation;
   /// The case tested its end: it ran, its end happened, nothing failed.
   bool tested() const { return error_kind == case_error::none && !out_of_budget && missed.empty(); }
   /// The first broken check of a tested case: "through_last_flush at _exit:

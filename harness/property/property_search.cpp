@@ -141,7 +141,7 @@ class searcher {
   /// Counts OUT, a run of C, in C's end's tally.
   void tally(const workload_case& c, const workload_outcome& out);
   /// Counts D, how a tested (TESTED) case's write cuts were checked, in T.
-  void tally(const cut_derivation& d, bool tested, end_tally& t);
+  void tally(const case_derivation& d, bool tested, end_tally& t);
   /// OUT's error as the result's, the case's number I said.
   void fail_with(const workload_outcome& out, const std::string& where);
   /// After a search that found nothing: each promised end no case tested, an error.
@@ -343,7 +343,7 @@ void searcher::tally(const workload_case& c, const workload_outcome& out) {
   if (out.checked()) ++t.checked;
 }
 
-void searcher::tally(const cut_derivation& d, bool tested, end_tally& t) {
+void searcher::tally(const case_derivation& d, bool tested, end_tally& t) {
   if (!d.not_derived.empty()) {
     if (t.not_derived[d.not_derived]++ == 0 && !d.detail.empty())
       t.not_derived_example[d.not_derived] = d.detail;

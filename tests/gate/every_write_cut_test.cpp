@@ -50,7 +50,7 @@ workload_case kill_case(std::vector<workload_op> ops, const std::string& sink) {
 void expect_derivation_agrees(const property_spec& spec, const workload_case& c) {
   const workload_outcome derived = run_every_write_cut(spec, c);
   ASSERT_TRUE(derived.derivation) << derived.error << derived.missed;
-  const cut_derivation& d = *derived.derivation;
+  const case_derivation& d = *derived.derivation;
   ASSERT_EQ(d.not_derived, "") << d.detail;
   ASSERT_GT(d.cuts, 0);
   EXPECT_GE(d.verified, d.cuts > 1 ? 2 : 1);
