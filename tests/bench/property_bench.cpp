@@ -3,12 +3,16 @@
 // runs the same target with the same script (goal: the runner at least
 // 0.75 of the bare loop's rate on pipe, pty and file). The runner's parts
 // are measured too, so the report says where the rest goes: the model, the
-// harness's run without the tracer, and the ptrace tracer.
+// harness's run without the tracer, and the ptrace tracer; and the bare
+// loop with the marker's round trip, which the runner makes (the script
+// has a marker) and the bare loop does not.
 //
 //   property_bench [--benchmark_min_time=...]      (Google Benchmark flags)
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -16,6 +20,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model_check.hpp"
 #include "rate_reporter.hpp"
@@ -46,71 +51,152 @@ sink_kind sink_arg(const benchmark::State& st) {
   return st.range(0) == 0 ? sink_kind::pipe : st.range(0) == 1 ? sink_kind::pty : sink_kind::file;
 }
 
-/// vfork (as the harness spawns: no page tables copied) and exec the target.
-pid_t start_target(int out_w, int err_w) {
+/// The environment of a target that speaks the marker protocol on fd 3
+/// (docs/markers.md): this process's, and the two variables.
+char* const* marker_environment() {
+  static std::vector<char*> env = [] {
+    std::vector<char*> e;
+    for (char** v = environ; *v != nullptr; ++v) e.push_back(*v);
+    static char marker[] = "FLUSHCHECK_MARKER_FD=3", release[] = "FLUSHCHECK_RELEASE_FD=3";
+    e.push_back(marker);
+    e.push_back(release);
+    e.push_back(nullptr);
+    return e;
+  }();
+  return env.data();
+}
+
+/// vfork (as the harness spawns: no page tables copied) and exec the
+/// target; with MARKER_FD (not -1), that end of the marker channel as its
+/// fd 3, named in its environment.
+pid_t start_target(int out_w, int err_w, int marker_fd = -1) {
   // Before the vfork: targets() is a lazy static, and a child that
   // initialised it would probe the target (a whole extra spawn) every time.
   const char* path = targets().stdio_script.c_str();
+  char* const* env = marker_fd >= 0 ? marker_environment() : environ;
+  char* const argv[] = {const_cast<char*>("stdio_script"), const_cast<char*>(k_script), nullptr};
   const pid_t pid = vfork();
   if (pid == 0) {
     dup2(out_w, 1);
     dup2(err_w, 2);
-    execl(path, "stdio_script", k_script, static_cast<char*>(nullptr));
+    if (marker_fd >= 0) dup2(marker_fd, 3);
+    execve(path, argv, env);
     _exit(127);
   }
   return pid;
 }
 
-/// Exec the target with stdout on SINK and stderr on a pipe, read both
-/// to the end, reap. No tracer, no markers, no deadline: the floor.
-void bare_once(sink_kind sink) {
-  int out_r = -1, out_w = -1, err[2];
-  if (pipe2(err, O_CLOEXEC) != 0) std::abort();
+/// The target's stdout on SINK: the end it writes, the end read.
+struct bare_stdout {
+  int r = -1, w = -1;
+};
+
+bare_stdout open_stdout(sink_kind sink) {
+  bare_stdout out;
   // Where the runner's file sink goes too ($TMPDIR, else /tmp): the file
   // rows compare the same file system (ext4 with discard, or tmpfs).
   std::string name = temp_dir() + "/flushcheck-bench-XXXXXX";
-  char* file_name = name.data();
   if (sink == sink_kind::pipe) {
     int p[2];
     if (pipe2(p, O_CLOEXEC) != 0) std::abort();
-    out_r = p[0];
-    out_w = p[1];
+    out = {p[0], p[1]};
   } else if (sink == sink_kind::pty) {
-    out_r = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (out_r < 0 || grantpt(out_r) != 0 || unlockpt(out_r) != 0) std::abort();
-    out_w = open(ptsname(out_r), O_RDWR | O_NOCTTY | O_CLOEXEC);
+    out.r = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (out.r < 0 || grantpt(out.r) != 0 || unlockpt(out.r) != 0) std::abort();
+    out.w = open(ptsname(out.r), O_RDWR | O_NOCTTY | O_CLOEXEC);
     termios t{};
-    tcgetattr(out_w, &t);
+    tcgetattr(out.w, &t);
     cfmakeraw(&t);
-    tcsetattr(out_w, TCSANOW, &t);
+    tcsetattr(out.w, TCSANOW, &t);
   } else {
-    out_w = mkostemp(file_name, O_CLOEXEC);
-    out_r = open(file_name, O_RDONLY | O_CLOEXEC);
-    unlink(file_name);
+    out.w = mkostemp(name.data(), O_CLOEXEC);
+    out.r = open(name.c_str(), O_RDONLY | O_CLOEXEC);
+    unlink(name.c_str());
   }
-  const pid_t pid = start_target(out_w, err[1]);
-  close(err[1]);
-  if (sink != sink_kind::file) close(out_w);
+  return out;
+}
+
+/// Reads FD to its end (a pty master reads EIO there).
+void drain(int fd) {
   char buf[4096];
-  while (read(err[0], buf, sizeof buf) > 0) {
+  while (read(fd, buf, sizeof buf) > 0) {
   }
+}
+
+/// Exec the target with stdout on SINK and stderr on a pipe, read both
+/// to the end, reap. No tracer, no markers, no deadline: the floor.
+void bare_once(sink_kind sink) {
+  int err[2];
+  if (pipe2(err, O_CLOEXEC) != 0) std::abort();
+  const bare_stdout out = open_stdout(sink);
+  const pid_t pid = start_target(out.w, err[1]);
+  close(err[1]);
+  if (sink != sink_kind::file) close(out.w);
+  drain(err[0]);
+  if (sink != sink_kind::file) drain(out.r);
   int status = 0;
-  if (sink != sink_kind::file) {
-    while (read(out_r, buf, sizeof buf) > 0) {  // a pty master reads EIO at the end
-    }
-  }
   waitpid(pid, &status, 0);
   if (sink == sink_kind::file) {
-    close(out_w);
-    while (read(out_r, buf, sizeof buf) > 0) {
+    close(out.w);
+    drain(out.r);
+  }
+  close(out.r);
+  close(err[0]);
+}
+
+/// bare_once with the marker's round trip: fd 3 is one end of a socket
+/// pair, and each marker line is answered with the byte that releases the
+/// target, as the harness answers it (which also records what had arrived).
+/// The streams are read as they come, for a target at a marker still writes.
+/// The markers answered.
+int bare_marker_once(sink_kind sink) {
+  int err[2], channel[2];
+  if (pipe2(err, O_CLOEXEC) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel))
+    std::abort();
+  const bare_stdout out = open_stdout(sink);
+  const pid_t pid = start_target(out.w, err[1], channel[1]);
+  close(err[1]);
+  close(channel[1]);
+  if (sink != sink_kind::file) close(out.w);
+  pollfd p[3] = {{err[0], POLLIN, 0},
+                 {channel[0], POLLIN, 0},
+                 {sink != sink_kind::file ? out.r : -1, POLLIN, 0}};
+  char buf[4096];
+  int markers = 0;
+  while (p[0].fd >= 0 || p[2].fd >= 0) {
+    if (poll(p, 3, -1) < 0) std::abort();
+    for (pollfd& f : p) {
+      if (f.fd < 0 || f.revents == 0) continue;
+      const ssize_t n = read(f.fd, buf, sizeof buf);
+      if (n <= 0) {
+        f.fd = -1;
+        continue;
+      }
+      if (&f != &p[1]) continue;
+      for (ssize_t i = 0; i < n; ++i)
+        if (buf[i] == '\n' && ++markers > 0 && write(channel[0], "\n", 1) != 1) std::abort();
     }
   }
-  close(out_r);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (sink == sink_kind::file) {
+    close(out.w);
+    drain(out.r);
+  }
+  close(out.r);
   close(err[0]);
+  close(channel[0]);
+  return markers;
 }
 
 void bare_loop(benchmark::State& st) {
   for (auto _ : st) bare_once(sink_arg(st));
+  st.SetItemsProcessed(st.iterations());
+}
+
+void bare_loop_with_marker(benchmark::State& st) {
+  for (auto _ : st)
+    if (bare_marker_once(sink_arg(st)) != 1) st.SkipWithError("the target's marker never came");
   st.SetItemsProcessed(st.iterations());
 }
 
@@ -154,6 +240,7 @@ void sinks(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(bare_loop)->Apply(sinks);
+BENCHMARK(bare_loop_with_marker)->Apply(sinks);
 BENCHMARK(runner)->Apply(sinks);
 BENCHMARK(model_only)->Apply(sinks);
 BENCHMARK(run_untraced)->Apply(sinks);
@@ -166,8 +253,8 @@ int main(int argc, char** argv) {
   rate_reporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   std::printf("\ncases per second (script: %s)\n", k_script);
-  std::printf("%-6s %10s %10s %8s %12s %12s %12s\n", "sink", "bare", "runner", "ratio", "run",
-              "run+trace", "model");
+  std::printf("%-6s %10s %10s %8s %12s %12s %12s %12s %8s\n", "sink", "bare", "runner", "ratio",
+              "run", "run+trace", "model", "bare+marker", "ratio");
   bool ok = true;
   for (int s = 0; s < 3; ++s) {
     const std::string k = "/sink:" + std::to_string(s);
@@ -176,15 +263,20 @@ int main(int argc, char** argv) {
       ok = false;
       continue;
     }
-    std::printf("%-6s %10.0f %10.0f %8.2f %12.0f %12.0f %12.0f\n",
+    const double marker = reporter.rate["bare_loop_with_marker" + k];
+    std::printf("%-6s %10.0f %10.0f %8.2f %12.0f %12.0f %12.0f %12.0f %8.2f\n",
                 s == 0   ? "pipe"
                 : s == 1 ? "pty"
                          : "file",
                 bare, full, full / bare, reporter.rate["run_untraced" + k],
-                reporter.rate["run_traced" + k], reporter.rate["model_only" + k]);
+                reporter.rate["run_traced" + k], reporter.rate["model_only" + k], marker,
+                marker > 0 ? full / marker : 0.0);
     ok = ok && full / bare >= k_goal;
   }
   std::printf("goal: runner >= %.2f x bare on every sink: %s\n", k_goal, ok ? "met" : "NOT met");
+  std::printf(
+      "(bare+marker: the bare loop with the marker's round trip, which the runner makes\n"
+      "and the bare loop does not; its ratio is the runner's to it)\n");
   benchmark::Shutdown();
   return 0;
 }
