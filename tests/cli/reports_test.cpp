@@ -159,23 +159,42 @@ int wait_code(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/// Waits until PATH exists; false if it has not come in 30 s.
+bool wait_for_file(const std::string& path) {
+  for (int i = 0; i < 3000; ++i) {
+    if (fs::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+/// A shell command that makes STARTED (its run has opened its reports, as
+/// every run does before it starts the program), waits until FLAG exists,
+/// then runs THEN: a run that lasts until the test says, not for a time.
+std::string once_flagged(const std::string& started, const std::string& flag,
+                         const std::string& then) {
+  return ": > '" + started + "'; while [ ! -e '" + flag + "' ]; do sleep 0.01; done; " + then;
+}
+
 // Two runs, the second starting while the first runs and ending first: with
 // one FILE.tmp between them, the file was the second's bytes then the
 // first's tail, and a page had two </html>.
 TEST(report_files, two_runs_writing_one_report_leave_one_whole_report) {
   const std::string json = test_path("both.json"), html = test_path("both.html");
-  auto args = [&](const char* sleep_s, const char* text) {
-    return std::vector<std::string>{
-        "run",    "--json=" + json,
-        "--html", html,
-        "--",     "/bin/sh",
-        "-c",     std::string("sleep ") + sleep_s + "; head -c 20000 /dev/zero | tr '\\0' " + text};
+  const std::string flag = test_path("both.go"), started = test_path("both.started");
+  auto args = [&](const std::string& program) {
+    return std::vector<std::string>{"run", "--json=" + json, "--html", html,
+                                    "--",  "/bin/sh",        "-c",     program};
   };
   for (int round = 0; round < 3; ++round) {
-    const pid_t slow = start_cli(args("0.6", "a"));
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
-    const pid_t quick = start_cli(args("0", "b"));
+    fs::remove(flag);
+    fs::remove(started);
+    const pid_t slow =
+        start_cli(args(once_flagged(started, flag, "head -c 20000 /dev/zero | tr '\\0' a")));
+    ASSERT_TRUE(wait_for_file(started)) << "the first run's program never started";
+    const pid_t quick = start_cli(args("head -c 20000 /dev/zero | tr '\\0' b"));
     EXPECT_EQ(wait_code(quick), 0);
+    std::ofstream{flag};  // the first run ends after the second
     EXPECT_EQ(wait_code(slow), 0);
     const auto doc = nlohmann::json::parse(contents(json), nullptr, false);
     ASSERT_FALSE(doc.is_discarded()) << "round " << round << ": not one JSON document";
@@ -191,14 +210,19 @@ TEST(report_files, two_runs_writing_one_report_leave_one_whole_report) {
 // Interrupting one of two runs that write one report removes only its own
 // temporary: the other ends with exit 0 and the whole report.
 TEST(report_files, interrupting_one_run_leaves_the_others_report_whole) {
-  const std::string json = test_path("shared.json");
-  const pid_t killed =
-      start_cli({"run", "--json=" + json, "--timeout=60000", "--", "/bin/sleep", "30"});
-  const pid_t kept =
-      start_cli({"run", "--json=" + json, "--", "/bin/sh", "-c", "sleep 0.5; echo kept"});
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const std::string json = test_path("shared.json"), flag = test_path("shared.go");
+  const std::string killed_started = test_path("killed.started");
+  const std::string kept_started = test_path("kept.started");
+  for (const auto& f : {flag, killed_started, kept_started}) fs::remove(f);
+  const pid_t killed = start_cli({"run", "--json=" + json, "--timeout=60000", "--", "/bin/sh", "-c",
+                                  ": > '" + killed_started + "'; exec sleep 30"});
+  const pid_t kept = start_cli({"run", "--json=" + json, "--", "/bin/sh", "-c",
+                                once_flagged(kept_started, flag, "echo kept")});
+  ASSERT_TRUE(wait_for_file(killed_started) && wait_for_file(kept_started))
+      << "the two runs' programs never both started";
   ASSERT_EQ(::kill(killed, SIGINT), 0);
   EXPECT_EQ(wait_code(killed), 128 + SIGINT);
+  std::ofstream{flag};  // the other run ends after the interrupted one
   EXPECT_EQ(wait_code(kept), 0);
   const auto doc = nlohmann::json::parse(contents(json), nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << contents(json);
