@@ -75,8 +75,8 @@ std::string tested_text(const property_result& p) {
 }
 
 /// "KILL 412 write cuts of 25 cases derived, 60 run for real to check (2
-/// cases at their own cut: 2: more than one process or thread ran)": per
-/// end with write cuts, how they were checked (property/every_write_cut.hpp).
+/// cases at their own cut only; 2: more than one process or thread ran)":
+/// per end with write cuts, how they were checked (property/every_write_cut.hpp).
 std::string derived_text(const property_result& p) {
   std::string out;
   for (const auto& [end, t] : p.ends) {
