@@ -1,5 +1,9 @@
 // gate.hpp's checks on a whole text: each is the stream check of
 // record_checks.hpp fed the text at once.
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "gate.hpp"
 #include "record_checks.hpp"
 

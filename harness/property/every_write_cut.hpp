@@ -9,6 +9,8 @@
 /// derivation makes the case run its own cut only, as it would without
 /// this. Sound for a workload that takes the same path every run: one
 /// thread, no timing, no randomness; the sample is what checks that.
+#include <string>
+
 #include "property_run.hpp"
 #include "property_spec.hpp"
 #include "workload_case.hpp"

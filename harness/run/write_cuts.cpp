@@ -2,6 +2,10 @@
 #include "write_cuts.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 namespace flushcheck {
 
