@@ -100,14 +100,12 @@ int verdict_of(const std::vector<gate_expect>& expects, const std::vector<gate_c
   return -1;
 }
 
-/// "" if REAL, the cut at write K+1 run for real, left SPEC's records'
-/// stream as the derivation says (DERIVED, whose checks said CHECKS); else
-/// how it differed.
+/// "" if REAL, the cut at write K+1 run for real (and run: no error), left
+/// SPEC's records' stream as the derivation says (DERIVED, whose checks said
+/// CHECKS); else how it differed.
 std::string disagreement(const property_spec& spec, const case_run& real, std::size_t k,
                          std::string_view derived, const std::vector<gate_check>& checks) {
   const std::string when = "write cut " + std::to_string(k + 1) + ", run for real,";
-  if (!real.result || real.out.error_kind != case_error::none)
-    return when + " failed: " + real.out.error;
   if (!real.out.missed.empty()) return when + " did not come: " + real.out.missed;
   const records_stream got = stream_of(spec, *real.result);
   if (!got.not_whole.empty()) return when + " was not kept whole: " + got.not_whole;
@@ -185,7 +183,9 @@ workload_outcome run_every_write_cut(const property_spec& spec, const workload_c
     workload_case at_k = c;
     at_k.at = static_cast<long>(k);
     case_run real = run_case_whole(spec, at_k, o, false);
-    if (real.out.out_of_budget) return std::move(real.out);
+    // The budget, or a failure of the run (a timeout, a full TMPDIR): as the case would say it.
+    if (real.out.out_of_budget || real.out.error_kind != case_error::none)
+      return std::move(real.out);
     const std::string_view bytes = s.bytes.substr(0, static_cast<std::size_t>(left[k]));
     if (auto differs = disagreement(spec, real, k, bytes, derived[k]); !differs.empty())
       return own_cut(spec, c, o, "a cut run for real differed from its derivation", differs);

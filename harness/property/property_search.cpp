@@ -58,7 +58,10 @@ struct case_runner {
   /// What decides C's runs (cases with one key run alike; with every write
   /// cut checked, which of them C drew does not).
   std::string key(workload_case c) const {
-    if (o.derive && not_derived.empty() && has_write_cuts(c)) c.at = 0;
+    // A case on one thread is derived (run_every_write_cut); one on more
+    // runs its own cut, which its key must then keep.
+    if (o.derive && not_derived.empty() && has_write_cuts(c) && !plan_of(spec, c).threaded)
+      c.at = 0;
     return plan_of(spec, c).key();
   }
 };

@@ -123,6 +123,18 @@ void drain(int fd) {
   }
 }
 
+/// Waits for PID, then reads a file sink's OUT (the others were read as
+/// they came) and closes it.
+void reap(pid_t pid, sink_kind sink, const bare_stdout& out) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (sink == sink_kind::file) {
+    close(out.w);
+    drain(out.r);
+  }
+  close(out.r);
+}
+
 /// Exec the target with stdout on SINK and stderr on a pipe, read both
 /// to the end, reap. No tracer, no markers, no deadline: the floor.
 void bare_once(sink_kind sink) {
@@ -134,13 +146,7 @@ void bare_once(sink_kind sink) {
   if (sink != sink_kind::file) close(out.w);
   drain(err[0]);
   if (sink != sink_kind::file) drain(out.r);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (sink == sink_kind::file) {
-    close(out.w);
-    drain(out.r);
-  }
-  close(out.r);
+  reap(pid, sink, out);
   close(err[0]);
 }
 
@@ -173,17 +179,14 @@ int bare_marker_once(sink_kind sink) {
         continue;
       }
       if (&f != &p[1]) continue;
-      for (ssize_t i = 0; i < n; ++i)
-        if (buf[i] == '\n' && ++markers > 0 && write(channel[0], "\n", 1) != 1) std::abort();
+      for (ssize_t i = 0; i < n; ++i) {
+        if (buf[i] != '\n') continue;
+        ++markers;
+        if (write(channel[0], "\n", 1) != 1) std::abort();
+      }
     }
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (sink == sink_kind::file) {
-    close(out.w);
-    drain(out.r);
-  }
-  close(out.r);
+  reap(pid, sink, out);
   close(err[0]);
   close(channel[0]);
   return markers;
