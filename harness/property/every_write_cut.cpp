@@ -122,6 +122,20 @@ std::string disagreement(const property_spec& spec, const case_run& real, std::s
   return "";
 }
 
+/// The cuts run for real to check a derivation whose cuts say VERDICT: the
+/// first, the last, each change of verdict and one in 64 of the rest
+/// (cuts_to_verify, a cut costing nothing here), with SHOWN, whose run the
+/// outcome is, among them (cuts_to_verify takes it already: the first, a
+/// change or the last).
+std::vector<std::size_t> sample_of(const std::vector<int>& verdict, std::size_t shown) {
+  std::vector<long> reached(verdict.size());
+  std::iota(reached.begin(), reached.end(), 1L);
+  auto sample = cuts_to_verify(reached, verdict, LONG_MAX, SIZE_MAX);
+  if (!std::binary_search(sample.begin(), sample.end(), shown))
+    sample.insert(std::upper_bound(sample.begin(), sample.end(), shown), shown);
+  return sample;
+}
+
 }  // namespace
 
 workload_outcome run_own_write_cut(const property_spec& spec, const workload_case& c,
@@ -161,23 +175,12 @@ workload_outcome run_every_write_cut(const property_spec& spec, const workload_c
                        std::to_string(max_read >> 20) + " MiB");
   const auto derived = check_prefixes(s.bytes, expects, "rec ", left);
   std::vector<int> verdict;
-  std::vector<long> reached;
-  for (std::size_t k = 0; k < left.size(); ++k) {
-    verdict.push_back(verdict_of(expects, derived[k]));
-    reached.push_back(static_cast<long>(k + 1));
-  }
+  for (const auto& checks_at : derived) verdict.push_back(verdict_of(expects, checks_at));
   // The cut whose run the outcome is: the first that broke the promise, else the last.
   const auto broke = std::find_if(verdict.begin(), verdict.end(), [](int v) { return v >= 0; });
   const std::size_t shown =
       broke == verdict.end() ? left.size() - 1 : static_cast<std::size_t>(broke - verdict.begin());
-
-  // The sample, run for real: the first cut that broke the promise is in
-  // it (a change of verdict, or the first), and so is the last.
-  auto sample = cuts_to_verify(reached, verdict, LONG_MAX, SIZE_MAX);
-  // cuts_to_verify takes the shown cut (the first, a change or the last);
-  // the outcome is its run, so it is run whatever a sample takes.
-  if (!std::binary_search(sample.begin(), sample.end(), shown))
-    sample.insert(std::upper_bound(sample.begin(), sample.end(), shown), shown);
+  const std::vector<std::size_t> sample = sample_of(verdict, shown);
   workload_outcome out;
   for (const std::size_t k : sample) {
     workload_case at_k = c;
