@@ -1,5 +1,6 @@
 // The bare ptrace + seccomp loop (bench_bare_loop.hpp): vfork, TRACEME, a
-// filter that traces write only, exec; then waitpid + PTRACE_CONT per stop.
+// filter that traces write only, exec; then waitpid + PTRACE_CONT per stop,
+// and a marker line answered after its write's stop.
 #include "bench_bare_loop.hpp"
 
 #include <fcntl.h>
@@ -8,6 +9,7 @@
 #include <seccomp.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include <csignal>
 #include <system_error>
 
+#include "call_decoder.hpp"
 #include "cpu_pin.hpp"
 #include "ptrace_stop.hpp"
 #include "tracee.hpp"
@@ -40,12 +43,19 @@ std::vector<sock_filter> write_filter() {
   return prog;
 }
 
-/// The child: stdout on /dev/null, a deadline (SIGALRM, which the loop
-/// passes on), traced, filtered, exec. Exit 127 when a step fails.
-[[noreturn]] void exec_traced(char** args, sock_fprog* filter) {
-  int null = ::open("/dev/null", O_WRONLY);
-  if (null < 0 || ::dup2(null, 1) < 0) ::_exit(127);
-  ::close(null);
+/// FROM as the program's fd TO, which the exec keeps (FROM may be TO).
+bool place(int from, int to) {
+  return from == to ? ::fcntl(to, F_SETFD, 0) == 0 : ::dup2(from, to) == to;
+}
+
+/// CHILD's fds placed (stdout on /dev/null unless given), a deadline
+/// (SIGALRM, which the loop passes on), traced, filtered, exec. Exit 127
+/// when a step fails.
+[[noreturn]] void exec_traced(const bare_child& child, char** args, sock_fprog* filter) {
+  const int out = child.out >= 0 ? child.out : ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (out < 0 || !place(out, 1)) ::_exit(127);
+  if (child.err >= 0 && !place(child.err, 2)) ::_exit(127);
+  if (child.marker >= 0 && !place(child.marker, 3)) ::_exit(127);
   sigset_t none;  // the CLI blocks SIGINT, SIGTERM and SIGHUP for its interrupt thread
   ::sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -54,22 +64,39 @@ std::vector<sock_filter> write_filter() {
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
       ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter) != 0)
     ::_exit(127);
-  ::execv(args[0], args);
+  ::execve(args[0], args, child.envp != nullptr ? child.envp : environ);
   ::_exit(127);
+}
+
+/// Whether the stop of PID is at a write to fd 3 (a marker line).
+bool at_marker_write(pid_t pid) {
+  user_regs_struct regs{};
+  return ::ptrace(PTRACE_GETREGS, pid, nullptr, &regs) == 0 && syscall_arg(regs, 0) == 3;
+}
+
+/// Reads ANSWER's marker line, then releases the program, as the harness does.
+void answer_marker(int answer) {
+  char c = 0;
+  while (::read(answer, &c, 1) == 1 && c != '\n') {
+  }
+  if (::write(answer, "\n", 1) != 1) return;  // the program is gone: its end shows it
 }
 
 /// Counts the stops at traced writes until the program ends; -1 if it
 /// did not exit 0. Ptrace requests on a tracee that died fail, and its end
 /// is the next waitpid (tracee.hpp).
-long count_write_stops(pid_t pid) {
+long count_write_stops(pid_t pid, int answer) {
   int status = 0;
   long stops = 0;
   while (::waitpid(pid, &status, 0) == pid) {
     const ptrace_stop s = ptrace_stop::of(status);
     if (s.ended()) return s.ending() == wait_status::exited(0) ? stops : -1;
     // A stop at a traced write is seccomp's event; a signal goes on to the program.
-    stops += s.type() == ptrace_stop::kind::event && s.event() == PTRACE_EVENT_SECCOMP;
+    const bool at_write = s.type() == ptrace_stop::kind::event && s.event() == PTRACE_EVENT_SECCOMP;
+    const bool marker = at_write && answer >= 0 && at_marker_write(pid);
+    stops += at_write;
     resume(pid, s.signal());
+    if (marker) answer_marker(answer);
   }
   return -1;
 }
@@ -82,9 +109,10 @@ std::vector<char*> exec_args(const std::vector<std::string>& argv) {
   return args;
 }
 
-/// From PID's exec stop on: its options set, then its write stops counted;
-/// -1 when the options cannot be set (PID killed and reaped).
-long trace_from_exec_stop(pid_t pid) {
+/// From PID's exec stop on: its options set, then its write stops counted
+/// (its markers answered on ANSWER); -1 when the options cannot be set (PID
+/// killed and reaped).
+long trace_from_exec_stop(pid_t pid, int answer) {
   int status = 0;
   ::waitpid(pid, &status, 0);  // the exec stop
   if (::ptrace(PTRACE_SETOPTIONS, pid, nullptr, PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL) != 0) {
@@ -93,20 +121,20 @@ long trace_from_exec_stop(pid_t pid) {
     return -1;
   }
   resume(pid);
-  return count_write_stops(pid);
+  return count_write_stops(pid, answer);
 }
 
 }  // namespace
 
-long bare_ptrace_loop(const std::vector<std::string>& argv) {
+long bare_ptrace_loop(const bare_child& child) {
   auto prog = write_filter();
   sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
-  std::vector<char*> args = exec_args(argv);
+  std::vector<char*> args = exec_args(child.argv);
   cpu_pin pin;
   pid_t pid = ::vfork();  // as the harness spawns: no page tables copied
-  if (pid == 0) exec_traced(args.data(), &fprog);
+  if (pid == 0) exec_traced(child, args.data(), &fprog);
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");
-  return trace_from_exec_stop(pid);
+  return trace_from_exec_stop(pid, child.answer);
 }
 
 }  // namespace flushcheck::detail

@@ -75,7 +75,7 @@ variant harness_variant(const std::string& name, run_options o) {
 }
 
 long bare_loop(const std::vector<std::string>& argv) {
-  long stops = bare_ptrace_loop(argv);
+  long stops = bare_ptrace_loop({.argv = argv});
   if (stops < 0) throw variant_failed{"the bare loop's program did not run to its end"};
   return stops;
 }
