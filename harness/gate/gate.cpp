@@ -147,19 +147,6 @@ std::string with_logdir(std::string text, const std::string& dir) {
 
 }  // namespace
 
-std::string_view harness_variable(std::string_view name) {
-  // The marker protocol's are set again by run() (run.cpp, with_control_env).
-  static constexpr std::pair<std::string_view, std::string_view> own[] = {
-      {"FLUSHCHECK_LOG_DIR", "the run's fresh log directory"},
-      {"FLUSHCHECK_MARKER_FD", "the marker protocol's marker fd"},
-      {"FLUSHCHECK_RELEASE_FD", "the marker protocol's release fd"},
-      {"FLUSHCHECK_GATE_FD", "the marker protocol's release fd (its old name)"},
-  };
-  for (const auto& [n, why] : own)
-    if (n == name) return why;
-  return {};
-}
-
 run_options gate_run::options(const std::string& dir) const {
   run_options o;
   for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir));

@@ -1,7 +1,7 @@
 // The process stage (harness/process) on real programs: spawn with the
 // environment it is given and nothing else, the child's wait status and its
-// group's kill, the traced start (trace_me, wait_exec_stop), and the grammar
-// of kill plans and of their file targets.
+// group's kill, and the traced start (trace_me, wait_exec_stop). The kill
+// plan's grammar is the vocabulary's (tests/vocabulary).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/ptrace.h>
@@ -24,8 +24,6 @@
 #include "child.hpp"
 #include "clean_environment.hpp"
 #include "error.hpp"
-#include "file_target.hpp"
-#include "kill_plan.hpp"
 #include "spawn.hpp"
 #include "temporary.hpp"
 #include "unique_fd.hpp"
@@ -184,93 +182,6 @@ TEST(wait_exec_stop, a_child_that_ended_instead_is_a_spawn_error_naming_the_prog
     EXPECT_TRUE(what.starts_with("my-program: ")) << what;
     EXPECT_NE(what.find("exited 4"), std::string::npos) << what;
   }
-}
-
-// ---- kill plans: SIG@WHEN
-
-TEST(kill_plan, every_when_form_round_trips_through_text) {
-  for (std::string_view form : kill_plan::when_forms()) {
-    if (form == "file:") continue;  // a path comes first: below
-    const std::string text = "TERM@" + std::string(form) + "7";
-    EXPECT_EQ(kill_plan::parse(text).text(), text);
-  }
-  const std::string file = "KILL@file:" + absolute_glob("/var/log/app-*.log") + ":after-write:2";
-  EXPECT_EQ(kill_plan::parse(file).text(), file);
-  EXPECT_EQ(kill_plan::parse("never").text(), "never");
-}
-
-TEST(kill_plan, parse_takes_other_spellings_and_text_gives_one) {
-  EXPECT_EQ(kill_plan::parse("sigterm@marker:3").text(), "TERM@marker:3");
-  EXPECT_EQ(kill_plan::parse("9@time:0").text(), "KILL@time:0") << "time counts from 0";
-  EXPECT_EQ(kill_plan::parse("KILL@stdout:write:2").text(), "KILL@write:2");
-  EXPECT_EQ(kill_plan::parse("TERM@never").when, kill_plan::when_kind::never);
-  const kill_plan p = kill_plan::parse("USR1@stderr:after-write:5");
-  EXPECT_EQ(p.signal, SIGUSR1);
-  EXPECT_TRUE(p.on_stderr);
-  EXPECT_EQ(p.n, 5);
-  EXPECT_TRUE(p.needs_tracer());
-  EXPECT_FALSE(kill_plan::parse("KILL@time:5").needs_tracer());
-  EXPECT_EQ(kill_plan::after_write(3).on_stderr_stream().text(), "KILL@stderr:after-write:3");
-}
-
-TEST(kill_plan, refuses_what_is_malformed_misplaced_or_out_of_range) {
-  const std::string max_time = std::to_string(kill_plan::max_time_ms);
-  const std::string max_count = std::to_string(kill_plan::max_count);
-  EXPECT_EQ(kill_plan::parse("KILL@time:" + max_time).n, kill_plan::max_time_ms);
-  EXPECT_EQ(kill_plan::parse("KILL@marker:" + max_count).n, kill_plan::max_count);
-  const std::vector<std::string> bad{"",
-                                     "@marker:1",
-                                     "KILL@",
-                                     "KILL@marker:",
-                                     "KILL@marker:-1",
-                                     "KILL@marker:+1",
-                                     "KILL@time:1.5",
-                                     "KILL@stderr:marker:1",
-                                     "KILL@stderr:time:5",
-                                     "KILL@stdout:never",
-                                     "KILL@time:" + std::to_string(kill_plan::max_time_ms + 1),
-                                     "KILL@marker:" + std::to_string(kill_plan::max_count + 1)};
-  for (const std::string& text : bad) EXPECT_THROW(kill_plan::parse(text), usage_error) << text;
-}
-
-// ---- file targets: file:PATH:WHEN
-
-TEST(file_target, the_last_when_ends_a_path_that_holds_colons) {
-  const std::vector<std::string_view> whens{"write:", "after-write:"};
-  EXPECT_EQ(file_target_end("/tmp/a:b.log:write:3", whens), 12u);
-  EXPECT_EQ(file_target_end("/tmp/x:after-write:2", whens), 6u);
-  EXPECT_EQ(file_target_end("/tmp/a:write:b.log:write:3", whens), 18u);
-  EXPECT_EQ(file_target_end("/tmp/x.log", whens), std::string_view::npos);
-  EXPECT_EQ(file_target_end("write:3", whens), std::string_view::npos) << "no path before it";
-}
-
-TEST(file_target, absolute_glob_normalises_and_resolves_the_symlinks_that_exist) {
-  EXPECT_EQ(absolute_glob("/nonexistent-flushcheck/./logs/../app-*.log"),
-            "/nonexistent-flushcheck/app-*.log");
-  const temporary_directory dir(temp_dir() + "/flushcheck-process-test-");
-  fs::create_directory(dir.path() + "/real");
-  fs::create_directory_symlink("real", dir.path() + "/link");
-  const fs::path real = fs::canonical(dir.path()) / "real" / "*.log";
-  EXPECT_EQ(absolute_glob(dir.path() + "/link/*.log"), real.string());
-  const std::string relative = absolute_glob("app.log");
-  EXPECT_TRUE(relative.starts_with("/") && relative.ends_with("/app.log")) << relative;
-}
-
-TEST(file_target, matches_an_open_file_by_its_glob) {
-  EXPECT_TRUE(file_target_matches("/var/log/app.log", "/var/log/app.log"));
-  EXPECT_TRUE(file_target_matches("/var/log/app-*.log", "/var/log/app-2024.log"));
-  EXPECT_TRUE(file_target_matches("/var/log/app?.log", "/var/log/app1.log"));
-  EXPECT_FALSE(file_target_matches("/var/log/app-*.log", "/var/log/app-1.txt"));
-  EXPECT_FALSE(file_target_matches("/var/log/app.log", "/var/log/app.log.1"));
-  EXPECT_FALSE(file_target_matches("/var/log/*.log", "pipe:[12]"));
-}
-
-// As the shell's pathname expansion (POSIX 2.13.3): a '*' stays within its
-// directory, so a glob for a log directory does not reach its subdirectories.
-TEST(file_target, a_star_does_not_cross_a_directory) {
-  EXPECT_FALSE(file_target_matches("/var/log/*.log", "/var/log/old/app.log"));
-  EXPECT_FALSE(file_target_matches("/var/log/app?log", "/var/log/app/log"));
-  EXPECT_TRUE(file_target_matches("/var/log/*/app.log", "/var/log/old/app.log"));
 }
 
 }  // namespace

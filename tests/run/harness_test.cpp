@@ -60,30 +60,6 @@ TEST(signals, parse_names_and_numbers) {
   EXPECT_EQ(signal_name(SIGSEGV), "SEGV");
 }
 
-TEST(kill_plan, parses_the_cli_grammar) {
-  auto p = kill_plan::parse("TERM@marker:2");
-  EXPECT_EQ(p.when, kill_plan::when_kind::marker);
-  EXPECT_EQ(p.n, 2);
-  EXPECT_EQ(p.signal, SIGTERM);
-  EXPECT_EQ(p.text(), "TERM@marker:2");
-  EXPECT_EQ(kill_plan::parse("KILL@time:150").when_text(), "time:150");
-  EXPECT_EQ(kill_plan::parse("never").when, kill_plan::when_kind::never);
-  EXPECT_EQ(kill_plan::parse("TERM@after-write:3").text(), "TERM@after-write:3");
-  EXPECT_TRUE(kill_plan::parse("KILL@write:1").needs_tracer());
-  // A log file's path may hold colons; the last :write: or :after-write: ends it.
-  const auto f = kill_plan::parse("TERM@file:/tmp/a:write:b.log:after-write:3");
-  EXPECT_EQ(f.file, "/tmp/a:write:b.log");
-  EXPECT_EQ(f.when, kill_plan::when_kind::after_write);
-  EXPECT_EQ(f.text(), "TERM@file:/tmp/a:write:b.log:after-write:3");
-  EXPECT_EQ(kill_plan::parse("KILL@file:/logs/*.INFO.*:write:2").when_text(),
-            "file:/logs/*.INFO.*:write:2");
-  EXPECT_EQ(kill_plan::parse("KILL@write:2").file, "");
-  for (const char* bad : {"KILL", "NOPE@marker:1", "KILL@marker:0", "KILL@marker:x", "KILL@soon:1",
-                          "KILL@write:0", "KILL@file:/x.log:marker:1", "KILL@file::write:1",
-                          "KILL@file:/x.log", "KILL@file:write:1", "KILL@file:/x.log:write:0"})
-    EXPECT_THROW(kill_plan::parse(bad), usage_error) << bad;
-}
-
 TEST(report, bytes_map_to_code_points) {
   EXPECT_EQ(bytes_as_code_points("a\n"), "a\n");
   EXPECT_EQ(bytes_as_code_points("\xff"), "\xc3\xbf");

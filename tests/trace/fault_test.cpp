@@ -44,51 +44,6 @@ std::string one_byte_writes(int n) {
 
 bool has_python() { return ::access("/usr/bin/python3", X_OK) == 0; }
 
-TEST(fault_plan, parses_what_where_and_when_and_prints_it_back) {
-  for (const char* t : {"EAGAIN@write:3", "short:1@write:2x3", "EINTR@every",
-                        "ENOSPC@stderr:write:1", "EIO@random=0.25,seed=7", "EPIPE@write:1x2"})
-    EXPECT_EQ(fault_plan::parse(t).text(), t);
-  EXPECT_EQ(fault_plan::parse("EAGAIN@stdout:write:3").text(), "EAGAIN@write:3");
-  auto f = fault_plan::parse("ENOSPC@file:/tmp/a:b.log:write:2");
-  EXPECT_EQ(f.where, fault_plan::target::file);
-  EXPECT_EQ(f.path, "/tmp/a:b.log");
-  EXPECT_EQ(f.n, 2);
-  EXPECT_EQ(fault_plan::parse("EIO@file:/x:every").path, "/x");
-}
-
-TEST(fault_plan, refuses_bad_specs_with_the_reason) {
-  auto why = [](const char* t) {
-    try {
-      fault_plan::parse(t);
-    } catch (const usage_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
-  };
-  EXPECT_NE(why("EAGAN@write:1").find("unknown errno 'EAGAN'"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@random=0.5").find("needs a seed"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@random=1.5,seed=1").find("not a probability"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@write:0").find("not a number from 1"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@write:1x0").find("not a number from 1"), std::string::npos);
-  EXPECT_NE(why("short:-1@write:1").find("not a number from 1"), std::string::npos);
-  EXPECT_NE(why("short:0@every").find("not a number from 1"), std::string::npos);
-  EXPECT_NE(why("EAGAIN").find("expected WHAT@WHEN"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@file:write:1").find("expected file:PATH:WHEN"), std::string::npos);
-  EXPECT_NE(why("EAGAIN@sometime").find("WHEN is"), std::string::npos);
-}
-
-TEST(fault_plan, random_selection_depends_only_on_the_seed_and_the_call) {
-  auto a = fault_plan::parse("EIO@random=0.3,seed=42");
-  auto b = fault_plan::parse("EIO@random=0.3,seed=43");
-  int picked = 0, differ = 0;
-  for (int call = 1; call <= 10000; ++call) {
-    picked += a.selects(call);
-    differ += a.selects(call) != b.selects(call);
-  }
-  EXPECT_NEAR(picked, 3000, 300);
-  EXPECT_GT(differ, 1000);
-}
-
 // glibc libio/fileops.c new_do_write: a failed write leaves the buffer
 // emptied (_IO_setp to the base), so the bytes are lost; fflush reports it.
 TEST(fault, eagain_at_a_flush_is_reported_and_the_next_output_goes_out) {
