@@ -46,7 +46,7 @@ std::string show(const std::string& bytes) { return "\"" + printable(bytes, 120)
 namespace {
 const char* name_of(stream s) { return s == stream::out ? "stdout" : "stderr"; }
 const std::string& data_of(const observation& obs, stream s) {
-  return s == stream::out || obs.err.sink == "stdout" ? obs.out.data : obs.err.data;
+  return s == stream::out || obs.err.sink.merged() ? obs.out.data : obs.err.data;
 }
 }  // namespace
 

@@ -357,7 +357,7 @@ void refuse_what_a_build_may_not_replace(const std::string& dest, const std::str
 
 /// INTO, absolute, where the build goes; its parent made if missing. Both
 /// checked before anything is built.
-std::string destination(const std::string& into) {
+std::string build_destination(const std::string& into) {
   fs::path dest = fs::absolute(into).lexically_normal();
   if (!dest.has_filename()) dest = dest.parent_path();  // "DIR/"
   if (dest == dest.root_path()) throw usage_error(into + ": the root directory");
@@ -432,7 +432,7 @@ std::vector<set_outcome> build_target_sets(const std::string& sources, const std
                                            const std::vector<set_recipe>& sets, bool runtimes) {
   if (::access((sources + "/script/stdio_script.c").c_str(), R_OK) != 0)
     throw usage_error(sources + " holds no targets' sources (script/stdio_script.c)");
-  const std::string dest = destination(into);
+  const std::string dest = build_destination(into);
   // Built beside it, in a directory no one else writes (removed unless it
   // is renamed), then renamed into place: nothing is written in DEST.
   const temporary_directory building(dest + ".building-");

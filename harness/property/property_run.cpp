@@ -52,7 +52,7 @@ gate_run make_run(const property_spec& spec, const std::vector<std::string>& wor
 /// The driver's last words on stderr (what it shares with stdout when
 /// merged): its last 10 lines within its last 2,000 bytes, each escaped.
 std::string stderr_tail(const gate_result& r) {
-  std::string text = r.obs.err.sink == "stdout" ? r.obs.out.data : r.obs.err.data;
+  std::string text = r.obs.err.sink.merged() ? r.obs.out.data : r.obs.err.data;
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   if (text.size() > 2000) text.erase(0, text.size() - 2000);
   std::vector<std::string> lines;

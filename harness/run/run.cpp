@@ -541,7 +541,7 @@ class run_loop {
     if (err_)
       obs.err = err_->finish(obs.duration_us);
     else
-      obs.err.sink = "stdout";
+      obs.err.sink = destination::merged_into_stdout();
   }
 
   /// A file sink whose file system was full when the run ended (a statvfs

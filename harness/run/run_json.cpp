@@ -52,7 +52,7 @@ nlohmann::json chunks_json(const stream_observation& s, const trace_summary* t, 
 
 nlohmann::json stream_json(const stream_observation& s, const trace_summary* t, stream_role role) {
   nlohmann::json chunks = chunks_json(s, t, role);
-  return {{"sink", s.sink},
+  return {{"sink", std::string(s.sink.name())},
           {"data", bytes_as_code_points(s.data)},
           {"bytes", s.bytes},
           {"hash", s.hash},
@@ -202,7 +202,7 @@ void add_kill(nlohmann::json& j, const std::optional<kill_event>& k) {
 void add_streams(nlohmann::json& j, const observation& obs) {
   const trace_summary* t = obs.trace ? &*obs.trace : nullptr;
   j["stdout"] = stream_json(obs.out, t, stream_role::out);
-  if (obs.err.sink == "stdout")
+  if (obs.err.sink.merged())
     j["stderr"] = {{"sink", "stdout"}};
   else
     j["stderr"] = stream_json(obs.err, t, stream_role::err);

@@ -75,13 +75,13 @@ void kept_lines(std::ostream& s, const stream_observation& st) {
 
 /// "stdout:  12 bytes on pipe in 2 reads", then kept_lines.
 void stream_lines(std::ostream& s, const char* name, const stream_observation& st) {
-  if (st.sink == "stdout") {
+  if (st.sink.merged()) {
     s << name << ":  merged into stdout\n";
     return;
   }
-  s << name << ":  " << st.bytes << " bytes on " << st.sink;
+  s << name << ":  " << st.bytes << " bytes on " << st.sink.name();
   if (!st.fs.empty()) s << " (" << st.fs << ")";
-  if (st.reads != 0 && st.sink != "file") s << " in " << st.reads << " reads";
+  if (st.reads != 0 && st.sink != destination(sink_kind::file)) s << " in " << st.reads << " reads";
   if (!st.reader.empty() && st.reader != "prompt") s << " (reader " << st.reader << ")";
   s << "\n";
   kept_lines(s, st);

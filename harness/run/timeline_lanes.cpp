@@ -103,7 +103,7 @@ timeline_mark read_mark(const chunk& c, std::size_t i, const std::string& stream
 }
 
 timeline_lane reader_lane(const stream_observation& s, const std::string& stream) {
-  timeline_lane lane{"reader ← " + stream, "chunk", s.sink, {}, 0};
+  timeline_lane lane{"reader ← " + stream, "chunk", std::string(s.sink.name()), {}, 0};
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < s.chunks.size(); ++i) {
     total += s.chunks[i].bytes;
@@ -128,7 +128,7 @@ bool writes_of(const timeline_lane& lane, bool err) {
 void add_unwritten(std::vector<timeline_lane>& lanes, const observation& obs) {
   std::size_t at = 0;
   for (const bool err : {false, true}) {
-    if (err && obs.err.sink == "stdout") continue;  // 2>&1: one sink
+    if (err && obs.err.sink.merged()) continue;  // 2>&1: one sink
     if (std::none_of(lanes.begin(), lanes.end(),
                      [&](const timeline_lane& l) { return writes_of(l, err); }))
       lanes.insert(
@@ -141,7 +141,7 @@ void add_unwritten(std::vector<timeline_lane>& lanes, const observation& obs) {
 }  // namespace
 
 bool has_reader(const stream_observation& s) {
-  const auto kind = parse_sink_kind(s.sink);
+  const auto kind = s.sink.sink();
   return kind && sink_shows_data(*kind);
 }
 
@@ -152,7 +152,7 @@ std::vector<timeline_lane> timeline_lanes(const observation& obs) {
     add_unwritten(lanes, obs);
   }
   if (has_reader(obs.out))
-    lanes.push_back(reader_lane(obs.out, obs.err.sink == "stdout" ? "stdout+stderr" : "stdout"));
+    lanes.push_back(reader_lane(obs.out, obs.err.sink.merged() ? "stdout+stderr" : "stdout"));
   if (has_reader(obs.err)) lanes.push_back(reader_lane(obs.err, "stderr"));
   return lanes;
 }
@@ -163,11 +163,11 @@ namespace {
 /// reads.
 void add_missing_readers(std::vector<std::string>& out, const observation& obs) {
   for (const auto* s : {&obs.out, &obs.err})
-    if (!s->sink.empty() && s->sink != "stdout" && !has_reader(*s))
+    if (s->sink.sink() && !has_reader(*s))
       out.push_back("no reader lane for " + std::string(s == &obs.out ? "stdout" : "stderr") +
-                    ": its sink, " + s->sink + ", has no reader");
+                    ": its sink, " + std::string(s->sink.name()) + ", has no reader");
   for (const auto* s : {&obs.out, &obs.err})
-    if (s->sink == "file")
+    if (s->sink == destination(sink_kind::file))
       out.push_back(std::string(s == &obs.out ? "stdout" : "stderr") +
                     "'s file is read once, at the end: one chunk");
 }

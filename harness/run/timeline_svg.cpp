@@ -265,11 +265,12 @@ void end_bar(svg::drawing& d, const stream_observation& s, const std::string& st
 double stream_end(svg::drawing& d, const observation& obs, const timeline_options& o, bool err,
                   double y) {
   const stream_observation& s = err ? obs.err : obs.out;
-  if (s.sink.empty() || s.sink == "stdout") return y;
-  const std::string stream = err ? "stderr" : obs.err.sink == "stdout" ? "stdout+stderr" : "stdout";
+  if (!s.sink.sink()) return y;  // none, or merged into stdout's line
+  const std::string stream = err ? "stderr" : obs.err.sink.merged() ? "stdout+stderr" : "stdout";
   if (!has_reader(s)) {  // /dev/null, /dev/full: nothing reaches a reader, nothing to weigh
     d.label(x0 - 8, y + 13, "end", stream, " font-weight=\"bold\"");
-    d.label(x0, y + 13, "start", "on " + s.sink + ": no reader", " font-size=\"11\"");
+    d.label(x0, y + 13, "start", "on " + std::string(s.sink.name()) + ": no reader",
+            " font-size=\"11\"");
     return y + 24;
   }
   end_bar(d, s, stream, o.on_stderr == err ? o.produced : std::nullopt, o.on_stderr == err, y);

@@ -256,7 +256,7 @@ stream_observation sink::finish(std::int64_t end_us) {
 }
 
 void sink::take_reads(stream_observation& o, std::int64_t end_us) {
-  o.sink = std::string(to_string(kind_));
+  o.sink = destination(kind_);
   o.reads = kind_ == sink_kind::file ? 1 : reads_;
   o.chunks = std::move(chunks_);
   if (kind_ == sink_kind::file) o.chunks = {{end_us, static_cast<std::size_t>(capture_.total())}};

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "destination.hpp"
+
 namespace flushcheck {
 
 /// One read of the reader: when it happened (us since the child started) and
@@ -16,7 +18,7 @@ struct chunk {
 };
 
 struct stream_observation {
-  std::string sink;  ///< "pipe", ..., or "stdout" when merged into stdout
+  destination sink;  ///< its own sink, or merged into stdout's (2>&1)
   /// What reached the reader, in order, as far as the keep policy kept it:
   /// all of it unless `dropped` is not 0.
   std::string data;

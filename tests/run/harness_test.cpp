@@ -64,7 +64,7 @@ TEST(report, bytes_map_to_code_points) {
   EXPECT_EQ(bytes_as_code_points("a\n"), "a\n");
   EXPECT_EQ(bytes_as_code_points("\xff"), "\xc3\xbf");
   observation obs;
-  obs.out.sink = "pipe";
+  obs.out.sink = destination(sink_kind::pipe);
   obs.out.data = std::string("x\0\xfe", 3);
   obs.out.bytes = 3;
   auto j = to_json(obs);
@@ -78,7 +78,7 @@ TEST(run, pipe_receives_everything_and_the_exit_code) {
   EXPECT_EQ(obs.status, wait_status::exited(7));
   EXPECT_EQ(obs.out.data, "AAA\n");
   EXPECT_EQ(obs.err.data, "BB");
-  EXPECT_EQ(obs.out.sink, "pipe");
+  EXPECT_EQ(obs.out.sink, destination(sink_kind::pipe));
   ASSERT_FALSE(obs.out.chunks.empty());
   EXPECT_GT(obs.out.chunks.back().t_us, 0);
 }
@@ -246,7 +246,8 @@ TEST(run, stderr_can_share_stdouts_sink) {
   o.stderr_sink.reset();
   auto obs = run(o);
   EXPECT_EQ(obs.out.data, "a\nb\nc\n");
-  EXPECT_EQ(obs.err.sink, "stdout");
+  EXPECT_TRUE(obs.err.sink.merged());
+  EXPECT_EQ(to_json(obs)["stderr"]["sink"], "stdout");
 }
 
 TEST(run, kill_at_marker_is_exact) {

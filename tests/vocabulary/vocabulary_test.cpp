@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "destination.hpp"
 #include "error.hpp"
 #include "fault_plan.hpp"
 #include "file_target.hpp"
@@ -187,6 +188,20 @@ TEST(sink_kind, every_name_parses_to_its_kind_and_prints_back) {
   EXPECT_TRUE(is_tty(sink_kind::pty_cooked));
   EXPECT_FALSE(is_tty(sink_kind::file));
   EXPECT_FALSE(sink_shows_data(sink_kind::full));
+}
+
+TEST(destination, is_a_sink_of_its_own_or_merged_into_stdout) {
+  const destination pipe(sink_kind::pipe), merged = destination::merged_into_stdout();
+  EXPECT_EQ(pipe.sink(), sink_kind::pipe);
+  EXPECT_FALSE(pipe.merged());
+  EXPECT_EQ(pipe.name(), "pipe");
+  EXPECT_TRUE(merged.merged());
+  EXPECT_EQ(merged.sink(), std::nullopt);
+  EXPECT_EQ(merged.name(), "stdout");
+  EXPECT_EQ(destination().name(), "");
+  EXPECT_NE(pipe, merged);
+  EXPECT_NE(destination(), merged);
+  EXPECT_EQ(pipe, destination(sink_kind::pipe));
 }
 
 }  // namespace
