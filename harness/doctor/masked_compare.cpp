@@ -35,6 +35,14 @@ std::size_t end_of_lines(std::string_view data, std::size_t n) {
   return end;
 }
 
+std::size_t masked_size(const field_mask& m, std::string_view data) {
+  if (m.empty()) return data.size();
+  std::size_t size = 0, index = 0;
+  output_lines lines(data);
+  while (const auto l = lines.next()) size += m.masked(index++, l->text).size() + l->whole;
+  return size;
+}
+
 std::size_t matching_lines(const field_mask& m, std::string_view ref, std::string_view out) {
   output_lines r(ref), o(out);
   for (std::size_t n = 0;; ++n) {

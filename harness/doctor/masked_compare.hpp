@@ -14,6 +14,11 @@ namespace flushcheck {
 /// Where DATA's first N whole lines end (all of them, when it has fewer).
 std::size_t end_of_lines(std::string_view data, std::size_t n);
 
+/// DATA's size with each line masked by M: the same for two runs that wrote
+/// the same lines around M, however long their varying fields (a pid of 3
+/// digits in one run, of 5 in the next).
+std::size_t masked_size(const field_mask& m, std::string_view data);
+
 /// How many of OUT's first whole lines are REF's, compared around M.
 std::size_t matching_lines(const field_mask& m, std::string_view ref, std::string_view out);
 
