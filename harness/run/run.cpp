@@ -15,7 +15,10 @@
 #include <csignal>
 #include <cstdint>
 #include <ctime>
+#include <memory>
+#include <optional>
 #include <string_view>
+#include <variant>
 
 #include "bpf_counter.hpp"
 #include "cpu_pin.hpp"
@@ -134,65 +137,105 @@ std::vector<std::string> with_control_env(std::vector<std::string> env) {
   return env;
 }
 
-/// The child, started plainly (we wait for it through its pidfd) or under the
-/// tracer (which alone waits for it, from its own thread).
+/// The child started plainly: we wait for it through its pidfd. Counted by
+/// perf or eBPF, it also has their counters, opened at its exec.
+struct plain_child {
+  child_process process;
+  std::variant<std::monostate, std::unique_ptr<perf_counters>, std::unique_ptr<bpf_counters>>
+      counters;
+
+  pid_t pid() const { return process.pid(); }
+  long peak_rss_kib() const { return process.peak_rss_kib(); }
+  bool running() {
+    process.try_reap();
+    return process.running();
+  }
+  int wake_fd() const { return process.pidfd(); }
+  wait_status wait() { return process.reap(); }
+  std::optional<trace_summary> finish_trace() {
+    if (auto* perf = std::get_if<std::unique_ptr<perf_counters>>(&counters)) return (*perf)->read();
+    if (auto* bpf = std::get_if<std::unique_ptr<bpf_counters>>(&counters)) return (*bpf)->read();
+    return std::nullopt;
+  }
+  std::optional<kill_event> tracer_kill() const { return std::nullopt; }
+};
+
+/// The child under the tracer, which alone waits for it, from its own thread.
+struct traced_child {
+  std::unique_ptr<tracer> t;
+
+  pid_t pid() const { return t->pid(); }
+  long peak_rss_kib() const { return -1; }
+  bool running() { return !t->status(); }
+  int wake_fd() const { return t->exit_fd(); }
+  wait_status wait() {
+    while (!t->status()) {
+      pollfd p{t->exit_fd(), POLLIN, 0};
+      ::poll(&p, 1, 100);
+    }
+    return *t->status();
+  }
+  std::optional<trace_summary> finish_trace() { return t->finish(); }
+  std::optional<kill_event> tracer_kill() const { return t->kill(); }
+};
+
+/// The run's child, plain (before it starts too) or traced; each question
+/// is asked of the one it is.
 class watched_child {
  public:
   void start(const spawn_request& req, const tracer_options* trace) {
     if (trace != nullptr)
-      tracer_ = std::make_unique<tracer>(req, *trace);
+      how_ = traced_child{std::make_unique<tracer>(req, *trace)};
     else
-      plain_ = spawn(req);
+      how_ = plain_child{spawn(req), {}};
   }
   /// Started stopped at its exec, counters opened on it, then let go.
   void start_counted(spawn_request req, trace_backend backend, file_id out, file_id err) {
     req.trace_me = true;
-    plain_ = spawn(req);
-    wait_exec_stop(plain_.pid(), req.argv.front());
+    plain_child c{spawn(req), {}};
+    const pid_t pid = c.pid();
+    how_ = std::move(c);  // owned from here: an exception below kills and reaps it
+    wait_exec_stop(pid, req.argv.front());
+    auto& counters = std::get<plain_child>(how_).counters;
     if (backend == trace_backend::bpf)
-      bpf_ = std::make_unique<bpf_counters>(plain_.pid(), out, err);
+      counters = std::make_unique<bpf_counters>(pid, out, err);
     else
-      perf_ = std::make_unique<perf_counters>(plain_.pid());
+      counters = std::make_unique<perf_counters>(pid);
     // Fails only if the child is gone (ESRCH): the run then reports its end.
-    ::ptrace(PTRACE_DETACH, plain_.pid(), nullptr, nullptr);
+    ::ptrace(PTRACE_DETACH, pid, nullptr, nullptr);
   }
-  pid_t pid() const { return tracer_ ? tracer_->pid() : plain_.pid(); }
-  long peak_rss_kib() const { return tracer_ ? -1 : plain_.peak_rss_kib(); }
+  pid_t pid() const {
+    return std::visit([](const auto& c) { return c.pid(); }, how_);
+  }
+  long peak_rss_kib() const {
+    return std::visit([](const auto& c) { return c.peak_rss_kib(); }, how_);
+  }
   bool running() {
-    if (tracer_) return !tracer_->status();
-    plain_.try_reap();
-    return plain_.running();
+    return std::visit([](auto& c) { return c.running(); }, how_);
   }
   /// Polls readable when the child ends (-1: poll on a short timeout instead).
-  int wake_fd() const { return tracer_ ? tracer_->exit_fd() : plain_.pidfd(); }
+  int wake_fd() const {
+    return std::visit([](const auto& c) { return c.wake_fd(); }, how_);
+  }
   bool signal(int sig) { return running() && ::kill(pid(), sig) == 0; }
   void signal_group(int sig) {
     if (pid() > 0) ::kill(-pid(), sig);
   }
   wait_status wait() {
-    if (!tracer_) return plain_.reap();
-    while (!tracer_->status()) {
-      pollfd p{tracer_->exit_fd(), POLLIN, 0};
-      ::poll(&p, 1, 100);
-    }
-    return *tracer_->status();
+    return std::visit([](auto& c) { return c.wait(); }, how_);
   }
   /// Kills what is left of the process group (true if anything was) and
   /// ends the trace.
   bool kill_leftovers() { return pid() > 0 && ::kill(-pid(), SIGKILL) == 0; }
   std::optional<trace_summary> finish_trace() {
-    if (perf_) return perf_->read();
-    if (bpf_) return bpf_->read();
-    if (!tracer_) return std::nullopt;
-    return tracer_->finish();
+    return std::visit([](auto& c) { return c.finish_trace(); }, how_);
   }
-  std::optional<kill_event> tracer_kill() const { return tracer_ ? tracer_->kill() : std::nullopt; }
+  std::optional<kill_event> tracer_kill() const {
+    return std::visit([](const auto& c) { return c.tracer_kill(); }, how_);
+  }
 
  private:
-  child_process plain_;
-  std::unique_ptr<tracer> tracer_;
-  std::unique_ptr<perf_counters> perf_;
-  std::unique_ptr<bpf_counters> bpf_;
+  std::variant<plain_child, traced_child> how_;
 };
 
 file_id id_of(int fd) {
