@@ -196,7 +196,11 @@ return = "all"
   // Each run of the racy driver loses its unflushed records with probability
   // 1/2 (getrandom): 0 or 20 failures of 20 has odds of 2 in a million.
   EXPECT_FALSE(ce.at("deterministic")) << ce.dump(2);
-  EXPECT_EQ(ce.at("runs"), 20);
+  // 20 runs rate it. When none of its 5 re-runs broke the promise again (odds
+  // 1 in 32) it is shown unshrunk, a note says why, and the run that found it
+  // counts too: 21 (a full run under load met the 1 in 32).
+  const bool unshrunk = !ce.at("note").get<std::string>().empty();
+  EXPECT_EQ(ce.at("runs"), unshrunk ? 21 : 20) << ce.dump(2);
   EXPECT_GT(ce.at("failed_runs").get<int>(), 0) << ce.dump(2);
   EXPECT_LT(ce.at("failed_runs").get<int>(), 20) << ce.dump(2);
 }
