@@ -188,10 +188,10 @@ gate_check records_prefix(const std::string& text, long logged, const std::strin
 gate_check records_at_least(const std::string& text, long least, const std::string& tag = "rec ");
 /// What arrived is increasing record numbers (some may be missing: an
 /// overrun queue drops), none twice.
-gate_check records_in_order(const std::string& text, const std::string& tag = "rec ");
+gate_check in_order(const std::string& text, const std::string& tag = "rec ");
 /// Records 0..LOGGED-1 each arrived exactly once, in any order: what many
 /// writers at once (threads) can promise, where records_through's order cannot.
-gate_check records_each_once(const std::string& text, long logged, const std::string& tag = "rec ");
+gate_check each_once(const std::string& text, long logged, const std::string& tag = "rec ");
 /// Every line that holds a record is whole: TEXT ends with '\n'.
 gate_check no_torn_record(const std::string& text);
 /// The threaded mode, for many writers at once: every line of TEXT is one

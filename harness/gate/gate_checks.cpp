@@ -52,11 +52,11 @@ gate_check records_through(const std::string& text, long last, const std::string
   return check_text(text, expect("records_through", last), tag);
 }
 
-gate_check records_in_order(const std::string& text, const std::string& tag) {
+gate_check in_order(const std::string& text, const std::string& tag) {
   return check_text(text, expect("in_order"), tag);
 }
 
-gate_check records_each_once(const std::string& text, long logged, const std::string& tag) {
+gate_check each_once(const std::string& text, long logged, const std::string& tag) {
   return check_text(text, expect("each_once", logged), tag);
 }
 

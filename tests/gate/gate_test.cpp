@@ -1,5 +1,5 @@
 // The gate API's checks on real runs: the threaded mode of no_torn_record
-// and records_each_once, each shown to fail where it must.
+// and each_once, each shown to fail where it must.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -67,12 +67,12 @@ TEST(gate_checks, a_torn_record_is_not_one_that_arrived) {
 }
 
 TEST(gate_checks, records_each_once_in_any_order) {
-  EXPECT_TRUE(records_each_once("rec 2\nrec 0\nrec 1\n", 3));
-  const auto missing = records_each_once("rec 2\nrec 0\nrec 0\nrec 7\n", 3);
+  EXPECT_TRUE(each_once("rec 2\nrec 0\nrec 1\n", 3));
+  const auto missing = each_once("rec 2\nrec 0\nrec 0\nrec 7\n", 3);
   EXPECT_FALSE(missing);
   EXPECT_NE(missing.why.find("missing [1], twice [0], not logged [7]"), std::string::npos)
       << missing;
-  EXPECT_FALSE(records_each_once("rec 0\nrec 1\nrec 2\nrec 3\n", 3)) << "one more than logged";
+  EXPECT_FALSE(each_once("rec 0\nrec 1\nrec 2\nrec 3\n", 3)) << "one more than logged";
 }
 
 // records_at_least: all but a few, in order, none twice (a property's lost_at_most).

@@ -196,7 +196,7 @@ TEST(boost_log_gate, enospc_once_on_the_file_erases_what_was_written) {
                .kill_at_marker(1)
                .run();
   ASSERT_EQ(r.fault().events.size(), 1u) << r;
-  EXPECT_TRUE(records_in_order(app_log(r))) << r;
+  EXPECT_TRUE(in_order(app_log(r))) << r;
   const auto got = record_numbers(app_log(r));
   const long first = got.empty() ? records : got[0];  // the records before it were erased
   table.add("text_file_backend, auto_flush", "file", "ENOSPC at write 3, SIGKILL", app_log(r),

@@ -210,7 +210,7 @@ TEST(easyloggingpp_gate, enospc_once_on_the_file_loses_every_later_record) {
                .run();
   ASSERT_EQ(r.fault().events.size(), 1u) << r;
   const auto& f = r.file("app.log");
-  EXPECT_TRUE(records_in_order(f.content)) << r;
+  EXPECT_TRUE(in_order(f.content)) << r;
   const long n = loggers::survived(f.content);
   table.add(defaults, "file", "ENOSPC at write 3, SIGKILL", f.content, f.write_calls, "observation",
             n == 2 && r.obs.err.data.empty()

@@ -125,7 +125,7 @@ TEST(spdlog_gate, async_logger_shutdown_drains_and_sigkill_keeps_a_prefix) {
   table.add("async, block", "file", "SIGKILL", killed.file("app.log").content, -1, "observation",
             "only the prefix property is promised");
   auto overrun = run_file("async_overrun", "release_shutdown_exit");
-  EXPECT_TRUE(records_in_order(overrun.file("app.log").content)) << overrun;
+  EXPECT_TRUE(in_order(overrun.file("app.log").content)) << overrun;
   table.add("async, overrun_oldest (queue 16), shutdown()", "file", "_exit",
             overrun.file("app.log").content, -1, "observation", "in order; drops allowed");
 }
@@ -145,7 +145,7 @@ TEST(spdlog_gate, enospc_on_the_log_file_reaches_the_error_handler) {
   const auto& f = r.file("app.log");
   EXPECT_NE(r.obs.err.data.find("[*** LOG ERROR #0001 ***]"), std::string::npos) << r;
   EXPECT_NE(r.obs.err.data.find("No space left on device"), std::string::npos) << r;
-  EXPECT_TRUE(records_in_order(f.content)) << r;
+  EXPECT_TRUE(in_order(f.content)) << r;
   EXPECT_EQ(loggers::survived(f.content), records - 1) << r;
   EXPECT_FALSE(records_through(f.content, records - 1)) << "record 9 was lost" << r;
   table.add("basic_file_sink, flush_on(info), ENOSPC at write 10", "file", "return", f.content,
@@ -159,7 +159,7 @@ TEST(spdlog_gate, eagain_on_stdout_loses_a_record_silently) {
   auto r =
       gate_run({prog, "stdout", std::to_string(records), "return"}).fault("EAGAIN@write:10").run();
   ASSERT_EQ(r.fault().events.size(), 1u) << r;
-  EXPECT_TRUE(records_in_order(r.obs.out.data)) << r;
+  EXPECT_TRUE(in_order(r.obs.out.data)) << r;
   EXPECT_EQ(loggers::survived(r.obs.out.data), records - 1) << r;
   EXPECT_EQ(r.obs.err.data, "") << "no error reported" << r;
   EXPECT_EQ(r.obs.status, wait_status::exited(0)) << r;
@@ -199,7 +199,7 @@ TEST(spdlog_gate, mt_loggers_keep_records_whole_from_8_threads) {
     const bool mt = !std::string(config).ends_with("_st");
     if (mt) {
       EXPECT_TRUE(torn) << r;
-      EXPECT_TRUE(records_each_once(text, many)) << r;
+      EXPECT_TRUE(each_once(text, many)) << r;
     }
     std::cout << config << ": " << torn.why << "\n";  // the counts, which differ run to run
     loggers::gate_table{"spdlog", many}.add(

@@ -192,7 +192,7 @@ TEST_P(helper, threads_log_each_record_once) {
     return;
   }
   EXPECT_EQ(obs.status, wait_status::exited(0)) << obs.err.data;
-  EXPECT_TRUE(records_each_once(obs.out.data, 41)) << records_each_once(obs.out.data, 41);
+  EXPECT_TRUE(each_once(obs.out.data, 41)) << each_once(obs.out.data, 41);
   EXPECT_TRUE(no_torn_record(obs.out.data, R"(INFO rec (0|\d x{3}|\d\d x{2}))")) << obs.out.data;
 }
 
