@@ -15,6 +15,7 @@
 #include "kill_plan.hpp"
 #include "spawn.hpp"
 #include "trace.hpp"
+#include "tracing_probe.hpp"
 #include "wait_status.hpp"
 
 namespace flushcheck {
@@ -35,10 +36,6 @@ struct tracer_options {
   bool time_writes = false;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
-
-/// Why tracing is not possible here, or "" if it is (ptrace and seccomp
-/// permitted, x86_64).
-std::string tracing_unavailable_reason();
 
 class tracer {
  public:
