@@ -199,7 +199,7 @@ std::vector<std::string> names_in(const std::string& dir) {
 
 gate_check status_check(const observation& obs, const gate_expect& e) {
   const wait_status& st = obs.status;
-  const bool ok = find_check(e.check)->value == check_value::exit_code
+  const bool ok = e.check == check_id::exit_code
                       ? st.type() == wait_status::kind::exited && st.code() == e.number
                       : st.type() == wait_status::kind::signaled && st.signal() == e.number;
   return {ok, "the program " + st.describe()};

@@ -20,9 +20,9 @@ gate_check check_text(std::string_view text, const gate_expect& e, const std::st
   return d.result(i, end);
 }
 
-gate_expect expect(std::string check, long number = 0, std::string text = "") {
+gate_expect expect(check_id check, long number = 0, std::string text = "") {
   gate_expect e;
-  e.check = std::move(check);
+  e.check = check;
   e.number = number;
   e.text = std::move(text);
   return e;
@@ -41,31 +41,31 @@ std::vector<long> record_numbers(const std::string& text, const std::string& tag
 }
 
 gate_check records_prefix(const std::string& text, long logged, const std::string& tag) {
-  return check_text(text, expect("records_prefix", logged), tag);
+  return check_text(text, expect(check_id::records_prefix, logged), tag);
 }
 
 gate_check records_at_least(const std::string& text, long least, const std::string& tag) {
-  return check_text(text, expect("records_at_least", least), tag);
+  return check_text(text, expect(check_id::records_at_least, least), tag);
 }
 
 gate_check records_through(const std::string& text, long last, const std::string& tag) {
-  return check_text(text, expect("records_through", last), tag);
+  return check_text(text, expect(check_id::records_through, last), tag);
 }
 
 gate_check in_order(const std::string& text, const std::string& tag) {
-  return check_text(text, expect("in_order"), tag);
+  return check_text(text, expect(check_id::in_order), tag);
 }
 
 gate_check each_once(const std::string& text, long logged, const std::string& tag) {
-  return check_text(text, expect("each_once", logged), tag);
+  return check_text(text, expect(check_id::each_once, logged), tag);
 }
 
 gate_check no_torn_record(const std::string& text) {
-  return check_text(text, expect("no_torn_record"), "rec ");
+  return check_text(text, expect(check_id::no_torn_record), "rec ");
 }
 
 gate_check no_torn_record(const std::string& text, const std::string& whole_line) {
-  return check_text(text, expect("no_torn_record", 0, whole_line), "rec ");
+  return check_text(text, expect(check_id::no_torn_record, 0, whole_line), "rec ");
 }
 
 gate_check one_write_per_record(long write_calls, const std::string& text, const std::string& tag) {
@@ -94,7 +94,7 @@ std::vector<std::vector<gate_check>> check_prefixes(std::string_view text,
 
 gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
                              const std::string& needle) {
-  gate_expect e = expect("visible_at_marker", static_cast<long>(marker), needle);
+  gate_expect e = expect(check_id::visible_at_marker, static_cast<long>(marker), needle);
   e.in = on_stderr ? "stderr" : "stdout";
   return check_text(on_stderr ? obs.err.data : obs.out.data, e, "rec ", {&obs});
 }

@@ -5,6 +5,28 @@
 
 namespace flushcheck {
 
+const std::vector<check_kind>& check_kinds() {
+  using v = check_value;
+  using id = check_id;
+  static const std::vector<check_kind> all{
+      {id::records_through, "records_through", v::count},
+      {id::records_prefix, "records_prefix", v::count},
+      {id::records_at_least, "records_at_least", v::count},
+      {id::in_order, "in_order", v::flag},
+      {id::each_once, "each_once", v::count},
+      {id::no_torn_record, "no_torn_record", v::pattern_or_flag},
+      {id::max_writes_per_record, "max_writes_per_record", v::ratio},
+      {id::visible_at_marker, "visible_at_marker", v::marker},
+      {id::exit_code, "exit_code", v::exit_code},
+      {id::signal, "signal", v::signal},
+  };
+  return all;
+}
+
+const check_kind& kind_of(check_id id) { return check_kinds().at(static_cast<std::size_t>(id)); }
+
+std::string_view check_name(check_id id) { return kind_of(id).name; }
+
 const check_kind* find_check(std::string_view name) {
   for (const auto& k : check_kinds())
     if (k.name == name) return &k;
@@ -34,8 +56,7 @@ std::string value_text(const gate_expect& e, check_value v) {
 }  // namespace
 
 std::string gate_expect::describe() const {
-  const check_kind* k = find_check(check);
-  std::string what = check + (k ? value_text(*this, k->value) : "");
+  std::string what = std::string(check_name(check)) + value_text(*this, kind_of(check).value);
   if (!reads_status()) what += " in " + in;
   return holds ? what : what + " (must fail)";
 }

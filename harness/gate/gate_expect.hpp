@@ -3,7 +3,6 @@
 /// gate file states it ([[case.expect]], docs/gate.md) and as
 /// gate_run::expect() takes it; and a check's outcome. record_checks.hpp
 /// checks it.
-#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -22,24 +21,41 @@ enum class check_value {
   signal,           ///< signal = "KILL": how the program ended
 };
 
-struct gate_expect;
-class stream_check;  // record_checks.hpp
+/// Each check, as code names it: the row of check_kinds() it indexes. A
+/// name in a gate file or a promise becomes one in the parsers (find_check);
+/// reporters say it back with check_name.
+enum class check_id {
+  records_through,
+  records_prefix,
+  records_at_least,
+  in_order,
+  each_once,
+  no_torn_record,
+  max_writes_per_record,
+  visible_at_marker,
+  exit_code,
+  signal,
+};
 
 /// One check of an expect table: the one table of the checks (the parser
 /// reads its value by `value`, the reports say it, the error lists the
-/// names, and a run makes its stream check with `make`).
+/// names; a run makes its stream check by its id, record_checks.hpp).
 struct check_kind {
+  check_id id;
   std::string_view name;
   check_value value;
-  /// The check over a stream's records; nullptr for exit_code and signal,
-  /// which read how the program ended, not a stream.
-  std::unique_ptr<stream_check> (*make)(const gate_expect&) = nullptr;
-  bool reads_status() const { return make == nullptr; }
+  /// exit_code and signal read how the program ended, not a stream.
+  bool reads_status() const {
+    return value == check_value::exit_code || value == check_value::signal;
+  }
 };
 
-/// Every check, in the order docs/gate.md lists them (record_checks.cpp,
-/// beside the stream checks they make).
+/// Every check, in the order docs/gate.md lists them and check_id numbers them.
 const std::vector<check_kind>& check_kinds();
+/// Check ID's row.
+const check_kind& kind_of(check_id id);
+/// "records_through": how gate files and reports name check ID.
+std::string_view check_name(check_id id);
 /// The check called NAME; nullptr for none.
 const check_kind* find_check(std::string_view name);
 /// Their names, comma-separated, for a message.
@@ -48,8 +64,8 @@ std::string check_names();
 struct gate_expect {
   /// Which text: "stdout", "stderr", or "file:NAME" (a watched log file).
   std::string in = "stdout";
-  /// The check: one of check_kinds()' names.
-  std::string check;
+  /// The check (check_id's first, records_through, unless set).
+  check_id check{};
   long number = 0;    ///< its number (records, a marker, an exit code, a signal)
   double ratio = 0;   ///< max_writes_per_record
   std::string text;   ///< no_torn_record's whole-line regex; visible_at_marker's text
@@ -58,10 +74,7 @@ struct gate_expect {
   /// "records_through 49 in file:app.log" (how reports name it).
   std::string describe() const;
   /// exit_code and signal read how the program ended, not a stream.
-  bool reads_status() const {
-    const check_kind* k = find_check(check);
-    return k != nullptr && k->reads_status();
-  }
+  bool reads_status() const { return kind_of(check).reads_status(); }
 };
 
 /// A check's outcome: true or false, and why, for people. CHECKED is false

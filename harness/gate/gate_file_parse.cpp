@@ -114,7 +114,7 @@ void require_true(const context& cx, const toml::node& v, std::string_view k) {
 
 /// A whole-line regex (a record_pattern) into E's text, or true.
 void set_pattern_or_flag(const context& cx, const toml::node& v, gate_expect& e) {
-  const std::string_view k = e.check;
+  const std::string_view k = check_name(e.check);
   if (!v.is_string()) {
     require_true(cx, v, k);
     return;
@@ -144,29 +144,31 @@ long signal_of(const context& cx, const toml::node& v, std::string_view k) {
 
 /// A count or an exit code (from 0), or a marker (from 1); each_once's
 /// count at most each_once_most (a counter per record, made at the run).
-long number_of(const context& cx, const toml::node& v, std::string_view k, check_value kind) {
+long number_of(const context& cx, const toml::node& v, const check_kind& kind) {
+  const std::string_view k = kind.name;
   const long n = integer(cx, v, k);
-  const long least = kind == check_value::marker ? 1 : 0;  // markers count from 1
+  const long least = kind.value == check_value::marker ? 1 : 0;  // markers count from 1
   if (n < least) cx.fail(v, std::string(k) + ": expected a number >= " + std::to_string(least));
-  if (k == "each_once" && n > each_once_most)
+  if (kind.id == check_id::each_once && n > each_once_most)
     cx.fail(v, "each_once: counts at most " + std::to_string(each_once_most) +
                    " records (a counter each), not " + std::to_string(n));
   return n;
 }
 
 /// The value V of E's check, read as its kind (check_kinds()) takes it.
-void set_check(const context& cx, const toml::node& v, gate_expect& e, check_value kind) {
-  const std::string_view k = e.check;
-  if (kind == check_value::flag)
+void set_check(const context& cx, const toml::node& v, gate_expect& e) {
+  const check_kind& kind = kind_of(e.check);
+  const std::string_view k = kind.name;
+  if (kind.value == check_value::flag)
     require_true(cx, v, k);
-  else if (kind == check_value::pattern_or_flag)
+  else if (kind.value == check_value::pattern_or_flag)
     set_pattern_or_flag(cx, v, e);
-  else if (kind == check_value::ratio)
+  else if (kind.value == check_value::ratio)
     e.ratio = ratio_of(cx, v, k);
-  else if (kind == check_value::signal)
+  else if (kind.value == check_value::signal)
     e.number = signal_of(cx, v, k);
   else
-    e.number = number_of(cx, v, k, kind);
+    e.number = number_of(cx, v, kind);
 }
 
 /// An expect table's checks, by name, each with its value.
@@ -224,11 +226,10 @@ void check_marker_text(const context& cx, const gate_expect& common, const check
 gate_expect expect_of(const context& cx, const gate_expect& common, const std::string& k,
                       const toml::node& v) {
   gate_expect e = common;
-  e.check = k;
+  e.check = find_check(k)->id;  // read_expect_keys let only checks through
   e.line = static_cast<int>(v.source().begin.line);
-  const check_value kind = find_check(k)->value;
-  if (kind != check_value::marker) e.text.clear();
-  set_check(cx, v, e, kind);
+  if (kind_of(e.check).value != check_value::marker) e.text.clear();
+  set_check(cx, v, e);
   return e;
 }
 
@@ -332,7 +333,7 @@ void check_expects(const context& cx, const gate_case& c) {
     cx.fail(c.line, "case '" + c.name + "': no [[case.expect]]: a case must check something");
   for (const auto& e : c.expect) {
     if (!e.reads_status()) check_source(cx, c, e.in, e.line);
-    if (e.check == "max_writes_per_record" && !c.traced)
+    if (e.check == check_id::max_writes_per_record && !c.traced)
       cx.fail(e.line, "max_writes_per_record needs the write counts: not with traced = false");
   }
   if (c.row) check_source(cx, c, c.row->in, c.line);

@@ -7,7 +7,7 @@ namespace flushcheck {
 namespace {
 
 nlohmann::json check_json(const gate_check_result& c) {
-  return {{"check", c.expect.check},
+  return {{"check", std::string(check_name(c.expect.check))},
           {"in", c.expect.in},
           {"what", c.expect.describe()},
           {"must_hold", c.expect.holds},

@@ -1,13 +1,23 @@
 #include "gate_wire.hpp"
 
 #include <cstdint>
+#include <string>
+#include <system_error>
 #include <utility>
+
+#include "error.hpp"
 
 namespace flushcheck {
 
 void put_check(wire_writer& w, const gate_check_result& c) {
   const gate_expect& e = c.expect;
-  w.text(e.in).text(e.check).i64(e.number).f64(e.ratio).text(e.text).flag(e.holds).i64(e.line);
+  w.text(e.in)
+      .text(std::string(check_name(e.check)))
+      .i64(e.number)
+      .f64(e.ratio)
+      .text(e.text)
+      .flag(e.holds)
+      .i64(e.line);
   w.flag(c.outcome.ok).text(c.outcome.why).flag(c.outcome.checked);
 }
 
@@ -15,7 +25,11 @@ gate_check_result read_check(wire_reader& r) {
   gate_check_result c;
   gate_expect& e = c.expect;
   e.in = r.text();
-  e.check = r.text();
+  const check_kind* k = find_check(r.text());
+  if (k == nullptr)
+    throw_error(std::make_error_code(std::errc::bad_message),
+                "a worker's result: a gate check this build does not know");
+  e.check = k->id;
   e.number = r.i64();
   e.ratio = r.f64();
   e.text = r.text();

@@ -302,14 +302,7 @@ class fixed_check : public stream_check {
   gate_check c_;
 };
 
-using made = std::unique_ptr<stream_check>;
-
-made torn_check(const gate_expect& e) {
-  if (e.text.empty()) return std::make_unique<tail_check>();
-  return std::make_unique<pattern_check>(e.text);
-}
-
-made marker_check(const gate_expect& e) {
+std::unique_ptr<stream_check> marker_check(const gate_expect& e) {
   if (e.in.rfind("file:", 0) == 0)
     return std::make_unique<fixed_check>(
         gate_check{false, "visible_at_marker reads stdout or stderr"});
@@ -318,33 +311,22 @@ made marker_check(const gate_expect& e) {
 
 }  // namespace
 
-const std::vector<check_kind>& check_kinds() {
-  using v = check_value;
-  using e = const gate_expect&;
-  static const std::vector<check_kind> all{
-      {"records_through", v::count,
-       [](e x) -> made { return std::make_unique<through_check>(x.number); }},
-      {"records_prefix", v::count,
-       [](e x) -> made { return std::make_unique<prefix_check>(x.number); }},
-      {"records_at_least", v::count,
-       [](e x) -> made { return std::make_unique<order_check>(x.number); }},
-      {"in_order", v::flag, [](e) -> made { return std::make_unique<order_check>(); }},
-      {"each_once", v::count, [](e x) -> made { return std::make_unique<once_check>(x.number); }},
-      {"no_torn_record", v::pattern_or_flag, torn_check},
-      {"max_writes_per_record", v::ratio,
-       [](e x) -> made { return std::make_unique<writes_check>(x.ratio); }},
-      {"visible_at_marker", v::marker, marker_check},
-      {"exit_code", v::exit_code},
-      {"signal", v::signal},
-  };
-  return all;
-}
-
 std::unique_ptr<stream_check> make_stream_check(const gate_expect& e) {
-  const check_kind* k = find_check(e.check);
-  if (k == nullptr || k->make == nullptr)
-    throw usage_error("'" + e.check + "' is not a stream check");
-  return k->make(e);
+  switch (e.check) {
+    case check_id::records_through: return std::make_unique<through_check>(e.number);
+    case check_id::records_prefix: return std::make_unique<prefix_check>(e.number);
+    case check_id::records_at_least: return std::make_unique<order_check>(e.number);
+    case check_id::in_order: return std::make_unique<order_check>();
+    case check_id::each_once: return std::make_unique<once_check>(e.number);
+    case check_id::no_torn_record:
+      if (e.text.empty()) return std::make_unique<tail_check>();
+      return std::make_unique<pattern_check>(e.text);
+    case check_id::max_writes_per_record: return std::make_unique<writes_check>(e.ratio);
+    case check_id::visible_at_marker: return marker_check(e);
+    case check_id::exit_code:
+    case check_id::signal: break;
+  }
+  throw usage_error("'" + std::string(check_name(e.check)) + "' is not a stream check");
 }
 
 std::size_t stream_digest::add(const gate_expect& e) {

@@ -5,7 +5,7 @@ namespace flushcheck {
 
 namespace {
 
-gate_expect on(const property_spec& spec, const std::string& check, long number) {
+gate_expect on(const property_spec& spec, check_id check, long number) {
   gate_expect e;
   e.in = spec.in;
   e.check = check;
@@ -19,12 +19,12 @@ void add_count_terms(const property_spec& spec, const promise& p, const case_pla
                      const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.all && n > 0)
-    out.push_back({"all" + at,
-                   plan.threaded ? on(spec, "each_once", n) : on(spec, "records_through", n - 1)});
-  if (p.each_once) out.push_back({"each_once" + at, on(spec, "each_once", n)});
+    out.push_back({"all" + at, plan.threaded ? on(spec, check_id::each_once, n)
+                                             : on(spec, check_id::records_through, n - 1)});
+  if (p.each_once) out.push_back({"each_once" + at, on(spec, check_id::each_once, n)});
   if (p.lost_at_most && !plan.threaded && n > *p.lost_at_most)
     out.push_back({"lost_at_most " + std::to_string(*p.lost_at_most) + at,
-                   on(spec, "records_at_least", n - *p.lost_at_most)});
+                   on(spec, check_id::records_at_least, n - *p.lost_at_most)});
 }
 
 /// The terms of promise P on the records before a point: the last flush, the
@@ -32,11 +32,12 @@ void add_count_terms(const property_spec& spec, const promise& p, const case_pla
 void add_through_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                        const std::string& at, std::vector<promised_check>& out) {
   if (p.through_last_flush && plan.before_last_flush > 0)
-    out.push_back(
-        {"through_last_flush" + at, on(spec, "records_through", plan.before_last_flush - 1)});
+    out.push_back({"through_last_flush" + at,
+                   on(spec, check_id::records_through, plan.before_last_flush - 1)});
   if (p.through_last_level && plan.through_level[*p.through_last_level] > 0)
-    out.push_back({"through_last_level " + workload_levels()[*p.through_last_level] + at,
-                   on(spec, "records_through", plan.through_level[*p.through_last_level] - 1)});
+    out.push_back(
+        {"through_last_level " + workload_levels()[*p.through_last_level] + at,
+         on(spec, check_id::records_through, plan.through_level[*p.through_last_level] - 1)});
 }
 
 /// The terms of promise P on which records arrive. Records logged after
@@ -48,11 +49,13 @@ void add_through_terms(const property_spec& spec, const promise& p, const case_p
 void add_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
-  if (p.prefix && !plan.threaded) out.push_back({"prefix" + at, on(spec, "records_prefix", n)});
-  if (p.in_order && !plan.threaded) out.push_back({"in_order" + at, on(spec, "in_order", 0)});
+  if (p.prefix && !plan.threaded)
+    out.push_back({"prefix" + at, on(spec, check_id::records_prefix, n)});
+  if (p.in_order && !plan.threaded)
+    out.push_back({"in_order" + at, on(spec, check_id::in_order, 0)});
   if (!plan.logged_exactly) {
     if (p.all && !p.prefix && !plan.threaded)
-      out.push_back({"all" + at + " (as a prefix)", on(spec, "records_prefix", n)});
+      out.push_back({"all" + at + " (as a prefix)", on(spec, check_id::records_prefix, n)});
     return;
   }
   add_count_terms(spec, p, plan, at, out);
@@ -63,13 +66,13 @@ void add_terms(const property_spec& spec, const promise& p, const case_plan& pla
 void add_write_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                      const std::string& at, std::vector<promised_check>& out) {
   if (p.no_torn_record) {
-    gate_expect e = on(spec, "no_torn_record", 0);
+    gate_expect e = on(spec, check_id::no_torn_record, 0);
     e.text = p.torn_pattern;
     out.push_back({"no_torn_record" + at, e});
   }
   // Writes per record where records must arrive: an ordinary end that promises them all.
   if (p.max_writes_per_record > 0 && plan.ordinary && plan.logged > 0 && (p.all || p.each_once)) {
-    gate_expect e = on(spec, "max_writes_per_record", 0);
+    gate_expect e = on(spec, check_id::max_writes_per_record, 0);
     e.ratio = p.max_writes_per_record;
     out.push_back({"max_writes_per_record" + at, e});
   }

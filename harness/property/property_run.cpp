@@ -23,7 +23,7 @@ std::optional<std::size_t> workload_outcome::first_broken() const {
 
 std::string workload_outcome::broken() const {
   const auto i = first_broken();
-  return i ? terms[*i] + ": " + checks[*i].expect.check : "";
+  return i ? terms[*i] + ": " + std::string(check_name(checks[*i].expect.check)) : "";
 }
 
 namespace {
@@ -315,9 +315,10 @@ std::string quoted_list(const std::vector<std::string>& v) {
 std::string expect_toml(const property_spec& spec, const gate_expect& e) {
   std::string out = "[[case.expect]]\nin = " + quoted(spec.raw_in) + "\n";
   if (!spec.holds) out += "holds = false\n";
-  out += e.check + " = ";
-  if (e.check == "no_torn_record") return out + (e.text.empty() ? "true" : quoted(e.text)) + "\n";
-  if (e.check == "max_writes_per_record") {
+  out += std::string(check_name(e.check)) + " = ";
+  if (e.check == check_id::no_torn_record)
+    return out + (e.text.empty() ? "true" : quoted(e.text)) + "\n";
+  if (e.check == check_id::max_writes_per_record) {
     std::ostringstream os;
     os << e.ratio;
     return out + os.str() + "\n";

@@ -17,6 +17,17 @@ namespace {
 // second thread's first half lands inside the first thread's line on every
 // run. Both lines are torn, and the check says so. (A 200 ms sleep parted
 // them before: an order that a loaded machine need not keep.)
+TEST(gate_checks, the_table_has_one_row_per_check_id_in_its_order_each_name_once) {
+  const auto& kinds = check_kinds();
+  ASSERT_EQ(kinds.size(), static_cast<std::size_t>(check_id::signal) + 1);
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(kinds[i].id), i) << kinds[i].name;
+    ASSERT_NE(find_check(kinds[i].name), nullptr);
+    EXPECT_EQ(find_check(kinds[i].name)->id, kinds[i].id) << "a name twice: " << kinds[i].name;
+  }
+  EXPECT_EQ(find_check("records_in_order"), nullptr);
+}
+
 TEST(gate_checks, threaded_no_torn_record_catches_interleaved_lines) {
   auto torn =
       gate_run({FLUSHCHECK_TARGET_STDIO_SCRIPT, "threads 2; putc 5; barrier; putc 5; newline"})
@@ -94,10 +105,11 @@ TEST(gate_checks, a_stream_split_anywhere_checks_as_it_does_whole) {
                                           "xx rec 7\nrec rec 8\nrec\n9\nrec 2", "rec 1\nrec 0\n",
                                           "aarec 0\nrerec 1\nrec +2 rec 5\n", "rec 0 x\nrec 1 x\n"};
   std::vector<gate_expect> checks(9);
-  const char* names[] = {"records_through",   "records_prefix",  "in_order",
-                         "each_once",         "no_torn_record",  "no_torn_record",
-                         "visible_at_marker", "records_through", "records_at_least"};
-  for (std::size_t i = 0; i < checks.size(); ++i) checks[i].check = names[i], checks[i].number = 2;
+  using id = check_id;
+  const check_id ids[] = {id::records_through,   id::records_prefix,  id::in_order,
+                          id::each_once,         id::no_torn_record,  id::no_torn_record,
+                          id::visible_at_marker, id::records_through, id::records_at_least};
+  for (std::size_t i = 0; i < checks.size(); ++i) checks[i].check = ids[i], checks[i].number = 2;
   checks[5].text = R"(rec \d+ x)";
   checks[6].text = "rec 1\nrec";
   checks[6].number = 1;
@@ -136,9 +148,9 @@ TEST(gate_checks, a_stream_split_anywhere_checks_as_it_does_whole) {
 // the outcome, the record count and the write count are all there.
 TEST(gate_checks, expect_checks_streams_and_files_that_are_not_kept) {
   gate_expect through, once, plain;
-  through.check = "records_through", through.number = 2999;
-  once.in = "file:app.log", once.check = "each_once", once.number = 3000;
-  plain.in = "stderr", plain.check = "no_torn_record";
+  through.check = check_id::records_through, through.number = 2999;
+  once.in = "file:app.log", once.check = check_id::each_once, once.number = 3000;
+  plain.in = "stderr", plain.check = check_id::no_torn_record;
   auto r = gate_run({"sh", "-c",
                      "seq 0 2999 | sed 's/^/rec /' | tee \"$FLUSHCHECK_LOG_DIR/app.log\"; "
                      "printf torn >&2"})

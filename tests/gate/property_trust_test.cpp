@@ -763,7 +763,7 @@ TEST(property_trust, in_order_is_a_term) {
   const auto checks = promised_checks(spec, c, plan_of(spec, c));
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(checks[0].term, "in_order at KILL");
-  EXPECT_EQ(checks[0].expect.check, "in_order");
+  EXPECT_EQ(checks[0].expect.check, check_id::in_order);
 }
 
 // Terms combine as they read: a table inside the array.
