@@ -26,17 +26,17 @@
 
 namespace flushcheck {
 
-gate_run::gate_run(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+gate_run::gate_run(std::vector<std::string> argv) { s_.argv = std::move(argv); }
 gate_run& gate_run::stdout_to(sink_kind k) {
-  out_ = k;
+  s_.out = k;
   return *this;
 }
 gate_run& gate_run::stderr_to(sink_kind k) {
-  err_ = k;
+  s_.err = k;
   return *this;
 }
 gate_run& gate_run::stderr_to_stdout() {
-  err_.reset();
+  s_.err.reset();
   return *this;
 }
 gate_run& gate_run::sinks(const std::string& out, const std::string& err) {
@@ -49,48 +49,48 @@ gate_run& gate_run::sinks(const std::string& out, const std::string& err) {
   return err == "stdout" ? stderr_to_stdout() : stderr_to(kind(err));
 }
 gate_run& gate_run::env(std::string name_value) {
-  env_.push_back(std::move(name_value));
+  s_.env.push_back(std::move(name_value));
   return *this;
 }
 gate_run& gate_run::watch(std::string prefix) {
-  watch_.push_back(std::move(prefix));
+  s_.watch.push_back(std::move(prefix));
   return *this;
 }
 gate_run& gate_run::cut(const kill_plan& k) {
-  cut_ = k.text();
+  s_.cut = k.text();
   return *this;
 }
 gate_run& gate_run::cut(std::string spec) {
   (void)kill_plan::parse(spec);  // a bad plan is refused here, not at the run
-  cut_ = std::move(spec);
+  s_.cut = std::move(spec);
   return *this;
 }
 gate_run& gate_run::timeout(std::chrono::milliseconds t) {
-  timeout_ = t;
+  s_.timeout = t;
   return *this;
 }
 gate_run& gate_run::fault(std::string spec) {
-  faults_.push_back(std::move(spec));
+  s_.faults.push_back(std::move(spec));
   return *this;
 }
 gate_run& gate_run::reader(const std::string& policy) {
-  reader_ = reader_policy::parse(policy);
+  s_.reader = reader_policy::parse(policy);
   return *this;
 }
 gate_run& gate_run::nonblock(bool on) {
-  nonblock_ = on;
+  s_.nonblock = on;
   return *this;
 }
 gate_run& gate_run::expect(gate_expect e) {
-  expect_.push_back(std::move(e));
+  s_.expect.push_back(std::move(e));
   return *this;
 }
 gate_run& gate_run::tag(std::string tag) {
-  tag_ = std::move(tag);
+  s_.tag = std::move(tag);
   return *this;
 }
 gate_run& gate_run::keep(keep_policy k) {
-  keep_ = k;
+  s_.keep = k;
   return *this;
 }
 
@@ -145,29 +145,26 @@ std::string with_logdir(std::string text, const std::string& dir) {
   return text;
 }
 
-}  // namespace
-
-run_options gate_run::options(const std::string& dir) const {
+/// The run S sets up, with its log directory DIR for "{logdir}".
+run_options options_of(const gate_run_settings& s, const std::string& dir) {
   run_options o;
-  for (const auto& a : argv_) o.argv.push_back(with_logdir(a, dir));
-  for (const auto& f : faults_) o.faults.push_back(fault_plan::parse(with_logdir(f, dir)));
-  o.reader = reader_;
-  o.nonblock = nonblock_;
+  for (const auto& a : s.argv) o.argv.push_back(with_logdir(a, dir));
+  for (const auto& f : s.faults) o.faults.push_back(fault_plan::parse(with_logdir(f, dir)));
+  o.reader = s.reader;
+  o.nonblock = s.nonblock;
   o.env = clean_environment();
   o.env.push_back("FLUSHCHECK_LOG_DIR=" + dir);
-  for (const auto& e : env_) set_variable(o.env, with_logdir(checked_variable(e), dir));
-  o.stdout_sink = out_;
-  o.stderr_sink = err_;
-  o.kill = kill_plan::parse(with_logdir(cut_, dir));
-  o.trace = traced_ || o.kill.needs_tracer() || !faults_.empty() || timeline_;
-  o.timeline = timeline_;
-  o.keep = keep_;
-  o.timeout = timeout_;
-  o.on_spawn = on_spawn_;
+  for (const auto& e : s.env) set_variable(o.env, with_logdir(checked_variable(e), dir));
+  o.stdout_sink = s.out;
+  o.stderr_sink = s.err;
+  o.kill = kill_plan::parse(with_logdir(s.cut, dir));
+  o.trace = s.traced || o.kill.needs_tracer() || !s.faults.empty() || s.timeline;
+  o.timeline = s.timeline;
+  o.keep = s.keep;
+  o.timeout = s.timeout;
+  o.on_spawn = s.on_spawn;
   return o;
 }
-
-namespace {
 
 /// The regular file in DIR named TEXT, else the first of NAMES (sorted)
 /// whose name contains TEXT (glog's "app.log.INFO.20261205-..."), symlinks
@@ -305,20 +302,20 @@ bool ended_by_deadline(const gate_result& r, const run_options& o, std::chrono::
 
 gate_result gate_run::run() const {
   const temporary_directory dir(temp_dir() + "/flushcheck-gate-");  // the logs, removed after
-  run_options o = options(dir.path());
+  run_options o = options_of(s_, dir.path());
   digests d;
-  const std::vector<std::size_t> at = add_expectations(expect_, tag_, d);
+  const std::vector<std::size_t> at = add_expectations(s_.expect, s_.tag, d);
   o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
   gate_result r;
   r.repro = repro_command(o, "mkdir -p " + shell_quote(dir.path()) + " && ");  // its own timeout
-  cut_to(o, deadline_);
+  cut_to(o, s_.deadline);
   r.obs = flushcheck::run(o);
   d.at("stdout").finish();
   d.at("stderr").finish();
-  read_watched(dir.path(), watch_, tag_, keep_, r, d, deadline_);
-  if (!watch_.empty()) check_log_room(dir.path(), r.obs);
-  add_outcomes(expect_, at, d, r);
-  r.out_of_time = ended_by_deadline(r, o, timeout_);
+  read_watched(dir.path(), s_.watch, s_.tag, s_.keep, r, d, s_.deadline);
+  if (!s_.watch.empty()) check_log_room(dir.path(), r.obs);
+  add_outcomes(s_.expect, at, d, r);
+  r.out_of_time = ended_by_deadline(r, o, s_.timeout);
   return r;
 }
 

@@ -28,8 +28,6 @@
 
 namespace flushcheck {
 
-struct run_options;
-
 /// A file the program wrote in its log directory, after the run.
 struct log_file {
   std::string path;
@@ -78,6 +76,27 @@ std::string_view harness_variable(std::string_view name);
 /// How to run a program for a gate. The program gets a fresh log directory
 /// (FLUSHCHECK_LOG_DIR in its environment, and "{logdir}" in its arguments
 /// is replaced by it), only PATH and LANG besides, and the marker protocol.
+/// What a gate_run's setters set, and run() runs.
+struct gate_run_settings {
+  std::vector<std::string> argv;
+  std::vector<std::string> env;
+  std::vector<std::string> watch;
+  sink_kind out = sink_kind::pipe;
+  std::optional<sink_kind> err = sink_kind::pipe;
+  std::string cut = "never";  ///< kill_plan's text, "{logdir}" replaced at the run
+  std::chrono::milliseconds timeout{20000};
+  std::vector<std::string> faults;
+  reader_policy reader;
+  std::vector<gate_expect> expect;
+  std::string tag = "rec ";
+  keep_policy keep{keep_policy::kind::all, 0};
+  bool nonblock = false;
+  bool traced = true;
+  bool timeline = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::function<void(int)> on_spawn;
+};
+
 class gate_run {
  public:
   explicit gate_run(std::vector<std::string> argv);
@@ -125,19 +144,19 @@ class gate_run {
   /// traced program's threads share one CPU (docs/tracing.md), which hides
   /// the tears of threads that write at the same time.
   gate_run& untraced() {
-    traced_ = false;
+    s_.traced = false;
     return *this;
   }
   /// Called with the program's pid (its process group) when it starts, as
   /// run_options::on_spawn: the CLI's signal handler kills that group.
   gate_run& on_spawn(std::function<void(int)> f) {
-    on_spawn_ = std::move(f);
+    s_.on_spawn = std::move(f);
     return *this;
   }
   /// Also stop each write to stdout at its exit (run_options::timeline):
   /// the result's observation can be drawn as `run --html` draws a run.
   gate_run& timeline() {
-    timeline_ = true;
+    s_.timeline = true;
     return *this;
   }
   /// No later than T (a search's budget): the run's deadline is the
@@ -145,32 +164,14 @@ class gate_run {
   /// than until T. The repro line keeps timeout(); the result says when T
   /// ended the run (gate_result::out_of_time).
   gate_run& deadline(std::chrono::steady_clock::time_point t) {
-    deadline_ = t;
+    s_.deadline = t;
     return *this;
   }
   /// Runs the program (traced unless untraced()); throws spawn_error if it cannot start.
   gate_result run() const;
 
  private:
-  run_options options(const std::string& log_dir) const;
-
-  std::vector<std::string> argv_;
-  std::vector<std::string> env_;
-  std::vector<std::string> watch_;
-  sink_kind out_ = sink_kind::pipe;
-  std::optional<sink_kind> err_ = sink_kind::pipe;
-  std::string cut_ = "never";  ///< kill_plan's text, "{logdir}" replaced at the run
-  std::chrono::milliseconds timeout_{20000};
-  std::vector<std::string> faults_;
-  reader_policy reader_;
-  std::vector<gate_expect> expect_;
-  std::string tag_ = "rec ";
-  keep_policy keep_{keep_policy::kind::all, 0};
-  bool nonblock_ = false;
-  bool traced_ = true;
-  bool timeline_ = false;
-  std::optional<std::chrono::steady_clock::time_point> deadline_;
-  std::function<void(int)> on_spawn_;
+  gate_run_settings s_;
 };
 
 /// Records are lines that contain TAG followed by a number ("rec 7"); the

@@ -16,7 +16,10 @@ line per broken rule, when
     never the spawner or the tracer), or includes an I/O header: a system
     one (<unistd.h>, <fstream>, ...), or a harness header that does I/O
     (sink.hpp: it or its source includes one), directly or through other
-    headers.
+    headers;
+  - an installed header (INSTALL_HEADERS) declares a type it does not define
+    ("class X;": the API would hand out an incomplete type) or does I/O
+    itself (getenv, fopen, streams on files: the API's I/O is in sources).
 Exit 0 when all hold, 1 otherwise.
 
 Usage: architecture_check.py SOURCE_DIR
@@ -160,6 +163,30 @@ def check_pure(harness, order, links, owner):
     return errors
 
 
+INSTALLED = re.compile(r"INSTALL_HEADERS([^)]*)\)")
+FORWARD = re.compile(r"^\s*(?:class|struct)\s+\w+\s*;", re.M)
+IO_CALL = re.compile(r"\b(getenv|secure_getenv|fopen|freopen|popen|system|ifstream|ofstream|"
+                     r"fstream)\b\s*[(<{ ]")
+
+
+def check_installed(harness, order):
+    """Installed headers hand out complete types and do no I/O themselves."""
+    errors = []
+    for stage in order:
+        m = INSTALLED.search(open(os.path.join(harness, stage, "CMakeLists.txt")).read())
+        for h in m.group(1).split() if m else []:
+            text = re.sub(r"//[^\n]*", "", open(os.path.join(harness, stage, h)).read())
+            for d in FORWARD.finditer(text):
+                line = text.count("\n", 0, d.start()) + 1
+                errors.append(f"harness/{stage}/{h}:{line}: an installed header declares a type "
+                              f"it does not define ({d.group(0).strip()})")
+            for c in IO_CALL.finditer(text):
+                line = text.count("\n", 0, c.start()) + 1
+                errors.append(f"harness/{stage}/{h}:{line}: an installed header does I/O "
+                              f"({c.group(1)}): put it in a source")
+    return errors
+
+
 def main(source):
     harness = os.path.join(source, "harness")
     order = stage_order(harness)
@@ -174,6 +201,7 @@ def main(source):
     errors += check_includes(harness, folders, links, owner)
     errors += check_cli_words(harness, order)
     errors += check_pure(harness, order, links, owner)
+    errors += check_installed(harness, order)
     for e in errors:
         print(e)
     if not errors:
@@ -181,7 +209,8 @@ def main(source):
               f"{len(owner)} headers, each included only from its stage or above; "
               f"no message thrown below cli names a flag; "
               f"pure stages ({', '.join(PURE)}) link only their closures and include "
-              f"no I/O header")
+              f"no I/O header; installed headers declare only what they define and do "
+              f"no I/O")
     return 1 if errors else 0
 
 
