@@ -3,7 +3,6 @@
 // regexes) before anything runs. Errors are "PATH:LINE: reason".
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -21,7 +20,6 @@
 #include "property_parse.hpp"
 #include "reader_policy.hpp"
 #include "record_checks.hpp"
-#include "record_pattern.hpp"
 #include "signals.hpp"
 #include "sink_kind.hpp"
 
@@ -107,34 +105,6 @@ bool run_key(const context& cx, std::string_view k, const toml::node& v, gate_ca
   return command_key(cx, k, v, c, args) || output_key(cx, k, v, c) || ending_key(cx, k, v, c);
 }
 
-/// A flag's value: true (false checks nothing).
-void require_true(const context& cx, const toml::node& v, std::string_view k) {
-  if (!boolean(cx, v, k)) cx.fail(v, std::string(k) + " = false checks nothing: leave it out");
-}
-
-/// A whole-line regex (a record_pattern) into E's text, or true.
-void set_pattern_or_flag(const context& cx, const toml::node& v, gate_expect& e) {
-  const std::string_view k = check_name(e.check);
-  if (!v.is_string()) {
-    require_true(cx, v, k);
-    return;
-  }
-  e.text = text(cx, v, k, false);
-  try {
-    record_pattern check(e.text);
-  } catch (const usage_error& err) {
-    cx.fail(v, std::string(k) + ": " + err.what());
-  }
-}
-
-/// A ratio: a number > 0.
-double ratio_of(const context& cx, const toml::node& v, std::string_view k) {
-  const auto ratio = v.is_number() ? v.value<double>() : std::nullopt;
-  if (!ratio || !std::isfinite(*ratio) || *ratio <= 0)
-    cx.fail(v, std::string(k) + ": expected a number > 0");
-  return *ratio;
-}
-
 /// A signal's name, as its number.
 long signal_of(const context& cx, const toml::node& v, std::string_view k) {
   auto sig = parse_signal(text(cx, v, k));
@@ -162,9 +132,9 @@ void set_check(const context& cx, const toml::node& v, gate_expect& e) {
   if (kind.value == check_value::flag)
     require_true(cx, v, k);
   else if (kind.value == check_value::pattern_or_flag)
-    set_pattern_or_flag(cx, v, e);
+    e.text = pattern_or_true(cx, v, k);
   else if (kind.value == check_value::ratio)
-    e.ratio = ratio_of(cx, v, k);
+    e.ratio = ratio(cx, v, k);
   else if (kind.value == check_value::signal)
     e.number = signal_of(cx, v, k);
   else

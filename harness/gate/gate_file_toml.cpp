@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "escape.hpp"
 #include "gate.hpp"
+#include "record_pattern.hpp"
 #include "sink_kind.hpp"
 
 namespace flushcheck::gate_toml {
@@ -70,6 +72,31 @@ long integer_in(const context& cx, const toml::node& v, std::string_view key, lo
 bool boolean(const context& cx, const toml::node& v, std::string_view key) {
   if (!v.is_boolean()) cx.fail(v, std::string(key) + ": expected true or false");
   return v.as_boolean()->get();
+}
+
+void require_true(const context& cx, const toml::node& v, std::string_view key) {
+  if (!boolean(cx, v, key)) cx.fail(v, std::string(key) + " = false checks nothing: leave it out");
+}
+
+double ratio(const context& cx, const toml::node& v, std::string_view key) {
+  const auto r = v.is_number() ? v.value<double>() : std::nullopt;
+  if (!r || !std::isfinite(*r) || *r <= 0) cx.fail(v, std::string(key) + ": expected a number > 0");
+  return *r;
+}
+
+std::string pattern_or_true(const context& cx, const toml::node& v, std::string_view key) {
+  if (v.is_boolean()) {
+    require_true(cx, v, key);
+    return "";
+  }
+  if (!v.is_string()) cx.fail(v, std::string(key) + ": expected true or a whole-line regex");
+  std::string pattern = text(cx, v, key, false);
+  try {
+    record_pattern check(pattern);
+  } catch (const usage_error& e) {
+    cx.fail(v, std::string(key) + ": " + e.what());
+  }
+  return pattern;
 }
 
 std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key) {

@@ -41,6 +41,12 @@ long integer(const context& cx, const toml::node& v, std::string_view key);
 long integer_in(const context& cx, const toml::node& v, std::string_view key, long least,
                 long most);
 bool boolean(const context& cx, const toml::node& v, std::string_view key);
+/// KEY = true: a flag; = false checks nothing, and is refused.
+void require_true(const context& cx, const toml::node& v, std::string_view key);
+/// A ratio: a number > 0.
+double ratio(const context& cx, const toml::node& v, std::string_view key);
+/// KEY = true, or a whole-line regex (a record_pattern, checked): "" for true.
+std::string pattern_or_true(const context& cx, const toml::node& v, std::string_view key);
 std::vector<std::string> texts(const context& cx, const toml::node& v, std::string_view key);
 /// An array of strings as the file spells them, placeholders and all.
 std::vector<std::string> raw_texts(const context& cx, const toml::node& v, std::string_view key);

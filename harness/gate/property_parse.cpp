@@ -3,9 +3,6 @@
 #include "property_parse.hpp"
 
 #include <algorithm>
-#include <cmath>
-
-#include "record_pattern.hpp"
 
 namespace flushcheck {
 
@@ -35,96 +32,86 @@ int level_of(const context& cx, const toml::node& v, std::string_view key) {
   return static_cast<int>(it - levels.begin());
 }
 
-/// The terms that are a name alone: "all", or { all = true } in a table.
-struct flag_term {
+/// How a promise term is written: by its name alone ("all"; all = true in
+/// a table), with a value in a table, or either (no_torn_record).
+enum class term_value { flag, pattern_or_flag, level, count, ratio };
+
+/// The terms of a promise (docs/gate.md, "Promises"): the one table their
+/// parser, its messages and the flags they set read.
+struct promise_term {
   std::string_view name;
-  bool promise::*member;
+  term_value value;
+  bool promise::*flag = nullptr;  ///< set by the name alone
+  std::string_view hint = "";     ///< the value in a table, for messages
 };
-constexpr flag_term k_flag_terms[] = {
-    {"all", &promise::all},           {"through_last_flush", &promise::through_last_flush},
-    {"prefix", &promise::prefix},     {"each_once", &promise::each_once},
-    {"in_order", &promise::in_order}, {"no_torn_record", &promise::no_torn_record}};
+constexpr promise_term k_terms[] = {
+    {"all", term_value::flag, &promise::all},
+    {"through_last_flush", term_value::flag, &promise::through_last_flush},
+    {"prefix", term_value::flag, &promise::prefix},
+    {"each_once", term_value::flag, &promise::each_once},
+    {"in_order", term_value::flag, &promise::in_order},
+    {"no_torn_record", term_value::pattern_or_flag, &promise::no_torn_record, "'REGEX'"},
+    {"through_last_level", term_value::level, nullptr, "\"LEVEL\""},
+    {"lost_at_most", term_value::count, nullptr, "N"},
+    {"max_writes_per_record", term_value::ratio, nullptr, "N"},
+};
 
-/// The terms that take a value, in a table: { through_last_level = "error" }.
-constexpr std::string_view k_valued_terms[] = {"through_last_level", "lost_at_most",
-                                               "max_writes_per_record", "no_torn_record"};
-
-const flag_term* find_flag_term(std::string_view name) {
-  for (const auto& t : k_flag_terms)
+const promise_term* find_term(std::string_view name) {
+  for (const auto& t : k_terms)
     if (t.name == name) return &t;
   return nullptr;
 }
 
-bool is_valued_term(std::string_view name) {
-  return std::find(std::begin(k_valued_terms), std::end(k_valued_terms), name) !=
-         std::end(k_valued_terms);
-}
-
-/// "expected all, through_last_flush, ... or nothing (through_last_level = ... in a table)".
+/// "expected all, ..., no_torn_record, or nothing; no_torn_record = 'REGEX', ... in a table".
 std::string terms_list() {
-  std::string names;
-  for (const auto& t : k_flag_terms) names += std::string(t.name) + ", ";
-  return "expected " + names +
-         "or nothing; through_last_level = \"LEVEL\", lost_at_most = N, "
-         "max_writes_per_record = N and no_torn_record = 'REGEX' in a table";
+  std::string names, valued;
+  for (const auto& t : k_terms) {
+    if (t.flag != nullptr) names += std::string(t.name) + ", ";
+    if (!t.hint.empty())
+      valued += (valued.empty() ? "" : ", ") + std::string(t.name) + " = " + std::string(t.hint);
+  }
+  return "expected " + names + "or nothing; " + valued + " in a table";
 }
 
 /// One term of a promise by its name alone: "all", "prefix", ... ("nothing" sets NOTHING).
-void add_term(const context& cx, const toml::node& at, const std::string& term, promise& p,
+void add_term(const context& cx, const toml::node& at, const std::string& name, promise& p,
               bool& nothing) {
-  if (const flag_term* t = find_flag_term(term))
-    p.*(t->member) = true;
-  else if (term == "nothing")
+  const promise_term* t = find_term(name);
+  if (t != nullptr && t->flag != nullptr)
+    p.*(t->flag) = true;
+  else if (name == "nothing")
     nothing = true;
   else
-    cx.fail(at, "promise '" + term + "': " + terms_list());
+    cx.fail(at, "promise '" + name + "': " + terms_list());
 }
 
-/// no_torn_record = "whole-line regex" (a record_pattern); = true is a flag term.
-void torn_pattern(const context& cx, const toml::node& v, promise& p) {
-  if (!v.is_string()) cx.fail(v, "no_torn_record: expected true or a whole-line regex");
-  p.no_torn_record = true;
-  p.torn_pattern = text(cx, v, "no_torn_record", false);
-  try {
-    record_pattern check(p.torn_pattern);
-  } catch (const usage_error& e) {
-    cx.fail(v, std::string("no_torn_record: ") + e.what());
+/// Term T with its VALUE, in a table.
+void set_term(const context& cx, const promise_term& t, const toml::node& value, promise& p) {
+  switch (t.value) {
+    case term_value::flag:
+      require_true(cx, value, t.name);
+      p.*(t.flag) = true;
+      break;
+    case term_value::pattern_or_flag:
+      p.torn_pattern = pattern_or_true(cx, value, t.name);
+      p.*(t.flag) = true;
+      break;
+    case term_value::level: p.through_last_level = level_of(cx, value, t.name); break;
+    case term_value::count:
+      p.lost_at_most = integer(cx, value, t.name);
+      if (*p.lost_at_most < 0) cx.fail(value, std::string(t.name) + ": expected a number >= 0");
+      break;
+    case term_value::ratio: p.max_writes_per_record = ratio(cx, value, t.name); break;
   }
 }
 
-double ratio(const context& cx, const toml::node& v) {
-  const auto r = v.is_number() ? v.value<double>() : std::nullopt;
-  if (!r || !std::isfinite(*r) || *r <= 0)
-    cx.fail(v, "max_writes_per_record: expected a number > 0");
-  return *r;
-}
-
-/// A term that takes a value: a level, a pattern, a ratio, a count.
-void valued_term(const context& cx, const std::string& k, const toml::node& value, promise& p) {
-  if (k == "through_last_level") {
-    p.through_last_level = level_of(cx, value, k);
-  } else if (k == "no_torn_record") {
-    torn_pattern(cx, value, p);
-  } else if (k == "max_writes_per_record") {
-    p.max_writes_per_record = ratio(cx, value);
-  } else {
-    p.lost_at_most = integer(cx, value, k);
-    if (*p.lost_at_most < 0) cx.fail(value, "lost_at_most: expected a number >= 0");
-  }
-}
-
-/// One key of a promise's table: a term that takes a value, or a term = true.
+/// One key of a promise's table: a term with its value, or a term = true.
 /// A term = false checks nothing, and a key that is no term is a typo: both refused.
 void promise_table_key(const context& cx, const std::string& k, const toml::node& value,
                        promise& p) {
-  const bool flag = find_flag_term(k) != nullptr;
-  if (!flag && !is_valued_term(k)) cx.fail(value, "promise '" + k + "': " + terms_list());
-  if (is_valued_term(k) && !(k == "no_torn_record" && value.is_boolean())) {
-    valued_term(cx, k, value, p);
-    return;
-  }
-  if (!boolean(cx, value, k)) cx.fail(value, k + " = false checks nothing: leave it out");
-  p.*(find_flag_term(k)->member) = true;
+  const promise_term* t = find_term(k);
+  if (t == nullptr) cx.fail(value, "promise '" + k + "': " + terms_list());
+  set_term(cx, *t, value, p);
 }
 
 /// A promise's table: { through_last_level = "error", prefix = true, max_writes_per_record = 1 }.

@@ -266,6 +266,13 @@ TEST(gate_file, bad_files_get_the_line_and_the_reason) {
       {run + "[[case.expect]]\nmax_writes_per_record = 9007199254740993",
        "5: max_writes_per_record"},
       {run + "[[case.expect]]\nmax_writes_per_record = nan", "5: max_writes_per_record"},
+      // The same reader and words as a property's promise (property_gate_test).
+      {run + "[[case.expect]]\nmax_writes_per_record = 0",
+       "5: max_writes_per_record: expected a number > 0"},
+      {run + "[[case.expect]]\nno_torn_record = 3",
+       "5: no_torn_record: expected true or a whole-line regex"},
+      {run + "[[case.expect]]\nno_torn_record = false",
+       "5: no_torn_record = false checks nothing: leave it out"},
       {run + "[[case.expect]]\nvisible_at_marker = 0\ntext = \"x\"",
        "5: visible_at_marker: expected"},
       {run +

@@ -351,6 +351,19 @@ TEST(property_gate, a_bad_property_is_refused_with_its_line) {
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.always]\n[property.promise]\n"
        "return = \"all\"\n",
        "4: [property.always] is empty: it checks nothing"},
+      // The same reader and words as a gate file's expect table (gate_file_test).
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
+       "max_writes_per_record = 0 }\n",
+       "5: max_writes_per_record: expected a number > 0"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
+       "no_torn_record = 3 }\n",
+       "5: no_torn_record: expected true or a whole-line regex"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
+       "no_torn_record = \"((\" }\n",
+       "5: no_torn_record: bad pattern"},
+      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
+       "lost_at_most = \"x\", all = true }\n",
+       "5: lost_at_most: expected an integer"},
       // Checked before it is narrowed: 2^32 + 2 is not 2.
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nthreads = 4294967298\n"
        "[property.promise]\nreturn = \"all\"\n",
