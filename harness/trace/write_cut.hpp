@@ -30,7 +30,6 @@ class write_cut {
 
   /// Whether there is a cut to make: the plan is write:N or after-write:N.
   bool armed() const { return plan_.needs_tracer(); }
-  int signal() const { return plan_.signal; }
 
   /// Whether the next observed write is the write:N cut's call: it is
   /// stopped at its entry and never counted (unless made after all, rerun).
