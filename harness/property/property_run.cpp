@@ -21,9 +21,18 @@ std::optional<std::size_t> workload_outcome::first_broken() const {
   return std::nullopt;
 }
 
-std::string workload_outcome::broken() const {
+std::string breach::text() const { return term + ": " + std::string(check_name(check)); }
+
+std::ostream& operator<<(std::ostream& os, const breach& b) { return os << b.text(); }
+
+std::ostream& operator<<(std::ostream& os, const std::optional<breach>& b) {
+  return b ? os << *b : os << "(none)";
+}
+
+std::optional<breach> workload_outcome::broken() const {
   const auto i = first_broken();
-  return i ? terms[*i] + ": " + std::string(check_name(checks[*i].expect.check)) : "";
+  if (!i) return std::nullopt;
+  return breach{terms[*i], checks[*i].expect.check};
 }
 
 namespace {

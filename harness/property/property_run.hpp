@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,20 @@ struct case_derivation {
   std::string detail;  ///< not_derived, said of this case ("write cut 3, run for real, left ...")
 };
 
+/// How a tested case broke its promise: its first broken check, by the
+/// term that promised it and the check. Two runs of a case break it the
+/// same way when these are equal (the search's rating and shrinking).
+struct breach {
+  std::string term;  ///< "through_last_flush at _exit"
+  check_id check{};
+  bool operator==(const breach&) const = default;
+  /// "through_last_flush at _exit: records_through"
+  std::string text() const;
+};
+std::ostream& operator<<(std::ostream& os, const breach& b);
+/// B's text, or "(none)".
+std::ostream& operator<<(std::ostream& os, const std::optional<breach>& b);
+
 struct workload_outcome {
   case_plan plan;
   /// Why the case says nothing: see case_error (none: it ran).
@@ -80,12 +95,11 @@ struct workload_outcome {
   std::optional<case_derivation> derivation;
   /// The case tested its end: it ran, its end happened, nothing failed.
   bool tested() const { return error_kind == case_error::none && !out_of_budget && missed.empty(); }
-  /// The first broken check of a tested case: "through_last_flush at _exit:
-  /// records_through"; the way a shrunk candidate must fail to count. Empty:
-  /// the promise held, or the case was not tested.
-  std::string broken() const;
+  /// How a tested case broke its promise, the way a shrunk candidate must
+  /// fail to count; nullopt: the promise held, or the case was not tested.
+  std::optional<breach> broken() const;
   /// Tested, and every check held.
-  bool kept() const { return tested() && broken().empty(); }
+  bool kept() const { return tested() && !broken(); }
   /// The first broken check's index (a tested case only).
   std::optional<std::size_t> first_broken() const;
   /// At least one of the promise's checks was evaluated (the case was tested

@@ -69,7 +69,7 @@ struct case_runner {
 /// A candidate's runs: whether it broke the promise as WAY in most of them.
 class judge {
  public:
-  judge(const case_runner& run, const search_options& o, std::string way,
+  judge(const case_runner& run, const search_options& o, std::optional<breach> way,
         clock::time_point deadline)
       : run_(run), o_(o), way_(std::move(way)), deadline_(deadline) {}
   std::string key(const workload_case& c) const { return run_.key(c); }
@@ -101,7 +101,7 @@ class judge {
  private:
   const case_runner& run_;
   const search_options& o_;
-  std::string way_;
+  std::optional<breach> way_;
   clock::time_point deadline_;
   std::map<std::string, bool> seen_;
   std::map<std::string, long> at_;  ///< per key, pinned()'s cut
@@ -177,7 +177,7 @@ class searcher {
                                        counterexample& ce, clock::time_point deadline);
   /// Whether C, found breaking the promise as WAY, breaks it again within
   /// o.reruns runs; the runs are counted in CE's rate.
-  bool reproduces(const workload_case& c, const std::string& way, counterexample& ce,
+  bool reproduces(const workload_case& c, const std::optional<breach>& way, counterexample& ce,
                   clock::time_point deadline);
   /// Runs C until CE counts o.rate_runs runs (or DEADLINE), counting those that
   /// break the promise as FOUND did: the first of those, or FOUND if none does.
@@ -217,8 +217,8 @@ void searcher::progress(search_progress::phase now, const counterexample* ce) co
   o_.on_progress(p);
 }
 
-bool searcher::reproduces(const workload_case& c, const std::string& way, counterexample& ce,
-                          clock::time_point deadline) {
+bool searcher::reproduces(const workload_case& c, const std::optional<breach>& way,
+                          counterexample& ce, clock::time_point deadline) {
   for (int i = 0; i < o_.reruns && clock::now() < deadline; ++i) {
     const workload_outcome run = run_workload_case(spec_, c, {o_.on_spawn, deadline});
     if (run.out_of_budget) break;
@@ -231,7 +231,7 @@ bool searcher::reproduces(const workload_case& c, const std::string& way, counte
 
 workload_outcome searcher::rate(const workload_case& c, const workload_outcome& found,
                                 counterexample& ce, clock::time_point deadline) {
-  const std::string way = found.broken();
+  const std::optional<breach> way = found.broken();
   const int first_failed = ce.failed_runs;
   workload_outcome first = found;
   while (ce.runs < o_.rate_runs + (ce.note.empty() ? 0 : 1)) {
