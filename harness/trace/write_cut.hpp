@@ -42,7 +42,7 @@ class write_cut {
   enum class step {
     run,          ///< on, as for any call
     run_to_exit,  ///< on, and stop at its exit: it returns before the cut
-    reached,      ///< it made the N-th: the cut is under way (send_if_ready)
+    reached,      ///< it made the N-th: the cut is under way (ready)
   };
   /// Thread P entered an observed write, with REGS; OTHERS: other threads
   /// or processes are followed.
