@@ -72,7 +72,7 @@ write_lane_set empty_write_lanes(const trace_summary& t) {
     if (!written_to(t, i)) continue;
     const auto& d = t.destinations[i];
     set.lane_of[i] = set.lanes.size();
-    set.lanes.push_back({"write(2) → " + lane_name(d), "write", d.what, {}, 0});
+    set.lanes.push_back({"write(2) → " + lane_name(d), lane_kind::write, d.role, d.what, {}, 0});
     set.lanes.back().not_logged = d.write_calls;
   }
   return set;
@@ -103,7 +103,8 @@ timeline_mark read_mark(const chunk& c, std::size_t i, const std::string& stream
 }
 
 timeline_lane reader_lane(const stream_observation& s, const std::string& stream) {
-  timeline_lane lane{"reader ← " + stream, "chunk", std::string(s.sink.name()), {}, 0};
+  timeline_lane lane{
+      "reader ← " + stream, lane_kind::read, stream_role::none, std::string(s.sink.name()), {}, 0};
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < s.chunks.size(); ++i) {
     total += s.chunks[i].bytes;
@@ -119,8 +120,7 @@ timeline_lane reader_lane(const stream_observation& s, const std::string& stream
 /// Is LANE the write lane of the sink of stdout (or stderr), alone or
 /// shared (2>&1, or both on one /dev/null)?
 bool writes_of(const timeline_lane& lane, bool err) {
-  return lane.name == std::string("write(2) → ") + (err ? "stderr" : "stdout") ||
-         lane.name == "write(2) → stdout+stderr";
+  return lane.kind == lane_kind::write && has(lane.role, err ? stream_role::err : stream_role::out);
 }
 
 /// A lane for each stream's sink the program never wrote to: it is what a
@@ -131,9 +131,13 @@ void add_unwritten(std::vector<timeline_lane>& lanes, const observation& obs) {
     if (err && obs.err.sink.merged()) continue;  // 2>&1: one sink
     if (std::none_of(lanes.begin(), lanes.end(),
                      [&](const timeline_lane& l) { return writes_of(l, err); }))
-      lanes.insert(
-          lanes.begin() + static_cast<std::ptrdiff_t>(at),
-          {std::string("write(2) → ") + (err ? "stderr" : "stdout"), "write", "no call", {}, 0});
+      lanes.insert(lanes.begin() + static_cast<std::ptrdiff_t>(at),
+                   {std::string("write(2) → ") + (err ? "stderr" : "stdout"),
+                    lane_kind::write,
+                    err ? stream_role::err : stream_role::out,
+                    "no call",
+                    {},
+                    0});
     ++at;
   }
 }

@@ -20,9 +20,16 @@ struct timeline_mark {
   std::string title;
 };
 
+/// What a lane's marks are: a destination's write-family calls, or a reader's chunks.
+enum class lane_kind { write, read };
+/// "write" or "chunk": the marks' class in the SVG.
+constexpr const char* css_class(lane_kind k) { return k == lane_kind::write ? "write" : "chunk"; }
+
 struct timeline_lane {
   std::string name;  ///< "write(2) → stdout", "reader ← stdout"
-  std::string kind;  ///< "write" or "chunk": the marks' class in the SVG
+  lane_kind kind = lane_kind::write;
+  /// A write lane: whose sink its destination is (none: another file).
+  stream_role role = stream_role::none;
   std::string what;  ///< the destination ("pipe:[123]") or the sink ("pipe")
   std::vector<timeline_mark> marks;
   /// Calls or reads that happened but are not in MARKS (the logs' caps).

@@ -61,7 +61,7 @@ double px(const svg::axis& a, std::int64_t t_us) {
 // ---- lanes ----------------------------------------------------------------
 
 const char* lane_colour(const timeline_lane& l) {
-  return l.kind == "write" ? svg::colour(0) : svg::colour(2);
+  return l.kind == lane_kind::write ? svg::colour(0) : svg::colour(2);
 }
 
 void lane_frame(svg::drawing& d, const timeline_lane& l, double y) {
@@ -103,7 +103,7 @@ void one_mark(svg::drawing& d, const svg::axis& a, const timeline_lane& l, const
   const double w = m.end_us >= 0 ? std::max(1.5, px(a, m.end_us) - x) : 1.5;
   const double h = height_of(static_cast<double>(m.bytes), most);
   d.rect(x, y + lane_h - 2 - h, w, h,
-         " class=\"mark " + l.kind + "\"" + attr("fill", lane_colour(l)) +
+         std::string(" class=\"mark ") + css_class(l.kind) + "\"" + attr("fill", lane_colour(l)) +
              attr("data-t-us", std::to_string(m.t_us)) +
              attr("data-bytes", std::to_string(m.bytes)),
          m.title);
@@ -138,10 +138,10 @@ void one_bin(svg::drawing& d, const timeline_lane& l, const lane_bins& dense, st
              double y) {
   const bin& b = dense.all[i];
   const double x = x0 + bin_px * static_cast<double>(i);
-  const char* what = l.kind == "write" ? " calls, " : " reads, ";
+  const char* what = l.kind == lane_kind::write ? " calls, " : " reads, ";
   const double h = height_of(static_cast<double>(b.calls), dense.most);
   d.rect(x, y + lane_h - 2 - h, bin_px, h,
-         " class=\"bin " + l.kind + "\"" + attr("fill", lane_colour(l)) +
+         std::string(" class=\"bin ") + css_class(l.kind) + "\"" + attr("fill", lane_colour(l)) +
              attr("data-calls", std::to_string(b.calls)) +
              attr("data-bytes", std::to_string(b.bytes)),
          std::to_string(b.calls) + what + std::to_string(b.bytes) + " bytes, from " +
