@@ -39,26 +39,27 @@ enum class term_value { flag, pattern_or_flag, level, count, ratio };
 /// The terms of a promise (docs/gate.md, "Promises"): the one table their
 /// parser, its messages and the flags they set read.
 struct promise_term {
-  std::string_view name;
+  promise_term_id id;
   term_value value;
   bool promise::*flag = nullptr;  ///< set by the name alone
   std::string_view hint = "";     ///< the value in a table, for messages
 };
 constexpr promise_term k_terms[] = {
-    {"all", term_value::flag, &promise::all},
-    {"through_last_flush", term_value::flag, &promise::through_last_flush},
-    {"prefix", term_value::flag, &promise::prefix},
-    {"each_once", term_value::flag, &promise::each_once},
-    {"in_order", term_value::flag, &promise::in_order},
-    {"no_torn_record", term_value::pattern_or_flag, &promise::no_torn_record, "'REGEX'"},
-    {"through_last_level", term_value::level, nullptr, "\"LEVEL\""},
-    {"lost_at_most", term_value::count, nullptr, "N"},
-    {"max_writes_per_record", term_value::ratio, nullptr, "N"},
+    {promise_term_id::all, term_value::flag, &promise::all},
+    {promise_term_id::through_last_flush, term_value::flag, &promise::through_last_flush},
+    {promise_term_id::prefix, term_value::flag, &promise::prefix},
+    {promise_term_id::each_once, term_value::flag, &promise::each_once},
+    {promise_term_id::in_order, term_value::flag, &promise::in_order},
+    {promise_term_id::no_torn_record, term_value::pattern_or_flag, &promise::no_torn_record,
+     "'REGEX'"},
+    {promise_term_id::through_last_level, term_value::level, nullptr, "\"LEVEL\""},
+    {promise_term_id::lost_at_most, term_value::count, nullptr, "N"},
+    {promise_term_id::max_writes_per_record, term_value::ratio, nullptr, "N"},
 };
 
 const promise_term* find_term(std::string_view name) {
   for (const auto& t : k_terms)
-    if (t.name == name) return &t;
+    if (term_name(t.id) == name) return &t;
   return nullptr;
 }
 
@@ -66,9 +67,10 @@ const promise_term* find_term(std::string_view name) {
 std::string terms_list() {
   std::string names, valued;
   for (const auto& t : k_terms) {
-    if (t.flag != nullptr) names += std::string(t.name) + ", ";
+    const std::string name(term_name(t.id));
+    if (t.flag != nullptr) names += name + ", ";
     if (!t.hint.empty())
-      valued += (valued.empty() ? "" : ", ") + std::string(t.name) + " = " + std::string(t.hint);
+      valued += (valued.empty() ? "" : ", ") + name + " = " + std::string(t.hint);
   }
   return "expected " + names + "or nothing; " + valued + " in a table";
 }
@@ -87,21 +89,22 @@ void add_term(const context& cx, const toml::node& at, const std::string& name, 
 
 /// Term T with its VALUE, in a table.
 void set_term(const context& cx, const promise_term& t, const toml::node& value, promise& p) {
+  const std::string_view name = term_name(t.id);
   switch (t.value) {
     case term_value::flag:
-      require_true(cx, value, t.name);
+      require_true(cx, value, name);
       p.*(t.flag) = true;
       break;
     case term_value::pattern_or_flag:
-      p.torn_pattern = pattern_or_true(cx, value, t.name);
+      p.torn_pattern = pattern_or_true(cx, value, name);
       p.*(t.flag) = true;
       break;
-    case term_value::level: p.through_last_level = level_of(cx, value, t.name); break;
+    case term_value::level: p.through_last_level = level_of(cx, value, name); break;
     case term_value::count:
-      p.lost_at_most = integer(cx, value, t.name);
-      if (*p.lost_at_most < 0) cx.fail(value, std::string(t.name) + ": expected a number >= 0");
+      p.lost_at_most = integer(cx, value, name);
+      if (*p.lost_at_most < 0) cx.fail(value, std::string(name) + ": expected a number >= 0");
       break;
-    case term_value::ratio: p.max_writes_per_record = ratio(cx, value, t.name); break;
+    case term_value::ratio: p.max_writes_per_record = ratio(cx, value, name); break;
   }
 }
 

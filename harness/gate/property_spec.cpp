@@ -34,20 +34,36 @@ const std::vector<std::string>& workload_levels() {
   return levels;
 }
 
+std::string_view term_name(promise_term_id t) {
+  constexpr std::string_view names[] = {"all",
+                                        "through_last_flush",
+                                        "prefix",
+                                        "each_once",
+                                        "in_order",
+                                        "no_torn_record",
+                                        "through_last_level",
+                                        "lost_at_most",
+                                        "max_writes_per_record"};
+  return names[static_cast<std::size_t>(t)];
+}
+
 std::string promise::text() const {
+  using id = promise_term_id;
   std::string s;
-  auto add = [&s](const std::string& term) { s += (s.empty() ? "" : ", ") + term; };
-  if (all) add("all");
-  if (through_last_flush) add("through_last_flush");
-  if (through_last_level) add("through_last_level " + workload_levels()[*through_last_level]);
-  if (prefix) add("prefix");
-  if (each_once) add("each_once");
-  if (in_order) add("in_order");
-  if (lost_at_most) add("lost_at_most " + std::to_string(*lost_at_most));
+  auto add = [&s](id t, const std::string& value = "") {
+    s += (s.empty() ? "" : ", ") + std::string(term_name(t)) + value;
+  };
+  if (all) add(id::all);
+  if (through_last_flush) add(id::through_last_flush);
+  if (through_last_level) add(id::through_last_level, " " + workload_levels()[*through_last_level]);
+  if (prefix) add(id::prefix);
+  if (each_once) add(id::each_once);
+  if (in_order) add(id::in_order);
+  if (lost_at_most) add(id::lost_at_most, " " + std::to_string(*lost_at_most));
   if (no_torn_record)
-    add("no_torn_record" + (torn_pattern.empty() ? "" : " '" + torn_pattern + "'"));
+    add(id::no_torn_record, torn_pattern.empty() ? "" : " '" + torn_pattern + "'");
   if (max_writes_per_record > 0)
-    add("max_writes_per_record " + loggers::ratio_text(max_writes_per_record));
+    add(id::max_writes_per_record, " " + loggers::ratio_text(max_writes_per_record));
   return s.empty() ? "nothing" : s;
 }
 

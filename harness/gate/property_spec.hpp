@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace flushcheck {
@@ -26,6 +27,21 @@ bool is_cut(property_end e);
 
 /// The workload protocol's levels, lowest first (workload.h's order).
 const std::vector<std::string>& workload_levels();
+
+/// The terms a promise is made of (docs/gate.md, "Promises"), as code names them.
+enum class promise_term_id {
+  all,
+  through_last_flush,
+  prefix,
+  each_once,
+  in_order,
+  no_torn_record,
+  through_last_level,
+  lost_at_most,
+  max_writes_per_record,
+};
+/// "all", "through_last_flush", ...: how gate files, reports and checks' labels name T.
+std::string_view term_name(promise_term_id t);
 
 /// What a library promises for one way to end (docs/gate.md's vocabulary).
 struct promise {

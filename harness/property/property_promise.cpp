@@ -5,6 +5,11 @@ namespace flushcheck {
 
 namespace {
 
+/// The label of a check that term T promises, with its value ("lost_at_most 2") and AT.
+std::string label(promise_term_id t, const std::string& rest) {
+  return std::string(term_name(t)) + rest;
+}
+
 gate_expect on(const property_spec& spec, check_id check, long number) {
   gate_expect e;
   e.in = spec.in;
@@ -19,11 +24,13 @@ void add_count_terms(const property_spec& spec, const promise& p, const case_pla
                      const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.all && n > 0)
-    out.push_back({"all" + at, plan.threaded ? on(spec, check_id::each_once, n)
-                                             : on(spec, check_id::records_through, n - 1)});
-  if (p.each_once) out.push_back({"each_once" + at, on(spec, check_id::each_once, n)});
+    out.push_back({label(promise_term_id::all, at),
+                   plan.threaded ? on(spec, check_id::each_once, n)
+                                 : on(spec, check_id::records_through, n - 1)});
+  if (p.each_once)
+    out.push_back({label(promise_term_id::each_once, at), on(spec, check_id::each_once, n)});
   if (p.lost_at_most && !plan.threaded && n > *p.lost_at_most)
-    out.push_back({"lost_at_most " + std::to_string(*p.lost_at_most) + at,
+    out.push_back({label(promise_term_id::lost_at_most, " " + std::to_string(*p.lost_at_most) + at),
                    on(spec, check_id::records_at_least, n - *p.lost_at_most)});
 }
 
@@ -32,11 +39,12 @@ void add_count_terms(const property_spec& spec, const promise& p, const case_pla
 void add_through_terms(const property_spec& spec, const promise& p, const case_plan& plan,
                        const std::string& at, std::vector<promised_check>& out) {
   if (p.through_last_flush && plan.before_last_flush > 0)
-    out.push_back({"through_last_flush" + at,
+    out.push_back({label(promise_term_id::through_last_flush, at),
                    on(spec, check_id::records_through, plan.before_last_flush - 1)});
   if (p.through_last_level && plan.through_level[*p.through_last_level] > 0)
     out.push_back(
-        {"through_last_level " + workload_levels()[*p.through_last_level] + at,
+        {label(promise_term_id::through_last_level,
+               " " + workload_levels()[*p.through_last_level] + at),
          on(spec, check_id::records_through, plan.through_level[*p.through_last_level] - 1)});
 }
 
@@ -50,12 +58,13 @@ void add_terms(const property_spec& spec, const promise& p, const case_plan& pla
                const std::string& at, std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.prefix && !plan.threaded)
-    out.push_back({"prefix" + at, on(spec, check_id::records_prefix, n)});
+    out.push_back({label(promise_term_id::prefix, at), on(spec, check_id::records_prefix, n)});
   if (p.in_order && !plan.threaded)
-    out.push_back({"in_order" + at, on(spec, check_id::in_order, 0)});
+    out.push_back({label(promise_term_id::in_order, at), on(spec, check_id::in_order, 0)});
   if (!plan.logged_exactly) {
     if (p.all && !p.prefix && !plan.threaded)
-      out.push_back({"all" + at + " (as a prefix)", on(spec, check_id::records_prefix, n)});
+      out.push_back({label(promise_term_id::all, at + " (as a prefix)"),
+                     on(spec, check_id::records_prefix, n)});
     return;
   }
   add_count_terms(spec, p, plan, at, out);
@@ -68,13 +77,13 @@ void add_write_terms(const property_spec& spec, const promise& p, const case_pla
   if (p.no_torn_record) {
     gate_expect e = on(spec, check_id::no_torn_record, 0);
     e.text = p.torn_pattern;
-    out.push_back({"no_torn_record" + at, e});
+    out.push_back({label(promise_term_id::no_torn_record, at), e});
   }
   // Writes per record where records must arrive: an ordinary end that promises them all.
   if (p.max_writes_per_record > 0 && plan.ordinary && plan.logged > 0 && (p.all || p.each_once)) {
     gate_expect e = on(spec, check_id::max_writes_per_record, 0);
     e.ratio = p.max_writes_per_record;
-    out.push_back({"max_writes_per_record" + at, e});
+    out.push_back({label(promise_term_id::max_writes_per_record, at), e});
   }
 }
 
