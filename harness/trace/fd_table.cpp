@@ -1,6 +1,7 @@
 #include "fd_table.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace flushcheck::detail {
 namespace {

@@ -308,6 +308,16 @@ exit = { lost_at_most = 0 }
   EXPECT_NE(r.out.find("1 of 2 properties kept their promise"), std::string::npos) << r.out;
 }
 
+/// Each file of BAD (its text, the message it must get after "bad.toml:")
+/// is refused with exit 2 and that message.
+void expect_refused(const std::vector<std::pair<std::string, std::string>>& bad) {
+  for (const auto& [text, want] : bad) {
+    const auto r = cli({"gate", file_with("bad.toml", text)});
+    EXPECT_EQ(r.code, 2) << text << r.out << r.err;
+    EXPECT_NE(r.err.find("bad.toml:" + want), std::string::npos) << text << "\n" << r.err;
+  }
+}
+
 TEST(property_gate, a_bad_property_is_refused_with_its_line) {
   const std::vector<std::pair<std::string, std::string>> bad = {
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = \"most\"\n",
@@ -351,29 +361,25 @@ TEST(property_gate, a_bad_property_is_refused_with_its_line) {
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.always]\n[property.promise]\n"
        "return = \"all\"\n",
        "4: [property.always] is empty: it checks nothing"},
-      // The same reader and words as a gate file's expect table (gate_file_test).
-      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
-       "max_writes_per_record = 0 }\n",
-       "5: max_writes_per_record: expected a number > 0"},
-      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
-       "no_torn_record = 3 }\n",
-       "5: no_torn_record: expected true or a whole-line regex"},
-      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
-       "no_torn_record = \"((\" }\n",
-       "5: no_torn_record: bad pattern"},
-      {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { "
-       "lost_at_most = \"x\", all = true }\n",
-       "5: lost_at_most: expected an integer"},
       // Checked before it is narrowed: 2^32 + 2 is not 2.
       {"[[property]]\nname = \"p\"\ncommand = [\"x\"]\nthreads = 4294967298\n"
        "[property.promise]\nreturn = \"all\"\n",
        "4: threads: expected 0 (one thread) or 2 to 16"},
   };
-  for (const auto& [text, want] : bad) {
-    const auto r = cli({"gate", file_with("bad.toml", text)});
-    EXPECT_EQ(r.code, 2) << text << r.out << r.err;
-    EXPECT_NE(r.err.find("bad.toml:" + want), std::string::npos) << text << "\n" << r.err;
-  }
+  expect_refused(bad);
+}
+
+// A promise's values are read by the same readers, with the same words, as a
+// gate file's expect table (gate_file.bad_files_get_the_line_and_the_reason).
+TEST(property_gate, a_promise_value_is_read_as_a_gate_file_reads_it) {
+  const std::string head =
+      "[[property]]\nname = \"p\"\ncommand = [\"x\"]\n[property.promise]\nreturn = { ";
+  expect_refused({
+      {head + "max_writes_per_record = 0 }\n", "5: max_writes_per_record: expected a number > 0"},
+      {head + "no_torn_record = 3 }\n", "5: no_torn_record: expected true or a whole-line regex"},
+      {head + "no_torn_record = \"((\" }\n", "5: no_torn_record: bad pattern"},
+      {head + "lost_at_most = \"x\", all = true }\n", "5: lost_at_most: expected an integer"},
+  });
 }
 
 // The C++ API: the same generators and checks, under RapidCheck's own
