@@ -52,7 +52,8 @@ std::int64_t writes_not_to_stderr(const trace_summary& t) {
 /// "" when O is a run whose program said its time; otherwise why not.
 std::string failure(const observation& o) {
   if (o.status == wait_status::exited(0)) return "";
-  return "the program " + o.status.describe() + ": " + last_line(o.err.data);
+  const std::string said = last_line(o.err.data);
+  return "the program " + o.status.describe() + (said.empty() ? "" : ": " + said);
 }
 
 /// "" when every value of a bench line is in range, else which is not:

@@ -187,11 +187,13 @@ void write_plots(const bench_report& r, const std::string& dir) {
     }
 }
 
-bool any_failed(const bench_report& r) {
+/// R's FAILED rows, each "NAME: why".
+std::vector<std::string> failed_rows(const bench_report& r) {
+  std::vector<std::string> out;
   for (const auto& s : r.suites)
     for (const auto& row : s.rows)
-      if (row.failed) return true;
-  return false;
+      if (row.failed) out.push_back(row.name + ": " + row.skipped);
+  return out;
 }
 
 /// Prints what moved against the saved report to OUT; true when something did.
@@ -272,10 +274,12 @@ std::ostream& text_stream(const report_file& json, const report_file& md) {
   return json.on_stdout() || md.on_stdout() ? std::cerr : std::cout;
 }
 
-/// Says on stderr that a bench program failed and no report was written: exit_harness.
-int report_failed() {
-  std::cerr << "flushcheck: a bench program failed (its FAILED rows are above); no report "
-               "file was written\n";
+/// Says on stderr, in one line, which rows FAILED (the first, and how many
+/// more are above) and that no report was written: exit_harness.
+int report_failed(const std::vector<std::string>& failed) {
+  std::cerr << "flushcheck: a bench program failed: " << failed.front();
+  if (failed.size() > 1) std::cerr << " (and " << failed.size() - 1 << " more FAILED rows above)";
+  std::cerr << "; no report file was written\n";
   return exit_harness;
 }
 
@@ -301,8 +305,9 @@ int bench_command::execute() {
   std::ostream& text = text_stream(json, md);
   std::string plots = md ? plot_dir(md.on_stdout() ? "" : markdown_file) : "";
   bench_report r = run_suites(o);
-  if (&text == &std::cout || any_failed(r)) text << to_text(r);
-  if (any_failed(r)) return report_failed();
+  const auto failed = failed_rows(r);
+  if (&text == &std::cout || !failed.empty()) text << to_text(r);
+  if (!failed.empty()) return report_failed(failed);
   write_reports(r, json, html, md, plots);
   return before && compare(*before, r, threshold, text) ? exit_failed : exit_ok;
 }

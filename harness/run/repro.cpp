@@ -102,6 +102,17 @@ std::string run_flags(const run_options& o) {
   return flags;
 }
 
+/// " count --backend=bpf --stdout=null ...": `run` counts with ptrace only,
+/// so a run counted by another backend is repeated by `count`, which has
+/// no stderr sink, stdin, cut or reader (a counted run has none of those).
+std::string count_flags(const run_options& o) {
+  std::string flags =
+      o.backend == trace_backend::bpf ? " count --backend=bpf" : " count --backend=perf";
+  flags += " --stdout=" + std::string(to_string(o.stdout_sink));
+  for (const auto& f : o.faults) flags += " --fault=" + shell_quote(f.text());
+  return flags + " --timeout=" + std::to_string(o.timeout.count());
+}
+
 /// Whether a word of O's line has a newline (shell_quote's $'...').
 bool has_newline(const run_options& o) {
   const auto nl = [](const std::string& s) { return s.find('\n') != std::string::npos; };
@@ -125,9 +136,9 @@ std::string repro_command(const run_options& o, const std::string& first) {
   std::string cmd = first + "env -i" + sink_dir(o);
   for (const auto& kv : o.env)
     if (shown(o, kv)) cmd += " " + quoted_variable(kv);
-  cmd += " " + program_for(o) + " run";
-  cmd += stream_flags(o);
-  cmd += run_flags(o);
+  cmd += " " + program_for(o);
+  cmd += o.trace && o.backend != trace_backend::ptrace ? count_flags(o)
+                                                       : " run" + stream_flags(o) + run_flags(o);
   cmd += " --";
   for (const auto& a : o.argv) cmd += " " + shell_quote(a);
   return posix_line(cmd, has_newline(o));

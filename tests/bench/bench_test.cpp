@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -41,6 +42,34 @@ const json& row(const json& s, const char* name) {
 
 std::int64_t writes(const json& s, const std::string& name) {
   return row(s, name.c_str())["write_calls"].get<std::int64_t>();
+}
+
+/// Whether OUT (`count`'s table) has the row of N writes to all destinations.
+bool counts_writes(const std::string& out, long n) {
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string calls, call, fds;
+    if (words >> calls >> call >> fds && calls == std::to_string(n) && call == "write" &&
+        fds == "*")
+      return true;
+  }
+  return false;
+}
+
+/// A backend row's repro line is `count` with that backend, and pasted
+/// into a shell it counts what the row counted (`run` counts with ptrace only).
+void expect_repro_counts(const json& r, const char* backend) {
+  const std::string line = r["repro"];
+  EXPECT_NE(line.find(std::string(" count --backend=") + backend + " "), std::string::npos) << line;
+  run_options o;
+  o.argv = {"/bin/sh", "-c", line};
+  o.env = clean_environment();
+  o.timeout = std::chrono::seconds(60);
+  const auto obs = run(o);
+  EXPECT_EQ(obs.status, wait_status::exited(0)) << line << "\n" << obs.err.data;
+  EXPECT_TRUE(counts_writes(obs.out.data, r["write_calls"].get<long>())) << line << "\n"
+                                                                         << obs.out.data;
 }
 
 /// The --quick sizes' exact counts (bench_suite_*.cpp): 20,000 putc,
@@ -87,7 +116,11 @@ void expect_exact_counts(const json& j) {
     if (r["skipped"] != "" && !r["failed"].get<bool>()) continue;  // said why
     EXPECT_FALSE(r["failed"].get<bool>()) << r.dump();
     EXPECT_EQ(r["write_calls"], 20000) << name;
+    if (name == "(a) unbuffered putc: eBPF backend") expect_repro_counts(r, "bpf");
   }
+  for (const auto& r : tracer["rows"])
+    if (r["name"] == "(a) unbuffered putc: perf backend" && r["skipped"] == "")
+      expect_repro_counts(r, "perf");
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -125,7 +158,10 @@ void expect_whole_rows(const json& j) {
       EXPECT_EQ(r["seconds"].size(), ten ? 10u : 1u) << name;
       EXPECT_GT(r["median"].get<double>(), 0) << name;
       if (name.find("bare ptrace loop") == std::string::npos) {  // a loop in flushcheck itself
-        EXPECT_NE(r["repro"].get<std::string>().find("flushcheck run"), std::string::npos) << name;
+        const std::string line = r["repro"];  // `count` for another backend than ptrace
+        const bool runs = line.find("flushcheck run ") != std::string::npos ||
+                          line.find("flushcheck count --backend=") != std::string::npos;
+        EXPECT_TRUE(runs) << name << ": " << line;
       }
     }
   }
@@ -136,7 +172,7 @@ TEST(bench, quick_run_of_every_suite_reports_exact_counts_json_and_a_page) {
   const std::string md = test_path("bench.md");
   auto r =
       cli({"bench", "--quick", "--repeat", "1", "--json", js, "--html", page, "--markdown", md});
-  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  ASSERT_EQ(r.code, 0) << r.err << r.out;  // stderr first: its one line says which row failed
   EXPECT_NE(r.out.find("seed claims on this machine:"), std::string::npos) << r.out;
   json j = json::parse(slurp(js));
   EXPECT_EQ(j["kind"], "bench");
@@ -172,7 +208,7 @@ TEST(bench, musl_sweep_counts_and_kernel_suites_with_another_toolchain) {
   const std::string js = test_path("musl.json");
   auto r = cli(
       {"bench", "stdio", "pipe", "--toolchain", "musl", "--quick", "--repeat", "1", "--json", js});
-  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  ASSERT_EQ(r.code, 0) << r.err << r.out;  // stderr first: its one line says which row failed
   json j = json::parse(slurp(js));
   const json& stdio = suite(j, "stdio");
   EXPECT_EQ(writes(stdio, "putc full 16 B file [musl]"), 2223);  // ceil(20000 / 9)
@@ -223,7 +259,7 @@ TEST(bench, program_suite_measures_a_logging_program_per_record) {
                        "t = time.monotonic_ns() - t\n"
                        "sys.stderr.write(f'bench ns={t} ops={n}\\n')\n";
   auto r = cli({"bench", "--program", "python3 " + py, "program", "--repeat", "1", "--json", js});
-  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  ASSERT_EQ(r.code, 0) << r.err << r.out;  // stderr first: its one line says which row failed
   const json report = json::parse(slurp(js));
   const json& s = suite(report, "program");
   for (const char* sink : {"file", "pipe"}) {
@@ -274,6 +310,11 @@ TEST(bench, a_program_that_never_ends_meets_the_timeout) {
   auto r = cli({"bench", "program", "--program", "sleep 3600", "--repeat", "1", "--timeout=300"});
   EXPECT_EQ(r.code, 4) << r.out << r.err;
   EXPECT_NE(r.out.find("program file: FAILED: the program timed out"), std::string::npos) << r.out;
+  // the one line on stderr names the row and why
+  EXPECT_NE(r.err.find("flushcheck: a bench program failed: program file: the program timed out"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 /// --compare refuses, before running, a saved report of other sizes or of
