@@ -199,7 +199,7 @@ std::vector<std::string> failed_rows(const bench_report& r) {
 /// Prints what moved against the saved report to OUT; true when something did.
 bool compare(const bench_report& before, const bench_report& now, double threshold,
              std::ostream& out) {
-  auto result = bench_compare(before, bench_from_json(dump_json(to_json(now))), threshold);
+  auto result = bench_compare(before, now, threshold);
   if (result.compared == 0)
     throw usage_error("--compare: no measured row of the saved report is in a suite run now");
   out << "\ncompared with the saved report (threshold " << threshold * 100

@@ -23,6 +23,7 @@
 #include "matrix_baseline.hpp"
 #include "matrix_merge.hpp"
 #include "matrix_report.hpp"
+#include "record_cell.hpp"
 #include "report_file.hpp"
 #include "result_wire.hpp"
 #include "usage.hpp"
@@ -123,15 +124,13 @@ nlohmann::json read_record(const std::string& path, const std::string& option) {
   }
 }
 
-/// The cell_verdict of case C run once more on SET, made by the JSON reporter
-/// as the record's cells are.
+/// The verdict_text of case C run once more on SET, in the record's form.
 std::string verdict_of_rerun(const property_case& c, const target_set& set) {
-  const matrix one = make_matrix({column_results{matrix_column::of(set), {run_case(c, set)}}});
-  return cell_verdict(to_json(one)["rows"][0]["cells"][0]);
+  return verdict_text(cell_of(run_case(c, set), matrix_column::of(set).name));
 }
 
 /// CHANGE's case run again on its set (one of SETS), TIMES times: each
-/// run's cell_verdict.
+/// run's verdict_text.
 std::vector<std::string> rerun_case(const std::vector<target_set>& sets, const cell_change& change,
                                     int times) {
   std::vector<std::string> seen;

@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "escape.hpp"
 #include "json_document.hpp"
+#include "record_cell.hpp"
 #include "record_check.hpp"
 #include "record_fields.hpp"
 
@@ -16,10 +17,9 @@ namespace flushcheck {
 namespace {
 
 using json = nlohmann::json;
-using detail::record_flag;
 using detail::record_text;
-/// (set name, case id) -> the cell.
-using cell_index = std::map<std::pair<std::string, std::string>, const json*>;
+/// (set name, case id) -> the cell, read once.
+using cell_index = std::map<std::pair<std::string, std::string>, record_cell>;
 
 void require_record(const json& r, const std::string& what) {
   try {
@@ -32,26 +32,17 @@ void require_record(const json& r, const std::string& what) {
 cell_index index_cells(const json& record) {
   cell_index cells;
   for (const auto& row : record["rows"]) {
-    const auto it = row.find("cells");  // pointers into RECORD: never into a copy
+    const auto it = row.find("cells");
     if (it == row.end() || !it->is_array()) continue;
-    for (const auto& cell : *it)
-      if (cell.is_object()) cells[{record_text(cell, "column"), record_text(cell, "id")}] = &cell;
+    for (const auto& cell : *it) {
+      if (!cell.is_object()) continue;
+      record_cell c = read_cell(cell);
+      auto key = std::make_pair(c.column, c.id);
+      cells[std::move(key)] = std::move(c);
+    }
   }
   return cells;
 }
-
-}  // namespace
-
-std::string cell_verdict(const json& cell) {
-  if (!record_text(cell, "skipped").empty())
-    return "skipped (" + record_text(cell, "skipped") + ")";
-  const std::string v = !record_flag(cell, "asserted") ? "not asserted"
-                        : record_flag(cell, "pass")    ? "pass"
-                                                       : "FAIL";
-  return v + ", observed " + record_text(cell, "observed");
-}
-
-namespace {
 
 std::string machine_line(const json& record) {
   const json m = record.value("machine", json::object());
@@ -87,14 +78,14 @@ void compare_libraries(const json& before, const json& now, record_changes& out)
 
 /// The cell at KEY in both records, BEFORE and NOW: counted, and if its
 /// verdict changed, the change (re-run with RERUN when given).
-void compare_cell(const cell_index::key_type& key, const json& before, const json& now,
-                  const rerun_cell& rerun, record_changes& out) {
+void compare_cell(const cell_index::key_type& key, const record_cell& before,
+                  const record_cell& now, const rerun_cell& rerun, record_changes& out) {
   ++out.compared;
-  const std::string a = cell_verdict(before), b = cell_verdict(now);
+  const std::string a = verdict_text(before), b = verdict_text(now);
   if (a == b) return;
-  std::string repro = record_text(now, "repro");
+  const std::string& repro = now.outcome.repro;
   out.changes.push_back(
-      {key.first, key.second, a, b, repro.empty() ? record_text(before, "repro") : repro, {}});
+      {key.first, key.second, a, b, repro.empty() ? before.outcome.repro : repro, {}});
   if (rerun) out.changes.back().reruns = rerun(out.changes.back());
 }
 
@@ -104,7 +95,7 @@ void compare_cells(const cell_index& then, const cell_index& cells, const rerun_
   for (const auto& [key, cell] : cells) {
     const auto it = then.find(key);
     if (it == then.end()) continue;
-    compare_cell(key, *it->second, *cell, rerun, out);
+    compare_cell(key, it->second, cell, rerun, out);
   }
 }
 

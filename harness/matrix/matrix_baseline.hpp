@@ -44,12 +44,8 @@ struct record_changes {
   std::vector<std::string> only_now;
 };
 
-/// A cell's verdict and observed value in words: "pass, observed 0/0",
-/// "FAIL, ...", "not asserted, ...", "skipped (tmpfs)". What is compared.
-std::string cell_verdict(const nlohmann::json& cell);
-
 /// Runs a changed cell's case again on this machine; returns each run's
-/// cell_verdict.
+/// verdict_text (record_cell.hpp).
 using rerun_cell = std::function<std::vector<std::string>(const cell_change&)>;
 
 /// BEFORE against NOW, both matrix records (schema 2); each change re-run

@@ -5,6 +5,7 @@
 #include "json_document.hpp"
 #include "machine.hpp"
 #include "matrix_merge.hpp"
+#include "record_cell.hpp"
 #include "run_report.hpp"
 
 namespace flushcheck {
@@ -47,16 +48,7 @@ nlohmann::json column_json(const matrix& m, std::size_t c) {
 }
 
 nlohmann::json cell_json(const matrix& m, const case_result& r, std::size_t c) {
-  return {{"id", r.prop_case.id()},
-          {"column", m.columns[c].name},
-          {"sink", std::string(to_string(r.prop_case.sink))},
-          {"asserted", r.asserted},
-          {"pass", r.outcome.pass},
-          {"observed", bytes_as_code_points(r.outcome.observed)},
-          {"explanation", bytes_as_code_points(r.outcome.explanation)},
-          {"repro", bytes_as_code_points(r.outcome.repro)},  // bytes as "data" is (docs/cli.md)
-          {"figures", r.outcome.figures},
-          {"skipped", r.outcome.skipped.value_or("")}};
+  return to_json(cell_of(r, m.columns[c].name));
 }
 
 // Cells in line order: by sink, then by column.

@@ -1,11 +1,11 @@
 // Saved matrix records back into one matrix value (matrix_merge.hpp).
 #include "matrix_merge.hpp"
 
-#include <cstdint>
 #include <map>
 
 #include "error.hpp"
 #include "json_document.hpp"
+#include "record_cell.hpp"
 #include "record_check.hpp"
 #include "record_fields.hpp"
 
@@ -14,7 +14,6 @@ namespace flushcheck {
 namespace {
 
 using json = nlohmann::json;
-using detail::record_flag;
 using detail::record_text;
 
 const property* find_property(const std::string& name) {
@@ -34,29 +33,16 @@ matrix_column column_of(const std::string& label, const json& c) {
   return col;
 }
 
-verdict verdict_of(const json& cell) {
-  verdict v;
-  v.pass = record_flag(cell, "pass");
-  v.observed = record_text(cell, "observed");
-  v.explanation = record_text(cell, "explanation");
-  v.repro = record_text(cell, "repro");
-  if (std::string why = record_text(cell, "skipped"); !why.empty()) v.skipped = std::move(why);
-  const json figures = cell.value("figures", json::object());  // items() needs it alive
-  for (const auto& [k, n] : figures.items())
-    if (n.is_number_integer()) v.figures[k] = n.get<std::int64_t>();
-  return v;
-}
-
 /// CELL of the row of PROP and LANGUAGE into its column (by set name) at
 /// BY_SET; false when it is no cell, or of nothing this flushcheck knows.
 bool add_cell(const json& cell, const property* prop, const std::optional<lang>& language,
               std::map<std::string, column_results*>& by_set) {
   if (!cell.is_object()) return false;
-  const auto sink = parse_sink_kind(record_text(cell, "sink"));
-  const auto col = by_set.find(record_text(cell, "column"));
+  const record_cell c = read_cell(cell);
+  const auto sink = parse_sink_kind(c.sink);
+  const auto col = by_set.find(c.column);
   if (prop == nullptr || !language || !sink || col == by_set.end()) return false;
-  col->second->results.push_back(
-      {property_case{prop, *language, *sink}, verdict_of(cell), record_flag(cell, "asserted")});
+  col->second->results.push_back({property_case{prop, *language, *sink}, c.outcome, c.asserted});
   return true;
 }
 

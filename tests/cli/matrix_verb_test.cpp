@@ -23,6 +23,7 @@
 #include "cli_runner.hpp"
 #include "conformance.hpp"
 #include "matrix_baseline.hpp"
+#include "record_cell.hpp"
 #include "run.hpp"
 #include "run_report.hpp"
 
@@ -191,9 +192,10 @@ TEST(cli, matrix_on_four_workers_has_the_cells_of_one) {
     const auto j = nlohmann::json::parse(out);
     for (const auto& row : j["rows"])
       for (const auto& cell : row["cells"])
-        v.push_back(row["property"].get<std::string>() + "/" + row["language"].get<std::string>() +
-                    "/" + cell["sink"].get<std::string>() + ": " +
-                    (row["tier"] == "observed" ? std::string("observed") : cell_verdict(cell)));
+        v.push_back(
+            row["property"].get<std::string>() + "/" + row["language"].get<std::string>() + "/" +
+            cell["sink"].get<std::string>() + ": " +
+            (row["tier"] == "observed" ? std::string("observed") : verdict_text(read_cell(cell))));
     return v;
   };
   const auto by_one = cells(one.out), by_four = cells(four.out);
@@ -268,7 +270,7 @@ TEST(cli, matrix_baseline_reruns_a_change_before_it_counts) {
     if (row["property"] == "death.exit_flushes" && row["language"] == "c")
       cell = &row["cells"][0];  // deterministic: exit flushes stdio, every run
   ASSERT_NE(cell, nullptr);
-  const std::string real = cell_verdict(*cell);
+  const std::string real = verdict_text(read_cell(*cell));
   (*cell)["observed"] = "edited";
   scratch_dir dir;
   auto r = cli({"matrix", "--baseline", dir.write("edited.json", record.dump())});

@@ -25,6 +25,7 @@
 #include "matrix_merge.hpp"
 #include "matrix_report.hpp"
 #include "profile.hpp"
+#include "record_cell.hpp"
 #include "record_check.hpp"
 #include "result_wire.hpp"
 #include "sink_kind.hpp"
@@ -229,6 +230,26 @@ std::pair<json, json> before_and_now() {
   return {before, now};
 }
 
+/// A cell run here, written as a record holds it and read back, is the same
+/// value, whatever bytes its run observed: a baseline compares the two alike.
+TEST(record_cell, a_cell_written_and_read_back_is_the_same_value_whatever_bytes_it_holds) {
+  case_result r = result_of(required_prop(), sink_kind::pipe, false, "\xff\x01 of 4");
+  r.outcome.figures["buffer_bytes"] = 4096;
+  const record_cell c = cell_of(r, "default");
+  const record_cell back = read_cell(nlohmann::json::parse(to_json(c).dump()));
+  EXPECT_EQ(back.id, id_of(required_prop(), sink_kind::pipe));
+  EXPECT_EQ(back.column, "default");
+  EXPECT_EQ(back.sink, "pipe");
+  EXPECT_TRUE(back.asserted);
+  EXPECT_EQ(back.outcome.figures, r.outcome.figures);
+  EXPECT_EQ(back.outcome.repro, c.outcome.repro);
+  EXPECT_EQ(verdict_text(back), verdict_text(c));
+  EXPECT_EQ(verdict_text(back), "FAIL, observed \u00ff\u0001 of 4");  // each byte a code point
+  r.outcome.skipped = "tmpfs";
+  EXPECT_EQ(verdict_text(read_cell(to_json(cell_of(r, "default")))), "skipped (tmpfs)");
+  EXPECT_EQ(verdict_text(read_cell(nlohmann::json{{"observed", 3}})), "not asserted, observed ");
+}
+
 TEST(matrix_baseline, a_record_against_itself_changes_nothing) {
   const json record = sample_record();
   const record_changes c = compare_records(record, record, "test");
@@ -263,7 +284,7 @@ TEST(matrix_baseline, names_both_verdicts_and_the_repro_of_a_change) {
   EXPECT_EQ(ch->column, "default");
   EXPECT_EQ(ch->before, "pass, observed x");
   EXPECT_EQ(ch->now, "FAIL, observed x");
-  EXPECT_EQ(ch->before, cell_verdict(cell_in(before, id)));
+  EXPECT_EQ(ch->before, verdict_text(read_cell(cell_in(before, id))));
   EXPECT_EQ(ch->repro, "flushcheck run -- stdio_script 'x'");
 }
 
