@@ -203,7 +203,7 @@ gate_check status_check(const observation& obs, const gate_expect& e) {
 }
 
 /// Each stream's checks and record count: "stdout", "stderr", "file:NAME".
-using digests = std::map<std::string, stream_digest>;
+using digests = std::map<write_target, stream_digest>;
 
 /// The log file at PATH, read in pieces into DIGEST and what KEEP keeps of
 /// it, with the write calls the tracer saw reach it (OBS's trace).
@@ -232,7 +232,7 @@ void read_watched(const std::string& dir, const std::vector<std::string>& watch,
                   std::optional<std::chrono::steady_clock::time_point> deadline) {
   const auto names = names_in(dir);
   for (const auto& text : watch) {
-    stream_digest& digest = d.try_emplace("file:" + text, tag).first->second;
+    stream_digest& digest = d.try_emplace(write_target::file(text), tag).first->second;
     if (const std::string path = watched_path(dir, names, text); !path.empty())
       r.files[text] = read_log(path, keep, r.obs, digest, deadline);
     digest.finish();
@@ -252,14 +252,14 @@ void check_log_room(const std::string& dir, observation& obs) {
 
 gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d, std::size_t at) {
   if (e.reads_status()) return status_check(r.obs, e);
-  if (const auto f = r.files.find(e.in.substr(std::min<std::size_t>(e.in.size(), 5)));
-      e.in.starts_with("file:") && f != r.files.end() && !f->second.whole)
+  if (const auto f = r.files.find(e.in.file_name());
+      e.in.is_file() && f != r.files.end() && !f->second.whole)
     return {false, "the log was not read whole before the search's time ran out", false};
   gate_check c = d.at(e.in).result(at, {&r.obs, r.writes(e.in)});
-  if (e.in.rfind("file:", 0) == 0 && !r.files.contains(e.in.substr(5)))
+  if (e.in.is_file() && !r.files.contains(e.in.file_name()))
     // A log file never created is a log where nothing arrived (winston's file
     // when the program exits first), checked as that: not "could not check".
-    c.why = "the log file '" + e.in.substr(5) + "' was never created: " + c.why;
+    c.why = "the log file '" + e.in.file_name() + "' was never created: " + c.why;
   return c;
 }
 
@@ -267,8 +267,8 @@ gate_check outcome(const gate_result& r, const gate_expect& e, const digests& d,
 /// each expectation added to its stream's: its index there (0: reads the status).
 std::vector<std::size_t> add_expectations(const std::vector<gate_expect>& expect,
                                           const std::string& tag, digests& d) {
-  d.try_emplace("stdout", tag);
-  d.try_emplace("stderr", tag);
+  d.try_emplace(write_target::out(), tag);
+  d.try_emplace(write_target::err(), tag);
   std::vector<std::size_t> at;  // each expectation's index in its stream's digest
   for (const auto& e : expect)
     at.push_back(e.reads_status() ? 0 : d.try_emplace(e.in, tag).first->second.add(e));
@@ -305,13 +305,15 @@ gate_result gate_run::run() const {
   run_options o = options_of(s_, dir.path());
   digests d;
   const std::vector<std::size_t> at = add_expectations(s_.expect, s_.tag, d);
-  o.on_output = [&d](int fd, std::string_view b) { d.at(fd == 1 ? "stdout" : "stderr").feed(b); };
+  o.on_output = [&d](int fd, std::string_view b) {
+    d.at(fd == 1 ? write_target::out() : write_target::err()).feed(b);
+  };
   gate_result r;
   r.repro = repro_command(o, "mkdir -p " + shell_quote(dir.path()) + " && ");  // its own timeout
   cut_to(o, s_.deadline);
   r.obs = flushcheck::run(o);
-  d.at("stdout").finish();
-  d.at("stderr").finish();
+  d.at(write_target::out()).finish();
+  d.at(write_target::err()).finish();
   read_watched(dir.path(), s_.watch, s_.tag, s_.keep, r, d, s_.deadline);
   if (!s_.watch.empty()) check_log_room(dir.path(), r.obs);
   add_outcomes(s_.expect, at, d, r);
@@ -328,10 +330,10 @@ const log_file& gate_result::file(const std::string& name) const {
                           (have.empty() ? std::string(" none") : have) + ")");
 }
 
-long gate_result::writes(const std::string& in) const {
-  if (in == "stdout") return obs.trace ? stdout_writes() : -1;
-  if (in == "stderr") return obs.trace ? stderr_writes() : -1;
-  auto it = files.find(in.substr(std::min<std::size_t>(in.size(), 5)));  // "file:NAME"
+long gate_result::writes(const write_target& in) const {
+  if (in.is_out()) return obs.trace ? stdout_writes() : -1;
+  if (in.is_err()) return obs.trace ? stderr_writes() : -1;
+  auto it = files.find(in.file_name());
   return it != files.end() ? it->second.write_calls : obs.trace ? 0 : -1;
 }
 

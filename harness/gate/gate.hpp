@@ -42,10 +42,10 @@ struct gate_result {
   std::map<std::string, log_file> files;  ///< by the name given to watch()
   /// Each gate_run::expect()'s outcome, in the order they were given.
   std::vector<gate_check> checks;
-  /// Records that arrived (gate_run::tag()), per "stdout", "stderr" and
-  /// "file:NAME" for each watched NAME (0: never written), counted as they
+  /// Records that arrived (gate_run::tag()), per stream and per watched
+  /// file (write_target::file(NAME); 0: never written), counted as they
   /// arrived, whatever keep() kept.
-  std::map<std::string, long> records;
+  std::map<write_target, long> records;
   /// The shell line that repeats the run: its log directory made again,
   /// then `env -i ... flushcheck run ...` (the log files stay there).
   std::string repro;
@@ -55,9 +55,9 @@ struct gate_result {
   /// The watched file NAME; throws std::out_of_range naming what exists if
   /// the program did not write it.
   const log_file& file(const std::string& name) const;
-  /// Write-family calls that brought IN ("stdout", "stderr", "file:NAME";
-  /// 0 for a file never written); -1: not counted (untraced).
-  long writes(const std::string& in) const;
+  /// Write-family calls that brought IN (0 for a file never written); -1:
+  /// not counted (untraced).
+  long writes(const write_target& in) const;
   /// Write-family calls to stdout's sink (stdout+stderr when merged).
   long stdout_writes() const;
   long stderr_writes() const;

@@ -95,7 +95,7 @@ std::vector<std::vector<gate_check>> check_prefixes(std::string_view text,
 gate_check visible_at_marker(const observation& obs, std::size_t marker, bool on_stderr,
                              const std::string& needle) {
   gate_expect e = expect(check_id::visible_at_marker, static_cast<long>(marker), needle);
-  e.in = on_stderr ? "stderr" : "stdout";
+  e.in = on_stderr ? write_target::err() : write_target::out();
   return check_text(on_stderr ? obs.err.data : obs.out.data, e, "rec ", {&obs});
 }
 

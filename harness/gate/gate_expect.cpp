@@ -57,7 +57,7 @@ std::string value_text(const gate_expect& e, check_value v) {
 
 std::string gate_expect::describe() const {
   std::string what = std::string(check_name(check)) + value_text(*this, kind_of(check).value);
-  if (!reads_status()) what += " in " + in;
+  if (!reads_status()) what += " in " + in.text();
   return holds ? what : what + " (must fail)";
 }
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "write_target.hpp"
+
 namespace flushcheck {
 
 /// What a check takes in a gate file, which says how it is read and described.
@@ -62,8 +64,8 @@ const check_kind* find_check(std::string_view name);
 std::string check_names();
 
 struct gate_expect {
-  /// Which text: "stdout", "stderr", or "file:NAME" (a watched log file).
-  std::string in = "stdout";
+  /// Which text: stdout, stderr, or a watched log file.
+  write_target in;
   /// The check (check_id's first, records_through, unless set).
   check_id check{};
   long number = 0;    ///< its number (records, a marker, an exit code, a signal)

@@ -15,13 +15,14 @@
 #include "gate_expect.hpp"
 #include "logger_table.hpp"
 #include "property_spec.hpp"
+#include "write_target.hpp"
 
 namespace flushcheck {
 
 /// What a case adds to docs/loggers.md's table (FLUSHCHECK_LOGGERS_TABLE).
 struct gate_row {
   std::string config, death, tier = "observation", note;
-  std::string in = "stdout";  ///< whose records are counted
+  write_target in;  ///< whose records are counted
 };
 
 struct gate_case {
@@ -85,7 +86,7 @@ struct gate_case_result {
   /// The case's row for docs/loggers.md, when the case has one.
   std::optional<loggers::row> row;
   /// Records ("rec N") that arrived, per stream or log file its checks read.
-  std::map<std::string, long> arrived;
+  std::map<write_target, long> arrived;
   bool pass() const;
 };
 

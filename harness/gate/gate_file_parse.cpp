@@ -147,7 +147,7 @@ using check_nodes = std::vector<std::pair<std::string, const toml::node*>>;
 /// The keys an expect table's checks share (in, holds, text) into COMMON; false: not one.
 bool common_key(const context& cx, std::string_view k, const toml::node& v, gate_expect& common) {
   if (k == "in")
-    common.in = text(cx, v, k);
+    common.in = target(cx, v, k);
   else if (k == "holds")
     common.holds = boolean(cx, v, k);
   else if (k == "text")
@@ -188,7 +188,7 @@ void check_marker_text(const context& cx, const gate_expect& common, const check
   if (marker == common.text.empty())
     cx.fail(common.line, marker ? "visible_at_marker needs text = \"what must be visible\""
                                 : "text = ... belongs to visible_at_marker");
-  if (marker && common.in.rfind("file:", 0) == 0)
+  if (marker && common.in.is_file())
     cx.fail(common.line, "visible_at_marker reads stdout or stderr, not a file");
 }
 
@@ -232,7 +232,7 @@ bool row_key(const context& cx, std::string_view k, const toml::node& v, gate_ro
   else if (k == "note")
     r.note = text(cx, v, k, false);
   else if (k == "in")
-    r.in = text(cx, v, k);
+    r.in = target(cx, v, k);
   else if (k == "tier")
     r.tier = tier_of(cx, v, k);
   else
@@ -251,19 +251,20 @@ gate_row parse_row(const context& cx, const toml::table& t) {
 
 /// "in" names a stream this case has and can read: stdout, stderr unless
 /// merged, a watched file; not a sink that keeps nothing (null, full).
-void check_source(const context& cx, const gate_case& c, const std::string& in, int line) {
-  const bool std_stream = in == "stdout" || in == "stderr";
-  const std::string& sink = in == "stdout" ? c.stdout_sink : c.stderr_sink;
-  if (std_stream && (sink == "null" || sink == "full"))
-    cx.fail(line, "in = \"" + in + "\", but " + in + " = \"" + sink + "\" keeps nothing to read");
-  if (in == "stdout") return;
-  if (in == "stderr") {
+void check_source(const context& cx, const gate_case& c, const write_target& in, int line) {
+  const std::string name = in.text();
+  const std::string& sink = in.is_out() ? c.stdout_sink : c.stderr_sink;
+  if (!in.is_file() && (sink == "null" || sink == "full"))
+    cx.fail(line,
+            "in = \"" + name + "\", but " + name + " = \"" + sink + "\" keeps nothing to read");
+  if (in.is_out()) return;
+  if (in.is_err()) {
     if (c.stderr_sink == "stdout")
       cx.fail(line, "in = \"stderr\", but stderr = \"stdout\" merges it into stdout");
     return;
   }
   if (watches(c.watch, in)) return;
-  cx.fail(line, "in = \"" + in + "\": expected stdout, stderr or file:NAME with NAME in watch");
+  cx.fail(line, "in = \"" + name + "\": expected stdout, stderr or file:NAME with NAME in watch");
 }
 
 /// The [[case.expect]] tables V, each check one expectation, onto EXPECT.

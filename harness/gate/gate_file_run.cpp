@@ -40,14 +40,14 @@ gate_run make_run(const gate_file& file, const gate_case& c) {
 }
 
 /// Records that arrived in IN (0 for a stream the run did not count).
-long arrived_in(const gate_result& r, const std::string& in) {
+long arrived_in(const gate_result& r, const write_target& in) {
   const auto it = r.records.find(in);
   return it != r.records.end() ? it->second : 0;
 }
 
 /// Per stream or log file a check of C reads: how many records arrived.
-std::map<std::string, long> records_arrived(const gate_result& r, const gate_case& c) {
-  std::map<std::string, long> arrived;
+std::map<write_target, long> records_arrived(const gate_result& r, const gate_case& c) {
+  std::map<write_target, long> arrived;
   for (const auto& e : c.expect)
     if (!e.reads_status()) arrived[e.in] = arrived_in(r, e.in);
   return arrived;
@@ -55,7 +55,7 @@ std::map<std::string, long> records_arrived(const gate_result& r, const gate_cas
 
 /// Where the records of C's row went: stdout's or stderr's sink, or a file.
 std::string row_destination(const gate_case& c) {
-  return c.row->in == "stdout" ? c.stdout_sink : c.row->in == "stderr" ? c.stderr_sink : "file";
+  return c.row->in.is_out() ? c.stdout_sink : c.row->in.is_err() ? c.stderr_sink : "file";
 }
 
 /// The case's row in docs/loggers.md, when it has one.

@@ -170,9 +170,15 @@ void check_test_name(const context& cx, const std::string& name, int line, std::
                       " needs a name of letters, digits, '_', '.' and '-' (it names a ctest test)");
 }
 
-bool watches(const std::vector<std::string>& watch, const std::string& in) {
-  return in.rfind("file:", 0) == 0 &&
-         std::find(watch.begin(), watch.end(), in.substr(5)) != watch.end();
+write_target target(const context& cx, const toml::node& v, std::string_view key) {
+  const std::string s = text(cx, v, key);
+  if (const auto t = write_target::parse(s)) return *t;
+  cx.fail(v, std::string(key) + " = \"" + s +
+                 "\": expected stdout, stderr or file:NAME with NAME in watch");
+}
+
+bool watches(const std::vector<std::string>& watch, const write_target& in) {
+  return in.is_file() && std::find(watch.begin(), watch.end(), in.file_name()) != watch.end();
 }
 
 }  // namespace flushcheck::gate_toml

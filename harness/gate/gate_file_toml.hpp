@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "error.hpp"
+#include "write_target.hpp"
 
 namespace flushcheck::gate_toml {
 
@@ -63,8 +64,12 @@ std::string sink_name(const context& cx, const toml::node& v, std::string_view k
 /// one: what may name a WHAT ("case", "property"), as it names a ctest test.
 void check_test_name(const context& cx, const std::string& name, int line, std::string_view what);
 
-/// IN is "file:NAME" with NAME in WATCH.
-bool watches(const std::vector<std::string>& watch, const std::string& in);
+/// Where a check reads: "stdout", "stderr" or "file:NAME" (whether WATCH
+/// has NAME is checked with the whole table: watches()).
+write_target target(const context& cx, const toml::node& v, std::string_view key);
+
+/// IN is a file with its NAME in WATCH.
+bool watches(const std::vector<std::string>& watch, const write_target& in);
 
 /// Runs PARSE(VALUE) under the key's line: a usage_error from the harness's
 /// own parsers (kill_plan, fault_plan, reader_policy) gets the file and line.

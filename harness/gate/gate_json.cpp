@@ -8,7 +8,7 @@ namespace {
 
 nlohmann::json check_json(const gate_check_result& c) {
   return {{"check", std::string(check_name(c.expect.check))},
-          {"in", c.expect.in},
+          {"in", c.expect.in.text()},
           {"what", c.expect.describe()},
           {"must_hold", c.expect.holds},
           {"held", c.outcome.ok},
@@ -16,6 +16,13 @@ nlohmann::json check_json(const gate_check_result& c) {
           {"pass", c.pass()},
           {"why", c.outcome.why},
           {"line", c.expect.line}};
+}
+
+/// Records that arrived, by where: {"stdout": 20, "file:app.log": 19}.
+nlohmann::json arrived_json(const std::map<write_target, long>& arrived) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [in, n] : arrived) out[in.text()] = n;
+  return out;
 }
 
 nlohmann::json case_json(const gate_case_result& c) {
@@ -28,7 +35,7 @@ nlohmann::json case_json(const gate_case_result& c) {
           {"repro", c.repro},
           {"error", c.error},
           {"harness_failure", c.harness_failure},
-          {"arrived", c.arrived},
+          {"arrived", arrived_json(c.arrived)},
           {"checks", checks}};
 }
 

@@ -1,5 +1,6 @@
 // The gate file reporter for people: a line per case.
 #include <algorithm>
+#include <map>
 
 #include "escape.hpp"
 #include "gate_report.hpp"
@@ -11,8 +12,10 @@ namespace {
 
 /// "; records arrived: 50 in file:app.log, 0 in stdout", or "".
 std::string arrived_text(const gate_case_result& c) {
+  std::map<std::string, long> by_name;  // in the order of their names, as JSON has them
+  for (const auto& [in, n] : c.arrived) by_name[in.text()] = n;
   std::string out;
-  for (const auto& [in, n] : c.arrived)
+  for (const auto& [in, n] : by_name)
     out += (out.empty() ? "; records arrived: " : ", ") + std::to_string(n) + " in " + in;
   return out;
 }

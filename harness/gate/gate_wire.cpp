@@ -9,9 +9,23 @@
 
 namespace flushcheck {
 
+namespace {
+
+/// Where a check reads, as its text; a text no write_target parses is a
+/// malformed result.
+write_target read_target(wire_reader& r) {
+  const auto t = write_target::parse(r.text());
+  if (!t)
+    throw_error(std::make_error_code(std::errc::bad_message),
+                "a worker's result: a check reads neither stdout, stderr nor file:NAME");
+  return *t;
+}
+
+}  // namespace
+
 void put_check(wire_writer& w, const gate_check_result& c) {
   const gate_expect& e = c.expect;
-  w.text(e.in)
+  w.text(e.in.text())
       .text(std::string(check_name(e.check)))
       .i64(e.number)
       .f64(e.ratio)
@@ -24,7 +38,7 @@ void put_check(wire_writer& w, const gate_check_result& c) {
 gate_check_result read_check(wire_reader& r) {
   gate_check_result c;
   gate_expect& e = c.expect;
-  e.in = r.text();
+  e.in = read_target(r);
   const check_kind* k = find_check(r.text());
   if (k == nullptr)
     throw_error(std::make_error_code(std::errc::bad_message),
@@ -62,6 +76,20 @@ loggers::row read_row(wire_reader& r) {
   return row;
 }
 
+void put_arrived(wire_writer& w, const std::map<write_target, long>& arrived) {
+  w.count(arrived.size());
+  for (const auto& [in, n] : arrived) w.text(in.text()).i64(n);
+}
+
+std::map<write_target, long> read_arrived(wire_reader& r) {
+  std::map<write_target, long> arrived;
+  for (std::size_t n = r.count(); n > 0; --n) {
+    const write_target in = read_target(r);
+    arrived[in] = r.i64();
+  }
+  return arrived;
+}
+
 }  // namespace
 
 std::string encode_case_result(const gate_case_result& c) {
@@ -71,7 +99,7 @@ std::string encode_case_result(const gate_case_result& c) {
   w.text(c.status).text(c.repro).f64(c.seconds).text(c.error).text(c.harness_failure);
   w.flag(c.row.has_value());
   if (c.row) put_row(w, *c.row);
-  w.named(c.arrived);
+  put_arrived(w, c.arrived);
   return w.take();
 }
 
@@ -86,7 +114,7 @@ gate_case_result decode_case_result(const std::string& bytes) {
   c.error = r.text();
   c.harness_failure = r.text();
   if (r.flag()) c.row = read_row(r);
-  c.arrived = r.named<long>();
+  c.arrived = read_arrived(r);
   r.end();
   return c;
 }

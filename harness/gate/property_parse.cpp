@@ -203,7 +203,7 @@ bool stream_key(const context& cx, std::string_view k, const toml::node& v, prop
     p.watch = texts(cx, v, k);
     p.raw_watch = raw_texts(cx, v, k);
   } else if (k == "in") {
-    p.in = text(cx, v, k);
+    p.in = target(cx, v, k);
     p.raw_in = raw_text(cx, v, k);
   } else if (k == "stdout") {
     p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
@@ -284,11 +284,10 @@ bool property_key(const context& cx, std::string_view k, const toml::node& v, pr
 /// IN names a stream the property can read: stdout, stderr on a sink
 /// that keeps it, or a watched file. WHAT begins each message.
 void check_in(const context& cx, const property_spec& p, const std::string& what) {
-  if (p.in != "stdout" && p.in != "stderr" && !watches(p.watch, p.in))
-    cx.fail(p.line, what + "in = \"" + p.in +
+  if (p.in.is_file() && !watches(p.watch, p.in))
+    cx.fail(p.line, what + "in = \"" + p.in.text() +
                         "\": expected stdout, stderr or file:NAME with NAME in watch");
-  if (p.in == "stderr" && p.stderr_sink != "pipe" && p.stderr_sink != "pty" &&
-      p.stderr_sink != "file")
+  if (p.in.is_err() && p.stderr_sink != "pipe" && p.stderr_sink != "pty" && p.stderr_sink != "file")
     cx.fail(p.line, what + "in = \"stderr\" needs stderr on a pipe, pty or file");
 }
 

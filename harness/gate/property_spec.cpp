@@ -86,15 +86,15 @@ void promise::add(const promise& always) {
 
 void property_spec::complete() {
   if (sinks.empty())
-    sinks = in == "stdout" ? std::vector<std::string>{"pipe", "pty", "file"}
-                           : std::vector<std::string>{"pipe"};
+    sinks = in.is_out() ? std::vector<std::string>{"pipe", "pty", "file"}
+                        : std::vector<std::string>{"pipe"};
   if (levels.empty()) levels = workload_levels();
   if (cuts.empty()) cuts = {"marker", "write"};
   if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};
   if (command.empty()) command = argv;
   if (raw_env.empty()) raw_env = env;
   if (raw_watch.empty()) raw_watch = watch;
-  if (raw_in.empty()) raw_in = in;
+  if (raw_in.empty()) raw_in = in.text();
 }
 
 }  // namespace flushcheck

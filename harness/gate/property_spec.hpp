@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "write_target.hpp"
+
 namespace flushcheck {
 
 /// The ways a generated run ends: the workload's own end op (`throw`: an
@@ -73,7 +75,7 @@ struct property_spec {
   std::vector<std::string> watch;
   /// env and watch as the file spells them (placeholders kept), for [[case]]s.
   std::vector<std::string> raw_env, raw_watch;
-  std::string in = "stdout";         ///< where the records are: stdout, stderr, file:NAME
+  write_target in;                   ///< where the records are: stdout, stderr, file:NAME
   std::string raw_in;                ///< in, as the file spells it
   std::vector<std::string> sinks;    ///< stdout sinks to generate from
   std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout"

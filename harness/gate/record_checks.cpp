@@ -303,10 +303,10 @@ class fixed_check : public stream_check {
 };
 
 std::unique_ptr<stream_check> marker_check(const gate_expect& e) {
-  if (e.in.rfind("file:", 0) == 0)
+  if (e.in.is_file())
     return std::make_unique<fixed_check>(
         gate_check{false, "visible_at_marker reads stdout or stderr"});
-  return std::make_unique<visible_check>(e.number, e.in == "stderr", e.text);
+  return std::make_unique<visible_check>(e.number, e.in.is_err(), e.text);
 }
 
 }  // namespace

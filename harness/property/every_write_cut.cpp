@@ -44,10 +44,10 @@ std::vector<const trace_event*> writes_to_file(const trace_summary& t, const std
 records_stream stream_of(const property_spec& spec, const gate_result& r) {
   records_stream s;
   const trace_summary* t = r.obs.trace ? &*r.obs.trace : nullptr;
-  const std::string too_long = spec.in + " holds more than the " +
+  const std::string too_long = spec.in.text() + " holds more than the " +
                                std::to_string(kept_whole >> 20) + " MiB a derivation keeps";
-  if (spec.in.starts_with("file:")) {
-    const auto f = r.files.find(spec.in.substr(5));
+  if (spec.in.is_file()) {
+    const auto f = r.files.find(spec.in.file_name());
     if (f == r.files.end()) return s;  // never created: nothing arrived, and no write
     s.bytes = f->second.content;
     if (!f->second.whole)
@@ -56,7 +56,7 @@ records_stream stream_of(const property_spec& spec, const gate_result& r) {
     if (t) s.writes = writes_to_file(*t, f->second.path);
     return s;
   }
-  const bool err = spec.in == "stderr";
+  const bool err = spec.in.is_err();
   const stream_observation& o = err ? r.obs.err : r.obs.out;
   s.bytes = o.data;
   if (o.dropped > 0) s.not_whole = too_long;
@@ -73,14 +73,14 @@ std::string why_not_derived(const property_spec& spec, const case_run& uncut,
     detail = uncut.out.error;
     return "its uncut run failed";
   }
-  if (spec.in == "stderr" && spec.stderr_sink == "stdout")
+  if (spec.in.is_err() && spec.stderr_sink == "stdout")
     return "its records share stdout's sink with stdout";
   if (!uncut.result->obs.trace) return "its uncut run was not traced";
   const trace_summary& t = *uncut.result->obs.trace;
   if (detail = why_trace_not_derivable(t); !detail.empty())
     return t.processes > 1 ? "more than one process or thread ran" : "the trace dropped calls";
   if (detail = s.not_whole; !detail.empty()) return "its records' stream was not kept whole";
-  detail = why_writes_do_not_add_up(s.writes, s.bytes.size(), "its writes to " + spec.in);
+  detail = why_writes_do_not_add_up(s.writes, s.bytes.size(), "its writes to " + spec.in.text());
   return detail.empty() ? "" : "its writes do not account for the bytes that arrived";
 }
 
@@ -110,7 +110,7 @@ std::string disagreement(const property_spec& spec, const case_run& real, std::s
   const records_stream got = stream_of(spec, *real.result);
   if (!got.not_whole.empty()) return when + " was not kept whole: " + got.not_whole;
   if (got.bytes != derived)
-    return when + " left " + std::to_string(got.bytes.size()) + " bytes in " + spec.in +
+    return when + " left " + std::to_string(got.bytes.size()) + " bytes in " + spec.in.text() +
            (got.bytes.starts_with(derived) || derived.starts_with(got.bytes)
                 ? ""
                 : ", not a prefix of the uncut run's,") +

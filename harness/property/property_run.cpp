@@ -108,13 +108,13 @@ std::string missed_end(const property_spec& spec, const workload_case& c, const 
       return r.obs.markers.empty()
                  ? "the driver never reached marker 1: does it speak the marker protocol?"
                  : "the cut at marker 1 was not delivered";
-    return c.cut == "write" ? "the run ended before its cut's write to " + spec.in
+    return c.cut == "write" ? "the run ended before its cut's write to " + spec.in.text()
                             : "the run ended before its cut's time";
   }
   if (c.end != property_end::fault) return "";
   if (r.obs.trace && !r.obs.trace->faults.empty() && r.obs.trace->faults.front().applied())
     return "";
-  return "the run ended before the fault's write to " + spec.in;
+  return "the run ended before the fault's write to " + spec.in.text();
 }
 
 /// Into OUT, the run R of CHECKS: how it ended, and each check's term and outcome.
@@ -167,7 +167,7 @@ std::string lowest_level(const property_spec& spec) {
 /// it, selects the watched file at PATH (the glob's escaping of its name).
 bool write_cut_reaches(const property_spec& spec, const std::string& path) {
   const std::string dir = path.substr(0, path.rfind('/'));
-  std::string plan = "KILL@" + write_target(spec, 1);
+  std::string plan = "KILL@" + nth_write_to(spec, 1);
   plan.replace(plan.find("{logdir}"), 8, dir);
   return file_target_matches(kill_plan::parse(plan).file, path);
 }
@@ -189,13 +189,13 @@ std::string files_written(const gate_result& r) {
 /// a log file with does not select it; or "".
 std::string writes_unreachable(const property_spec& spec, const gate_result& r) {
   if (r.writes(spec.in) == 0)
-    return "record 0 arrived in " + spec.in +
+    return "record 0 arrived in " + spec.in.text() +
            ", but the tracer saw no write to it: cuts and faults at a write cannot reach it "
            "(files it saw written: " +
            files_written(r) + ")";
-  const auto f = spec.in.starts_with("file:") ? r.files.find(spec.in.substr(5)) : r.files.end();
+  const auto f = spec.in.is_file() ? r.files.find(spec.in.file_name()) : r.files.end();
   if (f != r.files.end() && !write_cut_reaches(spec, f->second.path))
-    return "a cut at a write to " + spec.in + " would not select " + f->second.path;
+    return "a cut at a write to " + spec.in.text() + " would not select " + f->second.path;
   return "";
 }
 
@@ -209,7 +209,7 @@ std::string driver_failure(const property_spec& spec, const gate_result& r, bool
            (s.code() == 127 ? "not found" : "not executable") + ")";
   const long arrived = r.records.contains(spec.in) ? r.records.at(spec.in) : 0;
   if (arrived == 0 && !(exited && s.code() == 0))
-    return "the driver " + s.describe() + " before its first record arrived in " + spec.in;
+    return "the driver " + s.describe() + " before its first record arrived in " + spec.in.text();
   if (marker && r.obs.markers.empty())
     return "the driver never reached its marker: does it speak the marker protocol "
            "(FLUSHCHECK_MARKER_FD, docs/markers.md)?";

@@ -55,11 +55,11 @@ std::string glob_escaped(const std::string& name) {
 
 }  // namespace
 
-std::string write_target(const property_spec& spec, long n) {
-  const std::string dest = spec.in.starts_with("file:")
-                               ? "file:{logdir}/*" + glob_escaped(spec.in.substr(5)) + "*:"
-                           : spec.in == "stderr" ? "stderr:"
-                                                 : "";
+std::string nth_write_to(const property_spec& spec, long n) {
+  const std::string dest = spec.in.is_file()
+                               ? "file:{logdir}/*" + glob_escaped(spec.in.file_name()) + "*:"
+                           : spec.in.is_err() ? "stderr:"
+                                              : "";
   return dest + "write:" + std::to_string(n);
 }
 
@@ -85,8 +85,8 @@ void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
     p.cut = sig + "@marker:1";
     p.end = "SIG" + sig + " at marker 1 (after " + std::to_string(p.logged) + " records logged)";
   } else if (c.cut == "write") {
-    p.cut = sig + "@" + write_target(spec, c.at + 1);
-    p.end = "SIG" + sig + " at write " + std::to_string(c.at + 1) + " to " + spec.in;
+    p.cut = sig + "@" + nth_write_to(spec, c.at + 1);
+    p.end = "SIG" + sig + " at write " + std::to_string(c.at + 1) + " to " + spec.in.text();
   } else {
     p.cut = sig + "@time:" + std::to_string(c.at * 5);
     p.end = "SIG" + sig + " " + std::to_string(c.at * 5) + " ms after the start";
@@ -96,8 +96,9 @@ void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
 /// The fault at a write to the records' destination.
 void plan_fault(const property_spec& spec, const workload_case& c, case_plan& p) {
   const std::string what = c.fault == "short" ? "short:1" : c.fault;
-  p.fault = what + "@" + write_target(spec, c.at + 1);
-  p.end = what + " at write " + std::to_string(c.at + 1) + " to " + spec.in + ", then return 0";
+  p.fault = what + "@" + nth_write_to(spec, c.at + 1);
+  p.end =
+      what + " at write " + std::to_string(c.at + 1) + " to " + spec.in.text() + ", then return 0";
 }
 
 /// Counts what the promise needs as op I (a log of record N-1 or a flush) passes.

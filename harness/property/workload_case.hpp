@@ -72,6 +72,6 @@ case_plan plan_of(const property_spec& spec, const workload_case& c);
 /// "file:{logdir}/*NAME*:write:N", a glob in the log directory (gate_run
 /// replaces "{logdir}") that finds it as watch does, NAME's glob
 /// characters escaped.
-std::string write_target(const property_spec& spec, long n);
+std::string nth_write_to(const property_spec& spec, long n);
 
 }  // namespace flushcheck

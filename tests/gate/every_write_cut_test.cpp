@@ -21,13 +21,13 @@ workload_op log_op(long bytes, int level = 1) { return {workload_op::kind::log, 
 const workload_op flush_op{workload_op::kind::flush, 0, 0, 0};
 
 /// DRIVER's property that a KILL tears no record and leaves a prefix, on SINKS.
-property_spec kill_spec(const std::string& driver, const std::string& in = "stdout") {
+property_spec kill_spec(const std::string& driver, const write_target& in = write_target::out()) {
   property_spec spec;
   spec.name = "kill_keeps_a_prefix";
   spec.argv = {driver};
   spec.in = in;
-  spec.raw_in = in;
-  if (in.starts_with("file:")) spec.watch = {in.substr(5)};
+  spec.raw_in = in.text();
+  if (in.is_file()) spec.watch = {in.file_name()};
   spec.promises[property_end::kill].prefix = true;
   spec.promises[property_end::kill].no_torn_record = true;
   spec.cuts = {"write"};
@@ -94,7 +94,7 @@ TEST(every_write_cut, derived_cuts_agree_with_each_cut_run_for_real) {
 // minilog writes its log file a record at a time, a record longer than its
 // 4,096-byte buffer in two writes: the second cut tears it.
 TEST(every_write_cut, a_log_files_cuts_agree_and_the_tear_is_the_cut_shown) {
-  property_spec spec = kill_spec(FLUSHCHECK_TARGET_MINILOG_DRIVER, "file:app.log");
+  property_spec spec = kill_spec(FLUSHCHECK_TARGET_MINILOG_DRIVER, write_target::file("app.log"));
   spec.argv.push_back("info");
   spec.complete();
   const workload_case c = kill_case({log_op(20), log_op(6000), log_op(30)}, "pipe");

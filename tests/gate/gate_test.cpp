@@ -7,6 +7,7 @@
 
 #include "error.hpp"
 #include "gate.hpp"
+#include "gate_wire.hpp"
 #include "record_checks.hpp"
 
 namespace flushcheck {
@@ -149,8 +150,8 @@ TEST(gate_checks, a_stream_split_anywhere_checks_as_it_does_whole) {
 TEST(gate_checks, expect_checks_streams_and_files_that_are_not_kept) {
   gate_expect through, once, plain;
   through.check = check_id::records_through, through.number = 2999;
-  once.in = "file:app.log", once.check = check_id::each_once, once.number = 3000;
-  plain.in = "stderr", plain.check = check_id::no_torn_record;
+  once.in = write_target::file("app.log"), once.check = check_id::each_once, once.number = 3000;
+  plain.in = write_target::err(), plain.check = check_id::no_torn_record;
   auto r = gate_run({"sh", "-c",
                      "seq 0 2999 | sed 's/^/rec /' | tee \"$FLUSHCHECK_LOG_DIR/app.log\"; "
                      "printf torn >&2"})
@@ -165,12 +166,32 @@ TEST(gate_checks, expect_checks_streams_and_files_that_are_not_kept) {
   EXPECT_TRUE(r.checks[1]) << r.checks[1];
   EXPECT_FALSE(r.checks[2]) << r.checks[2];
   EXPECT_EQ(r.checks[2].why, "the last line is torn: \"torn\"");
-  EXPECT_EQ(r.records.at("stdout"), 3000);
-  EXPECT_EQ(r.records.at("file:app.log"), 3000);
+  EXPECT_EQ(r.records.at(write_target::out()), 3000);
+  EXPECT_EQ(r.records.at(write_target::file("app.log")), 3000);
   EXPECT_EQ(r.obs.out.bytes, 25890u);
   EXPECT_EQ(r.obs.out.data, "");
   EXPECT_EQ(r.file("app.log").content, "");
-  EXPECT_GT(r.writes("file:app.log"), 0);  // traced: tee's writes to it
+  EXPECT_GT(r.writes(write_target::file("app.log")), 0);  // traced: tee's writes to it
+}
+
+/// A case's result crosses from a worker as bytes and back whole, where
+/// each check reads; a check that reads what no write_target names is a
+/// malformed result, not a check of something else.
+TEST(gate_wire, a_case_result_round_trips_and_a_check_reading_nothing_known_is_refused) {
+  gate_case_result c;
+  c.name = "case";
+  c.checks.resize(2);
+  c.checks[0].expect.in = write_target::file("app.log");
+  c.checks[1].expect.in = write_target::err();
+  c.arrived = {{write_target::out(), 3}, {write_target::file("app.log"), 2}};
+  const std::string bytes = encode_case_result(c);
+  const gate_case_result back = decode_case_result(bytes);
+  EXPECT_EQ(back.checks.at(0).expect.in, write_target::file("app.log"));
+  EXPECT_EQ(back.checks.at(1).expect.in, write_target::err());
+  EXPECT_EQ(back.arrived, c.arrived);
+  std::string bad = bytes;
+  bad.replace(bad.find("stderr"), 6, "stdin!");
+  EXPECT_THROW(decode_case_result(bad), harness_error);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "kill_plan.hpp"
 #include "sink_kind.hpp"
 #include "temporary.hpp"
+#include "write_target.hpp"
 
 namespace flushcheck {
 namespace {
@@ -202,6 +203,26 @@ TEST(destination, is_a_sink_of_its_own_or_merged_into_stdout) {
   EXPECT_NE(pipe, merged);
   EXPECT_NE(destination(), merged);
   EXPECT_EQ(pipe, destination(sink_kind::pipe));
+}
+
+TEST(write_target, is_a_stream_or_a_named_file_and_round_trips_through_text) {
+  for (const char* text : {"stdout", "stderr", "file:app.log", "file:a:b.log"}) {
+    const auto t = write_target::parse(text);
+    ASSERT_TRUE(t) << text;
+    EXPECT_EQ(t->text(), text);
+  }
+  EXPECT_EQ(write_target(), write_target::out());
+  EXPECT_TRUE(write_target::parse("stderr")->is_err());
+  EXPECT_EQ(write_target::parse("file:app.log"), write_target::file("app.log"));
+  EXPECT_EQ(write_target::file("app.log").file_name(), "app.log");
+  EXPECT_EQ(write_target::out().file_name(), "");
+  EXPECT_NE(write_target::file("a"), write_target::file("b"));
+  for (const char* bad : {"", "file:", "stdin", "STDOUT", "file", "stdout+stderr"})
+    EXPECT_EQ(write_target::parse(bad), std::nullopt) << bad;
+  // ordered, as a map key: the streams first, then files by name
+  EXPECT_LT(write_target::out(), write_target::err());
+  EXPECT_LT(write_target::err(), write_target::file("a"));
+  EXPECT_LT(write_target::file("a"), write_target::file("b"));
 }
 
 }  // namespace
