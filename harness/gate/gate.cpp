@@ -39,14 +39,9 @@ gate_run& gate_run::stderr_to_stdout() {
   s_.err.reset();
   return *this;
 }
-gate_run& gate_run::sinks(const std::string& out, const std::string& err) {
-  const auto kind = [](const std::string& name) {
-    const auto k = parse_sink_kind(name);
-    if (!k) throw usage_error("no sink kind '" + name + "'");
-    return *k;
-  };
-  stdout_to(kind(out));
-  return err == "stdout" ? stderr_to_stdout() : stderr_to(kind(err));
+gate_run& gate_run::sinks(sink_kind out, const destination& err) {
+  stdout_to(out);
+  return err.merged() ? stderr_to_stdout() : stderr_to(err.sink().value_or(sink_kind::pipe));
 }
 gate_run& gate_run::env(std::string name_value) {
   s_.env.push_back(std::move(name_value));

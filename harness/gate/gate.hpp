@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "capture.hpp"
+#include "destination.hpp"
 #include "fault_plan.hpp"
 #include "gate_expect.hpp"
 #include "kill_plan.hpp"
@@ -103,9 +104,9 @@ class gate_run {
   gate_run& stdout_to(sink_kind k);
   gate_run& stderr_to(sink_kind k);
   gate_run& stderr_to_stdout();
-  /// Both sinks by name, as a gate file spells them: "pipe", "pty", ...;
-  /// stderr also "stdout" (2>&1). Throws usage_error for another name.
-  gate_run& sinks(const std::string& out, const std::string& err);
+  /// Both sinks: stdout's, and stderr's own or stdout's (2>&1; a destination
+  /// of neither: a pipe).
+  gate_run& sinks(sink_kind out, const destination& err);
   /// "GLOG_logtostderr=1"; "{logdir}" replaced. run() throws usage_error
   /// for one that is no NAME=VALUE or sets a harness_variable().
   gate_run& env(std::string name_value);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "destination.hpp"
 #include "gate.hpp"
 #include "gate_expect.hpp"
 #include "logger_table.hpp"
@@ -30,8 +31,8 @@ struct gate_case {
   int line = 0;
   std::vector<std::string> argv;  ///< placeholders replaced; "{logdir}" at run time
   std::vector<std::string> env;   ///< "NAME=value"
-  std::string stdout_sink = "pipe";
-  std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout" (2>&1)
+  sink_kind stdout_sink = sink_kind::pipe;
+  destination stderr_sink{sink_kind::pipe};  ///< a sink, or merged into stdout's (2>&1)
   std::vector<std::string> watch;
   std::string cut = "never";  ///< kill_plan syntax: "KILL@marker:1"; "{logdir}" replaced at the run
   std::vector<std::string> faults;

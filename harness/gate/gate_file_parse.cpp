@@ -50,9 +50,9 @@ bool command_key(const context& cx, std::string_view k, const toml::node& v, gat
 /// The keys of where the output goes and how it is read: sinks, watched files, the reader.
 bool output_key(const context& cx, std::string_view k, const toml::node& v, gate_case& c) {
   if (k == "stdout")
-    c.stdout_sink = sink_name(cx, v, k, false);
+    c.stdout_sink = sink(cx, v, k);
   else if (k == "stderr")
-    c.stderr_sink = sink_name(cx, v, k, true);
+    c.stderr_sink = stderr_destination(cx, v, k);
   else if (k == "watch")
     c.watch = texts(cx, v, k);
   else if (k == "reader")
@@ -253,13 +253,13 @@ gate_row parse_row(const context& cx, const toml::table& t) {
 /// merged, a watched file; not a sink that keeps nothing (null, full).
 void check_source(const context& cx, const gate_case& c, const write_target& in, int line) {
   const std::string name = in.text();
-  const std::string& sink = in.is_out() ? c.stdout_sink : c.stderr_sink;
-  if (!in.is_file() && (sink == "null" || sink == "full"))
-    cx.fail(line,
-            "in = \"" + name + "\", but " + name + " = \"" + sink + "\" keeps nothing to read");
+  const std::optional<sink_kind> sink = in.is_out() ? c.stdout_sink : c.stderr_sink.sink();
+  if (!in.is_file() && (sink == sink_kind::null || sink == sink_kind::full))
+    cx.fail(line, "in = \"" + name + "\", but " + name + " = \"" + std::string(to_string(*sink)) +
+                      "\" keeps nothing to read");
   if (in.is_out()) return;
   if (in.is_err()) {
-    if (c.stderr_sink == "stdout")
+    if (c.stderr_sink.merged())
       cx.fail(line, "in = \"stderr\", but stderr = \"stdout\" merges it into stdout");
     return;
   }

@@ -55,7 +55,10 @@ std::map<write_target, long> records_arrived(const gate_result& r, const gate_ca
 
 /// Where the records of C's row went: stdout's or stderr's sink, or a file.
 std::string row_destination(const gate_case& c) {
-  return c.row->in.is_out() ? c.stdout_sink : c.row->in.is_err() ? c.stderr_sink : "file";
+  const write_target& in = c.row->in;
+  return std::string(in.is_out()   ? to_string(c.stdout_sink)
+                     : in.is_err() ? c.stderr_sink.name()
+                                   : "file");
 }
 
 /// The case's row in docs/loggers.md, when it has one.

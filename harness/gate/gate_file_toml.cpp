@@ -154,12 +154,19 @@ std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::s
   return out;
 }
 
-std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
-                      bool may_be_stdout) {
-  std::string s = text(cx, v, key);
-  if ((may_be_stdout && s == "stdout") || parse_sink_kind(s)) return s;
-  cx.fail(v, std::string(key) + " = \"" + s + "\": expected pty, pty-cooked, pipe, file, null" +
-                 (may_be_stdout ? ", full or stdout" : " or full"));
+sink_kind sink(const context& cx, const toml::node& v, std::string_view key) {
+  const std::string s = text(cx, v, key);
+  if (const auto k = parse_sink_kind(s)) return *k;
+  cx.fail(
+      v, std::string(key) + " = \"" + s + "\": expected pty, pty-cooked, pipe, file, null or full");
+}
+
+destination stderr_destination(const context& cx, const toml::node& v, std::string_view key) {
+  const std::string s = text(cx, v, key);
+  if (s == "stdout") return destination::merged_into_stdout();
+  if (const auto k = parse_sink_kind(s)) return destination(*k);
+  cx.fail(v, std::string(key) + " = \"" + s +
+                 "\": expected pty, pty-cooked, pipe, file, null, full or stdout");
 }
 
 void check_test_name(const context& cx, const std::string& name, int line, std::string_view what) {

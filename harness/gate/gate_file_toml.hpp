@@ -10,7 +10,9 @@
 
 #include <toml++/toml.h>
 
+#include "destination.hpp"
 #include "error.hpp"
+#include "sink_kind.hpp"
 #include "write_target.hpp"
 
 namespace flushcheck::gate_toml {
@@ -56,9 +58,10 @@ const toml::table& table(const context& cx, const toml::node& v, std::string_vie
 std::vector<std::string> env_vars(const context& cx, const toml::node& v, std::string_view key);
 /// The same, checked as env_vars checks them, with each value as the file spells it.
 std::vector<std::string> raw_env_vars(const context& cx, const toml::node& v, std::string_view key);
-/// A sink kind's name (pty, pipe, file, ...; "stdout" too when MAY_BE_STDOUT).
-std::string sink_name(const context& cx, const toml::node& v, std::string_view key,
-                      bool may_be_stdout);
+/// A sink kind by its name: pty, pty-cooked, pipe, file, null or full.
+sink_kind sink(const context& cx, const toml::node& v, std::string_view key);
+/// Where stderr goes: a sink kind by its name, or "stdout" (2>&1).
+destination stderr_destination(const context& cx, const toml::node& v, std::string_view key);
 
 /// Fails at LINE unless NAME is letters, digits, '_', '.' and '-', at least
 /// one: what may name a WHAT ("case", "property"), as it names a ctest test.

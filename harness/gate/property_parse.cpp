@@ -208,7 +208,7 @@ bool stream_key(const context& cx, std::string_view k, const toml::node& v, prop
   } else if (k == "stdout") {
     p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
   } else if (k == "stderr") {
-    p.stderr_sink = sink_name(cx, v, k, true);
+    p.stderr_sink = stderr_destination(cx, v, k);
   } else {
     return false;
   }
@@ -287,7 +287,8 @@ void check_in(const context& cx, const property_spec& p, const std::string& what
   if (p.in.is_file() && !watches(p.watch, p.in))
     cx.fail(p.line, what + "in = \"" + p.in.text() +
                         "\": expected stdout, stderr or file:NAME with NAME in watch");
-  if (p.in.is_err() && p.stderr_sink != "pipe" && p.stderr_sink != "pty" && p.stderr_sink != "file")
+  const std::optional<sink_kind> err = p.stderr_sink.sink();
+  if (p.in.is_err() && err != sink_kind::pipe && err != sink_kind::pty && err != sink_kind::file)
     cx.fail(p.line, what + "in = \"stderr\" needs stderr on a pipe, pty or file");
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "destination.hpp"
 #include "write_target.hpp"
 
 namespace flushcheck {
@@ -75,14 +76,14 @@ struct property_spec {
   std::vector<std::string> watch;
   /// env and watch as the file spells them (placeholders kept), for [[case]]s.
   std::vector<std::string> raw_env, raw_watch;
-  write_target in;                   ///< where the records are: stdout, stderr, file:NAME
-  std::string raw_in;                ///< in, as the file spells it
-  std::vector<std::string> sinks;    ///< stdout sinks to generate from
-  std::string stderr_sink = "pipe";  ///< a sink kind, or "stdout"
-  std::vector<std::string> levels;   ///< the levels the workloads log at
-  int threads = 0;                   ///< at most this many threads (0: one)
-  std::vector<std::string> cuts;     ///< where TERM and KILL come: marker, write, time
-  std::vector<std::string> faults;   ///< what a failed write is: ENOSPC, EIO, EAGAIN, short
+  write_target in;                           ///< where the records are: stdout, stderr, file:NAME
+  std::string raw_in;                        ///< in, as the file spells it
+  std::vector<std::string> sinks;            ///< stdout sinks to generate from
+  destination stderr_sink{sink_kind::pipe};  ///< a sink, or merged into stdout's
+  std::vector<std::string> levels;           ///< the levels the workloads log at
+  int threads = 0;                           ///< at most this many threads (0: one)
+  std::vector<std::string> cuts;             ///< where TERM and KILL come: marker, write, time
+  std::vector<std::string> faults;           ///< what a failed write is: ENOSPC, EIO, EAGAIN, short
   /// The ends generated, each with its promise ([property.always] added to each).
   std::map<property_end, promise> promises;
   long timeout_ms = 20000;

@@ -73,7 +73,7 @@ std::string why_not_derived(const property_spec& spec, const case_run& uncut,
     detail = uncut.out.error;
     return "its uncut run failed";
   }
-  if (spec.in.is_err() && spec.stderr_sink == "stdout")
+  if (spec.in.is_err() && spec.stderr_sink.merged())
     return "its records share stdout's sink with stdout";
   if (!uncut.result->obs.trace) return "its uncut run was not traced";
   const trace_summary& t = *uncut.result->obs.trace;

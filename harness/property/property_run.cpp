@@ -47,7 +47,9 @@ gate_run make_run(const property_spec& spec, const std::vector<std::string>& wor
   std::vector<std::string> argv = spec.argv;
   argv.insert(argv.end(), workload.begin(), workload.end());
   gate_run g(argv);
-  g.sinks(sink, spec.stderr_sink);
+  const auto out = parse_sink_kind(sink);  // a generated case names its sink
+  if (!out) throw usage_error("no sink kind '" + sink + "'");
+  g.sinks(*out, spec.stderr_sink);
   for (const auto& e : spec.env) g.env(e);
   for (const auto& w : spec.watch) g.watch(w);
   for (const auto& c : checks) g.expect(c.expect);
@@ -341,7 +343,8 @@ std::string case_head(const property_spec& spec, const case_plan& plan, const st
   std::vector<std::string> command = spec.command;
   command.insert(command.end(), plan.workload.begin(), plan.workload.end());
   return "[[case]]\nname = " + quoted(name) + "\ncommand = " + quoted_list(command) +
-         "\nstdout = " + quoted(plan.sink) + "\nstderr = " + quoted(spec.stderr_sink) + "\n";
+         "\nstdout = " + quoted(plan.sink) +
+         "\nstderr = " + quoted(std::string(spec.stderr_sink.name())) + "\n";
 }
 
 /// What the case sets so that the file's [defaults] change nothing of how

@@ -19,7 +19,11 @@ line per broken rule, when
     headers;
   - an installed header (INSTALL_HEADERS) declares a type it does not define
     ("class X;": the API would hand out an incomplete type) or does I/O
-    itself (getenv, fopen, streams on files: the API's I/O is in sources).
+    itself (getenv, fopen, streams on files: the API's I/O is in sources);
+  - a stream is compared by its name (== "stdout", != "stderr") below cli
+    but where text becomes a type: the vocabulary stage's parsers and the
+    gate files' (*_parse.cpp, *_toml.cpp). Below them it is a write_target,
+    a destination or a stream_role.
 Exit 0 when all hold, 1 otherwise.
 
 Usage: architecture_check.py SOURCE_DIR
@@ -187,6 +191,30 @@ def check_installed(harness, order):
     return errors
 
 
+STREAM_NAME = re.compile(r'[=!]=\s*"(stdout|stderr)[:+"]|"(stdout|stderr)"\s*[=!]=')
+
+
+def parses_text(stage, f):
+    """Where text becomes types: the vocabulary's parsers, the gate files'."""
+    return stage == "vocabulary" or f.endswith(("_parse.cpp", "_toml.cpp"))
+
+
+def check_stream_names(harness, order):
+    """Below cli, no stream is compared by its name but where it is parsed."""
+    errors = []
+    for stage in order:
+        for f in sorted(os.listdir(os.path.join(harness, stage))):
+            if not f.endswith((".cpp", ".hpp")) or parses_text(stage, f):
+                continue
+            text = re.sub(r"//[^\n]*", "", open(os.path.join(harness, stage, f)).read())
+            for m in STREAM_NAME.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"harness/{stage}/{f}:{line}: a stream compared by its name "
+                              f"({m.group(0).strip()}); compare its type (write_target, "
+                              f"destination, stream_role)")
+    return errors
+
+
 def main(source):
     harness = os.path.join(source, "harness")
     order = stage_order(harness)
@@ -202,6 +230,7 @@ def main(source):
     errors += check_cli_words(harness, order)
     errors += check_pure(harness, order, links, owner)
     errors += check_installed(harness, order)
+    errors += check_stream_names(harness, order)
     for e in errors:
         print(e)
     if not errors:
@@ -210,7 +239,8 @@ def main(source):
               f"no message thrown below cli names a flag; "
               f"pure stages ({', '.join(PURE)}) link only their closures and include "
               f"no I/O header; installed headers declare only what they define and do "
-              f"no I/O")
+              f"no I/O; below cli, streams are compared by type, not by name, but "
+              f"where text is parsed")
     return 1 if errors else 0
 
 
