@@ -1,6 +1,8 @@
 // bpftrace as the tracer suite's yardstick: started on a pipe, waited for
 // until its BEGIN probe says that every probe is attached, stopped by
-// SIGINT, after which it prints its map, "@[PID]: COUNT" per line.
+// SIGINT, after which its END probe prints its map, "@[PID]: COUNT" per
+// line, then a line that says the counts are whole. Its exit comes after
+// (it detaches its probes): the counts do not wait for it.
 #include "bench_bpftrace.hpp"
 
 #include <fcntl.h>
@@ -21,6 +23,8 @@ namespace flushcheck::detail {
 namespace {
 
 const char* const k_bpftrace = "/usr/bin/bpftrace";
+/// What its END probe prints after the counts.
+const char* const k_counted = "flushcheck: counted\\n";
 constexpr std::size_t k_max_output = 1 << 20;
 
 /// The script; COMM goes into a bpftrace string literal, so it may hold
@@ -31,7 +35,8 @@ std::string script(const std::string& comm) {
                         "bpftrace: a program name with a quote or a backslash: " + comm);
   return "BEGIN { printf(\"flushcheck: attached\\n\"); }\n"
          "tracepoint:syscalls:sys_enter_write /comm == \"" +
-         comm + "\"/ { @[pid] = count(); }\n";
+         comm + "\"/ { @[pid] = count(); }\n" + "END { print(@); clear(@); printf(\"" + k_counted +
+         "\"); }\n";
 }
 
 /// bpftrace counting COMM's writes, its stdin on IN, stdout and stderr on OUT.
@@ -111,12 +116,18 @@ bool bpftrace_session::read_until(const std::string& text, int timeout_ms) {
 std::map<pid_t, long> bpftrace_session::finish() {
   child_.signal_group(SIGINT);
   const std::size_t from = text_.size();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const bool counted = read_until("flushcheck: counted\n", 30000);
+  // Its exit, after: detaching its probes took over 30 s beside a full
+  // ctest once; the counts are whole already, so it is given 10 s, then killed.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (read_some(deadline)) {
   }
-  if (!closed_)
-    throw harness_error({ETIMEDOUT, std::generic_category()}, "bpftrace did not end within 30 s");
-  child_.reap();  // it closed its stdout on its way out
+  if (!closed_) child_.signal_group(SIGKILL);
+  child_.reap();
+  if (!counted)
+    throw harness_error({ETIMEDOUT, std::generic_category()},
+                        closed_ ? "bpftrace ended without printing its counts"
+                                : "bpftrace printed no counts within 30 s of SIGINT");
   return counts_in(text_.substr(from));
 }
 

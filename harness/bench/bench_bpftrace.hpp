@@ -26,8 +26,9 @@ class bpftrace_session {
   /// backslash, or bpftrace ends before it attaches (its last line says
   /// why), or does not attach within 60 s: the row is then not measured.
   explicit bpftrace_session(const std::string& comm);
-  /// Stops it (SIGINT) and returns its write count per pid, as it printed
-  /// them on its way out. Throws harness_error if it does not end within 30 s.
+  /// Stops it (SIGINT) and returns its write count per pid, as its END probe
+  /// printed them; it is killed if it has not ended 10 s after. Throws
+  /// harness_error if it printed no counts within 30 s.
   std::map<pid_t, long> finish();
 
  private:
