@@ -2,12 +2,13 @@ include(GoogleTest)
 
 # flushcheck_add_test(NAME SOURCES src... [LIBRARIES lib...] [LABELS label...]
 #                     [TARGETS target...] [PREFIX test-name-prefix/]
-#                     [ENVIRONMENT VAR=value] [TIMEOUT seconds] [SECTIONS section...])
+#                     [ENVIRONMENT VAR=value] [TIMEOUT seconds] [SECTIONS section...]
+#                     [RESOURCE_LOCK name])
 # Builds one GoogleTest binary, passes the paths of the programs it runs as
 # FLUSHCHECK_TARGET_<NAME> compile definitions ($<TARGET_FILE:...>), and
 # registers every test case with ctest under the given labels.
 function(flushcheck_add_test name)
-  cmake_parse_arguments(arg "" "PREFIX;ENVIRONMENT;TIMEOUT"
+  cmake_parse_arguments(arg "" "PREFIX;ENVIRONMENT;TIMEOUT;RESOURCE_LOCK"
                         "SOURCES;LIBRARIES;LABELS;TARGETS;SECTIONS" ${ARGN})
   if(NOT arg_TIMEOUT)
     set(arg_TIMEOUT 120)
@@ -15,6 +16,9 @@ function(flushcheck_add_test name)
   set(env_property "")
   if(arg_ENVIRONMENT)
     set(env_property ENVIRONMENT "${arg_ENVIRONMENT}")
+  endif()
+  if(arg_RESOURCE_LOCK)  # tests that must not run beside each other
+    list(APPEND env_property RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
   endif()
   add_executable(${name} ${arg_SOURCES})
   flushcheck_set_warnings(${name})

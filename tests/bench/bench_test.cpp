@@ -225,7 +225,8 @@ TEST(bench, musl_sweep_counts_and_kernel_suites_with_another_toolchain) {
 /// another test) moves by itself.
 TEST(bench, compare_flags_a_changed_write_count_and_a_moved_ratio) {
   const std::string saved = test_path("saved.json");
-  ASSERT_EQ(cli({"bench", "stdio", "--quick", "--repeat", "1", "--json", saved}).code, 0);
+  const auto made = cli({"bench", "stdio", "--quick", "--repeat", "1", "--json", saved});
+  ASSERT_EQ(made.code, 0) << made.err;
   json j = json::parse(slurp(saved));
   for (auto& r : j["suites"][0]["rows"]) {
     if (r["name"] == "putc full 4 KiB file [default]") r["write_calls"] = 7;
@@ -321,7 +322,8 @@ TEST(bench, a_program_that_never_ends_meets_the_timeout) {
 /// suites not run now.
 TEST(bench, compare_refuses_other_sizes_and_other_suites) {
   const std::string saved = test_path("quick.json");
-  ASSERT_EQ(cli({"bench", "tracer", "--quick", "--repeat", "1", "--json", saved}).code, 0);
+  const auto made = cli({"bench", "tracer", "--quick", "--repeat", "1", "--json", saved});
+  ASSERT_EQ(made.code, 0) << made.err;  // its one line names the row that failed
   auto sizes = cli({"bench", "tracer", "--compare", saved});
   EXPECT_EQ(sizes.code, 2) << sizes.out << sizes.err;
   EXPECT_NE(sizes.err.find("saved with --quick, and this run is without it"), std::string::npos);
