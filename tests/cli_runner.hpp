@@ -44,6 +44,17 @@ inline cli_result cli(std::vector<std::string> args,
   return {obs.status.code(), obs.out.data, obs.err.data};
 }
 
+/// LINE run as a user pastes it into a shell (/bin/sh -c), in a clean
+/// environment (no flushcheck on its PATH but the one the line names), until
+/// TIMEOUT: how a test checks that a printed repro line repeats its run.
+inline observation pasted(const std::string& line, std::chrono::milliseconds timeout) {
+  run_options o;
+  o.argv = {"/bin/sh", "-c", line};
+  o.env = clean_environment();
+  o.timeout = timeout;
+  return run(o);
+}
+
 /// NAME in a directory of this test's own (ctest runs tests in parallel),
 /// removed when the test binary ends.
 inline std::string test_path(const std::string& name) {

@@ -2,6 +2,7 @@
 #include "property_spec.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 #include "logger_table.hpp"
 
@@ -44,6 +45,9 @@ std::string_view term_name(promise_term_id t) {
                                         "through_last_level",
                                         "lost_at_most",
                                         "max_writes_per_record"};
+  static_assert(
+      std::size(names) == static_cast<std::size_t>(promise_term_id::max_writes_per_record) + 1,
+      "a name for every promise_term_id, in its order");
   return names[static_cast<std::size_t>(t)];
 }
 

@@ -62,11 +62,7 @@ bool counts_writes(const std::string& out, long n) {
 void expect_repro_counts(const json& r, const char* backend) {
   const std::string line = r["repro"];
   EXPECT_NE(line.find(std::string(" count --backend=") + backend + " "), std::string::npos) << line;
-  run_options o;
-  o.argv = {"/bin/sh", "-c", line};
-  o.env = clean_environment();
-  o.timeout = std::chrono::seconds(60);
-  const auto obs = run(o);
+  const auto obs = pasted(line, std::chrono::seconds(60));
   EXPECT_EQ(obs.status, wait_status::exited(0)) << line << "\n" << obs.err.data;
   EXPECT_TRUE(counts_writes(obs.out.data, r["write_calls"].get<long>())) << line << "\n"
                                                                          << obs.out.data;

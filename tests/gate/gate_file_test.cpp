@@ -87,14 +87,10 @@ TEST(gate_file, a_repro_line_runs_when_pasted) {
   const std::string line = first_repeat_line(cli({"gate", file}).out);
   EXPECT_NE(line.find(std::string(" ") + FLUSHCHECK_TARGET_FLUSHCHECK + " run "), std::string::npos)
       << line;
-  run_options sh;
-  sh.argv = {"/bin/sh", "-c", line};
-  sh.env = clean_environment();  // no flushcheck on this PATH
-  const observation pasted = run(sh);
+  const observation sh = pasted(line, run_options{}.timeout);  // no flushcheck on its PATH
   remove_log_dirs_of(line);
-  EXPECT_EQ(pasted.status, wait_status::exited(0)) << line << "\n" << pasted.err.data;
-  EXPECT_NE(pasted.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos)
-      << pasted.out.data;
+  EXPECT_EQ(sh.status, wait_status::exited(0)) << line << "\n" << sh.err.data;
+  EXPECT_NE(sh.out.data.find("kill:    SIGKILL at marker:1"), std::string::npos) << sh.out.data;
 
   // The case's own PATH (the one its repro line gives) finds this binary.
   const std::string bin = FLUSHCHECK_TARGET_FLUSHCHECK;

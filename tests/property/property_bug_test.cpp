@@ -47,10 +47,7 @@ TEST_P(injected_bug, is_found_shrunk_and_reproduced) {
   const auto at = repro.find(verb);
   ASSERT_NE(at, std::string::npos) << repro;
   repro.replace(at, verb.size(), std::string(" ") + FLUSHCHECK_TARGET_FLUSHCHECK + " run --json ");
-  run_options o;
-  o.argv = {"/bin/sh", "-c", repro};
-  o.env = clean_environment();
-  const observation shown = run(o);
+  const observation shown = pasted(repro, run_options{}.timeout);
   ASSERT_EQ(shown.status, wait_status::exited(0)) << repro << "\n" << shown.err.data;
   const auto j = nlohmann::json::parse(shown.out.data);
   EXPECT_EQ(j["stdout"]["data"], r.outcome->first.out.data) << repro;
@@ -96,11 +93,7 @@ TEST(model_verb, falsifies_a_bugged_set_and_prints_the_command_again) {
                        "--targets "),
             std::string::npos)
       << again;
-  run_options o;
-  o.argv = {"/bin/sh", "-c", again};
-  o.env = clean_environment();
-  o.timeout = std::chrono::seconds(110);
-  const observation rerun = run(o);
+  const observation rerun = pasted(again, std::chrono::seconds(110));
   EXPECT_EQ(rerun.status, wait_status::exited(1)) << again << "\n" << rerun.err.data;
   EXPECT_NE(rerun.out.data.find("falsified after "), std::string::npos) << rerun.out.data;
 }
