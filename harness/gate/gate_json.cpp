@@ -40,7 +40,7 @@ nlohmann::json case_json(const gate_case_result& c) {
 }
 
 nlohmann::json counterexample_json(const counterexample& ce) {
-  return {{"promise", ce.promise},
+  return {{"promise", ce.promise.text()},
           {"check", ce.check},
           {"failure", ce.failure},
           {"end", ce.end},

@@ -54,7 +54,7 @@ std::string testcase(const gate_case_result& c, const std::string& suite) {
 
 /// P's counterexample CE as a <failure>, the [[case]] to paste in its body.
 std::string counterexample_failure(const property_result& p, const counterexample& ce) {
-  const std::string message = "broke '" + ce.promise + "': " + ce.check + ": " + ce.failure;
+  const std::string message = "broke '" + ce.promise.text() + "': " + ce.check + ": " + ce.failure;
   const std::string body =
       message + "\nworkload: " + ce.workload + "\nended: " + ce.end + "; " + ce.status +
       ", stdout on " + ce.sink + "\n" + ce.rate() + (ce.note.empty() ? "" : "; note: " + ce.note) +

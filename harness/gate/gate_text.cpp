@@ -33,7 +33,7 @@ std::string indented(const std::string& text, const std::string& indent) {
 
 /// "FAIL  NAME: broke 'PROMISE' at case N of seed S (T to find)".
 std::string counterexample_headline(const property_result& p, const counterexample& ce) {
-  return (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": broke '" + ce.promise + "'" +
+  return (p.pass() ? "PASS  " : "FAIL  ") + p.name + ": broke '" + ce.promise.text() + "'" +
          (p.must_break ? ", as it must," : "") + " at case " + std::to_string(ce.found_at) +
          " of seed " + std::to_string(p.seed) + " (" + format_seconds(ce.seconds_to_find) +
          " to find)\n";

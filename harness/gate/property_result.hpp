@@ -16,7 +16,7 @@ namespace flushcheck {
 
 /// A run that broke the promise, shrunk.
 struct counterexample {
-  std::string promise;    ///< the term broken and its end: "through_last_flush at _exit"
+  promised_term promise;  ///< the term broken and its end: "through_last_flush at _exit"
   std::string check;      ///< the check that failed: "records_through 3 in file:app.log"
   std::string failure;    ///< what arrived against what was promised (the check's words)
   std::string end;        ///< how the run ended: "KILL at marker 1 (after op 4)"

@@ -71,6 +71,11 @@ std::string promise::text() const {
   return s.empty() ? "nothing" : s;
 }
 
+std::string promised_term::text() const {
+  return std::string(term_name(id)) + (value.empty() ? "" : " " + value) + " at " +
+         end_name(end) + (as_prefix ? " (as a prefix)" : "");
+}
+
 void promise::add(const promise& always) {
   all = all || always.all;
   through_last_flush = through_last_flush || always.through_last_flush;

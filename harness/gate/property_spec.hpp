@@ -66,6 +66,19 @@ struct promise {
   void add(const promise& always);
 };
 
+/// One term of a promise at one end, as a case checks it and a breach names
+/// it: "lost_at_most 2 at _exit", "all at KILL (as a prefix)".
+struct promised_term {
+  promise_term_id id{};
+  std::string value;  ///< the term's value as a gate file spells it ("2", "info"); "" for none
+  property_end end{};
+  /// `all`, checked as a prefix: a cut at a write or a time leaves the count
+  /// of records logged unknown.
+  bool as_prefix = false;
+  std::string text() const;
+  bool operator==(const promised_term&) const = default;
+};
+
 /// One [[property]] table.
 struct property_spec {
   std::string name;

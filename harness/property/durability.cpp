@@ -37,8 +37,8 @@ property_spec strongest_at(const property_spec& spec, property_end end) {
 /// The kind of CE, a counterexample to the strongest promise.
 durability_kind kind_of(const counterexample& ce) {
   if (ce.failed_runs < ce.runs) return durability_kind::racy;
-  return ce.promise.starts_with(term_name(promise_term_id::no_torn_record)) ? durability_kind::torn
-                                                                            : durability_kind::lost;
+  return ce.promise.id == promise_term_id::no_torn_record ? durability_kind::torn
+                                                         : durability_kind::lost;
 }
 
 }  // namespace

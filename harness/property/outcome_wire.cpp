@@ -39,6 +39,29 @@ case_plan plan(wire_reader& r) {
   return p;
 }
 
+void put(wire_writer& w, const promised_term& t) {
+  w.i64(static_cast<std::int64_t>(t.id)).text(t.value).i64(static_cast<std::int64_t>(t.end));
+  w.flag(t.as_prefix);
+}
+
+/// The next number as an enumerator of E up to LAST; WHAT names it in the error.
+template <typename E>
+E enumerator(wire_reader& r, E last, const char* what) {
+  const std::int64_t v = r.i64();
+  if (v < 0 || v > static_cast<std::int64_t>(last))
+    throw_error(std::make_error_code(std::errc::bad_message), what);
+  return static_cast<E>(v);
+}
+
+promised_term term(wire_reader& r) {
+  promised_term t;
+  t.id = enumerator(r, promise_term_id::max_writes_per_record, "an outcome's promise term");
+  t.value = r.text();
+  t.end = enumerator(r, property_end::fault, "an outcome's end");
+  t.as_prefix = r.flag();
+  return t;
+}
+
 void put(wire_writer& w, const std::optional<case_derivation>& d) {
   w.flag(d.has_value());
   if (!d) return;
@@ -63,7 +86,8 @@ std::string encode_outcome(const workload_outcome& out) {
   put(w, out.plan);
   w.i64(static_cast<std::int64_t>(out.error_kind)).text(out.error).flag(out.out_of_budget);
   w.text(out.missed);
-  w.texts(out.terms);
+  w.count(out.terms.size());
+  for (const auto& t : out.terms) put(w, t);
   w.count(out.checks.size());
   for (const auto& c : out.checks) put_check(w, c);
   w.text(out.status).text(out.repro).text(out.driver_stderr);
@@ -76,14 +100,11 @@ workload_outcome decode_outcome(const std::string& bytes) {
   wire_reader r(bytes);
   workload_outcome out;
   out.plan = plan(r);
-  const std::int64_t kind = r.i64();
-  if (kind < 0 || kind > static_cast<std::int64_t>(case_error::timeout))
-    throw_error(std::make_error_code(std::errc::bad_message), "an outcome's error kind");
-  out.error_kind = static_cast<case_error>(kind);
+  out.error_kind = enumerator(r, case_error::timeout, "an outcome's error kind");
   out.error = r.text();
   out.out_of_budget = r.flag();
   out.missed = r.text();
-  out.terms = r.texts();
+  for (std::size_t n = r.count(); n > 0; --n) out.terms.push_back(term(r));
   for (std::size_t n = r.count(); n > 0; --n) out.checks.push_back(read_check(r));
   out.status = r.text();
   out.repro = r.text();

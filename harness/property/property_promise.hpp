@@ -13,7 +13,7 @@
 namespace flushcheck {
 
 struct promised_check {
-  std::string term;  ///< "through_last_flush at _exit", "no_torn_record (always)"
+  promised_term term;  ///< "through_last_flush at _exit"
   gate_expect expect;
 };
 

@@ -21,7 +21,7 @@ std::optional<std::size_t> workload_outcome::first_broken() const {
   return std::nullopt;
 }
 
-std::string breach::text() const { return term + ": " + std::string(check_name(check)); }
+std::string breach::text() const { return term.text() + ": " + std::string(check_name(check)); }
 
 std::ostream& operator<<(std::ostream& os, const breach& b) { return os << b.text(); }
 

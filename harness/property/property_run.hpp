@@ -58,7 +58,7 @@ struct case_derivation {
 /// term that promised it and the check. Two runs of a case break it the
 /// same way when these are equal (the search's rating and shrinking).
 struct breach {
-  std::string term;  ///< "through_last_flush at _exit"
+  promised_term term;  ///< "through_last_flush at _exit"
   check_id check{};
   bool operator==(const breach&) const = default;
   /// "through_last_flush at _exit: records_through"
@@ -80,7 +80,7 @@ struct workload_outcome {
   /// cases: "the driver never reached marker 1: does it speak the marker
   /// protocol?", "the run ended before its cut's write to stdout".
   std::string missed;
-  std::vector<std::string> terms;         ///< each check's promise term
+  std::vector<promised_term> terms;       ///< each check's promise term
   std::vector<gate_check_result> checks;  ///< in the order of promised_checks()
   std::string status;                     ///< how the program ended
   std::string repro;                      ///< the shell line that repeats the run

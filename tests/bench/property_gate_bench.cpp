@@ -47,7 +47,7 @@ void property_search(benchmark::State& st) {
   o.cases = k_cases;
   for (auto _ : st) {
     const property_result r = search_property(spec(), o);
-    if (!r.pass()) st.SkipWithError(("the promise broke: " + r.found->promise).c_str());
+    if (!r.pass()) st.SkipWithError(("the promise broke: " + r.found->promise.text()).c_str());
     ++o.seed;
   }
   st.SetItemsProcessed(st.iterations() * k_cases);

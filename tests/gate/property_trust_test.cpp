@@ -762,8 +762,20 @@ TEST(property_trust, in_order_is_a_term) {
   c.cut = "write";
   const auto checks = promised_checks(spec, c, plan_of(spec, c));
   ASSERT_EQ(checks.size(), 1u);
-  EXPECT_EQ(checks[0].term, "in_order at KILL");
+  EXPECT_EQ(checks[0].term.id, promise_term_id::in_order);
+  EXPECT_EQ(checks[0].term.text(), "in_order at KILL");
   EXPECT_EQ(checks[0].expect.check, check_id::in_order);
+}
+
+// A broken term is named as the gate file spells it, with its end, and
+// says when `all` was checked only as a prefix.
+TEST(property_trust, a_term_names_its_value_its_end_and_how_it_was_checked) {
+  using id = promise_term_id;
+  EXPECT_EQ((promised_term{id::through_last_level, "warn", property_end::underscore_exit, false})
+                .text(),
+            "through_last_level warn at _exit");
+  EXPECT_EQ((promised_term{id::all, "", property_end::kill, true}).text(),
+            "all at KILL (as a prefix)");
 }
 
 // Terms combine as they read: a table inside the array.
