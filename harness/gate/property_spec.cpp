@@ -72,8 +72,8 @@ std::string promise::text() const {
 }
 
 std::string promised_term::text() const {
-  return std::string(term_name(id)) + (value.empty() ? "" : " " + value) + " at " +
-         end_name(end) + (as_prefix ? " (as a prefix)" : "");
+  return std::string(term_name(id)) + (value.empty() ? "" : " " + value) + " at " + end_name(end) +
+         (as_prefix ? " (as a prefix)" : "");
 }
 
 void promise::add(const promise& always) {

@@ -38,7 +38,7 @@ property_spec strongest_at(const property_spec& spec, property_end end) {
 durability_kind kind_of(const counterexample& ce) {
   if (ce.failed_runs < ce.runs) return durability_kind::racy;
   return ce.promise.id == promise_term_id::no_torn_record ? durability_kind::torn
-                                                         : durability_kind::lost;
+                                                          : durability_kind::lost;
 }
 
 }  // namespace

@@ -53,8 +53,8 @@ void add_through_terms(const property_spec& spec, const promise& p, const case_p
 /// count of records logged unknown (a write or a time), only prefix is
 /// checked, and `all` as a prefix: every record logged before the cut, on one
 /// thread, is records 0..k-1 for some k, whatever k was.
-void add_terms(const property_spec& spec, const promise& p, const case_plan& plan,
-               property_end at, std::vector<promised_check>& out) {
+void add_terms(const property_spec& spec, const promise& p, const case_plan& plan, property_end at,
+               std::vector<promised_check>& out) {
   const long n = plan.logged;
   if (p.prefix && !plan.threaded)
     out.push_back({term(promise_term_id::prefix, at), on(spec, check_id::records_prefix, n)});

@@ -771,9 +771,9 @@ TEST(property_trust, in_order_is_a_term) {
 // says when `all` was checked only as a prefix.
 TEST(property_trust, a_term_names_its_value_its_end_and_how_it_was_checked) {
   using id = promise_term_id;
-  EXPECT_EQ((promised_term{id::through_last_level, "warn", property_end::underscore_exit, false})
-                .text(),
-            "through_last_level warn at _exit");
+  EXPECT_EQ(
+      (promised_term{id::through_last_level, "warn", property_end::underscore_exit, false}).text(),
+      "through_last_level warn at _exit");
   EXPECT_EQ((promised_term{id::all, "", property_end::kill, true}).text(),
             "all at KILL (as a prefix)");
 }

@@ -100,7 +100,8 @@ TEST(every_write_cut, a_log_files_cuts_agree_and_the_tear_is_the_cut_shown) {
   const workload_case c = kill_case({log_op(20), log_op(6000), log_op(30)}, "pipe");
   expect_derivation_agrees(spec, c);
   const workload_outcome out = run_every_write_cut(spec, c);
-  EXPECT_EQ(out.broken(), (breach{{promise_term_id::no_torn_record, "", property_end::kill, false}, check_id::no_torn_record}))
+  EXPECT_EQ(out.broken(), (breach{{promise_term_id::no_torn_record, "", property_end::kill, false},
+                                  check_id::no_torn_record}))
       << out.repro;
 }
 
