@@ -20,8 +20,8 @@ std::string picture(const property_result& p, const counterexample& ce) {
   const timeline_options o{p.name + ": " + ce.workload, std::nullopt, false};
   return "<figure class=\"timeline\">\n" + inline_svg(timeline_svg(*ce.obs, o)) +
          "<figcaption>The run of the case shown: " + markup_escape(ce.end) + ", stdout on " +
-         markup_escape(ce.sink) + ". Hover over a mark for its exact values.</figcaption>" +
-         "</figure>\n";
+         markup_escape(std::string(to_string(ce.sink))) +
+         ". Hover over a mark for its exact values.</figcaption>" + "</figure>\n";
 }
 
 /// P's section: its lines, and for a counterexample its picture, repeat and [[case]].

@@ -44,7 +44,7 @@ nlohmann::json counterexample_json(const counterexample& ce) {
           {"check", ce.check},
           {"failure", ce.failure},
           {"end", ce.end},
-          {"sink", ce.sink},
+          {"sink", to_string(ce.sink)},
           {"workload", ce.workload},
           {"status", ce.status},
           {"repro", ce.repro},

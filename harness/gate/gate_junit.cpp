@@ -57,7 +57,8 @@ std::string counterexample_failure(const property_result& p, const counterexampl
   const std::string message = "broke '" + ce.promise.text() + "': " + ce.check + ": " + ce.failure;
   const std::string body =
       message + "\nworkload: " + ce.workload + "\nended: " + ce.end + "; " + ce.status +
-      ", stdout on " + ce.sink + "\n" + ce.rate() + (ce.note.empty() ? "" : "; note: " + ce.note) +
+      ", stdout on " + std::string(to_string(ce.sink)) + "\n" + ce.rate() +
+      (ce.note.empty() ? "" : "; note: " + ce.note) +
       (ce.driver_stderr.empty() ? "" : "\ndriver's stderr, last lines:\n" + ce.driver_stderr) +
       "\nrepeat: " + ce.repro + "\nsearch again: " + p.repeat + "\n\n" + ce.case_toml;
   return "      <failure" + attr("message", message) + attr("type", "counterexample") + ">" +

@@ -48,7 +48,8 @@ std::string counterexample_text(const property_result& p, const counterexample& 
   std::string out = counterexample_headline(p, ce);
   out += "      " + ce.check + ": " + ce.failure + "\n";
   out += "      workload: " + ce.workload + "\n";
-  out += "      ended: " + ce.end + "; " + ce.status + ", stdout on " + ce.sink + "\n";
+  out += "      ended: " + ce.end + "; " + ce.status + ", stdout on " +
+         std::string(to_string(ce.sink)) + "\n";
   if (ce.note.empty())
     out += "      shrunk in " + std::to_string(ce.shrink_steps) + " steps, " +
            std::to_string(ce.shrink_tries) + " candidates" +

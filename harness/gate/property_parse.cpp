@@ -197,6 +197,14 @@ bool driver_key(const context& cx, std::string_view k, const toml::node& v, prop
   return true;
 }
 
+/// The sinks a property's stdout may go to: pipe, pty, file.
+std::vector<sink_kind> stdout_sinks(const context& cx, const toml::node& v, std::string_view k) {
+  std::vector<sink_kind> out;
+  for (const auto& name : names_of(cx, v, k, {"pipe", "pty", "file"}))
+    out.push_back(*parse_sink_kind(name));  // names_of took only these
+  return out;
+}
+
 /// The keys of where the records are: watch, in, and the sinks.
 bool stream_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "watch") {
@@ -206,7 +214,7 @@ bool stream_key(const context& cx, std::string_view k, const toml::node& v, prop
     p.in = target(cx, v, k);
     p.raw_in = raw_text(cx, v, k);
   } else if (k == "stdout") {
-    p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
+    p.sinks = stdout_sinks(cx, v, k);
   } else if (k == "stderr") {
     p.stderr_sink = stderr_destination(cx, v, k);
   } else {
@@ -331,7 +339,7 @@ void default_key(const context& cx, std::string_view k, const toml::node& v, pro
   if (k == "args") {
     args = {texts(cx, v, k), raw_texts(cx, v, k)};
   } else if (k == "stdout" && v.is_string()) {  // a case's one sink: the property's only one
-    p.sinks = names_of(cx, v, k, {"pipe", "pty", "file"});
+    p.sinks = stdout_sinks(cx, v, k);
   } else if (!case_only_key(k) && !driver_key(cx, k, v, p) && !stream_key(cx, k, v, p)) {
     limits_key(cx, k, v, p);  // timeout_ms, traced: [defaults] has no other key
   }

@@ -20,7 +20,7 @@ struct counterexample {
   std::string check;      ///< the check that failed: "records_through 3 in file:app.log"
   std::string failure;    ///< what arrived against what was promised (the check's words)
   std::string end;        ///< how the run ended: "KILL at marker 1 (after op 4)"
-  std::string sink;       ///< stdout's sink
+  sink_kind sink{};       ///< stdout's sink
   std::string workload;   ///< the shrunk workload's ops, "; "-separated
   std::string status;     ///< how the program ended ("killed by SIGKILL")
   std::string repro;      ///< the shell line that repeats the run

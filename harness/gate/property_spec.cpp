@@ -95,8 +95,8 @@ void promise::add(const promise& always) {
 
 void property_spec::complete() {
   if (sinks.empty())
-    sinks = in.is_out() ? std::vector<std::string>{"pipe", "pty", "file"}
-                        : std::vector<std::string>{"pipe"};
+    sinks = in.is_out() ? std::vector{sink_kind::pipe, sink_kind::pty, sink_kind::file}
+                        : std::vector{sink_kind::pipe};
   if (levels.empty()) levels = workload_levels();
   if (cuts.empty()) cuts = {"marker", "write"};
   if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};

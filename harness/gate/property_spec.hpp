@@ -91,7 +91,7 @@ struct property_spec {
   std::vector<std::string> raw_env, raw_watch;
   write_target in;                           ///< where the records are: stdout, stderr, file:NAME
   std::string raw_in;                        ///< in, as the file spells it
-  std::vector<std::string> sinks;            ///< stdout sinks to generate from
+  std::vector<sink_kind> sinks;              ///< stdout sinks to generate from
   destination stderr_sink{sink_kind::pipe};  ///< a sink, or merged into stdout's
   std::vector<std::string> levels;           ///< the levels the workloads log at
   int threads = 0;                           ///< at most this many threads (0: one)

@@ -92,7 +92,7 @@ durability_cell cell_of(property_end end, const property_result& r) {
     // The workload says how an end of its own came; a cut's or a fault's
     // place is said apart.
     c.ended = (is_cut(end) || end == property_end::fault ? r.found->end + "; " : "") +
-              "stdout on " + r.found->sink;
+              "stdout on " + std::string(to_string(r.found->sink));
   } else if (r.error_kind != property_error::none) {
     c.kind = kind_of(r.error_kind);
     // An end the driver's language lacks needs no repro line, with this

@@ -14,9 +14,19 @@ namespace flushcheck {
 
 namespace {
 
+/// The next number as an enumerator of E up to LAST; WHAT names it in the error.
+template <typename E>
+E enumerator(wire_reader& r, E last, const char* what) {
+  const std::int64_t v = r.i64();
+  if (v < 0 || v > static_cast<std::int64_t>(last))
+    throw_error(std::make_error_code(std::errc::bad_message), what);
+  return static_cast<E>(v);
+}
+
 void put(wire_writer& w, const case_plan& p) {
   w.texts(p.workload);
-  w.text(p.cut).flag(p.fault.has_value()).text(p.fault.value_or("")).text(p.end).text(p.sink);
+  w.text(p.cut).flag(p.fault.has_value()).text(p.fault.value_or("")).text(p.end);
+  w.i64(static_cast<std::int64_t>(p.sink));
   w.flag(p.threaded).i64(p.logged).flag(p.logged_exactly).i64(p.before_last_flush);
   for (long n : p.through_level) w.i64(n);
   w.flag(p.ordinary);
@@ -29,7 +39,7 @@ case_plan plan(wire_reader& r) {
   const bool fault = r.flag();
   if (std::string f = r.text(); fault) p.fault = std::move(f);
   p.end = r.text();
-  p.sink = r.text();
+  p.sink = enumerator(r, sink_kind::full, "a case's sink");
   p.threaded = r.flag();
   p.logged = r.i64();
   p.logged_exactly = r.flag();
@@ -42,15 +52,6 @@ case_plan plan(wire_reader& r) {
 void put(wire_writer& w, const promised_term& t) {
   w.i64(static_cast<std::int64_t>(t.id)).text(t.value).i64(static_cast<std::int64_t>(t.end));
   w.flag(t.as_prefix);
-}
-
-/// The next number as an enumerator of E up to LAST; WHAT names it in the error.
-template <typename E>
-E enumerator(wire_reader& r, E last, const char* what) {
-  const std::int64_t v = r.i64();
-  if (v < 0 || v > static_cast<std::int64_t>(last))
-    throw_error(std::make_error_code(std::errc::bad_message), what);
-  return static_cast<E>(v);
 }
 
 promised_term term(wire_reader& r) {

@@ -42,14 +42,12 @@ using clock = std::chrono::steady_clock;
 /// SPEC's driver with WORKLOAD appended, on SINK, each of CHECKS expected
 /// (traced: the caller says when it need not be).
 gate_run make_run(const property_spec& spec, const std::vector<std::string>& workload,
-                  const std::string& sink, const std::vector<promised_check>& checks,
+                  sink_kind sink, const std::vector<promised_check>& checks,
                   const case_run_options& o) {
   std::vector<std::string> argv = spec.argv;
   argv.insert(argv.end(), workload.begin(), workload.end());
   gate_run g(argv);
-  const auto out = parse_sink_kind(sink);  // a generated case names its sink
-  if (!out) throw usage_error("no sink kind '" + sink + "'");
-  g.sinks(*out, spec.stderr_sink);
+  g.sinks(sink, spec.stderr_sink);
   for (const auto& e : spec.env) g.env(e);
   for (const auto& w : spec.watch) g.watch(w);
   for (const auto& c : checks) g.expect(c.expect);
@@ -343,7 +341,7 @@ std::string case_head(const property_spec& spec, const case_plan& plan, const st
   std::vector<std::string> command = spec.command;
   command.insert(command.end(), plan.workload.begin(), plan.workload.end());
   return "[[case]]\nname = " + quoted(name) + "\ncommand = " + quoted_list(command) +
-         "\nstdout = " + quoted(plan.sink) +
+         "\nstdout = " + quoted(std::string(to_string(plan.sink))) +
          "\nstderr = " + quoted(std::string(spec.stderr_sink.name())) + "\n";
 }
 

@@ -19,15 +19,15 @@ std::string workload_op::text() const {
 void showValue(const workload_case& c, std::ostream& os) {
   os << "{ops: [";
   for (std::size_t i = 0; i < c.ops.size(); ++i) os << (i ? "; " : "") << c.ops[i].text();
-  os << "], end: " << end_name(c.end) << ", sink: " << c.sink << ", threads: " << c.threads
-     << " at op " << c.threads_at << ", cut: " << c.cut << ", fault: " << c.fault
-     << ", at: " << c.at << ", marker at op " << c.marker_at << "}";
+  os << "], end: " << end_name(c.end) << ", sink: " << to_string(c.sink)
+     << ", threads: " << c.threads << " at op " << c.threads_at << ", cut: " << c.cut
+     << ", fault: " << c.fault << ", at: " << c.at << ", marker at op " << c.marker_at << "}";
 }
 
 std::string case_plan::key() const {
   std::string k;
   for (const auto& op : workload) k += op + ";";
-  return k + "|" + cut + "|" + fault.value_or("") + "|" + sink;
+  return k + "|" + cut + "|" + fault.value_or("") + "|" + std::string(to_string(sink));
 }
 
 namespace {

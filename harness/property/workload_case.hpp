@@ -28,8 +28,8 @@ struct workload_op {
 struct workload_case {
   std::vector<workload_op> ops;
   property_end end = property_end::return_;
-  std::string sink = "pipe";  ///< stdout's
-  int threads = 0;            ///< K > 1: `threads K` before op threads_at (not with a marker cut)
+  sink_kind sink = sink_kind::pipe;  ///< stdout's
+  int threads = 0;  ///< K > 1: `threads K` before op threads_at (not with a marker cut)
   std::size_t threads_at = 0;
   std::string cut = "marker";    ///< TERM and KILL: marker, write or time
   std::string fault = "ENOSPC";  ///< fault: ENOSPC, EIO, EAGAIN or short
@@ -48,7 +48,7 @@ struct case_plan {
   std::string cut = "never";          ///< kill_plan text
   std::optional<std::string> fault;   ///< fault_plan text ("{logdir}" for a log file)
   std::string end;                    ///< for people: "KILL at marker 1 (after op 3)"
-  std::string sink;
+  sink_kind sink = sink_kind::pipe;
   bool threaded = false;
   /// Log ops before the end (for a marker cut: before the marker); for a
   /// write or time cut, every log op (what may have been logged).

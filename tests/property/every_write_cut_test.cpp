@@ -35,7 +35,7 @@ property_spec kill_spec(const std::string& driver, const write_target& in = writ
   return spec;
 }
 
-workload_case kill_case(std::vector<workload_op> ops, const std::string& sink) {
+workload_case kill_case(std::vector<workload_op> ops, sink_kind sink) {
   workload_case c;
   c.ops = std::move(ops);
   c.end = property_end::kill;
@@ -84,9 +84,9 @@ TEST(every_write_cut, derived_cuts_agree_with_each_cut_run_for_real) {
   const std::vector<workload_op> flushed = {log_op(100), flush_op,   log_op(3000),
                                             flush_op,    log_op(70), log_op(1500)};
   for (const char* driver : {FLUSHCHECK_TARGET_STDIO_DRIVER, FLUSHCHECK_TARGET_STDIO_DRIVER_CPP})
-    for (const char* sink : {"pipe", "file", "pty"})
+    for (sink_kind sink : {sink_kind::pipe, sink_kind::file, sink_kind::pty})
       for (const auto& ops : {big, flushed}) {
-        SCOPED_TRACE(std::string(driver) + " on " + sink);
+        SCOPED_TRACE(std::string(driver) + " on " + std::string(to_string(sink)));
         expect_derivation_agrees(kill_spec(driver), kill_case(ops, sink));
       }
 }
@@ -97,7 +97,7 @@ TEST(every_write_cut, a_log_files_cuts_agree_and_the_tear_is_the_cut_shown) {
   property_spec spec = kill_spec(FLUSHCHECK_TARGET_MINILOG_DRIVER, write_target::file("app.log"));
   spec.argv.push_back("info");
   spec.complete();
-  const workload_case c = kill_case({log_op(20), log_op(6000), log_op(30)}, "pipe");
+  const workload_case c = kill_case({log_op(20), log_op(6000), log_op(30)}, sink_kind::pipe);
   expect_derivation_agrees(spec, c);
   const workload_outcome out = run_every_write_cut(spec, c);
   EXPECT_EQ(out.broken(), (breach{{promise_term_id::no_torn_record, "", property_end::kill, false},
