@@ -205,6 +205,17 @@ std::vector<sink_kind> stdout_sinks(const context& cx, const toml::node& v, std:
   return out;
 }
 
+/// Where a property's TERM and KILL may come: marker, write, time.
+std::vector<kill_plan::when_kind> cut_kinds(const context& cx, const toml::node& v,
+                                            std::string_view k) {
+  using when_kind = kill_plan::when_kind;
+  std::vector<when_kind> out;
+  for (const auto& name : names_of(cx, v, k, {"marker", "write", "time"}))
+    for (when_kind w : {when_kind::marker, when_kind::write, when_kind::time})
+      if (to_string(w) == name) out.push_back(w);
+  return out;
+}
+
 /// The keys of where the records are: watch, in, and the sinks.
 bool stream_key(const context& cx, std::string_view k, const toml::node& v, property_spec& p) {
   if (k == "watch") {
@@ -238,7 +249,7 @@ bool generated_key(const context& cx, std::string_view k, const toml::node& v, p
   } else if (k == "threads") {
     p.threads = threads_of(cx, v, k);
   } else if (k == "cuts") {
-    p.cuts = names_of(cx, v, k, {"marker", "write", "time"});
+    p.cuts = cut_kinds(cx, v, k);
   } else if (k == "faults") {
     p.faults = names_of(cx, v, k, {"ENOSPC", "EIO", "EAGAIN", "short"});
   } else {

@@ -98,7 +98,7 @@ void property_spec::complete() {
     sinks = in.is_out() ? std::vector{sink_kind::pipe, sink_kind::pty, sink_kind::file}
                         : std::vector{sink_kind::pipe};
   if (levels.empty()) levels = workload_levels();
-  if (cuts.empty()) cuts = {"marker", "write"};
+  if (cuts.empty()) cuts = {kill_plan::when_kind::marker, kill_plan::when_kind::write};
   if (faults.empty()) faults = {"ENOSPC", "EIO", "EAGAIN", "short"};
   if (command.empty()) command = argv;
   if (raw_env.empty()) raw_env = env;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "destination.hpp"
+#include "kill_plan.hpp"
 #include "write_target.hpp"
 
 namespace flushcheck {
@@ -95,8 +96,9 @@ struct property_spec {
   destination stderr_sink{sink_kind::pipe};  ///< a sink, or merged into stdout's
   std::vector<std::string> levels;           ///< the levels the workloads log at
   int threads = 0;                           ///< at most this many threads (0: one)
-  std::vector<std::string> cuts;             ///< where TERM and KILL come: marker, write, time
-  std::vector<std::string> faults;           ///< what a failed write is: ENOSPC, EIO, EAGAIN, short
+  /// Where TERM and KILL come: at marker 1, the N-th write to IN, or a time.
+  std::vector<kill_plan::when_kind> cuts;
+  std::vector<std::string> faults;  ///< what a failed write is: ENOSPC, EIO, EAGAIN, short
   /// The ends generated, each with its promise ([property.always] added to each).
   std::map<property_end, promise> promises;
   long timeout_ms = 20000;

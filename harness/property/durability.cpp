@@ -52,7 +52,8 @@ bool same_configuration(const property_spec& a, const property_spec& b) {
 namespace {
 
 /// TO with each of FROM it lacks, in FROM's order after its own.
-void add_missing(std::vector<std::string>& to, const std::vector<std::string>& from) {
+template <typename T>
+void add_missing(std::vector<T>& to, const std::vector<T>& from) {
   for (const auto& x : from)
     if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
 }

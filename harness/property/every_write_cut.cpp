@@ -144,7 +144,7 @@ workload_outcome run_own_write_cut(const property_spec& spec, const workload_cas
 }
 
 bool has_write_cuts(const workload_case& c) {
-  return c.end == property_end::kill && c.cut == "write";
+  return c.end == property_end::kill && c.cut == kill_plan::when_kind::write;
 }
 
 workload_outcome run_every_write_cut(const property_spec& spec, const workload_case& c,

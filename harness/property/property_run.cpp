@@ -104,12 +104,13 @@ void judge_run(const gate_result& r, long spec_timeout, workload_outcome& out) {
 std::string missed_end(const property_spec& spec, const workload_case& c, const gate_result& r) {
   if (is_cut(c.end)) {
     if (r.obs.kill && r.obs.kill->delivered) return "";
-    if (c.cut == "marker")
+    if (c.cut == kill_plan::when_kind::marker)
       return r.obs.markers.empty()
                  ? "the driver never reached marker 1: does it speak the marker protocol?"
                  : "the cut at marker 1 was not delivered";
-    return c.cut == "write" ? "the run ended before its cut's write to " + spec.in.text()
-                            : "the run ended before its cut's time";
+    return c.cut == kill_plan::when_kind::write
+               ? "the run ended before its cut's write to " + spec.in.text()
+               : "the run ended before its cut's time";
   }
   if (c.end != property_end::fault) return "";
   if (r.obs.trace && !r.obs.trace->faults.empty() && r.obs.trace->faults.front().applied())
@@ -145,14 +146,15 @@ std::optional<gate_result> start(const gate_run& g, workload_outcome& out) {
 bool cuts_at_markers(const property_spec& spec) {
   const bool cut =
       spec.promises.contains(property_end::term) || spec.promises.contains(property_end::kill);
-  return cut && std::find(spec.cuts.begin(), spec.cuts.end(), "marker") != spec.cuts.end();
+  return cut && std::find(spec.cuts.begin(), spec.cuts.end(), kill_plan::when_kind::marker) !=
+                    spec.cuts.end();
 }
 
 /// Whether SPEC generates cuts or faults at the N-th write to its records' stream.
 bool acts_at_writes(const property_spec& spec) {
   const bool cut =
       (spec.promises.contains(property_end::term) || spec.promises.contains(property_end::kill)) &&
-      std::find(spec.cuts.begin(), spec.cuts.end(), "write") != spec.cuts.end();
+      std::find(spec.cuts.begin(), spec.cuts.end(), kill_plan::when_kind::write) != spec.cuts.end();
   return cut || spec.promises.contains(property_end::fault);
 }
 

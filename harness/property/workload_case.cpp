@@ -20,7 +20,7 @@ void showValue(const workload_case& c, std::ostream& os) {
   os << "{ops: [";
   for (std::size_t i = 0; i < c.ops.size(); ++i) os << (i ? "; " : "") << c.ops[i].text();
   os << "], end: " << end_name(c.end) << ", sink: " << to_string(c.sink)
-     << ", threads: " << c.threads << " at op " << c.threads_at << ", cut: " << c.cut
+     << ", threads: " << c.threads << " at op " << c.threads_at << ", cut: " << to_string(c.cut)
      << ", fault: " << c.fault << ", at: " << c.at << ", marker at op " << c.marker_at << "}";
 }
 
@@ -81,10 +81,10 @@ std::string end_text(property_end e) {
 /// The cut, and how people read it.
 void plan_cut(const property_spec& spec, const workload_case& c, case_plan& p) {
   const std::string sig = c.end == property_end::term ? "TERM" : "KILL";
-  if (c.cut == "marker") {
+  if (c.cut == kill_plan::when_kind::marker) {
     p.cut = sig + "@marker:1";
     p.end = "SIG" + sig + " at marker 1 (after " + std::to_string(p.logged) + " records logged)";
-  } else if (c.cut == "write") {
+  } else if (c.cut == kill_plan::when_kind::write) {
     p.cut = sig + "@" + nth_write_to(spec, c.at + 1);
     p.end = "SIG" + sig + " at write " + std::to_string(c.at + 1) + " to " + spec.in.text();
   } else {
@@ -134,7 +134,7 @@ void plan_end(const property_spec& spec, const workload_case& c, bool marker_cut
 case_plan plan_of(const property_spec& spec, const workload_case& c) {
   case_plan p;
   p.sink = c.sink;
-  const bool marker_cut = is_cut(c.end) && c.cut == "marker";
+  const bool marker_cut = is_cut(c.end) && c.cut == kill_plan::when_kind::marker;
   const std::size_t stop = marker_cut ? std::min(c.marker_at, c.ops.size()) : c.ops.size();
   const int k = std::min(c.threads, spec.threads);
   p.threaded = k >= 2 && !marker_cut && stop > 0;

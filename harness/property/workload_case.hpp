@@ -31,8 +31,9 @@ struct workload_case {
   sink_kind sink = sink_kind::pipe;  ///< stdout's
   int threads = 0;  ///< K > 1: `threads K` before op threads_at (not with a marker cut)
   std::size_t threads_at = 0;
-  std::string cut = "marker";    ///< TERM and KILL: marker, write or time
-  std::string fault = "ENOSPC";  ///< fault: ENOSPC, EIO, EAGAIN or short
+  kill_plan::when_kind cut =
+      kill_plan::when_kind::marker;  ///< TERM and KILL: marker, write or time
+  std::string fault = "ENOSPC";      ///< fault: ENOSPC, EIO, EAGAIN or short
   /// write and fault: the (AT+1)-th write; time: AT * 5 ms after the start.
   long at = 0;
   std::size_t marker_at = 0;  ///< marker: before this op (at most the ops' count)

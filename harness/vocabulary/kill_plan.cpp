@@ -105,6 +105,18 @@ kill_plan kill_plan::parse(std::string_view text) {
   return plan;
 }
 
+std::string_view to_string(kill_plan::when_kind w) noexcept {
+  using when_kind = kill_plan::when_kind;
+  switch (w) {
+    case when_kind::never: break;
+    case when_kind::marker: return "marker";
+    case when_kind::time: return "time";
+    case when_kind::write: return "write";
+    case when_kind::after_write: return "after-write";
+  }
+  return "never";
+}
+
 std::string kill_plan::when_text() const {
   const std::string dest = on_stderr ? "stderr:" : file.empty() ? "" : "file:" + file + ":";
   switch (when) {

@@ -56,6 +56,9 @@ struct kill_plan {
   std::string text() const;
 };
 
+/// "never", "marker", "time", "write", "after-write": how a plan's WHEN names W.
+std::string_view to_string(kill_plan::when_kind w) noexcept;
+
 /// What a kill plan did in one run.
 struct kill_event {
   int signal = 0;

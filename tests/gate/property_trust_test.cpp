@@ -759,7 +759,7 @@ TEST(property_trust, in_order_is_a_term) {
   workload_case c;
   c.ops = {{workload_op::kind::log, 1, 10, 0}, {workload_op::kind::log, 1, 10, 0}};
   c.end = property_end::kill;
-  c.cut = "write";
+  c.cut = kill_plan::when_kind::write;
   const auto checks = promised_checks(spec, c, plan_of(spec, c));
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(checks[0].term.id, promise_term_id::in_order);

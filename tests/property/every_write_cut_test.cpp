@@ -30,7 +30,7 @@ property_spec kill_spec(const std::string& driver, const write_target& in = writ
   if (in.is_file()) spec.watch = {in.file_name()};
   spec.promises[property_end::kill].prefix = true;
   spec.promises[property_end::kill].no_torn_record = true;
-  spec.cuts = {"write"};
+  spec.cuts = {kill_plan::when_kind::write};
   spec.complete();
   return spec;
 }
@@ -39,7 +39,7 @@ workload_case kill_case(std::vector<workload_op> ops, sink_kind sink) {
   workload_case c;
   c.ops = std::move(ops);
   c.end = property_end::kill;
-  c.cut = "write";
+  c.cut = kill_plan::when_kind::write;
   c.sink = sink;
   return c;
 }
