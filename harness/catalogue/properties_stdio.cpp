@@ -6,7 +6,7 @@
 #include "checks.hpp"
 #include "profile.hpp"
 #include "sink.hpp"
-#include "traced_calls.hpp"
+#include "traced_call.hpp"
 
 namespace flushcheck::detail {
 namespace {
@@ -154,7 +154,7 @@ verdict no_trace() {
 std::vector<std::int64_t> stdout_write_sizes(const trace_summary& trace) {
   std::vector<std::int64_t> sizes;
   for (const auto& e : trace.events)
-    if (trace.on_stdout(e) && info(e.call).family == call_family::write) sizes.push_back(e.bytes);
+    if (trace.on_stdout(e) && is_write_family(e.call)) sizes.push_back(e.bytes);
   return sizes;
 }
 

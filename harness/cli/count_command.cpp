@@ -9,6 +9,7 @@
 #include "perf_counter.hpp"
 #include "report_file.hpp"
 #include "run.hpp"
+#include "traced_call.hpp"
 #include "usage.hpp"
 
 namespace flushcheck::cli {
@@ -20,8 +21,9 @@ std::string traced_call_list() {
   std::string out;
   for (auto f : {call_family::write, call_family::sync, call_family::fd, call_family::process}) {
     std::string row;
-    for (const auto& c : traced_calls)
-      if (c.family == f) row += (row.empty() ? "" : ", ") + std::string(c.name);
+    for (std::size_t i = 0; i < traced_call_count; ++i)
+      if (const auto c = static_cast<traced_call>(i); family_of(c) == f)
+        row += (row.empty() ? "" : ", ") + std::string(to_string(c));
     out += row + "\n";
   }
   return out;

@@ -13,6 +13,7 @@
 #include "reference_output.hpp"
 #include "run_report.hpp"
 #include "signals.hpp"
+#include "traced_call.hpp"
 #include "workers.hpp"
 #include "write_cuts.hpp"
 
@@ -33,7 +34,7 @@ std::vector<long> writes_before_a_sync(const trace_summary& t, long writes, bool
   for (const auto& e : t.events) {
     if (!t.on_stream(e, on_stderr)) continue;
     if (is_write_family(e.call)) ++k;
-    const bool sync = info(e.call).family == call_family::sync;
+    const bool sync = family_of(e.call) == call_family::sync;
     if (sync && k > 0 && k < writes && (out.empty() || out.back() != k)) out.push_back(k);
   }
   return out;

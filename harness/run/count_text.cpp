@@ -4,6 +4,7 @@
 #include "count_report.hpp"
 #include "run_report.hpp"
 #include "text_table.hpp"
+#include "traced_call.hpp"
 
 namespace flushcheck {
 namespace {
@@ -37,7 +38,7 @@ std::string destination_rows(const destination_counters& d, bool with_bytes, std
     const bool w = is_write_family(static_cast<traced_call>(c));
     out += row(std::to_string(d.calls[c]), w && with_bytes ? std::to_string(d.bytes) : "",
                w && d.write_calls && d.bytes ? std::to_string(d.bytes / d.write_calls) : "",
-               traced_calls[c].name, fd_list(d), what);
+               to_string(static_cast<traced_call>(c)), fd_list(d), what);
     shown += d.calls[c];
   }
   return out;
@@ -76,8 +77,8 @@ std::string to_text(const count_report& r) {
   out += destinations(r, rows);
   for (std::size_t c = 0; c < traced_call_count; ++c)
     if (t.totals[c] != 0)
-      out +=
-          row(std::to_string(t.totals[c]), "", "", traced_calls[c].name, "*", "all destinations");
+      out += row(std::to_string(t.totals[c]), "", "", to_string(static_cast<traced_call>(c)), "*",
+                 "all destinations");
   out += pad(std::to_string(rows), 10, true) + "  calls in the rows above; " +
          r.obs.status.describe() + "\n";
   return out + fault_lines(t);

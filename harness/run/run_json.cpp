@@ -9,6 +9,7 @@
 #include "number_format.hpp"
 #include "signals.hpp"
 #include "timeline.hpp"
+#include "traced_call.hpp"
 
 namespace flushcheck {
 
@@ -69,7 +70,7 @@ nlohmann::json stream_json(const stream_observation& s, const trace_summary* t, 
 nlohmann::json calls_json(const std::array<std::int64_t, traced_call_count>& calls) {
   nlohmann::json by_call = nlohmann::json::object();
   for (std::size_t c = 0; c < traced_call_count; ++c)
-    if (calls[c] != 0) by_call[traced_calls[c].name] = calls[c];
+    if (calls[c] != 0) by_call[to_string(static_cast<traced_call>(c))] = calls[c];
   return by_call;
 }
 

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include <linux/magic.h>
 
+#include "traced_calls.hpp"
 #include "write_counter.h"
 #include "write_counter.skel.h"
 #endif

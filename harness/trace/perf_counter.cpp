@@ -13,6 +13,7 @@
 
 #include "error.hpp"
 #include "input_file.hpp"
+#include "traced_calls.hpp"
 
 namespace flushcheck {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "fault_plan.hpp"
-#include "traced_calls.hpp"
+#include "traced_call.hpp"
 
 namespace flushcheck {
 

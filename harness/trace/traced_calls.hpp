@@ -2,50 +2,18 @@
 /// The one table of the calls the tracer sees: number, name, family, where
 /// the destination fd and the byte count come from, and the perf tracepoint.
 /// The seccomp filter, the ptrace decoder, the perf backend and the reports
-/// all read it (docs/tracing.md lists it).
+/// all read it (docs/tracing.md lists it). Not installed: the calls' names
+/// and families are traced_call.hpp's, and a program that reads reports
+/// needs no syscall numbers.
 #include <sys/syscall.h>
 
 #include <cstddef>
 #include <optional>
 #include <span>
 
+#include "traced_call.hpp"
+
 namespace flushcheck {
-
-/// In table order. The write family first: their calls to stdout's sink are
-/// what write:N counts.
-enum class traced_call {
-  write,
-  writev,
-  pwrite64,
-  pwritev,
-  pwritev2,
-  sendto,
-  sendmsg,
-  sendfile,
-  splice,
-  tee,
-  copy_file_range,
-  vmsplice,
-  fsync,
-  fdatasync,
-  sync_file_range,
-  close,
-  close_range,
-  dup,
-  dup2,
-  dup3,
-  fcntl_dupfd,
-  clone,
-  clone3,
-};
-
-enum class call_family {
-  write,    ///< hands bytes to its destination fd
-  sync,     ///< fsync and friends: counted per destination
-  fd,       ///< changes what an fd number names (close, dup*): keeps the fd map right
-  process,  ///< makes a process or thread: CLONE_UNTRACED is cleared at entry, so that the
-            ///< child is traced rather than meeting the filter with no tracer (ENOSYS)
-};
 
 /// Where a write-family call's byte count comes from.
 enum class byte_count {
@@ -97,7 +65,7 @@ inline constexpr traced_call_info traced_calls[] = {
 };
 // clang-format on
 
-inline constexpr std::size_t traced_call_count = std::size(traced_calls);
+static_assert(std::size(traced_calls) == traced_call_count, "a row for every traced_call");
 
 constexpr bool table_in_enum_order() {
   for (std::size_t i = 0; i < traced_call_count; ++i)
@@ -109,8 +77,6 @@ static_assert(table_in_enum_order(), "traced_calls[] must list traced_call in or
 constexpr const traced_call_info& info(traced_call c) {
   return traced_calls[static_cast<std::size_t>(c)];
 }
-constexpr const char* to_string(traced_call c) { return info(c).name; }
-constexpr bool is_write_family(traced_call c) { return info(c).family == call_family::write; }
 
 /// The traced call with syscall number NR (fcntl: F_DUPFD* is all the filter
 /// stops on), or nullopt.

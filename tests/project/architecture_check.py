@@ -19,7 +19,9 @@ line per broken rule, when
     headers;
   - an installed header (INSTALL_HEADERS) declares a type it does not define
     ("class X;": the API would hand out an incomplete type) or does I/O
-    itself (getenv, fopen, streams on files: the API's I/O is in sources);
+    itself (getenv, fopen, streams on files: the API's I/O is in sources),
+    or includes the kernel's ABI (<sys/syscall.h>, <sys/user.h>, <linux/..>:
+    syscall numbers and registers are the tracer's, not the API's);
   - a stream is compared by its name (== "stdout", != "stderr") below cli
     but where text becomes a type: the vocabulary stage's parsers and the
     gate files' (*_parse.cpp, *_toml.cpp). Below them it is a write_target,
@@ -169,12 +171,14 @@ def check_pure(harness, order, links, owner):
 
 INSTALLED = re.compile(r"INSTALL_HEADERS([^)]*)\)")
 FORWARD = re.compile(r"^\s*(?:class|struct)\s+\w+\s*;", re.M)
+KERNEL_ABI = re.compile(r"#\s*include\s*<((?:sys/syscall|sys/user|asm/[\w/]+|linux/[\w/]+)\.h)>")
 IO_CALL = re.compile(r"\b(getenv|secure_getenv|fopen|freopen|popen|system|ifstream|ofstream|"
                      r"fstream)\b\s*[(<{ ]")
 
 
 def check_installed(harness, order):
-    """Installed headers hand out complete types and do no I/O themselves."""
+    """Installed headers hand out complete types, do no I/O themselves and
+    need no kernel ABI (syscall numbers, registers: the tracer's own)."""
     errors = []
     for stage in order:
         m = INSTALLED.search(open(os.path.join(harness, stage, "CMakeLists.txt")).read())
@@ -184,6 +188,11 @@ def check_installed(harness, order):
                 line = text.count("\n", 0, d.start()) + 1
                 errors.append(f"harness/{stage}/{h}:{line}: an installed header declares a type "
                               f"it does not define ({d.group(0).strip()})")
+            for k in KERNEL_ABI.finditer(text):
+                line = text.count("\n", 0, k.start()) + 1
+                errors.append(f"harness/{stage}/{h}:{line}: an installed header includes "
+                              f"<{k.group(1)}>: the kernel's ABI is the tracer's, in a source or "
+                              f"a header not installed")
             for c in IO_CALL.finditer(text):
                 line = text.count("\n", 0, c.start()) + 1
                 errors.append(f"harness/{stage}/{h}:{line}: an installed header does I/O "
@@ -238,7 +247,7 @@ def main(source):
               f"{len(owner)} headers, each included only from its stage or above; "
               f"no message thrown below cli names a flag; "
               f"pure stages ({', '.join(PURE)}) link only their closures and include "
-              f"no I/O header; installed headers declare only what they define and do "
+              f"no I/O header; installed headers declare only what they define, include no kernel ABI and do "
               f"no I/O; below cli, streams are compared by type, not by name, but "
               f"where text is parsed")
     return 1 if errors else 0

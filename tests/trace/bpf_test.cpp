@@ -17,6 +17,7 @@
 #include "bpf_counter.hpp"
 #include "cli_runner.hpp"
 #include "run.hpp"
+#include "traced_call.hpp"
 #include "tracer.hpp"
 
 namespace flushcheck {
@@ -57,7 +58,8 @@ std::string shape(const destination_counters& d, bool writes_only) {
                   " calls:";
   for (std::size_t i = 0; i < traced_call_count; ++i)
     if (d.calls[i] != 0 && (!writes_only || is_write_family(static_cast<traced_call>(i))))
-      s += " " + std::string(traced_calls[i].name) + "=" + std::to_string(d.calls[i]);
+      s += " " + std::string(to_string(static_cast<traced_call>(i))) + "=" +
+           std::to_string(d.calls[i]);
   s += " sizes:";
   for (std::size_t k = 0; k < d.size_histogram.size(); ++k)
     if (d.size_histogram[k] != 0)

@@ -23,6 +23,7 @@
 #include "conformance.hpp"
 #include "perf_counter.hpp"
 #include "run.hpp"
+#include "traced_calls.hpp"
 #include "tracer.hpp"
 
 namespace flushcheck {
