@@ -12,22 +12,10 @@
 
 #include "destination.hpp"
 #include "kill_plan.hpp"
+#include "property_end.hpp"
 #include "write_target.hpp"
 
 namespace flushcheck {
-
-/// The ways a generated run ends: the workload's own end op (`throw`: an
-/// uncaught exception in the driver's language), a signal from the harness,
-/// or a write that fails (then the workload returns).
-enum class property_end { return_, exit, underscore_exit, abort, throw_, term, kill, fault };
-/// Every end, in the order reports list them.
-const std::vector<property_end>& property_ends();
-/// Its key in [property.promise]: "return", "exit", "_exit", "abort", "throw",
-/// "TERM", "KILL", "fault".
-std::string end_name(property_end e);
-std::optional<property_end> parse_end(const std::string& name);
-/// TERM and KILL: the harness cuts the run (at a marker, a write or a time).
-bool is_cut(property_end e);
 
 /// The workload protocol's levels, lowest first (workload.h's order).
 const std::vector<std::string>& workload_levels();

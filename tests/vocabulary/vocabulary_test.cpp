@@ -14,6 +14,7 @@
 #include "fault_plan.hpp"
 #include "file_target.hpp"
 #include "kill_plan.hpp"
+#include "property_end.hpp"
 #include "sink_kind.hpp"
 #include "temporary.hpp"
 #include "write_target.hpp"
@@ -173,6 +174,20 @@ TEST(fault_plan, random_selection_depends_only_on_the_seed_and_the_call) {
   }
   EXPECT_NEAR(picked, 3000, 300);
   EXPECT_GT(differ, 1000);
+}
+
+// Each end is one [property.promise] key, read back to itself; the
+// harness's own signals are the cuts.
+TEST(property_end, every_end_parses_from_its_name_and_only_term_and_kill_are_cuts) {
+  std::vector<std::string> names;
+  for (property_end e : property_ends()) {
+    names.push_back(end_name(e));
+    EXPECT_EQ(parse_end(end_name(e)), e) << end_name(e);
+    EXPECT_EQ(is_cut(e), e == property_end::term || e == property_end::kill) << end_name(e);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"return", "exit", "_exit", "abort", "throw", "TERM",
+                                             "KILL", "fault"}));
+  EXPECT_EQ(parse_end("kill"), std::nullopt) << "keys are case-sensitive";
 }
 
 TEST(sink_kind, every_name_parses_to_its_kind_and_prints_back) {
