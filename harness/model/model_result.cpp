@@ -5,12 +5,12 @@
 namespace flushcheck::detail {
 
 void simulation::finish(prediction& p) {
-  p.given = meant_;
+  p.given = fx_.meant;
   p.meant = full_meant();
-  p.calls = kernel_.calls();
-  p.reports = reports_;
+  p.calls = fx_.kernel.calls();
+  p.reports = fx_.reports;
   for (std::size_t c = 0; c < channel_count; ++c) {
-    p.stream[c] = kernel_.delivered(static_cast<channel>(c));
+    p.stream[c] = fx_.kernel.delivered(static_cast<channel>(c));
     p.bounds[c] = {p.stream[c].size(), p.stream[c].size()};
   }
   count_calls(p);
@@ -22,7 +22,7 @@ void simulation::finish(prediction& p) {
 /// Every call is known: each destination gets exactly the bytes of its calls.
 void simulation::count_calls(prediction& p) const {
   std::array<long, 2> n{};
-  for (const auto& call : kernel_.calls()) {
+  for (const auto& call : fx_.kernel.calls()) {
     const int d = dest_of(setup_, call.ch);
     ++n[d];
     if (!call.report)
@@ -48,11 +48,11 @@ void simulation::widen_loose(prediction& p) const {
 /// Loose buffer I (cout's, cerr's), if it was used: its channel's MAY is all
 /// it was given, MUST what its flushes pushed, its calls a range.
 void simulation::widen_loose_buffer(prediction& p, int i) const {
-  const auto& b = cxx_.loose[i];
+  const auto& b = streams_.loose_buffer_of(i);
   if (b.ops == 0 && b.given == 0) return;
   const auto ch = cxx_channel(i == 0 ? FC_OUT : FC_ERR);
   const auto c = static_cast<std::size_t>(ch);
-  p.stream[c] = meant_[c];
+  p.stream[c] = fx_.meant[c];
   p.bounds[c] = {b.flushed, b.given};
   p.writes[dest_of(setup_, ch)].first += b.flushed > 0 ? 1 : 0;
   p.writes[dest_of(setup_, ch)].second += b.calls_hi;
@@ -81,7 +81,7 @@ void simulation::widen_loose_full(prediction& p) const {
 /// stderr that may push out (or strand) what was pending there.
 void simulation::widen_terminate(prediction& p) const {
   const auto c = static_cast<std::size_t>(channel::c_err);
-  p.stream[c] += err_->pending();
+  p.stream[c] += stdio_.err().pending();
   p.bounds[c].may = p.stream[c].size();
   if (p.bounds[c].may != p.bounds[c].must) p.exact = false;
   p.writes[merged(setup_) ? 0 : 1].second += 16;
@@ -96,7 +96,7 @@ std::array<std::string, channel_count> simulation::full_meant() const {
     whole.run_ops(unused);
   } catch (const ended&) {  // SIGPIPE: the program meant no more
   }
-  return whole.meant_;
+  return whole.fx_.meant;
 }
 
 }  // namespace flushcheck::detail

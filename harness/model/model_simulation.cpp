@@ -1,31 +1,17 @@
-// The ops of a script, driven in order, and C stdio's side of them.
+// The ops of a script, driven in order through the program's streams.
 #include "model_simulation.hpp"
 
 #include <csignal>
 
 namespace flushcheck::detail {
 
-int stream_index(fc_stream s) { return s == FC_ERR ? 1 : s == FC_LOG ? 2 : 0; }
-channel c_channel(fc_stream s) { return s == FC_ERR ? channel::c_err : channel::c_out; }
-channel cxx_channel(fc_stream s) { return s == FC_OUT ? channel::cxx_out : channel::cxx_err; }
-
 simulation::simulation(const model_setup& setup, const script& s, const kill_plan& cut)
-    : setup_(setup), script_(s), cut_(cut), kernel_(setup, cut) {
-  out_ = make_file(true, channel::c_out);
-  err_ = make_file(false, channel::c_err);
-}
-
-std::unique_ptr<c_file> simulation::make_file(bool is_stdout, channel ch) {
-  write_call call = [this, ch](std::string_view bytes) {
-    return kernel_.call(ch, bytes, op_, false);
-  };
-  const bool tty = is_tty(dest_sink(setup_, is_stdout ? 0 : 1));
-  if (setup_.profile.libc == libc_impl::musl)
-    return make_musl_file(is_stdout, tty, std::move(call));
-  const auto& release = setup_.profile.libc_release;
-  return make_glibc_file(!is_stdout, tty, setup_.st_blksize[is_stdout ? 0 : 1],
-                         glibc_release_rules::of(release.major, release.minor), std::move(call));
-}
+    : setup_(setup),
+      script_(s),
+      cut_(cut),
+      fx_(setup, cut),
+      stdio_(setup, fx_),
+      streams_(setup, stdio_, fx_) {}
 
 prediction simulation::run() {
   prediction p;
@@ -40,15 +26,15 @@ prediction simulation::run() {
 }
 
 void simulation::run_ops(prediction& p) {
-  for (op_ = 0; op_ < static_cast<int>(script_.ops.size()); ++op_) {
-    const fc_op& op = script_.ops[op_];
+  for (fx_.op = 0; fx_.op < static_cast<int>(script_.ops.size()); ++fx_.op) {
+    const fc_op& op = script_.ops[static_cast<std::size_t>(fx_.op)];
     if (op.kind == FC_MARKER) at_marker();
     if (end_op(op, p)) return;
     step(op);
   }
-  op_ = static_cast<int>(script_.ops.size());
+  fx_.op = static_cast<int>(script_.ops.size());
   // The targets return 1 when they reported an error, then exit flushes.
-  p.status = wait_status::exited(reports_ > 0 ? 1 : 0);
+  p.status = wait_status::exited(fx_.reports > 0 ? 1 : 0);
   exit_flush();
 }
 
@@ -76,7 +62,7 @@ bool simulation::end_op(const fc_op& op, prediction& p) {
       p.runtime_message = true;
       return true;
     case FC_RAISE:
-      if (!is_ending_op(op) || kernel_.ignored(op.n)) return false;
+      if (!is_ending_op(op) || fx_.kernel.ignored(op.n)) return false;
       p.status = wait_status::signaled(static_cast<int>(op.n));
       return true;
     default: return false;
@@ -91,93 +77,48 @@ void simulation::step(const fc_op& op) {
     // when width() is 0 (<ostream>); libc++ inserts it with sputn. Both
     // reach the FILE as one byte; put is what tells putc from fwrite. Up
     // to libstdc++ 11 (<ostream>) it is __ostream_insert: fwrite.
-    case FC_NEWLINE: output(op, "\n", cxx() && !libstdcxx_before(12)); break;
+    case FC_NEWLINE: output(op, "\n", cxx() && streams_.newline_per_char()); break;
     case FC_PUTC: output(op, payload(op.n, false), true); break;
-    case FC_ENDL: endl(op.stream); break;
+    case FC_ENDL: streams_.endl(op.stream); break;
     case FC_PRINTF:
-    case FC_FPUTS: c_call(op, payload(op.n, false)); break;
-    case FC_FLUSH: cxx() ? cxx_flush_op(op.stream) : c_flush_op(op.stream); break;
-    case FC_SETVBUF: file(op.stream).setvbuf(op.mode, static_cast<std::size_t>(op.n)); break;
+    case FC_FPUTS: stdio_.call(op, payload(op.n, false)); break;
+    case FC_FLUSH: flush_op(op.stream); break;
+    case FC_SETVBUF: stdio_.file(op.stream).setvbuf(op.mode, static_cast<std::size_t>(op.n)); break;
     default: setting(op);
   }
 }
 
 /// The ops that change a setting, and stdin's reads.
 void simulation::setting(const fc_op& op) {
+  if (streams_.setting(op)) return;
   switch (op.kind) {
-    case FC_SYNC: cxx_.synced = op.n != 0; break;
-    case FC_TIE: set_tie(op); break;
-    case FC_UNITBUF: cxx_.unitbuf[stream_index(op.stream)] = op.n != 0; break;
-    case FC_CLEAR: cxx_.clear = op.n != 0; break;
-    case FC_IGNORE: kernel_.ignore(op.n); break;
+    case FC_IGNORE: fx_.kernel.ignore(op.n); break;
     case FC_READ:
-    case FC_GETLINE:  // istream's sentry flushes tie() (cin is good: the target clears it)
-      if (cxx() && cxx_.cin_tied) cxx_flush(FC_OUT);
+    case FC_GETLINE:
+      if (cxx()) streams_.read();
       break;
     default: break;  // marker, sleep, a raise of an ignored signal
   }
 }
 
-/// "tie in|err|log on|off": cin, cerr or clog tied to cout, or not.
-void simulation::set_tie(const fc_op& op) {
-  if (op.stream == FC_IN) cxx_.cin_tied = op.n != 0;
-  if (op.stream == FC_ERR) cxx_.cerr_tied = op.n != 0;
-  if (op.stream == FC_LOG) cxx_.clog_tied = op.n != 0;
+/// write/line/newline/putc: C stdio in C, an ostream in C++.
+void simulation::output(const fc_op& op, const std::string& bytes, bool per_char) {
+  cxx() ? streams_.output(op, bytes, per_char) : stdio_.output(op, bytes, per_char);
+}
+
+void simulation::flush_op(fc_stream s) { cxx() ? streams_.flush_op(s) : stdio_.flush_op(s); }
+
+/// exit(): in C++, the streams first (ios_base::Init's destructor); then
+/// stdio flushes every FILE. Nothing is reported.
+void simulation::exit_flush() {
+  if (cxx()) streams_.exit_flush();
+  stdio_.flush_all();
 }
 
 std::string simulation::payload(std::size_t n, bool newline) const {
-  std::string s(n, fc_payload_char(op_));
+  std::string s(n, fc_payload_char(fx_.op));
   if (newline) s += '\n';
   return s;
-}
-
-void simulation::give(channel ch, const std::string& bytes) {
-  meant_[static_cast<std::size_t>(ch)] += bytes;
-}
-
-/// The targets' error report: one write(2) to fd 2, never retried.
-void simulation::report() {
-  ++reports_;
-  kernel_.call(channel::c_err, "target error report", op_, true);
-}
-
-// -- C stdio ------------------------------------------------------------------
-
-/// printf("%s") or fputs (from C or C++): reported when it fails.
-void simulation::c_call(const fc_op& op, const std::string& bytes) {
-  const fc_stream s = op.kind == FC_PRINTF ? FC_OUT : op.stream;
-  give(c_channel(s), bytes);
-  const bool ok = op.kind == FC_PRINTF ? file(s).printf(bytes) : file(s).fputs(bytes);
-  if (!ok) report();
-}
-
-/// fwrite of the bytes, or a putc loop that stops at the first EOF:
-/// reported once when it fails (targets/script/stdio_script.c).
-void simulation::c_output(const fc_op& op, const std::string& bytes, bool per_char) {
-  give(c_channel(op.stream), bytes);
-  c_file& f = file(op.stream);
-  bool ok = true;
-  if (per_char) {
-    for (std::size_t i = 0; ok && i < bytes.size(); ++i) ok = f.putc(bytes[i]);
-  } else if (!bytes.empty()) {
-    ok = f.fwrite(bytes);
-  }
-  if (!ok) report();
-}
-
-void simulation::c_flush_op(fc_stream s) {
-  const bool ok = s == FC_ALL ? all_c_flush() : file(s).fflush();
-  if (!ok) report();
-}
-
-/// fflush(NULL) and exit's flush: glibc walks _IO_list_all (stderr,
-/// stdout); musl flushes stdout, then stderr. Each is flushed whatever
-/// the other did.
-bool simulation::all_c_flush() {
-  const bool musl = setup_.profile.libc == libc_impl::musl;
-  const bool first = (musl ? out_ : err_)->fflush();
-  const bool second = (musl ? err_ : out_)->fflush();
-  return first && second;
 }
 
 }  // namespace flushcheck::detail

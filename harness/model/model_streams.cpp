@@ -1,7 +1,7 @@
 // The C++ streams of [ostream] over C stdio: sentries, tie(), unitbuf,
 // flush() and the stream states, as libstdc++ and libc++ implement them,
 // release by release where they differ.
-#include "model_simulation.hpp"
+#include "model_streams.hpp"
 
 namespace flushcheck::detail {
 
@@ -20,56 +20,55 @@ namespace {
 
 /// libstdc++'s own buffers after sync_with_stdio(false): cout's, and
 /// cerr's, which clog shares.
-int loose_index(fc_stream s) { return s == FC_OUT ? 0 : 1; }
+std::size_t loose_index(fc_stream s) { return s == FC_OUT ? 0 : 1; }
 
 /// The stdio FILE under a synced C++ stream: clog writes to stderr.
 fc_stream stdio_of(fc_stream s) { return s == FC_OUT ? FC_OUT : FC_ERR; }
 
 }  // namespace
 
-bool simulation::libcxx() const { return setup_.profile.cxxlib == cxx_impl::libcxx; }
+bool cxx_iostreams::libcxx() const { return setup_.profile.cxxlib == cxx_impl::libcxx; }
 
 /// libstdc++ of a GCC release before MAJOR (a release the target said).
-bool simulation::libstdcxx_before(int major) const {
+bool cxx_iostreams::libstdcxx_before(int major) const {
   const lib_version release = setup_.profile.cxx_release;
   return setup_.profile.cxxlib == cxx_impl::libstdcxx && release != lib_version{} &&
          release < lib_version{major, 0, 0};
 }
 
-bool simulation::loose() const {
-  return cxx() && !cxx_.synced && setup_.profile.cxxlib == cxx_impl::libstdcxx;
+/// After sync_with_stdio(false), libstdc++'s streams have buffers of their own.
+bool cxx_iostreams::loose() const {
+  return !set_.synced && setup_.profile.cxxlib == cxx_impl::libstdcxx;
 }
 
-bool simulation::good(fc_stream s) const { return cxx_.good[stream_index(s)]; }
+bool cxx_iostreams::good(fc_stream s) const { return good_[stream_index(s)]; }
 
-void simulation::set_bad(fc_stream s) {
-  if (!loose()) cxx_.good[stream_index(s)] = false;
+void cxx_iostreams::set_bad(fc_stream s) {
+  if (!loose()) good_[stream_index(s)] = false;
 }
 
-/// write/line/newline/putc: C stdio in C, an ostream in C++.
-void simulation::output(const fc_op& op, const std::string& bytes, bool per_char) {
-  if (!cxx()) return c_output(op, bytes, per_char);
+void cxx_iostreams::output(const fc_op& op, const std::string& bytes, bool per_char) {
   unformatted(op.stream, bytes, per_char, op.kind == FC_PUTC);
   check(op.stream);
 }
 
-/// os << std::endl: put('\n'), then flush().
-void simulation::endl(fc_stream s) {
+void cxx_iostreams::endl(fc_stream s) {
   unformatted(s, "\n", true, false);
-  cxx_flush(s);
+  flush(s);
   check(s);
 }
 
 /// Each put() and each write() is one unformatted output function
 /// ([ostream.unformatted]): sentry, the bytes, ~sentry. PUT_LOOP: the
 /// target's putc loop, which runs while the stream is good.
-void simulation::unformatted(fc_stream s, const std::string& bytes, bool per_char, bool put_loop) {
+void cxx_iostreams::unformatted(fc_stream s, const std::string& bytes, bool per_char,
+                                bool put_loop) {
   const auto pieces = per_char ? bytes.size() : std::size_t{1};
   for (std::size_t i = 0; i < pieces; ++i) {
     if (put_loop && !good(s)) break;
     const std::string piece = per_char ? bytes.substr(i, 1) : bytes;
     const bool ok = sentry(s);
-    give(loose() ? cxx_channel(s) : c_channel(stdio_of(s)), piece);
+    fx_.give(loose() ? cxx_channel(s) : c_channel(stdio_of(s)), piece);
     if (ok) put(s, piece, per_char);
     end_sentry(s);
   }
@@ -79,45 +78,45 @@ void simulation::unformatted(fc_stream s, const std::string& bytes, bool per_cha
 /// and __stdoutbuf (libc++): xsputn is fwrite; overflow is putc in
 /// libstdc++, a one-byte fwrite in libc++ (which glibc's fwrite reports
 /// as written even when its line flush failed).
-void simulation::put(fc_stream s, const std::string& piece, bool per_char) {
+void cxx_iostreams::put(fc_stream s, const std::string& piece, bool per_char) {
   if (loose()) {
-    cxx_.loose[loose_index(s)].output(piece.size());
+    loose_[loose_index(s)].output(piece.size());
     return;
   }
-  c_file& f = file(stdio_of(s));
+  c_file& f = stdio_.file(stdio_of(s));
   const bool ok = per_char && !libcxx() ? f.putc(piece[0]) : f.fwrite(piece);
   if (!ok) set_bad(s);
 }
 
 /// sentry: only a good stream, whose tie() is flushed first.
-bool simulation::sentry(fc_stream s) {
+bool cxx_iostreams::sentry(fc_stream s) {
   if (!good(s)) return false;
-  if ((s == FC_ERR && cxx_.cerr_tied) || (s == FC_LOG && cxx_.clog_tied)) cxx_flush(FC_OUT);
+  if ((s == FC_ERR && set_.cerr_tied) || (s == FC_LOG && set_.clog_tied)) flush(FC_OUT);
   return true;
 }
 
 /// ~sentry: unitbuf syncs the buffer, in libstdc++ up to 15 whatever the
 /// stream's state, in libc++ and from libstdc++ 16 only when it is good
 /// (their <ostream>; libstdc++ 16's bits/ostream.h: LWG 4188).
-void simulation::end_sentry(fc_stream s) {
+void cxx_iostreams::end_sentry(fc_stream s) {
   const bool only_good = libcxx() || setup_.profile.cxx_release >= lib_version{16, 0, 0};
-  if (!cxx_.unitbuf[stream_index(s)] || (only_good && !good(s))) return;
+  if (!set_.unitbuf[stream_index(s)] || (only_good && !good(s))) return;
   if (!pubsync(s)) set_bad(s);
 }
 
-bool simulation::pubsync(fc_stream s) {
+bool cxx_iostreams::pubsync(fc_stream s) {
   if (loose()) {
-    cxx_.loose[loose_index(s)].flush();
+    loose_[loose_index(s)].flush();
     return true;
   }
-  return file(stdio_of(s)).fflush();
+  return stdio_.file(stdio_of(s)).fflush();
 }
 
 /// ostream::flush(): an unformatted output function (LWG 581) in libc++
 /// and from libstdc++ 12: a sentry, then pubsync. Up to libstdc++ 11 it
 /// is not one (DR 60, their bits/ostream.tcc): pubsync alone, whatever
 /// the state, with no tie() flushed and no ~sentry.
-void simulation::cxx_flush(fc_stream s) {
+void cxx_iostreams::flush(fc_stream s) {
   if (libstdcxx_before(12)) {
     if (!pubsync(s)) set_bad(s);
     return;
@@ -126,36 +125,53 @@ void simulation::cxx_flush(fc_stream s) {
   end_sentry(s);
 }
 
-void simulation::cxx_flush_op(fc_stream s) {
+void cxx_iostreams::flush_op(fc_stream s) {
   if (s != FC_ALL) {
-    cxx_flush(s);
+    flush(s);
     check(s);
     return;
   }
   for (fc_stream each : {FC_OUT, FC_ERR, FC_LOG}) {  // iostream_script: then fflush(NULL)
-    cxx_flush(each);
+    flush(each);
     check(each);
   }
-  if (!all_c_flush()) report();
+  if (!stdio_.flush_all()) fx_.report();
+}
+
+bool cxx_iostreams::setting(const fc_op& op) {
+  switch (op.kind) {
+    case FC_SYNC: set_.synced = op.n != 0; return true;
+    case FC_TIE:  // "tie in|err|log on|off": cin, cerr or clog tied to cout, or not
+      if (op.stream == FC_IN) set_.cin_tied = op.n != 0;
+      if (op.stream == FC_ERR) set_.cerr_tied = op.n != 0;
+      if (op.stream == FC_LOG) set_.clog_tied = op.n != 0;
+      return true;
+    case FC_UNITBUF: set_.unitbuf[stream_index(op.stream)] = op.n != 0; return true;
+    case FC_CLEAR: set_.clear = op.n != 0; return true;
+    default: return false;
+  }
+}
+
+void cxx_iostreams::read() {
+  if (set_.cin_tied) flush(FC_OUT);
 }
 
 /// The target's check() after an op: a stream that is not good is
 /// reported, then cleared unless "clear off".
-void simulation::check(fc_stream s) {
+void cxx_iostreams::check(fc_stream s) {
   if (good(s)) return;
-  report();
-  if (cxx_.clear) cxx_.good[stream_index(s)] = true;
+  fx_.report();
+  if (set_.clear) good_[stream_index(s)] = true;
 }
 
-/// exit(): the C++ runtime's ios_base::Init destructor flushes cout, cerr
-/// and clog; then stdio flushes every FILE. Nothing is reported.
-void simulation::exit_flush() {
-  if (cxx()) {
-    cxx_flush(FC_OUT);
-    cxx_flush(FC_ERR);
-    cxx_flush(FC_LOG);
-  }
-  all_c_flush();
+/// Nothing is reported: the target's checks have run.
+void cxx_iostreams::exit_flush() {
+  flush(FC_OUT);
+  flush(FC_ERR);
+  flush(FC_LOG);
 }
+
+std::size_t stream_index(fc_stream s) { return s == FC_ERR ? 1 : s == FC_LOG ? 2 : 0; }
+channel cxx_channel(fc_stream s) { return s == FC_OUT ? channel::cxx_out : channel::cxx_err; }
 
 }  // namespace flushcheck::detail
