@@ -88,18 +88,8 @@ json suite_json(const bench_suite& s) {
 /// A number that JSON may hold as null (a non-finite value).
 double number_or_zero(const json& j) { return j.is_number() ? j.get<double>() : 0.0; }
 
-/// What a run of row J said into R: its times, ratio, writes and values,
-/// why it was skipped, whether it failed, and its repro line.
-void read_results(const json& j, bench_row& r) {
-  for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
-  r.ratio = number_or_zero(j.at("ratio"));
-  r.write_calls = j.at("write_calls").get<std::int64_t>();
-  for (const auto& [k, v] : j.at("values").items()) r.values[k] = number_or_zero(v);
-  r.skipped = j.at("skipped").get<std::string>();
-  r.failed = j.at("failed").get<bool>();
-  r.repro = j.at("repro").get<std::string>();
-}
-
+/// Row J: what it is, then what its run said (its times, ratio, writes and
+/// values, why it was skipped, whether it failed, and its repro line).
 bench_row row_from(const json& j) {
   bench_row r;
   r.name = j.at("name").get<std::string>();
@@ -109,7 +99,13 @@ bench_row row_from(const json& j) {
   r.x = number_or_zero(j.at("x"));
   r.bytes = j.at("bytes").get<std::int64_t>();
   r.ops = j.at("ops").get<std::int64_t>();
-  read_results(j, r);
+  for (const auto& s : j.at("seconds")) r.seconds.push_back(number_or_zero(s));
+  r.ratio = number_or_zero(j.at("ratio"));
+  r.write_calls = j.at("write_calls").get<std::int64_t>();
+  for (const auto& [k, v] : j.at("values").items()) r.values[k] = number_or_zero(v);
+  r.skipped = j.at("skipped").get<std::string>();
+  r.failed = j.at("failed").get<bool>();
+  r.repro = j.at("repro").get<std::string>();
   return r;
 }
 

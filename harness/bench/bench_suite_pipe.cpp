@@ -32,23 +32,17 @@ long throughput_total(const bench_sizes& sizes, long block) {
   return std::max(block, std::min(cap, block * sizes.scale(50000, 10000)) / block * block);
 }
 
-/// The row of TOTAL bytes in BLOCK-byte blocks through a PIPE_SIZE pipe, on PLACEMENT.
-bench_row throughput_row(long block, long total, long pipe_size, const std::string& placement) {
-  bench_row row;
-  row.series = series_name(placement, pipe_size);
-  row.name = size_name(block) + " blocks, " + row.series;
-  row.sink = "-";
-  row.x = static_cast<double>(block);
-  row.bytes = total;
-  row.ops = total / block;
-  return row;
-}
-
+/// TOTAL bytes in BLOCK-byte blocks through a PIPE_SIZE pipe, on PLACEMENT.
 bench_case throughput_case(const bench_context& ctx, long block, long pipe_size,
                            const std::string& placement) {
-  long total = throughput_total(ctx.sizes, block);
+  const long total = throughput_total(ctx.sizes, block);
   bench_case c;
-  c.row = throughput_row(block, total, pipe_size, placement);
+  c.row.series = series_name(placement, pipe_size);
+  c.row.name = size_name(block) + " blocks, " + c.row.series;
+  c.row.sink = "-";
+  c.row.x = static_cast<double>(block);
+  c.row.bytes = total;
+  c.row.ops = total / block;
   c.argv = {bench_program(ctx.options.default_set, "bench_pipe"),
             "throughput",
             std::to_string(block),

@@ -174,8 +174,10 @@ std::vector<sink_kind> sinks_to_explore(const std::string& kinds, bool html) {
   return sinks;
 }
 
-/// The cuts C asks for into E: the sinks, the stream, the signals, the faults, how many.
-void apply_cuts(explore_options& e, const explore_command& c) {
+/// C's flags as explore's options: the cuts (the sinks, the stream, the
+/// signals, the faults, how many), then each run's set-up; throws usage_error.
+explore_options to_explore_options(const explore_command& c) {
+  explore_options e;
   e.sinks = sinks_to_explore(c.stdout_kinds, !c.html.empty());
   if (c.stream != "stdout" && c.stream != "stderr")
     throw usage_error("--stream=" + c.stream + ": expected stdout or stderr");
@@ -188,12 +190,6 @@ void apply_cuts(explore_options& e, const explore_command& c) {
   e.max_cuts = c.max_cuts;
   e.derive = derive_on(c.derive);
   e.jobs = jobs_or_cpus(c.jobs);
-}
-
-/// C's flags as explore's options; throws usage_error.
-explore_options to_explore_options(const explore_command& c) {
-  explore_options e;
-  apply_cuts(e, c);
   apply_stderr_and_stdin(e.base, c.stderr_kind, c.stdin_kind, c.input);
   e.base.timeout = std::chrono::milliseconds(c.timeout_ms);
   // Each cut's output is compared, as it arrives, with the whole reference

@@ -224,27 +224,19 @@ void excuse_own_holding(const diagnosis& before, diagnosis& after) {
   if (after.held_lines <= before.held_lines) after.held_lines = 0;
 }
 
-/// Each diagnosis of FOUND that had a verdict, run again with FIXED, into
-/// AFTER; stops at the first whose program the fix breaks, and says how
-/// ("" when it breaks none).
-std::string diagnose_with_fix(doctor_options& fixed, const std::vector<diagnosis>& found,
-                              std::vector<diagnosis>& after) {
+/// F, run as FIXED: each diagnosis of FOUND that had a verdict, run again;
+/// what it breaks, at the first it breaks, or whether it helps with every one.
+void judge_fix(doctor_fix& f, doctor_options& fixed, const std::vector<diagnosis>& found) {
+  std::vector<diagnosis> after;
   for (const auto& d : found) {
     if (d.no_reference) continue;  // no verdict before: none to compare with
     fixed.stream = d.stream;
     after.push_back(diagnose(fixed));
     excuse_own_holding(d, after.back());
-    if (std::string broken = breaks(d, after.back()); !broken.empty()) return broken;
-  }
-  return "";
-}
-
-/// F, run as FIXED: whether it helps with every diagnosis of FOUND, or what it breaks.
-void judge_fix(doctor_fix& f, doctor_options& fixed, const std::vector<diagnosis>& found) {
-  std::vector<diagnosis> after;
-  if (std::string broken = diagnose_with_fix(fixed, found, after); !broken.empty()) {
-    f.result = broken;
-    return;
+    if (std::string broken = breaks(d, after.back()); !broken.empty()) {
+      f.result = broken;
+      return;
+    }
   }
   f.helps = std::all_of(after.begin(), after.end(), [](const diagnosis& d) { return d.safe(); });
   f.result = outcome(after);

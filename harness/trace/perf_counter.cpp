@@ -146,23 +146,8 @@ perf_counters::perf_counters(pid_t pid) {
   if (counters_.empty()) throw harness_error({ENOENT, std::generic_category()}, "no tracepoints");
 }
 
-namespace {
-
-/// A counter's VALUE, its calls of CALL: on fd 1 (FD1) into OUT, else into
-/// T's totals.
-void add_count(trace_summary& t, destination_counters& out, traced_call call, bool fd1,
-               std::uint64_t value) {
-  auto i = static_cast<std::size_t>(call);
-  if (fd1) {
-    out.calls[i] += static_cast<std::int64_t>(value);
-    out.write_calls += static_cast<std::int64_t>(value);
-  } else {
-    t.totals[i] += static_cast<std::int64_t>(value);
-  }
-}
-
-}  // namespace
-
+/// Each counter's calls: those on fd 1 into its destination, the rest
+/// into the totals.
 trace_summary perf_counters::read() const {
   trace_summary t;
   t.backend = "perf";
@@ -171,9 +156,16 @@ trace_summary perf_counters::read() const {
   out.role = stream_role::out;
   out.fds = {1};
   for (const auto& c : counters_) {
-    std::uint64_t value = 0;
-    if (::read(c.fd.get(), &value, sizeof value) != sizeof value) continue;
-    add_count(t, out, c.call, c.fd1, value);
+    std::uint64_t raw = 0;
+    if (::read(c.fd.get(), &raw, sizeof raw) != sizeof raw) continue;
+    const auto value = static_cast<std::int64_t>(raw);
+    const auto i = static_cast<std::size_t>(c.call);
+    if (c.fd1) {
+      out.calls[i] += value;
+      out.write_calls += value;
+    } else {
+      t.totals[i] += value;
+    }
   }
   t.destinations.push_back(std::move(out));
   return t;
