@@ -26,7 +26,8 @@ class bpftrace_session {
   /// backslash, or bpftrace ends before it attaches (its last line says
   /// why), or does not attach within 60 s: the row is then not measured.
   explicit bpftrace_session(const std::string& comm);
-  /// Stops it (SIGINT) and returns its write count per pid, as its END probe
+  /// Stops it (its exit(), which a close(2) of the harness's sets off: not
+  /// SIGINT, which bpftrace 0.17 can lose) and returns its write count per pid, as its END probe
   /// printed them; it is killed if it has not ended 10 s after. Throws
   /// harness_error if it printed no counts within 30 s.
   std::map<pid_t, long> finish();
