@@ -25,7 +25,10 @@ line per broken rule, when
   - a stream is compared by its name (== "stdout", != "stderr") below cli
     but where text becomes a type: the vocabulary stage's parsers and the
     gate files' (*_parse.cpp, *_toml.cpp). Below them it is a write_target,
-    a destination or a stream_role.
+    a destination or a stream_role;
+  - a check is named by a string literal ("records_prefix") outside the
+    check table (gate/gate_expect.cpp) and the promise terms' table
+    (gate/property_spec.cpp): code says check_id::records_prefix.
 Exit 0 when all hold, 1 otherwise.
 
 Usage: architecture_check.py SOURCE_DIR
@@ -224,6 +227,36 @@ def check_stream_names(harness, order):
     return errors
 
 
+CHECK_TABLE = "gate/gate_expect.cpp"       # the one table of the checks
+TERM_TABLE = "gate/property_spec.cpp"       # the promise terms' (some share a check's name)
+CHECK_ROW = re.compile(r'\{id::\w+,\s*"(\w+)",\s*v::(\w+)\}')
+
+
+def check_check_names(harness):
+    """A check is named as text only in its table (check_name() says it
+    back); a literal elsewhere is a second spelling that a typo would not
+    break at compile time. The promise terms' table may share a name. The
+    checks of how a program ended (exit_code, signal) are not looked for:
+    their names are ordinary words, JSON keys of every run's report."""
+    rows = [name for name, value in CHECK_ROW.findall(open(os.path.join(harness, CHECK_TABLE)).read())
+            if value not in ("exit_code", "signal")]
+    if not rows:
+        return [f"harness/{CHECK_TABLE}: no check table found ({{id::NAME, \"NAME\", ...}})"]
+    literal = re.compile(r'"(' + "|".join(map(re.escape, rows)) + r')"')
+    errors = []
+    for d, _, files in sorted(os.walk(harness)):
+        for f in sorted(files):
+            rel = os.path.relpath(os.path.join(d, f), harness)
+            if not f.endswith((".cpp", ".hpp")) or rel in (CHECK_TABLE, TERM_TABLE):
+                continue
+            text = re.sub(r"//[^\n]*", "", open(os.path.join(d, f)).read())
+            for m in literal.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                errors.append(f"harness/{rel}:{line}: the check {m.group(0)} named by a literal; "
+                              f"use check_id::{m.group(1)} (check_name() for its text)")
+    return errors
+
+
 def main(source):
     harness = os.path.join(source, "harness")
     order = stage_order(harness)
@@ -240,6 +273,7 @@ def main(source):
     errors += check_pure(harness, order, links, owner)
     errors += check_installed(harness, order)
     errors += check_stream_names(harness, order)
+    errors += check_check_names(harness)
     for e in errors:
         print(e)
     if not errors:
@@ -249,7 +283,7 @@ def main(source):
               f"pure stages ({', '.join(PURE)}) link only their closures and include "
               f"no I/O header; installed headers declare only what they define, include no kernel ABI and do "
               f"no I/O; below cli, streams are compared by type, not by name, but "
-              f"where text is parsed")
+              f"where text is parsed; checks are named as text only in their table")
     return 1 if errors else 0
 
 
