@@ -23,9 +23,8 @@ std::string_view term_name(promise_term_id t) {
                                         "through_last_level",
                                         "lost_at_most",
                                         "max_writes_per_record"};
-  static_assert(
-      std::size(names) == static_cast<std::size_t>(promise_term_id::max_writes_per_record) + 1,
-      "a name for every promise_term_id, in its order");
+  static_assert(std::size(names) == promise_term_count,
+                "a name for every promise_term_id, in its order");
   return names[static_cast<std::size_t>(t)];
 }
 

@@ -32,6 +32,9 @@ enum class promise_term_id {
   lost_at_most,
   max_writes_per_record,
 };
+/// How many terms there are: term_name() names each, the worker wire bounds them.
+inline constexpr std::size_t promise_term_count =
+    static_cast<std::size_t>(promise_term_id::max_writes_per_record) + 1;
 /// "all", "through_last_flush", ...: how gate files, reports and checks' labels name T.
 std::string_view term_name(promise_term_id t);
 

@@ -14,19 +14,28 @@ namespace flushcheck {
 
 namespace {
 
-/// The next number as an enumerator of E up to LAST; WHAT names it in the error.
+/// The next number as one of COUNT enumerators of E; WHAT names it in the error.
 template <typename E>
-E enumerator(wire_reader& r, E last, const char* what) {
+E enumerator(wire_reader& r, std::size_t count, const char* what) {
   const std::int64_t v = r.i64();
-  if (v < 0 || v > static_cast<std::int64_t>(last))
+  if (v < 0 || v >= static_cast<std::int64_t>(count))
     throw_error(std::make_error_code(std::errc::bad_message), what);
   return static_cast<E>(v);
+}
+
+/// The next text as what PARSE makes of it (a vocabulary word sent by its
+/// name, as gate_wire sends a check); WHAT names it in the error.
+template <typename Parse>
+auto word(wire_reader& r, Parse parse, const char* what) {
+  const auto v = parse(r.text());
+  if (!v) throw_error(std::make_error_code(std::errc::bad_message), what);
+  return *v;
 }
 
 void put(wire_writer& w, const case_plan& p) {
   w.texts(p.workload);
   w.text(p.cut).flag(p.fault.has_value()).text(p.fault.value_or("")).text(p.end);
-  w.i64(static_cast<std::int64_t>(p.sink));
+  w.text(to_string(p.sink));
   w.flag(p.threaded).i64(p.logged).flag(p.logged_exactly).i64(p.before_last_flush);
   for (long n : p.through_level) w.i64(n);
   w.flag(p.ordinary);
@@ -39,7 +48,7 @@ case_plan plan(wire_reader& r) {
   const bool fault = r.flag();
   if (std::string f = r.text(); fault) p.fault = std::move(f);
   p.end = r.text();
-  p.sink = enumerator(r, sink_kind::full, "a case's sink");
+  p.sink = word(r, parse_sink_kind, "a case's sink");
   p.threaded = r.flag();
   p.logged = r.i64();
   p.logged_exactly = r.flag();
@@ -50,15 +59,14 @@ case_plan plan(wire_reader& r) {
 }
 
 void put(wire_writer& w, const promised_term& t) {
-  w.i64(static_cast<std::int64_t>(t.id)).text(t.value).i64(static_cast<std::int64_t>(t.end));
-  w.flag(t.as_prefix);
+  w.i64(static_cast<std::int64_t>(t.id)).text(t.value).text(end_name(t.end)).flag(t.as_prefix);
 }
 
 promised_term term(wire_reader& r) {
   promised_term t;
-  t.id = enumerator(r, promise_term_id::max_writes_per_record, "an outcome's promise term");
+  t.id = enumerator<promise_term_id>(r, promise_term_count, "an outcome's promise term");
   t.value = r.text();
-  t.end = enumerator(r, property_end::fault, "an outcome's end");
+  t.end = word(r, parse_end, "an outcome's end");
   t.as_prefix = r.flag();
   return t;
 }
@@ -101,7 +109,8 @@ workload_outcome decode_outcome(const std::string& bytes) {
   wire_reader r(bytes);
   workload_outcome out;
   out.plan = plan(r);
-  out.error_kind = enumerator(r, case_error::timeout, "an outcome's error kind");
+  out.error_kind = enumerator<case_error>(r, static_cast<std::size_t>(case_error::timeout) + 1,
+                                          "an outcome's error kind");
   out.error = r.text();
   out.out_of_budget = r.flag();
   out.missed = r.text();

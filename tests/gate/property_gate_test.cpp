@@ -422,6 +422,14 @@ TEST(property_gate_api, an_outcome_crosses_from_a_worker_whole) {
   }
   EXPECT_THROW(decode_outcome(bytes.substr(0, bytes.size() - 1)), harness_error);
   EXPECT_THROW(decode_outcome(bytes + "x"), harness_error);
+  // A sink is sent by its name (the plan's first text that spells one):
+  // one this build does not know is malformed bytes, not a sink.
+  std::string unknown = bytes;
+  const std::string sink(to_string(out.plan.sink));
+  const auto at = unknown.find(sink);
+  ASSERT_NE(at, std::string::npos);
+  unknown[at + sink.size() - 1] = 'x';
+  EXPECT_THROW(decode_outcome(unknown), harness_error);
 }
 
 RC_GTEST_PROP(property_gate_api, stdio_exit_and_return_keep_every_record, ()) {
