@@ -317,11 +317,17 @@ void add_bpf_plain_claims(bench_suite& s) {
                            "ordering", a > 0 && a <= 1.5, significant(a) + "x plain"));
   s.claims.push_back(claim("the eBPF backend costs at most 1.05x plain on (b) buffered putc",
                            "ordering", bb > 0 && bb <= 1.05, significant(bb) + "x plain"));
+  // Like for like: bpftrace is started once and attached for all its
+  // rounds, so it is set against the backend attached throughout, not
+  // against the row that attaches and detaches (RCU waits) in each run.
   const double bt = x_plain(s, "(a) unbuffered putc: bpftrace");
+  const double held = x_plain(s, "(a) unbuffered putc: eBPF backend, attached");
   if (bt > 0)
-    s.claims.push_back(claim("the eBPF backend costs less than bpftrace on (a) unbuffered putc",
-                             "ordering", a > 0 && a < bt,
-                             significant(a) + "x plain, bpftrace " + significant(bt) + "x"));
+    s.claims.push_back(
+        claim("the eBPF backend, attached, costs less than bpftrace (attached throughout) on (a) "
+              "unbuffered putc",
+              "ordering", held > 0 && held < bt,
+              significant(held) + "x plain, bpftrace " + significant(bt) + "x"));
 }
 
 /// The eBPF backend, attached, against its floor on (a): what counting adds
