@@ -6,6 +6,7 @@
 // others. Timed from outside: the run itself is what is measured.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -246,7 +247,9 @@ std::vector<bench_row> measure_workload(const bench_context& ctx, const workload
   std::vector<bench_row> rows;
   for (const auto& v : vs) rows.push_back(row_of(w, v.name, v.repro));
   if (ctx.options.progress) ctx.options.progress(w.label);
-  for (int block = 0; block <= 1; ++block)
+  int last = 0;
+  for (const auto& v : vs) last = std::max(last, v.block);
+  for (int block = 0; block <= last; ++block)
     for (int round = 0; round < w.rounds; ++round)
       for (std::size_t i = 0; i < vs.size(); ++i)
         if (vs[i].block == block && !rows[i].failed && (round == 0 || !vs[i].once))
