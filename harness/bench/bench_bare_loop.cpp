@@ -130,7 +130,7 @@ long bare_ptrace_loop(const bare_child& child) {
   auto prog = write_filter();
   sock_fprog fprog{static_cast<unsigned short>(prog.size()), prog.data()};
   std::vector<char*> args = exec_args(child.argv);
-  cpu_pin pin;
+  cpu_pin pin(child.cpu >= 0 ? child.cpu : preferred_cpu());
   pid_t pid = ::vfork();  // as the harness spawns: no page tables copied
   if (pid == 0) exec_traced(child, args.data(), &fprog);
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "vfork");

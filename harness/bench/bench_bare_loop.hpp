@@ -18,9 +18,13 @@ struct bare_child {
   /// with the byte that releases it, as the harness answers it.
   int marker = -1;
   int answer = -1;
+  /// The CPU the loop and the program run on; -1: preferred_cpu(), where
+  /// the calling thread runs (cpu_pin.hpp). A loop on another thread than
+  /// its caller's is given the caller's, as the tracer is.
+  int cpu = -1;
 };
 
-/// Runs CHILD under the bare loop, on the caller's CPU as the tracer runs,
+/// Runs CHILD under the bare loop, on CHILD's CPU as the tracer runs,
 /// for at most 300 s; returns the stops it handled (its write calls), or -1
 /// when the program did not run and exit 0. The loop reads no sink: what
 /// the program writes must fit in its sinks until the caller reads them.

@@ -270,13 +270,15 @@ long two_thread_traced_once(sink_kind sink) {
   const int ended = eventfd(0, EFD_CLOEXEC);
   if (ended < 0) std::abort();
   const bare_stdout out = open_stdout(sink);
-  detail::cpu_pin pin;
+  const int cpu = detail::preferred_cpu();  // as the tracer takes its caller's
+  detail::cpu_pin pin(cpu);
   std::atomic<long> stops = -1;
   detail::bare_child child{.argv = {targets().stdio_script, k_script},
                            .envp = marker_environment(),
                            .out = out.w,
                            .err = err[1],
-                           .marker = channel[1]};
+                           .marker = channel[1],
+                           .cpu = cpu};
   detail::run_on_tracer_thread([&] {
     stops = detail::bare_ptrace_loop(child);
     const std::uint64_t one = 1;
