@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -83,6 +84,25 @@ std::vector<std::string> shapes(const observation& obs, bool writes_only) {
   return out;
 }
 
+/// The destinations of OBS whose shape is in A and not in B (each sorted, a
+/// shape counted as often as it occurs), one a line with the backend's name
+/// for it: what a failed comparison shows, since gtest cuts a long
+/// container short.
+std::string only_in(const observation& obs, const std::vector<std::string>& a,
+                    const std::vector<std::string>& b, bool writes_only) {
+  std::vector<std::string> extra;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(extra));
+  std::string out;
+  for (const auto& d : obs.trace->destinations) {
+    const std::string sh = shape(d, writes_only);
+    if (auto it = std::find(extra.begin(), extra.end(), sh); it != extra.end()) {
+      out += "\n  " + sh + "  (" + d.what + ")";
+      extra.erase(it);
+    }
+  }
+  return out.empty() ? " none" : out;
+}
+
 std::vector<std::int64_t> totals(const observation& obs, bool writes_only) {
   std::vector<std::int64_t> t;
   for (std::size_t i = 0; i < traced_call_count; ++i)
@@ -127,7 +147,10 @@ TEST_P(bpf_agrees_with_ptrace, per_destination_and_in_total) {
   ASSERT_TRUE(bpf.trace && ptrace.trace);
   EXPECT_EQ(bpf.trace->backend, "bpf");
   EXPECT_EQ(bpf.status, ptrace.status);
-  EXPECT_EQ(shapes(bpf, !c.all_calls), shapes(ptrace, !c.all_calls));
+  const auto by_bpf = shapes(bpf, !c.all_calls), by_ptrace = shapes(ptrace, !c.all_calls);
+  EXPECT_EQ(by_bpf, by_ptrace) << "only eBPF's:" << only_in(bpf, by_bpf, by_ptrace, !c.all_calls)
+                               << "\nonly ptrace's:"
+                               << only_in(ptrace, by_ptrace, by_bpf, !c.all_calls);
   EXPECT_EQ(totals(bpf, !c.all_calls), totals(ptrace, !c.all_calls));
   EXPECT_GT(bpf.trace->stdout_write_calls(), 0);
   EXPECT_EQ(bpf.trace->stops, 0);  // no stop per call
