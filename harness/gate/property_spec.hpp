@@ -4,6 +4,7 @@
 /// protocol (docs/workload.md), what flushcheck may generate, and what the
 /// library promises for each way a run can end. property_parse.cpp reads it;
 /// the property stage generates cases from it and checks them.
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>

@@ -109,8 +109,7 @@ workload_outcome decode_outcome(const std::string& bytes) {
   wire_reader r(bytes);
   workload_outcome out;
   out.plan = plan(r);
-  out.error_kind = enumerator<case_error>(r, static_cast<std::size_t>(case_error::timeout) + 1,
-                                          "an outcome's error kind");
+  out.error_kind = enumerator<case_error>(r, case_error_count, "an outcome's error kind");
   out.error = r.text();
   out.out_of_budget = r.flag();
   out.missed = r.text();

@@ -37,6 +37,8 @@ enum class case_error {
   harness,  ///< the harness's own set-up failed (a full file sink)
   timeout,  ///< the driver ran past its timeout_ms
 };
+/// How many kinds there are: the worker wire bounds them.
+inline constexpr std::size_t case_error_count = static_cast<std::size_t>(case_error::timeout) + 1;
 
 /// How a case with a KILL at a write was checked when every write cut of
 /// its workload was asked for (every_write_cut.hpp).

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
@@ -212,30 +213,52 @@ void bare_loop_with_marker(benchmark::State& st) {
   st.SetItemsProcessed(st.iterations());
 }
 
+/// A floor's run's fds: stdout on its sink, stderr on a pipe, and the
+/// marker channel (fd 3's end, channel[1], and the answering end).
+struct floor_fds {
+  int err[2], channel[2];
+  bare_stdout out;
+};
+
+floor_fds open_floor_fds(sink_kind sink) {
+  floor_fds f{};
+  if (pipe2(f.err, O_CLOEXEC) != 0 ||
+      socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, f.channel) != 0)
+    std::abort();
+  f.out = open_stdout(sink);
+  return f;
+}
+
+/// The program has ended: the program's ends closed, the streams read to
+/// their end (a file sink from its start), every fd closed.
+void close_floor_fds(const floor_fds& f) {
+  close(f.err[1]);
+  close(f.channel[1]);
+  close(f.out.w);
+  drain(f.err[0]);
+  drain(f.out.r);
+  for (int fd : {f.out.r, f.err[0], f.channel[0]}) close(fd);
+}
+
+/// The bare ptrace loop's program: the script, stdout and stderr on F's
+/// ends, fd 3 on its channel.
+detail::bare_child floor_child(const floor_fds& f) {
+  return {.argv = {targets().stdio_script, k_script},
+          .envp = marker_environment(),
+          .out = f.out.w,
+          .err = f.err[1],
+          .marker = f.channel[1]};
+}
+
 /// bare_marker_once under the bare ptrace loop: the stops, or -1 when the
 /// program did not run to its end. The loop reads no sink while the
 /// program runs: this script's output fits in every sink's buffer.
 long bare_traced_once(sink_kind sink) {
-  int err[2], channel[2];
-  if (pipe2(err, O_CLOEXEC) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel))
-    std::abort();
-  const bare_stdout out = open_stdout(sink);
-  detail::bare_child child{.argv = {targets().stdio_script, k_script},
-                           .envp = marker_environment(),
-                           .out = out.w,
-                           .err = err[1],
-                           .marker = channel[1],
-                           .answer = channel[0]};
+  const floor_fds f = open_floor_fds(sink);
+  detail::bare_child child = floor_child(f);
+  child.answer = f.channel[0];
   const long stops = detail::bare_ptrace_loop(child);
-  close(err[1]);
-  close(channel[1]);
-  if (sink != sink_kind::file) close(out.w);
-  drain(err[0]);
-  if (sink == sink_kind::file) close(out.w);
-  drain(out.r);
-  close(out.r);
-  close(err[0]);
-  close(channel[0]);
+  close_floor_fds(f);
   return stops;
 }
 
@@ -264,42 +287,31 @@ void bare_traced_loop(benchmark::State& st) { floor_loop(st, bare_traced_once); 
 /// as the tracer's exit_fd). All on one CPU, as a traced run pins them
 /// (cpu_pin.hpp). The stops, or -1.
 long two_thread_traced_once(sink_kind sink) {
-  int err[2], channel[2];
-  if (pipe2(err, O_CLOEXEC) != 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel))
-    std::abort();
+  const floor_fds f = open_floor_fds(sink);
   const int ended = eventfd(0, EFD_CLOEXEC);
   if (ended < 0) std::abort();
-  const bare_stdout out = open_stdout(sink);
   const int cpu = detail::preferred_cpu();  // as the tracer takes its caller's
   detail::cpu_pin pin(cpu);
   std::atomic<long> stops = -1;
-  detail::bare_child child{.argv = {targets().stdio_script, k_script},
-                           .envp = marker_environment(),
-                           .out = out.w,
-                           .err = err[1],
-                           .marker = channel[1],
-                           .cpu = cpu};
+  detail::bare_child child = floor_child(f);
+  child.cpu = cpu;
   detail::run_on_tracer_thread([&] {
     stops = detail::bare_ptrace_loop(child);
     const std::uint64_t one = 1;
     if (write(ended, &one, sizeof one) != sizeof one) std::abort();
   });
-  pollfd p[3] = {{ended, POLLIN, 0}, {channel[0], POLLIN, 0}, {out.r, POLLIN, 0}};
+  pollfd p[3] = {{ended, POLLIN, 0}, {f.channel[0], POLLIN, 0}, {f.out.r, POLLIN, 0}};
   char buf[4096];
   while (p[0].fd >= 0) {
     if (poll(p, sink == sink_kind::file ? 2 : 3, -1) < 0) std::abort();
     if (p[0].revents != 0) p[0].fd = -1;
-    if (p[1].revents != 0 && read(channel[0], buf, sizeof buf) > 0 &&
-        write(channel[0], "\n", 1) != 1)
+    if (p[1].revents != 0 && read(f.channel[0], buf, sizeof buf) > 0 &&
+        write(f.channel[0], "\n", 1) != 1)
       std::abort();
-    if (p[2].revents != 0 && read(out.r, buf, sizeof buf) <= 0) p[2].fd = -1;
+    if (p[2].revents != 0 && read(f.out.r, buf, sizeof buf) <= 0) p[2].fd = -1;
   }
-  close(err[1]);
-  close(channel[1]);
-  close(out.w);
-  drain(err[0]);
-  drain(out.r);
-  for (int fd : {out.r, err[0], channel[0], ended}) close(fd);
+  close_floor_fds(f);
+  close(ended);
   return stops;
 }
 
